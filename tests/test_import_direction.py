@@ -1,0 +1,66 @@
+"""The import direction of the shared GUIDE: ``dealer_console`` holds no Qt, serial or usb and
+never imports ``drivers``; nothing but ``ui`` itself imports ``ui``."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("dealer_console", "drivers", "ui", "benchmarks", "tests")
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def top(name: str) -> str:
+    return name.split(".")[0]
+
+
+def files_of(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def forbidden_for(package: str) -> set[str]:
+    if package == "dealer_console":
+        return {"PySide6", "serial", "usb", "drivers", "ui"}
+    if package == "drivers":
+        return {"PySide6", "ui"}
+    if package == "ui":
+        return set()
+    return {"ui"}  # tests and benchmarks of the other packages reach ui only from tests/ui
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_import_direction(package: str) -> None:
+    offenders = []
+    for path in files_of(package):
+        rel = path.relative_to(ROOT)
+        banned = forbidden_for(package)
+        if package == "tests" and rel.parts[:2] == ("tests", "ui"):
+            banned = set()
+        for name in imported_modules(path):
+            if top(name) in banned:
+                offenders.append(f"{rel} imports {name}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import PySide6.QtCore\nfrom serial import Serial\nimport os\n")
+    assert {top(n) for n in imported_modules(bad)} == {"PySide6", "serial", "os"}
+
+
+def test_core_packages_exist() -> None:
+    for package in ("dealer_console", "drivers", "ui"):
+        assert files_of(package), f"{package} has no modules"
