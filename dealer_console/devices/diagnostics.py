@@ -1,0 +1,72 @@
+"""What the technician screen shows about one device, and the interface every driver offers it.
+
+A snapshot is a frozen value taken under the driver's lock, so the screen (another thread)
+never sees counters half updated. Test actions (light test, keypad echo, read a card,
+shuffler status and deck count) are named strings, so the screen lists what each device
+offers without knowing its class; their results arrive as ordinary events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from dealer_console.devices.events import ConnectionState, DeviceEvent, EventSink
+
+
+@dataclass(frozen=True, slots=True)
+class DiagnosticsSnapshot:
+    """One device's link health at one moment.
+
+    ``last_rx`` / ``last_tx`` hold the most recent raw frames in hex, oldest first, as they were
+    on the wire (with framing bytes), so a technician can compare them with a traffic dump.
+    """
+
+    device: str
+    state: ConnectionState
+    port: str = ""
+    firmware: str = ""
+    serial_number: str = ""
+    frames_good: int = 0
+    frames_bad: int = 0
+    frames_retransmitted: int = 0
+    duplicates_dropped: int = 0
+    bytes_in: int = 0
+    bytes_out: int = 0
+    connects: int = 0
+    disconnects: int = 0
+    last_error: str = ""
+    last_rx: tuple[str, ...] = ()
+    last_tx: tuple[str, ...] = ()
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+
+class DeviceDriver(Protocol):
+    """What the console needs from any device driver, whatever its bus."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def state(self) -> ConnectionState: ...
+
+    def start(self) -> None:
+        """Start the driver's I/O thread; it connects, and reconnects, on its own."""
+
+    def stop(self, timeout: float = ...) -> None:
+        """Stop the thread and close the port."""
+
+    def subscribe(self, sink: EventSink) -> None:
+        """Also deliver every event to ``sink`` (called on the I/O thread)."""
+
+    def get_event(self, timeout: float | None = None) -> DeviceEvent | None:
+        """The next event from the driver's thread-safe queue, or None after ``timeout``."""
+
+    def diagnostics(self) -> DiagnosticsSnapshot: ...
+
+    def test_actions(self) -> tuple[str, ...]:
+        """Names of the technician's test actions this device offers."""
+
+    def run_test_action(self, action: str) -> None:
+        """Start a test action; an unknown name raises ValueError naming it."""

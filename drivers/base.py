@@ -1,0 +1,337 @@
+"""The I/O thread every driver runs on, its event queue, its reconnection and its counters.
+
+One thread owns a device's port: it opens it, reads, writes, runs the framer and the protocol,
+and reconnects with backoff when the port breaks or the device falls silent. Other threads
+never touch the port: they call the driver's public methods, which queue a closure for the I/O
+thread (:meth:`DeviceThread.submit`). Events leave through a ``queue.Queue`` (:meth:`get_event`)
+and through callbacks (:meth:`subscribe`), neither of which knows anything of Qt.
+
+A subclass implements four hooks, all called on the I/O thread: :meth:`_on_open` (the port
+just opened), :meth:`_on_data` (bytes arrived), :meth:`_on_tick` (timers: retransmission,
+polling, heartbeat) and :meth:`_on_close` (the port is gone). It calls :meth:`_mark_alive`
+when the device proves it is there, :meth:`_link_lost` when it decides it is not,
+:meth:`_write` to send, and :meth:`_emit` to publish an event.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from dealer_console.devices.diagnostics import DiagnosticsSnapshot
+from dealer_console.devices.events import (
+    ConnectionState,
+    DeviceConnected,
+    DeviceDisconnected,
+    DeviceEvent,
+    EventSink,
+)
+from drivers.backoff import Backoff
+from drivers.transport import Transport, TransportError
+
+log = logging.getLogger(__name__)
+
+E = TypeVar("E", bound=DeviceEvent)
+TransportFactory = Callable[[], Transport]
+"""Opens the port; raises :class:`TransportError` when it cannot."""
+
+RAW_FRAMES_KEPT = 16
+
+
+class Diagnostics:
+    """Mutable counters behind a lock; :meth:`snapshot` gives the screen a frozen copy."""
+
+    def __init__(self, device: str) -> None:
+        self._lock = threading.Lock()
+        self.device = device
+        self.state = ConnectionState.STOPPED
+        self.port = ""
+        self.firmware = ""
+        self.serial_number = ""
+        self.counters: collections.Counter[str] = collections.Counter()
+        self.last_error = ""
+        self.last_rx: collections.deque[str] = collections.deque(maxlen=RAW_FRAMES_KEPT)
+        self.last_tx: collections.deque[str] = collections.deque(maxlen=RAW_FRAMES_KEPT)
+        self.extra: dict[str, str] = {}
+
+    def count(self, name: str, amount: int = 1) -> None:
+        with self._lock:
+            self.counters[name] += amount
+
+    def update(self, **fields: Any) -> None:
+        with self._lock:
+            for name, value in fields.items():
+                if not hasattr(self, name):
+                    raise AttributeError(f"diagnostics have no field {name!r}")
+                setattr(self, name, value)
+
+    def set_extra(self, name: str, value: str) -> None:
+        with self._lock:
+            self.extra[name] = value
+
+    def rx_frame(self, raw: bytes, good: bool) -> None:
+        with self._lock:
+            self.counters["frames_good" if good else "frames_bad"] += 1
+            self.last_rx.append(raw.hex(" "))
+
+    def tx_frame(self, raw: bytes, retransmission: bool = False) -> None:
+        with self._lock:
+            if retransmission:
+                self.counters["frames_retransmitted"] += 1
+            self.last_tx.append(raw.hex(" "))
+
+    def snapshot(self) -> DiagnosticsSnapshot:
+        with self._lock:
+            c = self.counters
+            return DiagnosticsSnapshot(
+                device=self.device,
+                state=self.state,
+                port=self.port,
+                firmware=self.firmware,
+                serial_number=self.serial_number,
+                frames_good=c["frames_good"],
+                frames_bad=c["frames_bad"],
+                frames_retransmitted=c["frames_retransmitted"],
+                duplicates_dropped=c["duplicates_dropped"],
+                bytes_in=c["bytes_in"],
+                bytes_out=c["bytes_out"],
+                connects=c["connects"],
+                disconnects=c["disconnects"],
+                last_error=self.last_error,
+                last_rx=tuple(self.last_rx),
+                last_tx=tuple(self.last_tx),
+                extra=dict(self.extra),
+            )
+
+
+class DeviceThread:
+    """Base of every driver: the I/O thread, connection state, events and diagnostics.
+
+    ``silence_timeout``: with the port open, no sign of life for this long means the device is
+    gone (powered off behind a live USB adapter); the port is closed and reopened with backoff.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        open_transport: TransportFactory,
+        *,
+        backoff: Backoff | None = None,
+        silence_timeout: float = 3.0,
+    ) -> None:
+        self._name = name
+        self._open_transport = open_transport
+        self._backoff = backoff or Backoff()
+        self._silence_timeout = silence_timeout
+        self._events: queue.Queue[DeviceEvent] = queue.Queue()
+        self._sinks: list[EventSink] = []
+        self._sinks_lock = threading.Lock()
+        self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._seq = 0
+        self._transport: Transport | None = None
+        self._alive = False
+        self._last_heard = 0.0
+        self._lost_reason = ""
+        self.diag = Diagnostics(name)
+
+    # ----------------------------------------------------------------- public, any thread
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def state(self) -> ConnectionState:
+        return self.diag.state
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError(f"driver {self._name} is already started")
+        self._stop.clear()
+        self.diag.update(state=ConnectionState.CONNECTING)
+        self._thread = threading.Thread(target=self._run, name=f"io-{self._name}", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        thread = self._thread
+        if thread is None:
+            return
+        self._stop.set()
+        thread.join(timeout)
+        if thread.is_alive():
+            raise RuntimeError(f"driver {self._name}: I/O thread did not stop in {timeout} s")
+        self._thread = None
+        self.diag.update(state=ConnectionState.STOPPED)
+
+    def __enter__(self) -> DeviceThread:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def subscribe(self, sink: EventSink) -> None:
+        with self._sinks_lock:
+            self._sinks.append(sink)
+
+    def get_event(self, timeout: float | None = None) -> DeviceEvent | None:
+        try:
+            return self._events.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def wait_for(self, kind: type[E], timeout: float = 5.0) -> E:
+        """The next event of class ``kind`` (others before it are dropped): for tests, the CLI
+        and technician actions. Raises TimeoutError naming what was awaited."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            event = self.get_event(max(left, 0.0)) if left > 0 else None
+            if event is None:
+                raise TimeoutError(f"{self._name}: no {kind.__name__} within {timeout} s")
+            if isinstance(event, kind):
+                return event
+
+    def diagnostics(self) -> DiagnosticsSnapshot:
+        return self.diag.snapshot()
+
+    def submit(self, action: Callable[[], None]) -> None:
+        """Run ``action`` on the I/O thread at its next turn (within one poll interval)."""
+        self._commands.put(action)
+
+    # ----------------------------------------------------------------- for subclasses
+    def _on_open(self) -> None:
+        """The port opened: say hello, restart timers."""
+
+    def _on_data(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    def _on_tick(self, now: float) -> None:
+        """Called every loop turn (at least once per poll interval)."""
+
+    def _on_close(self) -> None:
+        """The port is gone: forget partial frames (the device keeps its unacknowledged
+        messages and resends them)."""
+
+    def _emit(self, factory: Callable[..., E], **fields: Any) -> E:
+        self._seq += 1
+        event = factory(device=self._name, seq=self._seq, **fields)
+        self._events.put(event)
+        with self._sinks_lock:
+            sinks = list(self._sinks)
+        for sink in sinks:
+            try:
+                sink(event)
+            except Exception:  # a faulty subscriber must not kill the device thread
+                log.exception("%s: event subscriber failed on %r", self._name, event)
+        return event
+
+    def _write(self, frame: bytes, retransmission: bool = False) -> None:
+        """Send one frame now (I/O thread only); a dead port is handled by the loop."""
+        if self._transport is None:
+            return
+        try:
+            self._transport.write(frame)
+        except TransportError as exc:
+            self._link_lost(str(exc))
+            return
+        self.diag.count("bytes_out", len(frame))
+        self.diag.tx_frame(frame, retransmission)
+
+    def _mark_alive(self, firmware: str | None = None, serial_number: str | None = None) -> None:
+        """The device answered: connected (once per connection), backoff reset."""
+        self._last_heard = time.monotonic()
+        if firmware is not None:
+            self.diag.update(firmware=firmware)
+        if serial_number is not None:
+            self.diag.update(serial_number=serial_number)
+        if not self._alive:
+            self._alive = True
+            self._backoff.reset()
+            self.diag.update(state=ConnectionState.CONNECTED)
+            self.diag.count("connects")
+            self._emit(
+                DeviceConnected,
+                firmware=self.diag.firmware,
+                serial_number=self.diag.serial_number,
+            )
+
+    def _link_lost(self, reason: str) -> None:
+        """Close the port; the loop reports it and reconnects with backoff."""
+        if not self._lost_reason:
+            self._lost_reason = reason
+
+    # ----------------------------------------------------------------- the I/O thread
+    def _run(self) -> None:
+        reported_down = False
+        while not self._stop.is_set():
+            if self._transport is None:
+                try:
+                    self._transport = self._open_transport()
+                except TransportError as exc:
+                    self.diag.update(last_error=str(exc))
+                    if not reported_down:
+                        reported_down = True
+                        self._report_down(str(exc))
+                    self._run_commands()
+                    self._stop.wait(self._backoff.next_delay())
+                    continue
+                self.diag.update(port=self._transport.port, state=ConnectionState.CONNECTING)
+                self._last_heard = time.monotonic()
+                self._lost_reason = ""
+                self._on_open()
+            self._run_commands()
+            try:
+                data = self._transport.read() if not self._lost_reason else b""
+            except TransportError as exc:
+                self._link_lost(str(exc))
+                data = b""
+            if data:
+                self.diag.count("bytes_in", len(data))
+                self._on_data(data)
+            now = time.monotonic()
+            if not self._lost_reason and now - self._last_heard > self._silence_timeout:
+                self._link_lost(f"no answer for {self._silence_timeout:g} s")
+            if not self._lost_reason:
+                self._on_tick(now)
+            if self._lost_reason:
+                reason = self._lost_reason
+                self._close_transport()
+                self.diag.update(last_error=reason)
+                if not reported_down or self._alive:
+                    self._report_down(reason)
+                reported_down = True
+                self._alive = False
+                self._stop.wait(self._backoff.next_delay())
+            elif self._alive:
+                reported_down = False
+        self._close_transport()
+        self._run_commands()
+
+    def _report_down(self, reason: str) -> None:
+        self.diag.update(state=ConnectionState.DISCONNECTED)
+        self.diag.count("disconnects")
+        self._emit(DeviceDisconnected, reason=reason)
+
+    def _close_transport(self) -> None:
+        if self._transport is not None:
+            self._transport.close()
+            self._transport = None
+            self._on_close()
+
+    def _run_commands(self) -> None:
+        while True:
+            try:
+                action = self._commands.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                action()
+            except Exception:
+                log.exception("%s: command failed", self._name)

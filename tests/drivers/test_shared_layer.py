@@ -1,0 +1,216 @@
+"""The shared driver layer: CRC, backoff, HDLC framing and the I/O thread base."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import deque
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dealer_console.devices.events import (
+    ConnectionState,
+    DeviceConnected,
+    DeviceDisconnected,
+    DeviceEvent,
+)
+from drivers import hdlc
+from drivers.backoff import Backoff
+from drivers.base import DeviceThread
+from drivers.crc import crc16
+from drivers.transport import TransportError
+
+
+def test_crc16_ccitt_false_check_value() -> None:
+    # The catalogue check value of CRC-16/CCITT-FALSE.
+    assert crc16(b"123456789") == 0x29B1
+    assert crc16(b"") == 0xFFFF
+
+
+@given(st.binary(max_size=64), st.integers(0, 63), st.integers(0, 7))
+def test_crc16_detects_any_single_bit_flip(data: bytes, position: int, bit: int) -> None:
+    if not data:
+        return
+    flipped = bytearray(data)
+    flipped[position % len(data)] ^= 1 << bit
+    assert crc16(bytes(flipped)) != crc16(data)
+
+
+def test_backoff_grows_to_its_cap_and_resets() -> None:
+    b = Backoff(initial=0.1, factor=2, maximum=0.5)
+    assert [b.next_delay() for _ in range(5)] == [0.1, 0.2, 0.4, 0.5, 0.5]
+    b.reset()
+    assert b.next_delay() == 0.1
+
+
+def test_backoff_jitter_is_bounded_and_seeded() -> None:
+    delays = [Backoff(initial=1, maximum=1, jitter=0.5, rng=random.Random(7)).next_delay()]
+    again = [Backoff(initial=1, maximum=1, jitter=0.5, rng=random.Random(7)).next_delay()]
+    assert delays == again
+    assert 1 <= delays[0] <= 1.5
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "word"),
+    [({"initial": 0}, "initial"), ({"factor": 0.5}, "factor"), ({"jitter": 2}, "jitter")],
+)
+def test_backoff_refuses_nonsense(kwargs: dict[str, float], word: str) -> None:
+    with pytest.raises(ValueError, match=word):
+        Backoff(**kwargs)  # type: ignore[arg-type]
+
+
+@given(st.lists(st.binary(min_size=1, max_size=40), max_size=8))
+def test_hdlc_round_trip_whatever_the_split(bodies: list[bytes]) -> None:
+    wire = b"".join(hdlc.encode(b) for b in bodies)
+    for cut in {0, 1, len(wire) // 2, max(len(wire) - 1, 0)}:
+        d = hdlc.Deframer()
+        got = d.feed(wire[:cut]) + d.feed(wire[cut:])
+        assert [r.body for r in got] == bodies
+
+
+def test_hdlc_stuffs_flag_and_escape_bytes() -> None:
+    wire = hdlc.encode(b"\x7e\x7d\x01")
+    assert wire.count(b"\x7e") == 2
+    assert wire[1:5] == b"\x7d\x5e\x7d\x5d"
+
+
+def test_hdlc_reports_bad_crc_and_recovers_at_the_next_flag() -> None:
+    good = hdlc.encode(b"\x01\x02\x03")
+    bad = bytearray(good)
+    bad[2] ^= 0xFF
+    got = hdlc.Deframer().feed(bytes(bad) + b"noise" + good)
+    assert [r.body for r in got] == [None, None, b"\x01\x02\x03"]
+    assert got[0].error == "bad CRC"
+
+
+def test_hdlc_overlong_garbage_is_dropped() -> None:
+    d = hdlc.Deframer()
+    got = d.feed(b"\x7e" + b"\x55" * 2000) + d.feed(hdlc.encode(b"ok"))
+    assert [r.body for r in got] == [None, b"ok"]
+    assert got[0].error == "frame longer than the maximum"
+
+
+def test_hdlc_refuses_to_encode_an_overlong_body() -> None:
+    with pytest.raises(ValueError, match="must hold"):
+        hdlc.encode(bytes(hdlc.MAX_BODY + 1))
+    with pytest.raises(ValueError, match="must hold"):
+        hdlc.encode(b"")
+
+
+class Line:
+    """An in-memory byte pipe with a plug: the real transport interface, no serial port."""
+
+    def __init__(self) -> None:
+        self.plugged = threading.Event()
+        self.plugged.set()
+        self.to_driver: deque[bytes] = deque()
+        self.from_driver: list[bytes] = []
+        self.opens = 0
+
+    def open(self) -> LineTransport:
+        if not self.plugged.is_set():
+            raise TransportError("line unplugged")
+        self.opens += 1
+        return LineTransport(self)
+
+
+class LineTransport:
+    def __init__(self, line: Line) -> None:
+        self.line = line
+        self.port = "line"
+
+    def read(self) -> bytes:
+        if not self.line.plugged.is_set():
+            raise TransportError("line unplugged")
+        self.line.plugged.wait(0.005)
+        return self.line.to_driver.popleft() if self.line.to_driver else b""
+
+    def write(self, data: bytes) -> None:
+        if not self.line.plugged.is_set():
+            raise TransportError("line unplugged")
+        self.line.from_driver.append(data)
+
+    def close(self) -> None:
+        pass
+
+
+class EchoDriver(DeviceThread):
+    """Alive whenever a byte arrives; counts what it saw."""
+
+    def _on_open(self) -> None:
+        self._write(b"hello")
+
+    def _on_data(self, data: bytes) -> None:
+        self.diag.rx_frame(data, good=True)
+        self._mark_alive(firmware="1.0", serial_number="E1")
+
+
+def test_device_thread_connects_reports_loss_at_once_and_resumes() -> None:
+    line = Line()
+    driver = EchoDriver(
+        "echo", line.open, backoff=Backoff(initial=0.01, maximum=0.02), silence_timeout=10
+    )
+    seen: list[DeviceEvent] = []
+    driver.subscribe(seen.append)
+    driver.start()
+    try:
+        line.to_driver.append(b"x")
+        assert driver.wait_for(DeviceConnected, 2).serial_number == "E1"
+        assert driver.state is ConnectionState.CONNECTED
+        line.plugged.clear()
+        assert "unplugged" in driver.wait_for(DeviceDisconnected, 2).reason
+        assert driver.diagnostics().state is ConnectionState.DISCONNECTED
+        line.plugged.set()
+        line.to_driver.append(b"y")
+        driver.wait_for(DeviceConnected, 2)
+    finally:
+        driver.stop()
+    snap = driver.diagnostics()
+    assert snap.state is ConnectionState.STOPPED
+    assert (snap.connects, snap.disconnects) == (2, 1)
+    assert snap.last_tx[-1] == b"hello".hex(" ")
+    assert line.opens >= 2
+    seqs = [e.seq for e in seen]
+    assert seqs == sorted(seqs) == list(range(1, len(seqs) + 1))
+
+
+def test_a_silent_device_is_reported_gone() -> None:
+    line = Line()
+    driver = EchoDriver(
+        "echo", line.open, backoff=Backoff(initial=0.01, maximum=0.02), silence_timeout=0.05
+    )
+    with driver:
+        line.to_driver.append(b"x")
+        driver.wait_for(DeviceConnected, 2)
+        assert "no answer" in driver.wait_for(DeviceDisconnected, 2).reason
+
+
+def test_commands_run_on_the_io_thread() -> None:
+    line = Line()
+    driver = EchoDriver("echo", line.open, silence_timeout=10)
+    ran_on: list[str] = []
+    done = threading.Event()
+
+    def action() -> None:
+        ran_on.append(threading.current_thread().name)
+        done.set()
+
+    with driver:
+        driver.submit(action)
+        assert done.wait(2)
+    assert ran_on == ["io-echo"]
+
+
+def test_a_failing_subscriber_does_not_stop_the_driver() -> None:
+    line = Line()
+    driver = EchoDriver("echo", line.open, silence_timeout=10)
+
+    def broken(event: object) -> None:
+        raise RuntimeError("subscriber bug")
+
+    driver.subscribe(broken)
+    with driver:
+        line.to_driver.append(b"x")
+        driver.wait_for(DeviceConnected, 2)
