@@ -1,0 +1,43 @@
+"""Money as integer cents: reading what an operator writes and printing what a dealer reads.
+
+Rules README, "Money and settlement": money is integer cents, never a float. Config files write
+amounts in dollars as strings (``"$5"``, ``"$25,000.00"``) so an operator reads them as posted
+at the table; this module turns them into cents exactly, without passing through a float.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+_MONEY_RE: Final = re.compile(r"^\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$")
+
+
+class MoneyError(ValueError):
+    """Text that is not an amount of money in dollars and cents."""
+
+
+def parse_cents(text: str) -> int:
+    """``"$1,000"`` -> 100000, ``"5.5"`` -> 550. Negative amounts and fractions of a cent are
+    refused: no table amount is either."""
+    token = text.strip().replace(" ", "")
+    match = _MONEY_RE.match(token)
+    if match is None:
+        raise MoneyError(
+            f"{text!r} is not an amount of money: write dollars like \"$5\", \"$25,000\" or "
+            "\"$12.50\" (at most two decimals, no minus sign)"
+        )
+    dollars, cents = match.groups()
+    return int(dollars.replace(",", "")) * 100 + int((cents or "0").ljust(2, "0"))
+
+
+def format_cents(cents: int, *, sign: bool = False) -> str:
+    """``150000`` -> ``"$1,500.00"``; with ``sign`` a gain shows ``+`` and a loss ``-``."""
+    prefix = "-" if cents < 0 else ("+" if sign and cents > 0 else "")
+    dollars, rest = divmod(abs(cents), 100)
+    return f"{prefix}${dollars:,}.{rest:02d}"
+
+
+def percent_of(cents: int, basis_points: int) -> int:
+    """``basis_points``/10000 of ``cents``, rounded down to the cent (5% is 500 points)."""
+    return cents * basis_points // 10_000

@@ -1,0 +1,227 @@
+"""Finding, reading and checking table profiles.
+
+Shipped profiles live in ``config/profiles/<name>.toml`` beside the package (the repository
+root is the parent of ``dealer_console/``), so they are found from a checkout and from an
+editable install alike; ``load_profile`` takes any path so an operator can check a new file.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from dealer_console import house_ways
+from dealer_console.hands import JokerInFlush, Wheel
+from dealer_console.paytables import CONFIG_DIR, Paytable, PaytableKind, get_paytable
+from dealer_console.profiles.model import (
+    ActionSeatMethod,
+    AggregateLimit,
+    AggregateScope,
+    Area,
+    BankerRotation,
+    Banking,
+    Commission,
+    DealMethod,
+    Direction,
+    Envy,
+    FeePayer,
+    FeeRate,
+    Fees,
+    Foul,
+    Game,
+    JackpotGame,
+    Limit,
+    Profile,
+    SettleFrom,
+)
+from dealer_console.profiles.schema import ConfigError, Section, read_toml
+
+PROFILE_DIR = CONFIG_DIR / "profiles"
+MAX_FEE_RATES = 5  # California, "Collection Procedures": at most five collection rates
+
+
+def _values(enum: type[Game] | type[Banking] | type[Direction] | type[SettleFrom] | type[Foul]
+            | type[BankerRotation] | type[Wheel] | type[JokerInFlush] | type[FeePayer]
+            | type[AggregateScope] | type[ActionSeatMethod] | type[DealMethod]) -> list[str]:
+    return [str(member.value) for member in enum]
+
+
+def _paytable(section: Section, key: str, kind: PaytableKind) -> Paytable:
+    name = section.str_(key)
+    try:
+        table = get_paytable(name)
+    except KeyError as exc:
+        raise section.error(key, str(exc.args[0])) from None
+    if table.kind is not kind:
+        raise section.error(key, f"{name!r} is a {table.kind.value} paytable; "
+                                 f"expected a {kind.value} paytable")
+    return table
+
+
+def _limit(section: Section) -> Limit:
+    minimum = section.money("minimum", minimum=1)
+    maximum = section.money("maximum", minimum=1)
+    increment = section.money("increment", default=100, minimum=1)
+    section.done()
+    if maximum < minimum:
+        raise section.error("maximum", f"${maximum / 100:,.2f} is below the minimum "
+                                       f"${minimum / 100:,.2f}; the maximum must be at least it")
+    if minimum % increment or maximum % increment:
+        raise section.error("increment", f"${increment / 100:,.2f} must divide the minimum and "
+                                         "the maximum")
+    return Limit(minimum, maximum, increment)
+
+
+def _fees(section: Section) -> Fees:
+    payer = FeePayer(section.str_("payer", _values(FeePayer)))
+    rates: list[FeeRate] = []
+    for rate in section.sections("rate"):
+        up_to = rate.opt_money("up_to", minimum=1)
+        fee = rate.money("fee", minimum=1)
+        rate.done()
+        if rates and (rates[-1].up_to is None or (up_to is not None and up_to <= rates[-1].up_to)):
+            raise rate.error("up_to", "rates must rise, and only the last may omit up_to")
+        rates.append(FeeRate(up_to, fee))
+    section.done()
+    if not rates:
+        raise section.error("rate", "at least one [[fees.rate]] is needed")
+    if len(rates) > MAX_FEE_RATES:
+        raise section.error("rate", f"{len(rates)} rates; at most {MAX_FEE_RATES} are allowed "
+                                    "per table (California, Collection Procedures)")
+    return Fees(payer, tuple(rates))
+
+
+def load_profile(path: Path) -> Profile:
+    """Read and check one profile file. Every problem is a :class:`ConfigError` naming the
+    file, the key and what is allowed there."""
+    top = Section(str(path), "", read_toml(path))
+    name = top.str_("name")
+    title = top.str_("title")
+    source = top.str_("source")
+    game = Game(top.str_("game", _values(Game)))
+    banking = Banking(top.str_("banking", _values(Banking)))
+    positions = top.int_("positions", 2, 8)
+    direction = Direction(top.str_("direction", _values(Direction)))
+    settle_from = SettleFrom(top.str_("settle_from", _values(SettleFrom)))
+    house_way = top.str_("house_way", house_ways.NAMES)
+    wheel = Wheel(top.str_("wheel", _values(Wheel)))
+    joker_in_flush = JokerInFlush(top.str_("joker_in_flush", _values(JokerInFlush)))
+    foul = Foul(top.str_("foul", _values(Foul)))
+    action = tuple(ActionSeatMethod(v) for v in top.str_list("action_seat_methods",
+                                                              _values(ActionSeatMethod)))
+    deal = tuple(DealMethod(v) for v in top.str_list("deal_methods", _values(DealMethod)))
+    rotation = BankerRotation(top.str_("banker_rotation", _values(BankerRotation)))
+    backline = top.bool_("backline", default=False)
+    tip_bets = top.bool_("tip_bets", default=False)
+    house_covers_bonuses = top.bool_("house_covers_bonuses", default=False)
+
+    limits_section = top.need_section("limits")
+    limits: dict[Area, Limit] = {}
+    for area in Area:
+        sub = limits_section.section(area.value, optional=True)
+        if sub is not None:
+            limits[area] = _limit(sub)
+    limits_section.done()
+
+    fortune_section = top.section("fortune", optional=True)
+    fortune = None
+    if fortune_section is not None:
+        fortune = _paytable(fortune_section, "paytable", PaytableKind.FORTUNE)
+        fortune_section.done()
+    envy_section = top.section("envy", optional=True)
+    envy = None
+    if envy_section is not None:
+        envy = Envy(envy_section.money("threshold", minimum=1),
+                    envy_section.bool_("needs_fortune_on_hand", default=True))
+        envy_section.done()
+        if fortune is None:
+            raise envy_section.error(
+                "threshold",
+                "envy is earned by a Fortune wager: add a [fortune] table with a paytable, "
+                "or remove [envy]",
+            )
+        if not fortune.envy_lines:
+            raise envy_section.error("threshold", f"the Fortune paytable {fortune.name!r} has no "
+                                                  "envy amounts; choose one that prints them")
+    ace_section = top.section("ace_high", optional=True)
+    ace_high = None
+    if ace_section is not None:
+        ace_high = _paytable(ace_section, "paytable", PaytableKind.ACE_HIGH)
+        ace_section.done()
+        if game is not Game.FACE_UP:
+            raise ace_section.error("paytable", "the Ace-High bonus needs a face up game "
+                                                "(game = \"face_up\")")
+    commission_section = top.section("commission", optional=True)
+    commission = None
+    if commission_section is not None:
+        commission = Commission(
+            commission_section.int_("basis_points", 1, 10_000),
+            commission_section.opt_money("waived_by_fortune", minimum=1),
+            commission_section.bool_("player_banker_pays_on_net", default=True),
+        )
+        commission_section.done()
+        if commission.waived_by_fortune is not None and fortune is None:
+            raise commission_section.error("waived_by_fortune", "a waiver by Fortune wager needs "
+                                                                "a [fortune] table")
+    fees_section = top.section("fees", optional=True)
+    fees = _fees(fees_section) if fees_section is not None else None
+    aggregate_section = top.section("aggregate_limit", optional=True)
+    aggregate = None
+    if aggregate_section is not None:
+        aggregate = AggregateLimit(
+            aggregate_section.money("amount", minimum=1),
+            AggregateScope(aggregate_section.str_("scope", _values(AggregateScope),
+                                                  default="table")),
+        )
+        aggregate_section.done()
+    jackpot_section = top.section("jackpot", optional=True)
+    jackpot = None
+    if jackpot_section is not None:
+        jackpot = JackpotGame(_paytable(jackpot_section, "paytable", PaytableKind.JACKPOT),
+                              jackpot_section.money("wager", minimum=1))
+        jackpot_section.done()
+    top.done()
+
+    def need_limit(area: Area, why: str) -> None:
+        if area not in limits:
+            raise ConfigError(str(path), f"limits.{area.value}", f"missing; {why}")
+
+    need_limit(Area.BASE, "every table posts its base wager limits")
+    if fortune is not None:
+        need_limit(Area.FORTUNE, "the table offers the Fortune bonus")
+    if ace_high is not None:
+        need_limit(Area.ACE_HIGH, "the table offers the Ace-High bonus")
+    if banking.covered:
+        need_limit(Area.BANKER, "a player banks, and their wager is bounded by the table limits")
+    if fees is not None and fees.payer is FeePayer.BANKER and not banking.covered:
+        raise ConfigError(str(path), "fees.payer", "a rake paid by the banker needs a player "
+                                                   "banker (banking player_dealer or "
+                                                   "designated_player)")
+    if house_covers_bonuses and banking is not Banking.HOUSE_OR_PLAYER_BANKER:
+        raise ConfigError(str(path), "house_covers_bonuses", "only meaningful where a player may "
+                                                             "bank against the house")
+    return Profile(
+        name=name, title=title, source=source, game=game, banking=banking,
+        positions=positions, direction=direction, settle_from=settle_from,
+        house_way=house_way, wheel=wheel, joker_in_flush=joker_in_flush, foul=foul,
+        action_seat_methods=action, deal_methods=deal, banker_rotation=rotation,
+        backline=backline, tip_bets=tip_bets, limits=limits, fortune=fortune, envy=envy,
+        ace_high=ace_high, commission=commission, fees=fees, aggregate_limit=aggregate,
+        jackpot=jackpot, house_covers_bonuses=house_covers_bonuses,
+    )
+
+
+def profile_names() -> tuple[str, ...]:
+    return tuple(p.stem for p in sorted(PROFILE_DIR.glob("*.toml")))
+
+
+@cache
+def get_profile(name: str) -> Profile:
+    """The shipped profile ``name``; an unknown name is a ``KeyError`` listing the known ones."""
+    path = PROFILE_DIR / f"{name}.toml"
+    if not path.is_file():
+        raise KeyError(f"unknown profile {name!r}; known: {', '.join(profile_names())}")
+    profile = load_profile(path)
+    if profile.name != name:
+        raise ConfigError(str(path), "name", f"{profile.name!r} must match the file name")
+    return profile
