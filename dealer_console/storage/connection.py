@@ -1,0 +1,53 @@
+"""Opening a table's database.
+
+One SQLite file per table. Every connection runs in WAL mode with ``synchronous=FULL`` so a
+committed transition survives a power cut (the round procedure relies on this for crash
+recovery), and foreign keys are enforced. The connection is in autocommit mode at the driver
+level: transactions are opened explicitly (``Database.atomic``), never implicitly by a stray
+statement.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from dealer_console.storage.schema import MIGRATIONS
+
+
+class StorageError(Exception):
+    """A database that cannot be opened or does not hold what the console expects."""
+
+
+def connect(path: str | Path) -> Database:
+    """A connection with the console's pragmas, without touching the schema."""
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+    except sqlite3.Error as exc:
+        raise StorageError(f"{path}: cannot open the table database: {exc}") from exc
+    return Database(conn, execute_plugins=False)
+
+
+def open_table_db(path: str | Path) -> Database:
+    """Open (creating if needed) a table database and bring its schema up to date."""
+    db = connect(path)
+    try:
+        MIGRATIONS.apply(db)
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise StorageError(f"{path}: cannot migrate the table database: {exc}") from exc
+    return db
+
+
+def pragmas(db: Database) -> dict[str, object]:
+    """The pragmas that matter for durability, for tests and the audit."""
+    out: dict[str, object] = {}
+    for name in ("journal_mode", "synchronous", "foreign_keys"):
+        row = db.execute(f"PRAGMA {name}").fetchone()
+        out[name] = row[0] if row else None
+    return out

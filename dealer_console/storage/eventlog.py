@@ -1,0 +1,161 @@
+"""The append-only event log and its hash chain.
+
+Every transition of a round is one row here, written in the same transaction as the state it
+changes (the caller holds ``db.atomic()``). Each row's hash is sha256 over the previous row's
+hash and the canonical JSON of the row, so an auditor can tell whether any row was altered,
+removed or reordered; triggers refuse UPDATE and DELETE in the first place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlite_utils import Database
+
+GENESIS = "0" * 64
+"""The ``prev_hash`` of the first event."""
+
+JSON = dict[str, Any]
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, no spaces, no NaN: the same value always gives the same text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False,
+                      ensure_ascii=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int
+    round_id: int | None
+    kind: str
+    payload: JSON
+    recorded_at: str
+    device: str | None
+    device_seq: int | None
+    prev_hash: str
+    hash: str
+
+
+def event_hash(
+    prev_hash: str,
+    seq: int,
+    round_id: int | None,
+    kind: str,
+    payload_json: str,
+    recorded_at: str,
+    device: str | None,
+    device_seq: int | None,
+) -> str:
+    body = canonical_json(
+        {
+            "seq": seq,
+            "round_id": round_id,
+            "kind": kind,
+            "payload": json.loads(payload_json),
+            "recorded_at": recorded_at,
+            "device": device,
+            "device_seq": device_seq,
+        }
+    )
+    return hashlib.sha256((prev_hash + body).encode("ascii")).hexdigest()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def last_event(db: Database) -> tuple[int, str]:
+    """``(seq, hash)`` of the newest event, or ``(0, GENESIS)`` for an empty log."""
+    row = db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    if row is None:
+        return 0, GENESIS
+    return int(row[0]), str(row[1])
+
+
+def append(
+    db: Database,
+    kind: str,
+    payload: Mapping[str, Any],
+    *,
+    round_id: int | None,
+    device: str | None = None,
+    device_seq: int | None = None,
+    recorded_at: str | None = None,
+) -> Event:
+    """Append one event; must run inside the caller's transaction."""
+    if not db.conn.in_transaction:
+        raise RuntimeError("append() must run inside db.atomic() with the state it changes")
+    prev_seq, prev_hash = last_event(db)
+    seq = prev_seq + 1
+    payload_json = canonical_json(dict(payload))
+    at = recorded_at or _now()
+    digest = event_hash(prev_hash, seq, round_id, kind, payload_json, at, device, device_seq)
+    db.execute(
+        "INSERT INTO events (seq, round_id, kind, payload, recorded_at, device, device_seq,"
+        " prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [seq, round_id, kind, payload_json, at, device, device_seq, prev_hash, digest],
+    )
+    return Event(seq, round_id, kind, json.loads(payload_json), at, device, device_seq,
+                 prev_hash, digest)
+
+
+def _row_event(row: tuple[Any, ...]) -> Event:
+    seq, round_id, kind, payload, at, device, device_seq, prev_hash, digest = row
+    return Event(int(seq), round_id, kind, json.loads(payload), at, device, device_seq,
+                 prev_hash, digest)
+
+
+_COLUMNS = "seq, round_id, kind, payload, recorded_at, device, device_seq, prev_hash, hash"
+
+
+def events(db: Database, round_id: int | None = None, after: int = 0) -> Iterator[Event]:
+    """Events in order, optionally of one round only."""
+    if round_id is None:
+        cursor = db.execute(f"SELECT {_COLUMNS} FROM events WHERE seq > ? ORDER BY seq", [after])
+    else:
+        cursor = db.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE round_id = ? AND seq > ? ORDER BY seq",
+            [round_id, after],
+        )
+    for row in cursor:
+        yield _row_event(tuple(row))
+
+
+def device_event_applied(db: Database, device: str, device_seq: int) -> bool:
+    row = db.execute(
+        "SELECT 1 FROM events WHERE device = ? AND device_seq = ?", [device, device_seq]
+    ).fetchone()
+    return row is not None
+
+
+def verify_chain(db: Database) -> list[str]:
+    """Every break in the hash chain, described; empty when the log is intact."""
+    problems: list[str] = []
+    prev_hash = GENESIS
+    expected_seq = 1
+    cursor = db.execute(
+        "SELECT seq, round_id, kind, payload, recorded_at, device, device_seq, prev_hash, hash"
+        " FROM events ORDER BY seq"
+    )
+    for seq, round_id, kind, payload, at, device, device_seq, stored_prev, stored in cursor:
+        if seq != expected_seq:
+            problems.append(f"event {seq}: expected sequence number {expected_seq} (gap)")
+        if stored_prev != prev_hash:
+            problems.append(f"event {seq}: prev_hash does not match the hash of event {seq - 1}")
+        try:
+            digest = event_hash(stored_prev, seq, round_id, kind, payload, at, device,
+                                device_seq)
+        except (ValueError, TypeError) as exc:
+            problems.append(f"event {seq}: payload is not valid JSON ({exc})")
+            digest = ""
+        if digest != stored:
+            problems.append(f"event {seq} ({kind}): hash does not match its content")
+        prev_hash = stored
+        expected_seq = seq + 1
+    return problems
