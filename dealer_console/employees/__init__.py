@@ -1,0 +1,1 @@
+"""Employees and their cards: who may confirm a jackpot award or back one out."""

@@ -1,0 +1,72 @@
+"""Who may confirm what: a card swipe checked against the registry, accepted or refused.
+
+Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 f: a supervisor's card
+confirms a jackpot award, an executive's card is needed above the configured level; item 9 h:
+backing out a confirmed award is a manual adjustment (an executive's card here). Every swipe is
+logged with its outcome; a refusal says why, so the dealer can call the right person.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from sqlite_utils import Database
+
+from dealer_console.employees.registry import Employee, Role, find_by_card, log
+
+_RANK = {Role.SUPERVISOR: 1, Role.EXECUTIVE: 2}
+
+
+class RefusalReason(Enum):
+    UNKNOWN_CARD = "unknown card"
+    DISABLED = "employee disabled"
+    NOT_AUTHORISED = "role may not confirm this"
+
+
+class Refused(Exception):
+    """A swipe that does not authorise the action; already logged."""
+
+    def __init__(self, reason: RefusalReason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def required_role(amount_cents: int, executive_threshold_cents: int) -> Role:
+    """A supervisor up to the threshold, an executive above it."""
+    return Role.EXECUTIVE if amount_cents > executive_threshold_cents else Role.SUPERVISOR
+
+
+def check(db: Database, track: str, required: Role) -> Employee | Refused:
+    """The employee the swipe authorises, or the refusal (nothing is written)."""
+    employee = find_by_card(db, track)
+    if employee is None:
+        return Refused(RefusalReason.UNKNOWN_CARD, "card not recognised: no employee holds it")
+    if not employee.enabled:
+        return Refused(RefusalReason.DISABLED,
+                       f"{employee.name} ({employee.employee_id}) is disabled")
+    if _RANK.get(employee.role, 0) < _RANK[required]:
+        return Refused(
+            RefusalReason.NOT_AUTHORISED,
+            f"{employee.name} is a {employee.role.value}; this needs a {required.value} card",
+        )
+    return employee
+
+
+def authorise(db: Database, track: str, required: Role, action: str) -> Employee:
+    """Check a swipe; log a refusal (committed on its own) and raise it, or return the employee.
+
+    The caller logs the acceptance with :func:`log_accepted` inside the transaction of the
+    action itself, so the action and who authorised it are committed together.
+    """
+    result = check(db, track, required)
+    if isinstance(result, Refused):
+        employee = find_by_card(db, track)
+        with db.atomic():
+            log(db, "swipe_refused", employee.employee_id if employee else None, "card swipe",
+                f"{action}: {result.reason.value}: {result}")
+        raise result
+    return result
+
+
+def log_accepted(db: Database, employee: Employee, action: str) -> None:
+    log(db, "swipe_accepted", employee.employee_id, "card swipe", action)

@@ -1,0 +1,102 @@
+"""The hands marked for a jackpot pay in one round, and the order they are paid in.
+
+Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 d: the dealer selects
+the winning player's spot and presses the hand button; pressing it again turns it off. The
+console also marks, on its own, every hand it can see qualifies (item 2: the best hand among
+the player's seven cards); the dealer's buttons correct it. A seat holds at most one mark per
+game (a hand wins its highest line only), so pressing another line moves the mark.
+
+Item 9 c: several meter pays in one round are paid starting with the player farthest to the
+dealer's right, moving counter-clockwise. Seats are numbered 1-7 from the dealer's left (first
+base) to the dealer's right (third base), as the bet sensors are, so that order is the seats
+from the highest number down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from dealer_console.cards import Card
+from dealer_console.jackpot.paytable import JackpotLine, JackpotPaytable
+from dealer_console.jackpot.qualify import winning_line
+
+
+class MarkError(ValueError):
+    """A hand button the round cannot take: no seat selected, a seat without a jackpot wager."""
+
+
+class MarkSource(Enum):
+    DETECTED = "detected"
+    DEALER = "dealer"
+
+
+def payment_order(seats: Iterable[int]) -> list[int]:
+    """Seats in the order meter hits are paid: farthest to the dealer's right first."""
+    return sorted(set(seats), reverse=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    seat: int
+    line: JackpotLine
+    source: MarkSource
+    detected: JackpotLine | None
+    """What the console read from the cards, if it saw them (None: no qualifying hand seen)."""
+
+    @property
+    def agrees(self) -> bool | None:
+        """Whether the dealer's mark matches the cards; None when the cards were not seen."""
+        return None if self.source is MarkSource.DETECTED else self.line == self.detected
+
+
+@dataclass
+class GameMarks:
+    """One jackpot game's marks for one round."""
+
+    paytable: JackpotPaytable
+    wagered: frozenset[int]
+    marks: dict[int, Mark] = field(default_factory=dict)
+    seen: dict[int, JackpotLine | None] = field(default_factory=dict)
+    selected: int | None = None
+
+    def detect(self, hands: Mapping[int, Sequence[Card]]) -> list[Mark]:
+        """Mark every wagered seat whose seven cards win a line; a dealer's mark is kept."""
+        new = []
+        for seat, cards in hands.items():
+            if seat not in self.wagered:
+                continue
+            line = winning_line(self.paytable, cards)
+            self.seen[seat] = line
+            if seat in self.marks and self.marks[seat].source is MarkSource.DEALER:
+                continue
+            if line is None:
+                self.marks.pop(seat, None)
+                continue
+            mark = Mark(seat, line, MarkSource.DETECTED, line)
+            self.marks[seat] = mark
+            new.append(mark)
+        return new
+
+    def select_seat(self, seat: int) -> None:
+        if seat not in self.wagered:
+            raise MarkError(f"seat {seat} placed no jackpot wager this round")
+        self.selected = seat
+
+    def press_hand(self, number: int) -> Mark | None:
+        """The hand button ``number`` (1 = top line) for the selected seat: set, move or clear."""
+        if self.selected is None:
+            raise MarkError("select the winning player's seat before pressing a hand button")
+        line = self.paytable.line(number)
+        seat = self.selected
+        current = self.marks.get(seat)
+        if current is not None and current.line == line:
+            del self.marks[seat]
+            return None
+        mark = Mark(seat, line, MarkSource.DEALER, self.seen.get(seat))
+        self.marks[seat] = mark
+        return mark
+
+    def in_payment_order(self) -> list[Mark]:
+        return [self.marks[s] for s in payment_order(self.marks)]

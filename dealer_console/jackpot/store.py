@@ -1,0 +1,439 @@
+"""The jackpot's tables in the table database, and the transactions that change them.
+
+Every change of a meter is a row of ``jackpot_ledger`` (append-only) written in the same
+transaction as the current value in ``jackpot_levels`` and the fact that caused it: a wager taken
+at START GAME (``jackpot_wagers``), a confirmed hit with who confirmed it (``jackpot_hits``), a
+manual back-out (``jackpot_adjustments``). Functions take the database and wrap their writes in
+``Database.atomic()``, which is a savepoint inside a caller's transaction: the round procedure can
+take the jackpot wagers inside the transaction that locks its round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sqlite_utils import Database, Migrations
+
+from dealer_console.cards import Card, format_cards
+from dealer_console.employees import registry
+from dealer_console.employees.authorize import authorise, log_accepted, required_role
+from dealer_console.employees.registry import Role
+from dealer_console.jackpot import meters
+from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
+from dealer_console.jackpot.meters import MICRO, Award, MeterState
+from dealer_console.jackpot.paytable import JackpotPaytable, load
+
+MIGRATIONS = Migrations("jackpot")
+
+
+class JackpotError(ValueError):
+    """A jackpot action refused: no wager, a hit already confirmed, an unknown game."""
+
+
+_APPEND_ONLY = ("jackpot_ledger", "jackpot_wagers", "jackpot_hits", "jackpot_adjustments")
+
+
+@MIGRATIONS(name="0001_jackpot")
+def _jackpot_v1(db: Database) -> None:
+    statements = [
+        """
+        CREATE TABLE jackpot_games (
+            spot INTEGER PRIMARY KEY CHECK (spot IN (1, 2)),
+            paytable TEXT NOT NULL,
+            mode TEXT NOT NULL CHECK (mode IN ('house', 'progressive')),
+            wager_cents INTEGER NOT NULL CHECK (typeof(wager_cents) = 'integer'
+                                                AND wager_cents > 0),
+            fixed_from_meter INTEGER NOT NULL CHECK (fixed_from_meter IN (0, 1)),
+            executive_threshold_cents INTEGER NOT NULL CHECK (executive_threshold_cents >= 0),
+            installed_at TEXT NOT NULL,
+            installed_by TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE jackpot_levels (
+            spot INTEGER NOT NULL REFERENCES jackpot_games (spot),
+            level TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            seed_cents INTEGER NOT NULL CHECK (seed_cents >= 0),
+            contribution_ppm INTEGER NOT NULL CHECK (contribution_ppm BETWEEN 0 AND 1000000),
+            reserve_ppm INTEGER NOT NULL CHECK (reserve_ppm BETWEEN 0 AND 1000000),
+            meter_micro INTEGER NOT NULL CHECK (meter_micro >= 0),
+            reserve_micro INTEGER NOT NULL CHECK (reserve_micro >= 0),
+            PRIMARY KEY (spot, level)
+        )
+        """,
+        """
+        CREATE TABLE jackpot_wagers (
+            round_id INTEGER NOT NULL,
+            spot INTEGER NOT NULL REFERENCES jackpot_games (spot),
+            seat INTEGER NOT NULL CHECK (seat BETWEEN 1 AND 7),
+            wager_cents INTEGER NOT NULL CHECK (wager_cents > 0),
+            recorded_at TEXT NOT NULL,
+            PRIMARY KEY (round_id, spot, seat)
+        )
+        """,
+        """
+        CREATE TABLE jackpot_hits (
+            hit_id INTEGER PRIMARY KEY,
+            round_id INTEGER NOT NULL,
+            spot INTEGER NOT NULL REFERENCES jackpot_games (spot),
+            seat INTEGER NOT NULL,
+            paytable TEXT NOT NULL,
+            line_no INTEGER NOT NULL,
+            line_label TEXT NOT NULL,
+            pay TEXT NOT NULL,
+            level TEXT,
+            cards TEXT,
+            detected_line_no INTEGER,
+            wager_cents INTEGER NOT NULL,
+            amount_cents INTEGER NOT NULL CHECK (amount_cents >= 0),
+            from_meter_cents INTEGER NOT NULL CHECK (from_meter_cents >= 0),
+            from_tray_cents INTEGER NOT NULL CHECK (from_tray_cents >= 0),
+            meter_before_micro INTEGER,
+            meter_after_micro INTEGER,
+            employee_id TEXT NOT NULL,
+            employee_name TEXT NOT NULL,
+            employee_role TEXT NOT NULL,
+            confirmed_at TEXT NOT NULL,
+            UNIQUE (round_id, spot, seat),
+            FOREIGN KEY (round_id, spot, seat) REFERENCES jackpot_wagers (round_id, spot, seat),
+            CHECK (amount_cents = from_meter_cents + from_tray_cents)
+        )
+        """,
+        """
+        CREATE TABLE jackpot_adjustments (
+            adjustment_id INTEGER PRIMARY KEY,
+            hit_id INTEGER NOT NULL UNIQUE REFERENCES jackpot_hits (hit_id),
+            reason TEXT NOT NULL CHECK (length(trim(reason)) > 0),
+            employee_id TEXT NOT NULL,
+            employee_name TEXT NOT NULL,
+            recorded_at TEXT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE jackpot_ledger (
+            entry INTEGER PRIMARY KEY,
+            recorded_at TEXT NOT NULL,
+            spot INTEGER NOT NULL,
+            level TEXT NOT NULL,
+            kind TEXT NOT NULL
+                CHECK (kind IN ('seed', 'contribution', 'award', 'reset', 'adjustment')),
+            round_id INTEGER,
+            seat INTEGER,
+            hit_id INTEGER REFERENCES jackpot_hits (hit_id),
+            adjustment_id INTEGER REFERENCES jackpot_adjustments (adjustment_id),
+            meter_delta_micro INTEGER NOT NULL,
+            reserve_delta_micro INTEGER NOT NULL,
+            meter_after_micro INTEGER NOT NULL CHECK (meter_after_micro >= 0),
+            reserve_after_micro INTEGER NOT NULL CHECK (reserve_after_micro >= 0),
+            FOREIGN KEY (spot, level) REFERENCES jackpot_levels (spot, level)
+        )
+        """,
+        "CREATE INDEX jackpot_ledger_level ON jackpot_ledger (spot, level, entry)",
+        "CREATE INDEX jackpot_hits_time ON jackpot_hits (confirmed_at)",
+    ]
+    for table in _APPEND_ONLY:
+        for verb in ("UPDATE", "DELETE"):
+            statements.append(
+                f"CREATE TRIGGER {table}_no_{verb.lower()} BEFORE {verb} ON {table} "
+                f"BEGIN SELECT RAISE(ABORT, '{table} is append-only: {verb} refused'); END"
+            )
+    for statement in statements:
+        db.execute(statement)
+
+
+def apply_migrations(db: Database) -> None:
+    """Create or upgrade the jackpot's and the employee registry's tables."""
+    registry.apply_migrations(db)
+    MIGRATIONS.apply(db)
+
+
+# -- games ------------------------------------------------------------------------------------
+
+
+def install_game(db: Database, game: GameConfig, *, actor: str) -> None:
+    """Put a jackpot game on a sensor spot with its meters at their seeds."""
+    with db.atomic():
+        if db.execute("SELECT 1 FROM jackpot_games WHERE spot = ?", [game.spot]).fetchone():
+            raise JackpotError(f"sensor spot {game.spot} already has a jackpot game")
+        modes = {r[0] for r in db.execute("SELECT mode FROM jackpot_games").fetchall()}
+        if modes and modes != {game.mode.value}:
+            raise JackpotError(
+                "all jackpots on a table are of one type: house and progressive cannot mix"
+            )
+        db.execute(
+            "INSERT INTO jackpot_games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [game.spot, game.paytable.name, game.mode.value, game.wager_cents,
+             int(game.fixed_from_meter), game.executive_threshold_cents, registry.now(), actor],
+        )
+        for position, lv in enumerate(game.levels):
+            db.execute(
+                "INSERT INTO jackpot_levels VALUES (?, ?, ?, ?, ?, ?, 0, 0)",
+                [game.spot, lv.name, position, lv.seed_cents, lv.contribution_ppm,
+                 lv.reserve_ppm],
+            )
+            _ledger(db, game.spot, lv.name, "seed", lv.seed_cents * MICRO, 0)
+
+
+def game_config(db: Database, spot: int, paytable: JackpotPaytable | None = None) -> GameConfig:
+    row = db.execute(
+        "SELECT paytable, mode, wager_cents, fixed_from_meter, executive_threshold_cents "
+        "FROM jackpot_games WHERE spot = ?", [spot],
+    ).fetchone()
+    if row is None:
+        raise JackpotError(f"no jackpot game on sensor spot {spot}")
+    name, mode, wager, from_meter, threshold = row
+    levels = tuple(
+        LevelConfig(str(r[0]), int(r[1]), int(r[2]), int(r[3]))
+        for r in db.execute(
+            "SELECT level, seed_cents, contribution_ppm, reserve_ppm FROM jackpot_levels "
+            "WHERE spot = ? ORDER BY position", [spot],
+        ).fetchall()
+    )
+    return GameConfig(
+        spot=spot, paytable=paytable or load(str(name)), mode=JackpotMode(mode),
+        levels=levels, wager_cents=int(wager), fixed_from_meter=bool(from_meter),
+        executive_threshold_cents=int(threshold),
+    )
+
+
+def spots(db: Database) -> list[int]:
+    return [int(r[0]) for r in db.execute("SELECT spot FROM jackpot_games ORDER BY spot")]
+
+
+def meter_states(db: Database, spot: int) -> dict[str, MeterState]:
+    return {
+        str(level): MeterState(int(m), int(r))
+        for level, m, r in db.execute(
+            "SELECT level, meter_micro, reserve_micro FROM jackpot_levels WHERE spot = ? "
+            "ORDER BY position", [spot],
+        ).fetchall()
+    }
+
+
+def _ledger(
+    db: Database, spot: int, level: str, kind: str, meter_delta: int, reserve_delta: int, *,
+    round_id: int | None = None, seat: int | None = None, hit_id: int | None = None,
+    adjustment_id: int | None = None,
+) -> MeterState:
+    row = db.execute(
+        "SELECT meter_micro, reserve_micro FROM jackpot_levels WHERE spot = ? AND level = ?",
+        [spot, level],
+    ).fetchone()
+    meter_after = int(row[0]) + meter_delta
+    reserve_after = int(row[1]) + reserve_delta
+    if meter_after < 0 or reserve_after < 0:
+        raise JackpotError(
+            f"meter {level} of game {spot} would go below zero: {kind} refused"
+        )
+    db.execute(
+        "UPDATE jackpot_levels SET meter_micro = ?, reserve_micro = ? "
+        "WHERE spot = ? AND level = ?", [meter_after, reserve_after, spot, level],
+    )
+    db.execute(
+        "INSERT INTO jackpot_ledger (recorded_at, spot, level, kind, round_id, seat, hit_id, "
+        "adjustment_id, meter_delta_micro, reserve_delta_micro, meter_after_micro, "
+        "reserve_after_micro) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [registry.now(), spot, level, kind, round_id, seat, hit_id, adjustment_id,
+         meter_delta, reserve_delta, meter_after, reserve_after],
+    )
+    return MeterState(meter_after, reserve_after)
+
+
+# -- START GAME -------------------------------------------------------------------------------
+
+
+def take_wagers(db: Database, round_id: int, spot: int, seats: Iterable[int]) -> list[int]:
+    """START GAME: record each sensed seat's fixed wager and add its share to every meter.
+
+    A seat already taken for this round is refused, so a replayed lock cannot contribute twice.
+    Returns the seats taken, in order.
+    """
+    game = game_config(db, spot)
+    taken = sorted(set(seats))
+    with db.atomic():
+        for seat in taken:
+            if not 1 <= seat <= 7:
+                raise JackpotError(f"seat {seat} is not 1-7")
+            if db.execute(
+                "SELECT 1 FROM jackpot_wagers WHERE round_id = ? AND spot = ? AND seat = ?",
+                [round_id, spot, seat],
+            ).fetchone():
+                raise JackpotError(
+                    f"round {round_id}: seat {seat}'s jackpot wager on game {spot} is "
+                    "already taken"
+                )
+            db.execute(
+                "INSERT INTO jackpot_wagers VALUES (?, ?, ?, ?, ?)",
+                [round_id, spot, seat, game.wager_cents, registry.now()],
+            )
+            for lv in game.levels:
+                _ledger(
+                    db, spot, lv.name, "contribution",
+                    game.wager_cents * lv.contribution_ppm, game.wager_cents * lv.reserve_ppm,
+                    round_id=round_id, seat=seat,
+                )
+    return taken
+
+
+def wagered_seats(db: Database, round_id: int, spot: int) -> frozenset[int]:
+    return frozenset(
+        int(r[0]) for r in db.execute(
+            "SELECT seat FROM jackpot_wagers WHERE round_id = ? AND spot = ?", [round_id, spot]
+        )
+    )
+
+
+# -- hits -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HitRecord:
+    """A confirmed award as stored: what the win page and the hit history show."""
+
+    hit_id: int
+    round_id: int
+    spot: int
+    seat: int
+    paytable: str
+    line_no: int
+    line_label: str
+    pay: str
+    level: str | None
+    cards: str | None
+    wager_cents: int
+    amount_cents: int
+    from_meter_cents: int
+    from_tray_cents: int
+    meter_before_micro: int | None
+    meter_after_micro: int | None
+    employee_id: str
+    employee_name: str
+    employee_role: str
+    confirmed_at: str
+    backed_out: bool
+
+
+_HIT_COLUMNS = (
+    "h.hit_id, h.round_id, h.spot, h.seat, h.paytable, h.line_no, h.line_label, h.pay, "
+    "h.level, h.cards, h.wager_cents, h.amount_cents, h.from_meter_cents, h.from_tray_cents, "
+    "h.meter_before_micro, h.meter_after_micro, h.employee_id, h.employee_name, "
+    "h.employee_role, h.confirmed_at, a.adjustment_id IS NOT NULL"
+)
+_HIT_FROM = "jackpot_hits h LEFT JOIN jackpot_adjustments a ON a.hit_id = h.hit_id"
+
+
+def _hit(row: Sequence[object]) -> HitRecord:
+    values = list(row)
+    values[-1] = bool(values[-1])
+    return HitRecord(*values)  # type: ignore[arg-type]
+
+
+def get_hit(db: Database, hit_id: int) -> HitRecord:
+    row = db.execute(
+        f"SELECT {_HIT_COLUMNS} FROM {_HIT_FROM} WHERE h.hit_id = ?", [hit_id]
+    ).fetchone()
+    if row is None:
+        raise JackpotError(f"no jackpot hit {hit_id}")
+    return _hit(row)
+
+
+def hit_for(db: Database, round_id: int, spot: int, seat: int) -> HitRecord | None:
+    row = db.execute(
+        f"SELECT {_HIT_COLUMNS} FROM {_HIT_FROM} "
+        "WHERE h.round_id = ? AND h.spot = ? AND h.seat = ?", [round_id, spot, seat],
+    ).fetchone()
+    return None if row is None else _hit(row)
+
+
+def quote(db: Database, spot: int, line_no: int) -> Award:
+    """What line ``line_no`` would pay now, on the meters as they stand."""
+    game = game_config(db, spot)
+    return meters.award(game, game.paytable.line(line_no), meter_states(db, spot))
+
+
+def confirm_hit(
+    db: Database, *, round_id: int, spot: int, seat: int, line_no: int, track: str,
+    cards: Sequence[Card] | None = None, detected_line_no: int | None = None,
+) -> HitRecord:
+    """A supervisor's (or, above the threshold, an executive's) swipe confirms a hit.
+
+    The award, the meter change (and a 100% award's reset) and who confirmed it are written in
+    one transaction. A refused swipe raises :class:`~dealer_console.employees.authorize.Refused`
+    after logging it; nothing else changes.
+    """
+    game = game_config(db, spot)
+    line = game.paytable.line(line_no)
+    if seat not in wagered_seats(db, round_id, spot):
+        raise JackpotError(f"round {round_id}: seat {seat} placed no wager on jackpot game {spot}")
+    if hit_for(db, round_id, spot, seat) is not None:
+        raise JackpotError(f"round {round_id}: seat {seat}'s jackpot hit is already confirmed")
+    quoted = meters.award(game, line, meter_states(db, spot))
+    action = (f"confirm jackpot game {spot} round {round_id} seat {seat}: {line.label} "
+              f"{quoted.amount_cents} cents")
+    employee = authorise(
+        db, track, required_role(quoted.amount_cents, game.executive_threshold_cents), action
+    )
+    with db.atomic():
+        result = meters.award(game, line, meter_states(db, spot))
+        if result != quoted:
+            raise JackpotError("the meter changed while the swipe was checked; swipe again")
+        cursor = db.execute(
+            "INSERT INTO jackpot_hits (round_id, spot, seat, paytable, line_no, line_label, pay, "
+            "level, cards, detected_line_no, wager_cents, amount_cents, from_meter_cents, "
+            "from_tray_cents, meter_before_micro, meter_after_micro, employee_id, "
+            "employee_name, employee_role, confirmed_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [round_id, spot, seat, game.paytable.name, line_no, line.label, str(line.pay),
+             result.level, format_cards(cards) if cards is not None else None,
+             detected_line_no, game.wager_cents, result.amount_cents,
+             result.from_meter_cents, result.from_tray_cents,
+             result.before.meter_micro if result.before else None,
+             result.after.meter_micro if result.after else None,
+             employee.employee_id, employee.name, employee.role.value, registry.now()],
+        )
+        hit_id = int(cursor.lastrowid or 0)
+        if result.level is not None and result.after_award is not None:
+            _ledger(db, spot, result.level, "award", -result.from_meter_cents * MICRO, 0,
+                    round_id=round_id, seat=seat, hit_id=hit_id)
+            if result.resets:
+                _ledger(db, spot, result.level, "reset", result.reset_micro,
+                        -result.after_award.reserve_micro,
+                        round_id=round_id, seat=seat, hit_id=hit_id)
+        log_accepted(db, employee, f"{action} (hit {hit_id})")
+    return get_hit(db, hit_id)
+
+
+def back_out(db: Database, *, hit_id: int, reason: str, track: str) -> int:
+    """Manually back a confirmed award out of the meter: an executive's swipe and a reason.
+
+    The meter entries of the hit are reversed exactly (the award returns to the meter; a 100%
+    award's reset is taken back and the reserve restored). The hit itself stays on record; the
+    adjustment refers to it. Returns the adjustment's id.
+    """
+    if not reason.strip():
+        raise JackpotError("a back-out needs a reason")
+    hit = get_hit(db, hit_id)
+    if hit.backed_out:
+        raise JackpotError(f"jackpot hit {hit_id} is already backed out")
+    action = f"back out jackpot hit {hit_id}: {reason.strip()}"
+    employee = authorise(db, track, Role.EXECUTIVE, action)
+    with db.atomic():
+        cursor = db.execute(
+            "INSERT INTO jackpot_adjustments (hit_id, reason, employee_id, employee_name, "
+            "recorded_at) VALUES (?, ?, ?, ?, ?)",
+            [hit_id, reason.strip(), employee.employee_id, employee.name, registry.now()],
+        )
+        adjustment_id = int(cursor.lastrowid or 0)
+        entries = db.execute(
+            "SELECT level, SUM(meter_delta_micro), SUM(reserve_delta_micro) FROM jackpot_ledger "
+            "WHERE hit_id = ? GROUP BY level ORDER BY level", [hit_id],
+        ).fetchall()
+        for level, meter_delta, reserve_delta in entries:
+            _ledger(db, hit.spot, str(level), "adjustment", -int(meter_delta),
+                    -int(reserve_delta), round_id=hit.round_id, seat=hit.seat,
+                    hit_id=hit_id, adjustment_id=adjustment_id)
+        log_accepted(db, employee, f"{action} (adjustment {adjustment_id})")
+    return adjustment_id
+
