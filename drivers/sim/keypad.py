@@ -57,7 +57,8 @@ QUEUE_LIMIT = 64
 
 
 class Fault(enum.Enum):
-    """What happens to the next sequenced IN transfer (or, for LOSE_ACK, the next ACK)."""
+    """What happens to the next sequenced IN transfer; LOSE_ACK and LOSE_LEDS drop the next
+    ACK or SET_LEDS the console sends instead."""
 
     DROP = "drop"
     CORRUPT = "corrupt"
@@ -65,6 +66,7 @@ class Fault(enum.Enum):
     MERGE = "merge"
     SPLIT = "split"
     LOSE_ACK = "lose-ack"
+    LOSE_LEDS = "lose-leds"
 
 
 @dataclass
@@ -212,6 +214,9 @@ class SimKeypad:
                     self._last_send = time.monotonic()
                     break
         elif report.type is ReportType.SET_LEDS:
+            if self._faults and self._faults[0] is Fault.LOSE_LEDS:
+                self._faults.popleft()
+                return
             try:
                 self.leds = codec.parse_set_leds(report)
             except codec.DecodeError:
@@ -246,7 +251,7 @@ class SimKeypad:
 
     def _apply_fault(self, data: bytes) -> bytes | None:
         fault = self._faults[0] if self._faults else None
-        if fault is None or fault is Fault.LOSE_ACK:
+        if fault is None or fault in (Fault.LOSE_ACK, Fault.LOSE_LEDS):
             return data
         self._faults.popleft()
         if fault is Fault.DROP:
@@ -302,6 +307,11 @@ class SimKeypad:
     def inject(self, fault: Fault, count: int = 1) -> None:
         with self._cond:
             self._faults.extend([fault] * count)
+
+    def clear_faults(self) -> None:
+        """Forget faults not yet applied."""
+        with self._cond:
+            self._faults.clear()
 
     def garbage(self, data: bytes) -> None:
         """Send ``data`` as one transfer, ahead of anything else."""
