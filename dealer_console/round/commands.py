@@ -1,0 +1,169 @@
+"""What a dealer's touch or a device asks of the round. Each is validated against the phase
+by :func:`dealer_console.round.machine.decide`; a refused command changes nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dealer_console.cards import Card
+from dealer_console.setting import Setting
+
+
+class Command:
+    """Base class; the machine dispatches on the concrete type."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptBank(Command):
+    """The seat offered the bank takes it, with ``wager_cents`` as the banker's wager (the
+    coverage ``B``); for the house, seat 0 and no wager."""
+
+    seat: int
+    wager_cents: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineBank(Command):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceWager(Command):
+    seat: int
+    kind: str
+    cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveWager(Command):
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame(Command):
+    """START GAME: wagers locked and counted, jackpot sensors locked, meters fed."""
+
+
+@dataclass(frozen=True, slots=True)
+class VoidRound(Command):
+    """Abandon a round before START GAME; every wager and fee is returned."""
+
+    reason: str
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetActionNumber(Command):
+    """Dice total, RNG number or the shuffler's number."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetActionSeat(Command):
+    """High card: the seat that takes the action button."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealHand(Command):
+    """One hand delivered (shuffler) or one pile handed out (hand-dealt). ``seat`` is where the
+    dealer put it when the console is told; None means the next seat in the deal order."""
+
+    cards: tuple[Card, ...]
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectFirstHand(Command):
+    """The first hand went to the wrong seat: move every hand along to the right seats."""
+
+
+@dataclass(frozen=True, slots=True)
+class RemainingCards(Command):
+    """The cards left after the deal, spread and counted (four expected)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardCountError(Command):
+    """The shuffler signalled a card-count error."""
+
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CardsExposed(Command):
+    """Cards inadvertently exposed during the deal."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareMisdeal(Command):
+    """A misdeal the devices cannot see (``reason`` one of MisdealReason's values)."""
+
+    reason: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckCounted(Command):
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal(Command):
+    """Play resumes after a misdeal: a new deal with the same wagers."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetBankerHand(Command):
+    """The banker's hand: ``None`` sets it the House Way; a player-dealer may give their own
+    (never foul)."""
+
+    setting: Setting | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SetPlayerHand(Command):
+    """``None`` asks for the House Way."""
+
+    seat: int
+    setting: Setting | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReconstructBankerHand(Command):
+    """A supervisor resets a banker hand that was set wrongly (Catfish Bend, Irregularities)."""
+
+    setting: Setting
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
+class SettleNext(Command):
+    """Settle the next seat in the settlement order."""
+
+
+@dataclass(frozen=True, slots=True)
+class JackpotHit(Command):
+    """The dealer selected a seat and a hand button; ``who`` confirmed it with a card swipe."""
+
+    seat: int
+    hand_line: int
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame(Command):
+    """END GAME: the round is complete and the banker rotates."""
+
+
+def cards_text(cards: tuple[Card, ...]) -> str:
+    return " ".join(str(c) for c in cards)

@@ -1,0 +1,176 @@
+"""One table's round procedure bound to its database: commands in, events and state out.
+
+Every transition is one transaction holding its events, their state changes and any jackpot
+hook work. On start the table resumes an unfinished round by replaying its events, so it
+continues in the exact phase with every wager, hand and settled seat; a device event carries
+the device's own sequence number and is applied at most once (a unique index in the log).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlite_utils import Database
+
+from dealer_console.cards import Card
+from dealer_console.house_ways import set_house_way
+from dealer_console.round import commands as c
+from dealer_console.round.jackpot import JackpotHook, NoJackpot
+from dealer_console.round.machine import (
+    EventTuple,
+    Refused,
+    Services,
+    clone,
+    decide,
+    evolve,
+    new_state,
+    opening,
+    replay,
+)
+from dealer_console.round.projection import note_device, project
+from dealer_console.round.rules import RoundRules
+from dealer_console.round.settle import plan_settlement
+from dealer_console.round.state import RoundState
+from dealer_console.setting import Setting
+from dealer_console.storage import eventlog
+
+
+def default_services(rules: RoundRules) -> Services:
+    def house_way(cards: Sequence[Card]) -> Setting:
+        return set_house_way(rules.profile.house_way, cards, rules.hand_rules)
+
+    return Services(house_way=house_way, planner=plan_settlement)
+
+
+class Table:
+    """The round procedure of one table. Build it with :meth:`open`."""
+
+    def __init__(self, db: Database, rules: RoundRules, state: RoundState,
+                 services: Services, jackpot: JackpotHook) -> None:
+        self.db = db
+        self.rules = rules
+        self.state = state
+        self.services = services
+        self.jackpot = jackpot
+
+    @classmethod
+    def open(cls, db: Database, rules: RoundRules, services: Services | None = None,
+             jackpot: JackpotHook | None = None) -> Table:
+        """Resume the unfinished round, or open the next one."""
+        services = services or default_services(rules)
+        jackpot = jackpot or NoJackpot()
+        state = load_open_round(db, rules)
+        table = cls(db, rules, state or _placeholder(rules), services, jackpot)
+        if state is None:
+            table._open_next()
+        return table
+
+    # -- commands ------------------------------------------------------------------------
+
+    def handle(self, cmd: c.Command, *, device: str | None = None,
+               device_seq: int | None = None) -> list[eventlog.Event]:
+        """Apply ``cmd``; raise :class:`Refused` (nothing changed) when it is not allowed.
+
+        A device event already applied (same device and sequence number) returns ``[]``.
+        """
+        if device is not None:
+            if device_seq is None:
+                raise ValueError("a device event needs its sequence number")
+            if eventlog.device_event_applied(self.db, device, device_seq):
+                return []
+        planned = decide(self.state, self.rules, cmd, self.services)
+        new = clone(self.state)
+        written: list[eventlog.Event] = []
+        with self.db.atomic():
+            for i, (kind, payload) in enumerate(planned):
+                payload = self._hook(new, kind, payload)
+                tag = (device, device_seq) if i == 0 else (None, None)
+                event = eventlog.append(self.db, kind, payload, round_id=new.round_id,
+                                        device=tag[0], device_seq=tag[1])
+                evolve(new, (kind, payload))
+                new.last_seq = event.seq
+                project(self.db, new, kind, payload, event.seq)
+                if tag[0] is not None and tag[1] is not None:
+                    note_device(self.db, tag[0], tag[1], event.seq)
+                written.append(event)
+            following = None
+            if new.finished:
+                following = self._opening_after(new)
+                written.append(following[1])
+        self.state = following[0] if following else new
+        return written
+
+    def _hook(self, state: RoundState, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        if kind == "game_started":
+            wagers = {seat: cents for seat, k, cents in payload["wagers"] if k == "jackpot"}
+            self.jackpot.start_game(self.db, state.round_id, wagers)
+        elif kind == "jackpot_hit":
+            try:
+                award = self.jackpot.award(self.db, state.round_id, payload["seat"],
+                                           payload["hand_line"], state.hands[payload["seat"]],
+                                           payload["who"])
+            except LookupError as exc:
+                raise Refused(str(exc)) from None
+            payload = {**payload, "award_cents": int(award)}
+        elif kind == "game_ended":
+            self.jackpot.end_game(self.db, state.round_id)
+        return payload
+
+    # -- rounds ------------------------------------------------------------------------
+
+    def _opening_after(self, finished: RoundState) -> tuple[RoundState, eventlog.Event]:
+        previous = finished.opening.get("next") if finished.phase.value == "complete" else None
+        if previous is None and finished.phase.value == "voided":
+            previous = {k: finished.opening[k] for k in _OPENING_KEYS if k in finished.opening}
+        return self._append_opening(finished.round_id + 1, previous)
+
+    def _open_next(self) -> None:
+        row = self.db.execute(
+            "SELECT round_id FROM rounds ORDER BY round_id DESC LIMIT 1").fetchone()
+        previous: dict[str, Any] | None = None
+        round_id = 1
+        if row is not None:
+            last = load_round(self.db, self.rules, int(row[0]))
+            round_id = last.round_id + 1
+            previous = last.opening.get("next") or {
+                k: last.opening[k] for k in _OPENING_KEYS if k in last.opening}
+        with self.db.atomic():
+            state, _event = self._append_opening(round_id, previous)
+        self.state = state
+
+    def _append_opening(self, round_id: int, previous: dict[str, Any] | None
+                        ) -> tuple[RoundState, eventlog.Event]:
+        kind, payload = opening(self.rules, round_id, previous)
+        event = eventlog.append(self.db, kind, payload, round_id=round_id)
+        state = new_state(payload, event.seq, self.rules.face_up)
+        project(self.db, state, kind, payload, event.seq)
+        return state, event
+
+
+_OPENING_KEYS = ("phase", "banker_seat", "banker_kind", "offer_seat", "offer_start",
+                 "rotation_seat", "prev_banker", "prev_consecutive", "consecutive")
+
+
+def _placeholder(rules: RoundRules) -> RoundState:
+    _kind, payload = opening(rules, 0, None)
+    return new_state(payload, 0, rules.face_up)
+
+
+def load_round(db: Database, rules: RoundRules, round_id: int) -> RoundState:
+    """Rebuild one round from the event log alone."""
+    rows: list[tuple[int, str, dict[str, Any]]] = [
+        (e.seq, e.kind, e.payload) for e in eventlog.events(db, round_id=round_id)]
+    return replay(rows, rules.face_up)
+
+
+def load_open_round(db: Database, rules: RoundRules) -> RoundState | None:
+    """The unfinished round, rebuilt from its events, or None."""
+    row = db.execute("SELECT round_id FROM rounds WHERE status = 'open'"
+                     " ORDER BY round_id DESC LIMIT 1").fetchone()
+    if row is None:
+        return None
+    return load_round(db, rules, int(row[0]))
+
+
+__all__ = ["EventTuple", "Refused", "Table", "load_open_round", "load_round"]
