@@ -1,0 +1,183 @@
+"""The shuffler driver: packets in, round events out (docs/protocols/shuffler.md).
+
+Runs on its own I/O thread (``drivers.base``). The link is stop-and-wait (``drivers.arq``):
+every hand is acknowledged before the machine sends the next one, which is the protocol's
+"acknowledge a hand". On top of the link's duplicate detection the driver remembers which
+facts of each deal it has already reported (``(deal_id, what, index)``), so a machine that
+restarted and resent an old hand still yields one event per hand.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import random
+import time
+from collections.abc import Hashable
+
+from dealer_console.devices.shuffler import (
+    CardCountError,
+    CardsLeft,
+    DeckChecked,
+    FirstPositionDrawn,
+    HandDelivered,
+    ShufflerStatus,
+)
+from drivers.arq import Out, StopAndWait
+from drivers.backoff import Backoff
+from drivers.base import DeviceThread, TransportFactory
+from drivers.shuffler import framer as f
+from drivers.transport import SerialTransport
+
+CONSOLE_ID = "dealer-console"
+DEALS_REMEMBERED = 8
+MAX_HANDS = 8
+
+
+class ShufflerDriver(DeviceThread):
+    """Talks to one shuffler. Public methods are safe from any thread and return at once."""
+
+    def __init__(
+        self,
+        port: str | TransportFactory,
+        *,
+        name: str = "shuffler",
+        baudrate: int = 115200,
+        ack_timeout: float = 0.2,
+        heartbeat: float = 1.0,
+        silence_timeout: float = 3.0,
+        backoff: Backoff | None = None,
+        first_deal_id: int | None = None,
+    ) -> None:
+        opener: TransportFactory = (
+            (lambda: SerialTransport(port, baudrate)) if isinstance(port, str) else port
+        )
+        super().__init__(name, opener, backoff=backoff, silence_timeout=silence_timeout)
+        self._framer = f.ShufflerFramer()
+        self._arq = StopAndWait(ack_timeout)
+        self._heartbeat = heartbeat
+        self._hello_sent = False
+        start = first_deal_id if first_deal_id is not None else random.randint(1, 0xFFFF)
+        self._deal_ids = itertools.count(start)
+        self._seen: collections.OrderedDict[int, set[Hashable]] = collections.OrderedDict()
+
+    # ------------------------------------------------------------------ commands
+    def request_status(self) -> None:
+        self._send(f.StatusRequest())
+
+    def start_deal(self, hands: int, deal_id: int | None = None) -> int:
+        """Ask for ``hands`` hands (1-8); returns the deal id every event of the deal carries.
+
+        The round may pass its own id (1-65535) so that ids stay unique across restarts.
+        """
+        if not 1 <= hands <= MAX_HANDS:
+            raise ValueError(f"a deal is 1-{MAX_HANDS} hands, not {hands}")
+        if deal_id is None:
+            deal_id = (next(self._deal_ids) - 1) % 0xFFFF + 1
+        if not 1 <= deal_id <= 0xFFFF:
+            raise ValueError(f"deal id {deal_id} is outside 1-65535")
+        self._send(f.StartDeal(deal_id, hands))
+        return deal_id
+
+    def reset(self) -> None:
+        self._send(f.Reset())
+
+    def count_deck(self) -> None:
+        """Technician action: the machine counts the deck (answered by a DeckChecked, deal 0)."""
+        self._send(f.DeckCount())
+
+    def test_actions(self) -> tuple[str, ...]:
+        return ("status", "deck count")
+
+    def run_test_action(self, action: str) -> None:
+        if action == "status":
+            self.request_status()
+        elif action == "deck count":
+            self.count_deck()
+        else:
+            raise ValueError(f"the shuffler has no test action {action!r}")
+
+    def _send(self, message: f.Message) -> None:
+        self.submit(lambda: self._arq.send(message.KIND, message.payload()))
+
+    # ------------------------------------------------------------------ I/O thread
+    def _on_open(self) -> None:
+        now = time.monotonic()
+        if not self._hello_sent:
+            self._hello_sent = True
+            hello = f.Hello(CONSOLE_ID, "")
+            self._arq.send(hello.KIND, hello.payload())
+            self._arq.send(f.Kind.STATUS_REQUEST)
+        self._flush(self._arq.reopened(now))
+
+    def _on_close(self) -> None:
+        self._framer.reset()
+
+    def _on_tick(self, now: float) -> None:
+        if self._arq.idle and now - self._last_heard > self._heartbeat:
+            self._arq.send(f.Kind.STATUS_REQUEST)
+        self._flush(self._arq.poll(now))
+
+    def _on_data(self, data: bytes) -> None:
+        now = time.monotonic()
+        for frame in self._framer.feed(data):
+            if frame.packet is None:
+                self.diag.rx_frame(frame.raw, good=False)
+                self.diag.update(last_error=frame.error)
+                self._flush(self._arq.damaged())
+                continue
+            self.diag.rx_frame(frame.raw, good=True)
+            self._mark_alive()
+            duplicates = self._arq.duplicates
+            delivered, out = self._arq.receive(frame.packet, now)
+            if self._arq.duplicates != duplicates:
+                self.diag.count("duplicates_dropped")
+            self._flush(out)
+            if delivered is not None and frame.message is not None:
+                self._handle(frame.message)
+
+    def _flush(self, out: list[Out]) -> None:
+        for item in out:
+            self._write(item.frame, item.retransmission)
+
+    def _first_time(self, deal_id: int, fact: Hashable) -> bool:
+        seen = self._seen.get(deal_id)
+        if seen is None:
+            seen = self._seen[deal_id] = set()
+            while len(self._seen) > DEALS_REMEMBERED:
+                self._seen.popitem(last=False)
+        if fact in seen:
+            self.diag.count("duplicates_dropped")
+            return False
+        seen.add(fact)
+        return True
+
+    def _handle(self, m: f.Message) -> None:
+        if isinstance(m, f.Hello):
+            self.diag.update(firmware=m.firmware, serial_number=m.serial_number)
+            self._mark_alive(m.firmware, m.serial_number)
+        elif isinstance(m, f.Status):
+            self._mark_alive(m.firmware, m.serial_number)
+            self._emit(
+                ShufflerStatus,
+                state=m.state,
+                firmware=m.firmware,
+                serial_number=m.serial_number,
+                deal_id=m.deal_id or None,
+            )
+        elif isinstance(m, f.DeckCheck):
+            if m.deal_id == 0 or self._first_time(m.deal_id, "deck"):
+                self._emit(DeckChecked, deal_id=m.deal_id, counted=m.counted)
+        elif isinstance(m, f.RandomDrawn):
+            if self._first_time(m.deal_id, "random"):
+                self._emit(FirstPositionDrawn, deal_id=m.deal_id, number=m.number)
+        elif isinstance(m, f.Hand):
+            if self._first_time(m.deal_id, ("hand", m.index)):
+                self._emit(HandDelivered, deal_id=m.deal_id, index=m.index, cards=m.cards)
+        elif isinstance(m, f.Left):
+            if self._first_time(m.deal_id, "left"):
+                self._emit(CardsLeft, deal_id=m.deal_id, cards=m.cards)
+        elif isinstance(m, f.CountError) and self._first_time(m.deal_id, "count-error"):
+            self._emit(CardCountError, deal_id=m.deal_id, counted=m.counted)
+        # Commands (StartDeal, Reset, ...) are the console's own words: a device that sends
+        # them is confused; they are acknowledged by the link and otherwise ignored.

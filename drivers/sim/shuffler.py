@@ -1,0 +1,197 @@
+"""A simulated shuffler speaking docs/protocols/shuffler.md.
+
+Scriptable through :class:`ShufflerScenario` (the deck count it finds, the random number,
+hands it misses or delivers short, a jam after a given hand, the pace of the hands) and by
+calls (open the door, jam, power-cycle). The cards come from a seeded shuffle per deal, and
+everything the double sent is kept in :attr:`ShufflerDouble.dealt`, so a test compares the
+driver's events with what really went out.
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+import threading
+from dataclasses import dataclass, field, replace
+
+from dealer_console.cards import DECK, Card
+from dealer_console.devices.shuffler import DECK_SIZE, HAND_SIZE, ShufflerState
+from drivers.arq import StopAndWait
+from drivers.shuffler import framer as f
+
+FIRMWARE = "SIM-3.8.084"
+SERIAL_NUMBER = "SIM-SHUF-0001"
+
+
+@dataclass(frozen=True)
+class ShufflerScenario:
+    seed: int = 1
+    deck_count: int = DECK_SIZE
+    """Cards the machine finds when it checks the deck; not 53 is a card-count error."""
+    random_number: int | None = None
+    """The number drawn for the first position; None draws 1-7 from the seed."""
+    missing_hands: frozenset[int] = frozenset()
+    """Delivery indexes the machine skips (a missed position)."""
+    short_hands: frozenset[int] = frozenset()
+    """Delivery indexes delivered with six cards."""
+    jam_after: int | None = None
+    """Jam after delivering this hand: the rest of the deal never comes."""
+    hand_interval: float = 0.0
+    """Seconds between hands (a dealer taking each hand); 0 sends them back to back."""
+
+
+@dataclass
+class Deal:
+    deal_id: int
+    hands: int
+    number: int = 0
+    delivered: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    left: tuple[Card, ...] = ()
+    count_error: bool = False
+
+
+class ShufflerDouble:
+    def __init__(
+        self,
+        scenario: ShufflerScenario | None = None,
+        *,
+        ack_timeout: float = 0.2,
+        firmware: str = FIRMWARE,
+        serial_number: str = SERIAL_NUMBER,
+    ) -> None:
+        self.scenario = scenario or ShufflerScenario()
+        self.firmware = firmware
+        self.serial_number = serial_number
+        self._ack_timeout = ack_timeout
+        self._lock = threading.RLock()
+        self.dealt: dict[int, Deal] = {}
+        self.received: list[f.Message] = []
+        self._boot()
+
+    def _boot(self) -> None:
+        self.state = ShufflerState.READY
+        self._framer = f.ShufflerFramer()
+        self._arq = StopAndWait(self._ack_timeout)
+        self._out: list[bytes] = []
+        self._timeline: collections.deque[tuple[float, f.Message | ShufflerState]] = (
+            collections.deque()
+        )
+        self._current = 0
+        self._send(f.Hello(self.firmware, self.serial_number))
+        self._send(self._status())
+
+    # ------------------------------------------------------------------ scripting
+    def script(self, **changes: object) -> None:
+        """Change the scenario for the deals to come (fields of :class:`ShufflerScenario`)."""
+        with self._lock:
+            self.scenario = replace(self.scenario, **changes)  # type: ignore[arg-type]
+
+    def open_door(self) -> None:
+        with self._lock:
+            self._set_state(ShufflerState.DOOR_OPEN)
+
+    def jam(self) -> None:
+        with self._lock:
+            self._timeline.clear()
+            self._set_state(ShufflerState.JAM)
+
+    def power_cycle(self) -> None:
+        """Lose every unacknowledged message and restart the link at sequence 0."""
+        with self._lock:
+            self._boot()
+
+    @property
+    def link_idle(self) -> bool:
+        with self._lock:
+            return self._arq.idle and not self._timeline
+
+    # ------------------------------------------------------------------ the wire
+    def feed(self, data: bytes, now: float) -> None:
+        with self._lock:
+            for frame in self._framer.feed(data):
+                if frame.packet is None:
+                    self._out += [o.frame for o in self._arq.damaged()]
+                    continue
+                delivered, out = self._arq.receive(frame.packet, now)
+                self._out += [o.frame for o in out]
+                if delivered is not None and frame.message is not None:
+                    self.received.append(frame.message)
+                    self._command(frame.message, now)
+
+    def poll(self, now: float) -> list[bytes]:
+        with self._lock:
+            while self._timeline and self._timeline[0][0] <= now:
+                _, item = self._timeline.popleft()
+                if isinstance(item, ShufflerState):
+                    self._set_state(item)
+                else:
+                    self._send(item)
+            self._out += [o.frame for o in self._arq.poll(now)]
+            out, self._out = self._out, []
+            return out
+
+    # ------------------------------------------------------------------ behaviour
+    def _send(self, message: f.Message) -> None:
+        self._arq.send(message.KIND, message.payload())
+
+    def _status(self) -> f.Status:
+        return f.Status(self.state, self._current, self.firmware, self.serial_number)
+
+    def _set_state(self, state: ShufflerState) -> None:
+        if state is not self.state:
+            self.state = state
+            self._send(self._status())
+
+    def _command(self, message: f.Message, now: float) -> None:
+        if isinstance(message, f.StatusRequest | f.Hello):
+            self._send(self._status())
+        elif isinstance(message, f.Reset):
+            self._timeline.clear()
+            self.state = ShufflerState.READY
+            self._send(self._status())
+        elif isinstance(message, f.DeckCount):
+            self._send(f.DeckCheck(0, self.scenario.deck_count))
+        elif isinstance(message, f.StartDeal):
+            if (
+                message.deal_id in self.dealt
+                or self.state is not ShufflerState.READY
+                or not 1 <= message.hands <= 8
+            ):
+                self._send(self._status())  # a repeat or an impossible request: say where we are
+                return
+            self._deal(message, now)
+
+    def _deal(self, request: f.StartDeal, now: float) -> None:
+        s = self.scenario
+        deal = Deal(request.deal_id, request.hands)
+        self.dealt[deal.deal_id] = deal
+        self._current = deal.deal_id
+        rng = random.Random(s.seed * 65536 + deal.deal_id)
+        deck = list(DECK)
+        rng.shuffle(deck)
+        deck = deck[: min(s.deck_count, DECK_SIZE)]
+        self._set_state(ShufflerState.SHUFFLING)
+        self._send(f.DeckCheck(deal.deal_id, s.deck_count))
+        if s.deck_count != DECK_SIZE:
+            deal.count_error = True
+            self._send(f.CountError(deal.deal_id, s.deck_count))
+            self._set_state(ShufflerState.READY)
+            return
+        deal.number = s.random_number if s.random_number is not None else rng.randint(1, 7)
+        self._send(f.RandomDrawn(deal.deal_id, deal.number))
+        self._set_state(ShufflerState.DEALING)
+        at = now
+        for index in range(1, request.hands + 1):
+            size = HAND_SIZE - 1 if index in s.short_hands else HAND_SIZE
+            cards, deck = tuple(deck[:size]), deck[size:]
+            if index in s.missing_hands:
+                continue
+            deal.delivered[index] = cards
+            self._timeline.append((at, f.Hand(deal.deal_id, index, cards)))
+            at += s.hand_interval
+            if s.jam_after == index:
+                self._timeline.append((at, ShufflerState.JAM))
+                return
+        deal.left = tuple(deck)
+        self._timeline.append((at, f.Left(deal.deal_id, deal.left)))
+        self._timeline.append((at, ShufflerState.READY))
