@@ -15,6 +15,7 @@ from sqlite_utils import Database
 from dealer_console.employees.registry import Employee, Role, find_by_card, log
 
 _RANK = {Role.SUPERVISOR: 1, Role.EXECUTIVE: 2}
+_ARTICLE = {Role.SUPERVISOR: "a supervisor's", Role.EXECUTIVE: "an executive's"}
 
 
 class RefusalReason(Enum):
@@ -47,7 +48,7 @@ def check(db: Database, track: str, required: Role) -> Employee | Refused:
     if _RANK.get(employee.role, 0) < _RANK[required]:
         return Refused(
             RefusalReason.NOT_AUTHORISED,
-            f"{employee.name} is a {employee.role.value}; this needs a {required.value} card",
+            f"{employee.name} is a {employee.role.value}; this needs {_ARTICLE[required]} card",
         )
     return employee
 

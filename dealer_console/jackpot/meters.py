@@ -88,7 +88,8 @@ def award(
     pay = line.pay
     if isinstance(pay, MeterPay):
         before = meters[pay.level]
-        amount = before.meter_micro * pay.percent.numerator // (pay.percent.denominator * MICRO)
+        amount = (before.meter_micro * pay.percent.numerator
+                  // (pay.percent.denominator * 100 * MICRO))
         after_award = MeterState(before.meter_micro - amount * MICRO, before.reserve_micro)
         after = after_award
         if pay.is_full:

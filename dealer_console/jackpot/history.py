@@ -1,0 +1,65 @@
+"""Meter history and hit history, for reports and the supervisor's screens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from dealer_console.jackpot.store import _HIT_COLUMNS, _HIT_FROM, HitRecord, _hit
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    entry: int
+    recorded_at: str
+    spot: int
+    level: str
+    kind: str
+    round_id: int | None
+    seat: int | None
+    hit_id: int | None
+    meter_delta_micro: int
+    reserve_delta_micro: int
+    meter_after_micro: int
+    reserve_after_micro: int
+
+
+def meter_history(
+    db: Database, spot: int | None = None, level: str | None = None, *,
+    since: str | None = None, until: str | None = None,
+) -> list[LedgerEntry]:
+    """Ledger rows, oldest first; ``since``/``until`` are ISO times (``until`` exclusive)."""
+    where, params = _filters(
+        [("spot = ?", spot), ("level = ?", level), ("recorded_at >= ?", since),
+         ("recorded_at < ?", until)]
+    )
+    rows = db.execute(
+        "SELECT entry, recorded_at, spot, level, kind, round_id, seat, hit_id, "
+        "meter_delta_micro, reserve_delta_micro, meter_after_micro, reserve_after_micro "
+        f"FROM jackpot_ledger {where} ORDER BY entry", params,
+    ).fetchall()
+    return [LedgerEntry(*row) for row in rows]
+
+
+def hit_history(
+    db: Database, spot: int | None = None, *, since: str | None = None,
+    until: str | None = None, include_backed_out: bool = True,
+) -> list[HitRecord]:
+    """Confirmed hits, oldest first."""
+    where, params = _filters(
+        [("h.spot = ?", spot), ("h.confirmed_at >= ?", since), ("h.confirmed_at < ?", until)]
+    )
+    if not include_backed_out:
+        where += (" AND " if where else "WHERE ") + "a.adjustment_id IS NULL"
+    rows = db.execute(
+        f"SELECT {_HIT_COLUMNS} FROM {_HIT_FROM} {where} ORDER BY h.hit_id", params
+    ).fetchall()
+    return [_hit(row) for row in rows]
+
+
+def _filters(pairs: list[tuple[str, object]]) -> tuple[str, list[object]]:
+    used = [(sql, value) for sql, value in pairs if value is not None]
+    if not used:
+        return "", []
+    return "WHERE " + " AND ".join(sql for sql, _ in used), [v for _, v in used]

@@ -1,0 +1,128 @@
+"""One round of the table jackpot, headless: from the sensors' lock to END GAME.
+
+Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" items 6 and 9: START GAME
+takes the sensed wagers; the console marks qualifying hands and the dealer's seat and hand
+buttons correct the marks; each hit is confirmed by a card swipe, meter hits of a game in the
+rule's order (farthest to the dealer's right first, each on the meter as it then stands); END
+GAME closes the round. The UI and the keypad driver call this; it holds no Qt and no device.
+
+Marks live in memory; what is confirmed lives in the database. After a crash, :meth:`resume`
+rebuilds the round from its wagers and confirmed hits, so a confirmed award is never paid twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from dealer_console.cards import Card
+from dealer_console.jackpot import store
+from dealer_console.jackpot.marks import GameMarks, Mark, MarkError, payment_order
+from dealer_console.jackpot.paytable import FixedPay
+from dealer_console.jackpot.store import HitRecord, JackpotError
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    spot: int
+    mark: Mark
+
+
+class JackpotRound:
+    def __init__(self, db: Database, round_id: int) -> None:
+        self.db = db
+        self.round_id = round_id
+        self.games: dict[int, GameMarks] = {}
+        self.hands: dict[int, tuple[Card, ...]] = {}
+        for spot in store.spots(db):
+            game = store.game_config(db, spot)
+            self.games[spot] = GameMarks(game.paytable,
+                                         store.wagered_seats(db, round_id, spot))
+
+    @classmethod
+    def start(cls, db: Database, round_id: int,
+              sensed: Mapping[int, Iterable[int]]) -> JackpotRound:
+        """START GAME: take every sensed wager (``{spot: seats}``) in one transaction."""
+        with db.atomic():
+            for spot, seats in sorted(sensed.items()):
+                store.take_wagers(db, round_id, spot, seats)
+        return cls(db, round_id)
+
+    @classmethod
+    def resume(cls, db: Database, round_id: int) -> JackpotRound:
+        return cls(db, round_id)
+
+    def game(self, spot: int) -> GameMarks:
+        if spot not in self.games:
+            raise JackpotError(f"this table has no jackpot game on sensor spot {spot}")
+        return self.games[spot]
+
+    def show_hands(self, hands: Mapping[int, Sequence[Card]]) -> list[Pending]:
+        """The players' seven cards as the console learns them; returns the new marks."""
+        self.hands.update({seat: tuple(cards) for seat, cards in hands.items()})
+        return [Pending(spot, m) for spot, g in sorted(self.games.items())
+                for m in g.detect(hands)]
+
+    def select_seat(self, spot: int, seat: int) -> None:
+        self.game(spot).select_seat(seat)
+
+    def press_hand(self, spot: int, line_no: int) -> Mark | None:
+        game = self.game(spot)
+        if game.selected is not None and self._confirmed(spot, game.selected):
+            raise MarkError(f"seat {game.selected}'s jackpot hit is confirmed; only a manual "
+                            "adjustment can back it out")
+        return game.press_hand(line_no)
+
+    def _confirmed(self, spot: int, seat: int) -> bool:
+        return store.hit_for(self.db, self.round_id, spot, seat) is not None
+
+    def pending(self) -> list[Pending]:
+        """Marks not yet confirmed, game by game, each game's in the rule's payment order."""
+        return [Pending(spot, m) for spot, g in sorted(self.games.items())
+                for m in g.in_payment_order() if not self._confirmed(spot, m.seat)]
+
+    def _takes_from_meter(self, spot: int, mark: Mark) -> bool:
+        if not isinstance(mark.line.pay, FixedPay):
+            return True
+        return store.game_config(self.db, spot).fixed_from_meter
+
+    def confirm(self, spot: int, seat: int, track: str) -> HitRecord:
+        game = self.game(spot)
+        mark = game.marks.get(seat)
+        if mark is None:
+            raise MarkError(f"seat {seat} has no jackpot hand marked on game {spot}")
+        if self._takes_from_meter(spot, mark):
+            for earlier in payment_order(game.marks):
+                if earlier == seat:
+                    break
+                other = game.marks[earlier]
+                if self._takes_from_meter(spot, other) and not self._confirmed(spot, earlier):
+                    raise MarkError(
+                        f"seat {earlier} is paid off the meter before seat {seat}: "
+                        "confirm it first (farthest to the dealer's right first)"
+                    )
+        cards = self.hands.get(seat)
+        detected = game.seen.get(seat)
+        return store.confirm_hit(
+            self.db, round_id=self.round_id, spot=spot, seat=seat,
+            line_no=game.paytable.number_of(mark.line), track=track, cards=cards,
+            detected_line_no=game.paytable.number_of(detected) if detected else None,
+        )
+
+    def confirm_next(self, track: str) -> HitRecord:
+        pending = self.pending()
+        if not pending:
+            raise MarkError("no jackpot hand is waiting to be confirmed")
+        return self.confirm(pending[0].spot, pending[0].mark.seat, track)
+
+    def end(self) -> None:
+        """END GAME: refused while a marked hand waits for its confirmation."""
+        pending = self.pending()
+        if pending:
+            first = pending[0]
+            raise MarkError(
+                f"seat {first.mark.seat}'s jackpot hand ({first.mark.line.label}) is not "
+                "confirmed: confirm it or clear its hand button before END GAME"
+            )

@@ -1,0 +1,57 @@
+"""A fresh table database per test, with the jackpot and registry tables and a staff on file."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+
+from dealer_console.employees import registry
+from dealer_console.employees.cardhash import KdfParams
+from dealer_console.employees.registry import Role
+from dealer_console.jackpot import store
+
+FAST_KDF = KdfParams(n=2**8, r=8, p=1)
+"""Cheap scrypt for tests; the format and checks are the same as the default's."""
+
+CARDS = {
+    "supervisor": "5000123400001=2912",
+    "executive": "5000999900001=2912",
+    "dealer": "5000555500001=2912",
+    "technician": "5000777700001=2912",
+    "disabled": "5000888800001=2912",
+    "unknown": "5000000000001=2912",
+}
+
+
+def open_db(path: Path) -> Database:
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    db = Database(conn)
+    store.apply_migrations(db)
+    return db
+
+
+def add_staff(db: Database) -> None:
+    for emp_id, name, role, key in (
+        ("S1", "Sam Super", Role.SUPERVISOR, "supervisor"),
+        ("X1", "Ella Exec", Role.EXECUTIVE, "executive"),
+        ("D1", "Dee Dealer", Role.DEALER, "dealer"),
+        ("T1", "Tom Tech", Role.TECHNICIAN, "technician"),
+        ("S2", "Gone Super", Role.SUPERVISOR, "disabled"),
+    ):
+        registry.add(db, emp_id, name, role, CARDS[key], actor="admin", kdf=FAST_KDF)
+    registry.set_enabled(db, "S2", False, actor="admin", reason="left")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    database = open_db(tmp_path / "table.db")
+    add_staff(database)
+    yield database
+    database.close()
