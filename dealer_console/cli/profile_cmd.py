@@ -1,0 +1,72 @@
+"""``dealer-console profile check FILE`` and ``profile show NAME``: an operator checks a
+casino's profile before it goes on a table, and reads back what a shipped one resolves to."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("profile", help="check or show a table profile")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    check = actions.add_parser("check", help="validate a profile file (any path)")
+    check.add_argument("file", help="a profile TOML file")
+    check.set_defaults(func=run_check)
+    show = actions.add_parser("show", help="print a shipped profile, paytables included")
+    show.add_argument("name", help="a profile name, e.g. washington-face-up")
+    show.add_argument("--json", action="store_true", help="print JSON")
+    show.set_defaults(func=run_show)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from dealer_console.cli import CommandError
+    from dealer_console.profiles.loader import load_profile
+    from dealer_console.profiles.schema import ConfigError
+
+    try:
+        profile = load_profile(Path(args.file))
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"{args.file}: ok ({profile.name}: {profile.title})")
+    return 0
+
+
+def _text(data: dict[str, Any], indent: int = 0) -> list[str]:
+    pad = "  " * indent
+    out = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            out.append(f"{pad}{key}:")
+            out += _text(value, indent + 1)
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            out.append(f"{pad}{key}:")
+            for item in value:
+                out.append(f"{pad}  - " + ", ".join(f"{k}: {v}" for k, v in item.items()))
+        else:
+            out.append(f"{pad}{key}: {'-' if value is None else value}")
+    return out
+
+
+def run_show(args: argparse.Namespace) -> int:
+    import json
+
+    from dealer_console.cli import CommandError
+    from dealer_console.profiles.export import profile_to_data
+    from dealer_console.profiles.loader import get_profile
+    from dealer_console.profiles.schema import ConfigError
+
+    try:
+        profile = get_profile(args.name)
+    except KeyError as exc:
+        raise CommandError(str(exc.args[0])) from None
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+    data = profile_to_data(profile)
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print("\n".join(_text(data)))
+    return 0

@@ -1,0 +1,143 @@
+"""Refusing a round that cannot be settled, before anything is settled.
+
+Every check names the place in the input (``positions[1].wagers.fortune``) so the same reason
+reaches the dealer's screen and the ``settle`` command. Limits come from the profile; the
+rules behind the cross-checks are cited where they apply.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from dealer_console.cards import Card
+from dealer_console.money import format_cents
+from dealer_console.profiles.model import Area, Banking, Profile
+from dealer_console.settlement.model import BankedBy, RoundError, RoundInput
+
+
+def _check_limit(profile: Profile, area: Area, cents: int, place: str) -> None:
+    if cents < 0:
+        raise RoundError(place, f"{cents} is negative; wagers are cents of at least 0")
+    if cents == 0:
+        return
+    limit = profile.limit(area)
+    if limit is None:
+        raise RoundError(place, f"this table ({profile.name}) takes no {area.value} wager")
+    problem = limit.check(cents)
+    if problem is not None:
+        raise RoundError(place, f"{format_cents(cents)} is {problem}; the {area.value} limit is "
+                                f"{format_cents(limit.minimum)} to {format_cents(limit.maximum)} "
+                                f"in steps of {format_cents(limit.increment)}")
+
+
+def _check_seven(cards: tuple[Card, ...], place: str) -> None:
+    if len(cards) != 7:
+        raise RoundError(place, f"a hand is seven cards, got {len(cards)}")
+
+
+def validate(profile: Profile, rnd: RoundInput) -> None:
+    """Raise :class:`RoundError` for the first problem found."""
+    banker = rnd.banker
+    _check_seven(banker.cards, "banker.cards")
+    expected = {
+        Banking.PLAYER_DEALER: (BankedBy.PLAYER,),
+        Banking.DESIGNATED_PLAYER: (BankedBy.PLAYER,),
+        Banking.HOUSE: (BankedBy.HOUSE,),
+        Banking.HOUSE_OR_PLAYER_BANKER: (BankedBy.HOUSE, BankedBy.PLAYER),
+    }[profile.banking]
+    if banker.by not in expected:
+        raise RoundError("banker.by", f"{profile.name} is banked by "
+                                      f"{' or '.join(e.value for e in expected)}")
+    player_banker = banker.by is BankedBy.PLAYER
+    if profile.banking.covered:
+        if banker.wager <= 0:
+            raise RoundError("banker.wager", "a player banker's wager is needed: it bounds "
+                                             "what they win and lose")
+        _check_limit(profile, Area.BANKER, banker.wager, "banker.wager")
+    elif not player_banker and banker.wager:
+        raise RoundError("banker.wager", "the house banks this round; it places no wager")
+    if banker.fortune:
+        if not (player_banker and profile.house_covers_bonuses):
+            raise RoundError("banker.fortune", "the banker may play Fortune only where the house "
+                                               "covers bonuses (Catfish Bend, Player Banker)")
+        _check_limit(profile, Area.FORTUNE, banker.fortune, "banker.fortune")
+
+    needs_house = profile.banking is Banking.HOUSE_OR_PLAYER_BANKER and player_banker
+    if rnd.house is None and needs_house:
+        raise RoundError("house", "a player banker plays against the house hand: give its "
+                                  "cards and the house wager")
+    if rnd.house is not None:
+        if not needs_house:
+            raise RoundError("house", "only a player banker round at a house_or_player_banker "
+                                      "table has a house hand")
+        _check_seven(rnd.house.cards, "house.cards")
+        if rnd.house.wager <= 0:
+            raise RoundError("house.wager", "the house wager against the player banker is "
+                                            "needed (at least 1 cent)")
+        _check_limit(profile, Area.HOUSE_WAGER, rnd.house.wager, "house.wager")
+
+    seen_positions: dict[int, int] = {}
+    all_cards: list[tuple[Card, str]] = [(c, "banker.cards") for c in banker.cards]
+    if rnd.house is not None:
+        all_cards += [(c, "house.cards") for c in rnd.house.cards]
+    if not 2 <= rnd.action_seat <= profile.positions:
+        raise RoundError("action_seat", f"{rnd.action_seat} is not a player position; expected "
+                                        f"2 to {profile.positions} (the banker is position 1)")
+    base_total = 0
+    for i, pos in enumerate(rnd.positions):
+        place = f"positions[{i}]"
+        if not 2 <= pos.position <= profile.positions:
+            raise RoundError(f"{place}.position", f"{pos.position} is not a player position; "
+                                                  f"expected 2 to {profile.positions}")
+        if pos.position in seen_positions:
+            first = seen_positions[pos.position]
+            raise RoundError(f"{place}.position", f"position {pos.position} is listed twice "
+                                                  f"(also positions[{first}])")
+        seen_positions[pos.position] = i
+        _check_seven(pos.cards, f"{place}.cards")
+        all_cards += [(c, f"{place}.cards") for c in pos.cards]
+        if pos.prior_fouls < 0:
+            raise RoundError(f"{place}.prior_fouls", "must be 0 or more")
+        w = pos.wagers
+        wp = f"{place}.wagers"
+        _check_limit(profile, Area.BASE, w.base, f"{wp}.base")
+        base_total += w.base
+        for name, cents in (("fortune", w.fortune), ("ace_high", w.ace_high), ("tips", w.tips),
+                            ("jackpot", w.jackpot)):
+            if cents and not w.base:
+                raise RoundError(f"{wp}.{name}", "needs a base wager on the same hand (rules "
+                                                 "README, Fortune bonus and Envy)")
+        _check_limit(profile, Area.FORTUNE, w.fortune, f"{wp}.fortune")
+        _check_limit(profile, Area.ACE_HIGH, w.ace_high, f"{wp}.ace_high")
+        if w.tips and not profile.tip_bets:
+            raise RoundError(f"{wp}.tips", f"this table ({profile.name}) takes no tip bets")
+        _check_limit(profile, Area.TIPS, w.tips, f"{wp}.tips")
+        if w.jackpot:
+            if profile.jackpot is None:
+                raise RoundError(f"{wp}.jackpot", f"this table ({profile.name}) has no jackpot")
+            if w.jackpot != profile.jackpot.wager:
+                raise RoundError(f"{wp}.jackpot", f"the jackpot wager is fixed at "
+                                                  f"{format_cents(profile.jackpot.wager)}")
+        for j, back in enumerate(w.backline):
+            bp = f"{wp}.backline[{j}]"
+            if not profile.backline:
+                raise RoundError(bp, f"this table ({profile.name}) takes no backline wagers")
+            if not w.base:
+                raise RoundError(bp, "a backline wager rides on a base wager at this position")
+            if not back.bettor.strip():
+                raise RoundError(f"{bp}.bettor", "name the backline bettor")
+            _check_limit(profile, Area.BACKLINE, back.amount, f"{bp}.amount")
+        if w.backline and len({b.bettor for b in w.backline}) != len(w.backline):
+            raise RoundError(f"{wp}.backline", "a bettor is listed twice behind this position")
+    counts = Counter(c for c, _ in all_cards)
+    for card, where in all_cards:
+        if counts[card] > 1:
+            raise RoundError(where, f"card {card} is dealt to more than one hand")
+    if player_banker and not profile.banking.covered:
+        # Catfish Bend, "Introduction" and "Player Banker": a player banks only when they can
+        # cover every standard wager on the table and the house's wager against them.
+        at_risk = base_total + (rnd.house.wager if rnd.house is not None else 0)
+        if banker.wager < at_risk:
+            raise RoundError("banker.wager", f"the player banker must cover every standard wager "
+                                             f"and the house wager: {format_cents(at_risk)} at "
+                                             f"risk, {format_cents(banker.wager)} in front of them")
