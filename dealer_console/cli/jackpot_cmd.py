@@ -1,0 +1,77 @@
+"""``dealer-console jackpot meters|hits|winpage|audit --db FILE``: the jackpot from a terminal."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from dealer_console.cli import CommandError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("jackpot", help="jackpot meters, hits, win pages, audit")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for name, helptext in (("meters", "what the table's jackpot monitor shows"),
+                           ("hits", "confirmed hits, oldest first"),
+                           ("audit", "check every meter against its history")):
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("--db", required=True)
+    win = sub.add_parser("winpage", help="print (as PDF) the win page of a confirmed award")
+    win.add_argument("--db", required=True)
+    win.add_argument("hit_id", type=int)
+    win.add_argument("--table", default="table")
+    win.add_argument("-o", "--output", type=Path, default=None)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_console.jackpot.audit import verify_meters
+    from dealer_console.jackpot.display import meter_display
+    from dealer_console.jackpot.history import hit_history
+    from dealer_console.jackpot.store import JackpotError, apply_migrations, get_hit
+    from dealer_console.money import format_cents
+    from dealer_console.storage.connection import StorageError, connect
+
+    if not Path(args.db).is_file():
+        raise CommandError(f"--db {args.db}: no such database")
+    try:
+        db = connect(args.db)
+        apply_migrations(db)
+    except (StorageError, OSError) as exc:
+        raise CommandError(f"--db {args.db}: {exc}") from None
+    try:
+        if args.action == "meters":
+            shown = meter_display(db)
+            for game in shown.games:
+                meters = ", ".join(f"{m.level} {format_cents(m.cents)}" for m in game.meters)
+                print(f"game {game.spot} {game.paytable} ({game.mode}, "
+                      f"{format_cents(game.wager_cents)} wager): {meters}")
+            if shown.last_hit:
+                h = shown.last_hit
+                print(f"last hit: game {h.spot} seat {h.seat} {h.line_label} "
+                      f"{format_cents(h.amount_cents)} at {h.confirmed_at}")
+        elif args.action == "hits":
+            for hit in hit_history(db):
+                flag = " BACKED OUT" if hit.backed_out else ""
+                print(f"{hit.hit_id} {hit.confirmed_at} round {hit.round_id} game {hit.spot} "
+                      f"seat {hit.seat} {hit.line_label} {format_cents(hit.amount_cents)} "
+                      f"by {hit.employee_id}{flag}")
+        elif args.action == "audit":
+            problems = verify_meters(db)
+            for problem in problems:
+                print(problem)
+            print("jackpot meters: " + ("OK" if not problems else f"{len(problems)} problems"))
+            return 1 if problems else 0
+        else:
+            from dealer_console.jackpot.winpage import write_win_page
+
+            try:
+                hit = get_hit(db, args.hit_id)
+            except JackpotError as exc:
+                raise CommandError(str(exc)) from None
+            out = args.output or Path(f"win-page-{hit.hit_id}.pdf")
+            print(write_win_page(hit, args.table, out))
+        return 0
+    finally:
+        db.close()

@@ -1,0 +1,64 @@
+"""The win page of a confirmed award: what the money-bag button prints for accounting.
+
+Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 f: pressing the money
+bag prints a win page that helps record the payout. It names the table, round, seat, hand,
+paytable line, amount (off the meter and from the tray), the meter before and after, who
+confirmed it and when; a backed-out award says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fpdf import FPDF
+
+from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot.store import HitRecord
+from dealer_console.money import format_cents
+
+
+def _meter(micro: int | None) -> str:
+    return "-" if micro is None else format_cents(micro // MICRO)
+
+
+def win_page_lines(hit: HitRecord, table: str) -> list[tuple[str, str]]:
+    """The page's fields, in print order (also what a screen preview shows)."""
+    return [
+        ("Table", table),
+        ("Jackpot game", f"sensor {hit.spot}, paytable {hit.paytable.upper()}"),
+        ("Round", str(hit.round_id)),
+        ("Seat", str(hit.seat)),
+        ("Hand", hit.cards or "(cards not read by the console)"),
+        ("Paytable line", f"{hit.line_no}: {hit.line_label}, {hit.pay}"),
+        ("Fixed wager", format_cents(hit.wager_cents)),
+        ("Amount", format_cents(hit.amount_cents)),
+        ("Off the meter", format_cents(hit.from_meter_cents)),
+        ("From the tray", format_cents(hit.from_tray_cents)),
+        ("Meter before", _meter(hit.meter_before_micro)),
+        ("Meter after", _meter(hit.meter_after_micro)),
+        ("Confirmed by", f"{hit.employee_name} ({hit.employee_id}, {hit.employee_role})"),
+        ("Confirmed at", hit.confirmed_at),
+        ("Award number", str(hit.hit_id)),
+        ("Status", "BACKED OUT by manual adjustment" if hit.backed_out else "paid"),
+    ]
+
+
+def write_win_page(hit: HitRecord, table: str, path: Path) -> Path:
+    pdf = FPDF(format="A4")
+    pdf.set_title(f"Jackpot win page {hit.hit_id}")
+    pdf.set_creator("dealer-console")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 18)
+    pdf.cell(0, 12, "Jackpot win page", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=12)
+    for label, value in win_page_lines(hit, table):
+        pdf.set_font("Helvetica", "B", 12)
+        pdf.cell(50, 9, label)
+        pdf.set_font("Helvetica", size=12)
+        pdf.multi_cell(0, 9, value, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(12)
+    for who in ("Dealer", "Supervisor", "Cashier"):
+        pdf.cell(0, 12, f"{who}: ______________________________", new_x="LMARGIN", new_y="NEXT")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pdf.output(str(path))
+    return path

@@ -1,0 +1,144 @@
+"""Every refusal of a confirming swipe, the back-out, and what each leaves in the logs."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from sqlite_utils import Database
+
+from dealer_console.cards import parse_cards
+from dealer_console.employees.authorize import RefusalReason, Refused
+from dealer_console.jackpot import store
+from dealer_console.jackpot.audit import verify_meters
+from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
+from dealer_console.jackpot.display import meter_display
+from dealer_console.jackpot.history import hit_history, meter_history
+from dealer_console.jackpot.marks import MarkError
+from dealer_console.jackpot.paytable import load
+from dealer_console.jackpot.service import JackpotRound
+from dealer_console.jackpot.store import JackpotError
+from tests.jackpot.conftest import CARDS
+
+SEVEN_SF = parse_cards("2c 3c 4c 5c 6c 7c 8c")
+FIVE_ACES = parse_cards("As Ad Ah Ac JK 2d 7h")
+
+
+@pytest.fixture
+def game(db: Database) -> Database:
+    paytable = load("fupgpp-wa03")
+    store.install_game(db, GameConfig(
+        spot=1, paytable=paytable, mode=JackpotMode.PROGRESSIVE,
+        levels=level_configs(paytable, {"main": {"seed": "$1,000", "contribution": "15%",
+                                                 "reserve": "2%"}}),
+        executive_threshold_cents=50_000,
+    ), actor="test")
+    return db
+
+
+def refusals(db: Database) -> list[str]:
+    return [r[0] for r in db.execute(
+        "SELECT detail FROM employee_log WHERE action = 'swipe_refused' ORDER BY entry")]
+
+
+@pytest.mark.parametrize(("card", "reason"), [
+    ("unknown", RefusalReason.UNKNOWN_CARD),
+    ("disabled", RefusalReason.DISABLED),
+    ("dealer", RefusalReason.NOT_AUTHORISED),
+    ("technician", RefusalReason.NOT_AUTHORISED),
+    ("supervisor", RefusalReason.NOT_AUTHORISED),  # $1,000.15 is above the $500 threshold
+])
+def test_a_refused_swipe_changes_nothing_but_the_log(game: Database, card: str,
+                                                     reason: RefusalReason) -> None:
+    jr = JackpotRound.start(game, 1, {1: [1]})
+    jr.show_hands({1: SEVEN_SF})
+    before = store.meter_states(game, 1)
+    with pytest.raises(Refused) as info:
+        jr.confirm_next(CARDS[card])
+    assert info.value.reason is reason
+    assert store.meter_states(game, 1) == before
+    assert hit_history(game) == []
+    assert refusals(game)[-1].endswith(str(info.value))
+    with pytest.raises(MarkError, match="not confirmed"):
+        jr.end()
+    assert jr.confirm_next(CARDS["executive"]).employee_id == "X1"
+    jr.end()
+    assert verify_meters(game) == []
+
+
+def test_a_bad_track_is_an_unknown_card(game: Database) -> None:
+    jr = JackpotRound.start(game, 1, {1: [2]})
+    jr.show_hands({2: FIVE_ACES})
+    with pytest.raises(Refused) as info:
+        jr.confirm_next("not a card")
+    assert info.value.reason is RefusalReason.UNKNOWN_CARD
+
+
+def test_hits_are_confirmed_in_rule_order_and_only_once(game: Database) -> None:
+    jr = JackpotRound.start(game, 1, {1: [2, 5]})
+    jr.show_hands({2: SEVEN_SF, 5: FIVE_ACES})
+    with pytest.raises(MarkError, match="seat 5 is paid off the meter before seat 2"):
+        jr.confirm(1, 2, CARDS["executive"])
+    jr.confirm(1, 5, CARDS["supervisor"])
+    jr.confirm(1, 2, CARDS["executive"])
+    with pytest.raises(JackpotError, match="already confirmed"):
+        store.confirm_hit(game, round_id=1, spot=1, seat=2, line_no=1,
+                          track=CARDS["executive"])
+    with pytest.raises(sqlite3.IntegrityError):
+        game.execute("UPDATE jackpot_hits SET amount_cents = 0")
+
+
+def test_the_hand_button_toggles_and_needs_a_wagered_seat(game: Database) -> None:
+    jr = JackpotRound.start(game, 1, {1: [3]})
+    with pytest.raises(MarkError, match="select"):
+        jr.press_hand(1, 2)
+    with pytest.raises(MarkError, match="no jackpot wager"):
+        jr.select_seat(1, 4)
+    jr.select_seat(1, 3)
+    assert jr.press_hand(1, 2) is not None
+    assert jr.press_hand(1, 2) is None  # pressed again: cleared
+    assert jr.pending() == []
+    mark = jr.press_hand(1, 6)
+    assert mark is not None and mark.line.label == "Full house"
+    hit = jr.confirm_next(CARDS["supervisor"])
+    assert hit.amount_cents == 400 and hit.from_tray_cents == 400
+    with pytest.raises(MarkError, match="manual adjustment"):
+        jr.press_hand(1, 6)
+
+
+def test_back_out_needs_an_executive_and_a_reason_and_restores_the_meter(game: Database) -> None:
+    jr = JackpotRound.start(game, 1, {1: [1, 2]})
+    jr.show_hands({1: SEVEN_SF})
+    before = store.meter_states(game, 1)[store.game_config(game, 1).paytable.levels[0]]
+    hit = jr.confirm_next(CARDS["executive"])
+    assert meter_display(game).last_hit is not None
+    with pytest.raises(JackpotError, match="reason"):
+        store.back_out(game, hit_id=hit.hit_id, reason="  ", track=CARDS["executive"])
+    with pytest.raises(Refused) as info:
+        store.back_out(game, hit_id=hit.hit_id, reason="wrong seat", track=CARDS["supervisor"])
+    assert info.value.reason is RefusalReason.NOT_AUTHORISED
+    store.back_out(game, hit_id=hit.hit_id, reason="wrong seat", track=CARDS["executive"])
+    assert store.meter_states(game, 1)["main"] == before
+    assert store.get_hit(game, hit.hit_id).backed_out
+    assert meter_display(game).last_hit is None
+    with pytest.raises(JackpotError, match="already backed out"):
+        store.back_out(game, hit_id=hit.hit_id, reason="again", track=CARDS["executive"])
+    kinds = [e.kind for e in meter_history(game, 1, "main")]
+    assert kinds == ["seed", "contribution", "contribution", "award", "reset", "adjustment"]
+    assert verify_meters(game) == []
+
+
+def test_the_audit_sees_a_meter_that_left_its_history(game: Database) -> None:
+    JackpotRound.start(game, 1, {1: [1, 2, 3]})
+    assert verify_meters(game) == []
+    game.execute("UPDATE jackpot_levels SET meter_micro = meter_micro + 1")
+    problems = verify_meters(game)
+    assert problems and "ledger adds up to" in problems[0]
+
+
+def test_a_replayed_start_game_contributes_once(game: Database) -> None:
+    JackpotRound.start(game, 7, {1: [1, 2]})
+    with pytest.raises(JackpotError, match="already taken"):
+        JackpotRound.start(game, 7, {1: [3, 2]})
+    assert store.wagered_seats(game, 7, 1) == {1, 2}
+    assert verify_meters(game) == []
