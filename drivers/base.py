@@ -134,7 +134,7 @@ class DeviceThread:
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._seq = 0
+        self._event_seq = 0
         self._transport: Transport | None = None
         self._alive = False
         self._last_heard = 0.0
@@ -220,8 +220,8 @@ class DeviceThread:
         messages and resends them)."""
 
     def _emit(self, factory: Callable[..., E], **fields: Any) -> E:
-        self._seq += 1
-        event = factory(device=self._name, seq=self._seq, **fields)
+        self._event_seq += 1
+        event = factory(device=self._name, seq=self._event_seq, **fields)
         self._events.put(event)
         with self._sinks_lock:
             sinks = list(self._sinks)
