@@ -143,6 +143,7 @@ def _overlaps(first: list[int], second: list[int]) -> list[int]:
     ]
 
 
+@cache
 def count_ace_high(deck: CountDeck = FULL_DECK) -> AceHighTally:
     """Single and joint ace-high counts over ``deck``, exactly."""
     q = deck.suits

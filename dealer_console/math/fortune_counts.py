@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from math import comb
 
@@ -51,6 +52,9 @@ class FortuneTally:
 
     deck: CountDeck
     counts: FortuneCounts
+    holding_royal: dict[FortuneClass, int]
+    """Hands of a seven-card straight flush class that also hold a royal flush: a jackpot table
+    without a seven-card line pays them as a royal flush, the others as a straight flush."""
 
     @property
     def total(self) -> int:
@@ -152,10 +156,12 @@ def _flush_low(suited: int, jokers: int) -> FortuneClass | None:
 _KQ_KEY = (1 << (_BITS * KING)) + (1 << (_BITS * QUEEN))
 
 
+@cache
 def count_fortune(deck: CountDeck = FULL_DECK) -> FortuneTally:
     """Hands of ``deck`` per Fortune class, exactly."""
     counts: dict[FortuneClass | None, int] = {cls: 0 for cls in FortuneClass}
     counts[None] = 0
+    holding_royal = {F.NATURAL_SEVEN_CARD_STRAIGHT_FLUSH: 0, F.WILD_SEVEN_CARD_STRAIGHT_FLUSH: 0}
     q = deck.suits
     ranks = tuple(sorted(deck.ranks))
     for jokers in (0, 1) if deck.joker else (0,):
@@ -192,6 +198,8 @@ def count_fortune(deck: CountDeck = FULL_DECK) -> FortuneTally:
                         hands -= matched
                     if top is not None:
                         cls: FortuneClass | None = top
+                        if low is F.ROYAL_FLUSH:
+                            holding_royal[top] += hands
                     elif rc is F.FIVE_ACES:
                         cls = rc
                     elif low is not None:
@@ -201,4 +209,4 @@ def count_fortune(deck: CountDeck = FULL_DECK) -> FortuneTally:
                     else:
                         cls = F.FLUSH
                     counts[cls] += hands
-    return FortuneTally(deck, counts)
+    return FortuneTally(deck, counts, holding_royal)
