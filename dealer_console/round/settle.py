@@ -133,14 +133,12 @@ def _line(sl: SheetLine, seat: int, kind: str) -> Line:
             banker -= t.cents
         else:
             house -= t.cents
+    # A charge, or an envy payout that staked nothing, stakes what it pays.
+    charge = sl.outcome is LineOutcome.CHARGE or sl.wager == 0
+    staked = max(0, -net) if charge else sl.wager
     if sl.party == BANKER:
-        # The banker's own wager (Fortune against the house): the banker is the player here.
-        staked = sl.wager
-        return Line(seat, kind, sl.outcome.value, staked, staked + net, 0, house, sl.reason)
-    if sl.outcome is LineOutcome.CHARGE or sl.wager == 0:
-        staked = max(0, -net)
-        return Line(seat, kind, sl.outcome.value, staked, staked + net, banker, house, sl.reason)
-    return Line(seat, kind, sl.outcome.value, sl.wager, sl.wager + net, banker, house, sl.reason)
+        banker = 0  # the banker's own wager or charge: the banker is the player on this line
+    return Line(seat, kind, sl.outcome.value, staked, staked + net, banker, house, sl.reason)
 
 
 def plan_settlement(state: RoundState, rules: RoundRules) -> list[Line]:

@@ -88,9 +88,10 @@ class Table:
                 tag = (device, device_seq) if i == 0 else (None, None)
                 event = eventlog.append(self.db, kind, payload, round_id=new.round_id,
                                         device=tag[0], device_seq=tag[1])
-                evolve(new, (kind, payload))
+                # Evolve from the payload as stored, exactly what a replay will see.
+                evolve(new, (kind, event.payload))
                 new.last_seq = event.seq
-                project(self.db, new, kind, payload, event.seq)
+                project(self.db, new, kind, event.payload, event.seq)
                 if tag[0] is not None and tag[1] is not None:
                     note_device(self.db, tag[0], tag[1], event.seq)
                 written.append(event)
@@ -143,8 +144,8 @@ class Table:
                         ) -> tuple[RoundState, eventlog.Event]:
         kind, payload = opening(self.rules, round_id, previous)
         event = eventlog.append(self.db, kind, payload, round_id=round_id)
-        state = new_state(payload, event.seq, self.rules.face_up)
-        project(self.db, state, kind, payload, event.seq)
+        state = new_state(event.payload, event.seq, self.rules.face_up)
+        project(self.db, state, kind, event.payload, event.seq)
         return state, event
 
 

@@ -1,0 +1,153 @@
+"""The table database: pragmas on every connection, migrations, the append-only log and its
+hash chain, and the upgrade from the first released schema."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dealer_console.storage import StorageError, connect, eventlog, open_table_db, pragmas
+from dealer_console.storage.schema import MIGRATIONS
+
+SCHEMAS = Path(__file__).parent / "schemas"
+TABLES = {"events", "rounds", "wagers", "fees", "hands", "settlement_lines", "banker_rotation",
+          "misdeals", "interventions", "devices"}
+
+
+def test_every_connection_is_wal_with_full_sync(tmp_path: Path) -> None:
+    db = open_table_db(tmp_path / "t.db")
+    assert pragmas(db) == {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1}
+    second = connect(tmp_path / "t.db")
+    assert pragmas(second) == {"journal_mode": "wal", "synchronous": 2, "foreign_keys": 1}
+
+
+def test_schema_tables_and_migrations_are_idempotent(tmp_path: Path) -> None:
+    db = open_table_db(tmp_path / "t.db")
+    assert set(db.table_names()) >= TABLES
+    assert [m.name for m in MIGRATIONS.applied(db)] == ["0001_initial"]
+    db.close()
+    db = open_table_db(tmp_path / "t.db")
+    assert [m.name for m in MIGRATIONS.applied(db)] == ["0001_initial"]
+
+
+def test_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(StorageError, match=r"bad\.db"):
+        open_table_db(bad)
+
+
+def _append(db: object, kind: str, payload: dict[str, object], **kw: object) -> eventlog.Event:
+    from sqlite_utils import Database
+
+    assert isinstance(db, Database)
+    with db.atomic():
+        return eventlog.append(db, kind, payload, round_id=kw.pop("round_id", None),
+                               **kw)  # type: ignore[arg-type]
+
+
+def test_append_needs_a_transaction(tmp_path: Path) -> None:
+    db = open_table_db(tmp_path / "t.db")
+    with pytest.raises(RuntimeError, match="atomic"):
+        eventlog.append(db, "x", {}, round_id=None)
+
+
+def test_the_log_refuses_update_and_delete(tmp_path: Path) -> None:
+    db = open_table_db(tmp_path / "t.db")
+    _append(db, "a", {"n": 1})
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("UPDATE events SET kind = 'b'")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("DELETE FROM events")
+    db.execute("INSERT INTO rounds (round_id, profile, phase, status, banker_seat, banker_kind,"
+               " first_seq, last_seq) VALUES (1, 'p', 'end', 'open', 0, 'house', 1, 1)")
+    db.execute("INSERT INTO settlement_lines VALUES (1, 1, 1, 'base', 'win', 100, 200, 0, -100,"
+               " '')")
+    with pytest.raises(sqlite3.IntegrityError, match="final"):
+        db.execute("UPDATE settlement_lines SET returned_cents = 0")
+    with pytest.raises(sqlite3.IntegrityError, match="final"):
+        db.execute("DELETE FROM settlement_lines")
+    with pytest.raises(sqlite3.IntegrityError):  # the same wager settled twice
+        db.execute("INSERT INTO settlement_lines VALUES (1, 2, 1, 'base', 'win', 100, 200, 0,"
+                   " -100, '')")
+
+
+def test_money_columns_refuse_floats(tmp_path: Path) -> None:
+    db = open_table_db(tmp_path / "t.db")
+    _append(db, "round_opened", {})
+    db.execute("INSERT INTO rounds (round_id, profile, phase, status, banker_seat, banker_kind,"
+               " first_seq, last_seq) VALUES (1, 'p', 'betting', 'open', 0, 'house', 1, 1)")
+    with pytest.raises(sqlite3.IntegrityError):
+        db.execute("INSERT INTO wagers (round_id, seat, kind, amount_cents) VALUES"
+                   " (1, 1, 'base', 10.5)")
+
+
+def test_a_device_sequence_number_is_unique(tmp_path: Path) -> None:
+    db = open_table_db(tmp_path / "t.db")
+    _append(db, "hand", {}, device="shuffler", device_seq=7)
+    assert eventlog.device_event_applied(db, "shuffler", 7)
+    assert not eventlog.device_event_applied(db, "shuffler", 8)
+    with pytest.raises(sqlite3.IntegrityError):
+        _append(db, "hand", {}, device="shuffler", device_seq=7)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=12)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]),
+                          st.dictionaries(st.text(max_size=8), json_values, max_size=4)),
+                min_size=1, max_size=12))
+def test_the_chain_verifies_and_links(events: list[tuple[str, dict[str, object]]]) -> None:
+    db = open_table_db(":memory:")
+    written = [_append(db, k, p) for k, p in events]
+    assert eventlog.verify_chain(db) == []
+    assert written[0].prev_hash == eventlog.GENESIS
+    for before, after in itertools.pairwise(written):
+        assert after.prev_hash == before.hash
+    assert [e.payload for e in eventlog.events(db)] == [w.payload for w in written]
+
+
+def _tamper(db: object, sql: str) -> None:
+    from sqlite_utils import Database
+
+    assert isinstance(db, Database)
+    db.execute("DROP TRIGGER events_no_update")
+    db.execute("DROP TRIGGER events_no_delete")
+    db.execute(sql)
+
+
+@pytest.mark.parametrize(("sql", "message"), [
+    ("UPDATE events SET payload = '{\"cents\":999}' WHERE seq = 2", "hash does not match"),
+    ("DELETE FROM events WHERE seq = 2", "gap"),
+    ("UPDATE events SET recorded_at = '2020-01-01' WHERE seq = 3", "event 3"),
+])
+def test_tampering_breaks_the_chain(tmp_path: Path, sql: str, message: str) -> None:
+    db = open_table_db(tmp_path / "t.db")
+    for i in range(4):
+        _append(db, "wager", {"cents": 100 * i})
+    _tamper(db, sql)
+    problems = eventlog.verify_chain(db)
+    assert any(message in p for p in problems), problems
+
+
+def test_first_released_schema_upgrades_and_keeps_its_data(tmp_path: Path) -> None:
+    """``schemas/v1.db`` was written by the first schema with two rounds played; opening it
+    applies any later migration and keeps every row and the hash chain."""
+    copy = tmp_path / "v1.db"
+    shutil.copy(SCHEMAS / "v1.db", copy)
+    db = open_table_db(copy)
+    assert eventlog.verify_chain(db) == []
+    assert next(m.name for m in MIGRATIONS.applied(db)) == "0001_initial"
+    done = db.execute("SELECT COUNT(*) FROM rounds WHERE status = 'complete'").fetchone()[0]
+    assert done >= 2
+    assert set(db.table_names()) >= TABLES
