@@ -290,6 +290,9 @@ class _Round:
             self.transfers(line)
         totals: dict[str, int] = {}
         for line in self.lines:
+            totals.setdefault(line.party, 0)
+            totals.setdefault(line.counterparty, 0)
+        for line in self.lines:
             for t in line.transfers:
                 totals[t.payer] = totals.get(t.payer, 0) - t.cents
                 totals[t.payee] = totals.get(t.payee, 0) + t.cents
