@@ -1,0 +1,140 @@
+"""Properties over random rounds for every shipped profile: money is conserved (every party's
+gain sums to zero, fees and commission included) and no party moves more than its limits
+allow: a covered banker's stake, a player banker's stake, a player's own wagers, the
+aggregate payout limit."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dealer_console.cards import DECK, Card
+from dealer_console.profiles.loader import get_profile
+from dealer_console.profiles.model import Area, Banking, Limit, Profile
+from dealer_console.setting import make_setting
+from dealer_console.settlement import settle
+from dealer_console.settlement.model import (
+    BANKER,
+    HOUSE,
+    Backline,
+    BankedBy,
+    BankerInput,
+    HandChoice,
+    HouseHand,
+    LineOutcome,
+    PositionInput,
+    RoundInput,
+    SetBy,
+    WagerKind,
+    Wagers,
+    position_party,
+)
+
+PROFILES = ("california-face-up", "oxford-downs-face-up", "washington-face-up",
+            "catfish-bend-fortune")
+
+
+def amount(draw: st.DrawFn, limit: Limit | None, optional: bool = True) -> int:
+    if limit is None or (optional and draw(st.booleans())):
+        return 0
+    steps = (limit.maximum - limit.minimum) // limit.increment
+    return limit.minimum + limit.increment * draw(st.integers(0, min(steps, 40)))
+
+
+def choice(draw: st.DrawFn, cards: tuple[Card, ...]) -> HandChoice:
+    kind = draw(st.sampled_from(["house", "split", "split"]))
+    if kind == "house":
+        return SetBy.HOUSE_WAY
+    low = draw(st.sampled_from(list(combinations(range(7), 2))))
+    return make_setting([cards[i] for i in low], [c for i, c in enumerate(cards) if i not in low])
+
+
+@st.composite
+def rounds(draw: st.DrawFn, profile: Profile) -> RoundInput:
+    deck = draw(st.permutations(DECK))
+    hands = [tuple(deck[i * 7:(i + 1) * 7]) for i in range(7)]
+    by = BankedBy.HOUSE
+    if profile.banking.covered:
+        by = BankedBy.PLAYER
+    elif profile.banking is Banking.HOUSE_OR_PLAYER_BANKER:
+        by = draw(st.sampled_from([BankedBy.HOUSE, BankedBy.PLAYER]))
+    positions = []
+    for n in range(2, profile.positions + 1):
+        base = amount(draw, profile.limit(Area.BASE))
+        wagers = Wagers()
+        if base:
+            backline: tuple[Backline, ...] = ()
+            if profile.backline and draw(st.booleans()):
+                backline = (Backline("B", amount(draw, profile.limit(Area.BACKLINE), False)),)
+            jackpot = (profile.jackpot.wager if profile.jackpot and draw(st.booleans()) else 0)
+            wagers = Wagers(base=base, fortune=amount(draw, profile.limit(Area.FORTUNE)),
+                            ace_high=amount(draw, profile.limit(Area.ACE_HIGH)),
+                            tips=amount(draw, profile.limit(Area.TIPS)) if profile.tip_bets else 0,
+                            jackpot=jackpot, backline=backline)
+        cards = hands[n - 1]
+        positions.append(PositionInput(n, cards, choice(draw, cards), wagers,
+                                       draw(st.integers(0, 1))))
+    house = None
+    stake = 0
+    fortune = 0
+    if by is BankedBy.PLAYER and profile.banking.covered:
+        stake = amount(draw, profile.limit(Area.BANKER), False)
+    elif by is BankedBy.PLAYER:
+        # the dealer's spot holds the house hand, so one fewer player position plays
+        positions.pop()
+        house = HouseHand(hands[6], amount(draw, profile.limit(Area.HOUSE_WAGER), False))
+        at_risk = sum(p.wagers.base for p in positions) + house.wager
+        stake = at_risk + draw(st.integers(0, 10_000))
+        fortune = amount(draw, profile.limit(Area.FORTUNE))
+    banker_cards = hands[0]
+    return RoundInput(draw(st.integers(2, len(positions) + 1)),
+                      BankerInput(by, banker_cards, choice(draw, banker_cards), stake, fortune),
+                      tuple(positions), house)
+
+
+def _check(profile: Profile, rnd: RoundInput) -> None:
+    sheet = settle(profile, rnd)
+    assert sum(sheet.totals.values()) == 0
+    net = dict.fromkeys(sheet.totals, 0)
+    for line in sheet.lines:
+        assert 0 <= line.moved <= line.due
+        assert line.reduced >= 0 and line.uncovered >= 0 and line.commission >= 0
+        for t in line.transfers:
+            assert t.cents > 0 and t.payer != t.payee
+            net[t.payer] -= t.cents
+            net[t.payee] += t.cents
+    assert net == sheet.totals
+    for pos in rnd.positions:
+        w = pos.wagers
+        staked = w.base + w.fortune + w.ace_high + w.jackpot + w.tips
+        fees = sum(ln.moved for ln in sheet.lines
+                   if ln.kind is WagerKind.FEE and ln.party == position_party(pos.position))
+        commission = sum(ln.commission for ln in sheet.lines
+                         if ln.party == position_party(pos.position))
+        assert sheet.totals.get(position_party(pos.position), 0) >= -(staked + fees + commission)
+    if profile.banking.covered:
+        game = sum(-ln.moved if ln.outcome is LineOutcome.WIN else ln.moved
+                   for ln in sheet.lines if ln.counterparty == BANKER)
+        assert -rnd.banker.wager <= game <= rnd.banker.wager
+    elif rnd.banker.by is BankedBy.PLAYER:
+        assert sheet.totals[BANKER] >= -(rnd.banker.wager + rnd.banker.fortune)
+    if profile.aggregate_limit is not None:
+        odds_paid = sum(ln.moved for ln in sheet.lines
+                        if ln.kind in (WagerKind.FORTUNE, WagerKind.ACE_HIGH)
+                        and ln.outcome is LineOutcome.WIN and ln.counterparty == HOUSE)
+        assert odds_paid <= profile.aggregate_limit.cents
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_money_is_conserved_and_limits_hold(name: str) -> None:
+    profile = get_profile(name)
+
+    @settings(max_examples=150, deadline=None)
+    @given(rounds(profile))
+    def run(rnd: RoundInput) -> None:
+        _check(profile, rnd)
+
+    run()
