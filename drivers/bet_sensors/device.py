@@ -1,0 +1,325 @@
+"""The bet-sensor driver: polls the seat nodes, turns their states into round events.
+
+Every request is idempotent (a poll reads, a light or a lock is set to a value, and a lock
+with the same id twice latches once), so the master simply asks again when an answer is
+late or damaged; after ``tries`` silent attempts the node is reported offline and polled
+slowly until it answers. A node reports its whole state each time, with sticky late and
+removed bits per lock, so a chip placed and taken away between two polls is still reported,
+and a lost answer loses nothing: the next one carries the same facts. The driver reports
+each fact once per lock (see ``dealer_console.devices.bet_sensors``).
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+import time
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+
+from dealer_console.devices.bet_sensors import (
+    SEATS,
+    BetRemoved,
+    BetsLocked,
+    BetSpotChanged,
+    BetsUnlocked,
+    LateBet,
+    LightColour,
+    LightMode,
+    SensorNodeChanged,
+    Spot,
+)
+from drivers.backoff import Backoff
+from drivers.base import DeviceThread, TransportFactory
+from drivers.bet_sensors import framer as f
+from drivers.transport import SerialTransport
+
+
+@dataclass
+class _Node:
+    seat: int
+    online: bool | None = None
+    """None until the node first answers or first fails."""
+    state: f.State | None = None
+    firmware: str = ""
+    serial_number: str = ""
+    queue: collections.deque[f.Request] = field(default_factory=collections.deque)
+    next_poll: float = 0.0
+    identified: bool = False
+    reported_present: int = 0
+    """The chips the round was last told of (bitmap)."""
+    needs_poll: bool = False
+
+
+@dataclass
+class _Transaction:
+    seat: int
+    seq: int
+    request: f.Request
+    sent_at: float
+    tries: int = 1
+
+
+class BetSensorDriver(DeviceThread):
+    """Master of the bet-sensor bus. Public methods are safe from any thread."""
+
+    def __init__(
+        self,
+        port: str | TransportFactory,
+        *,
+        name: str = "bet-sensors",
+        seats: Iterable[int] = range(1, SEATS + 1),
+        baudrate: int = 115200,
+        reply_timeout: float = 0.03,
+        tries: int = 3,
+        poll_interval: float = 0.02,
+        offline_poll_interval: float = 0.5,
+        silence_timeout: float = 3.0,
+        backoff: Backoff | None = None,
+        first_lock_id: int | None = None,
+    ) -> None:
+        opener: TransportFactory = (
+            (lambda: SerialTransport(port, baudrate)) if isinstance(port, str) else port
+        )
+        super().__init__(name, opener, backoff=backoff, silence_timeout=silence_timeout)
+        self._nodes = {seat: _Node(seat) for seat in sorted(set(seats))}
+        bad = [s for s in self._nodes if not 1 <= s <= SEATS]
+        if bad or not self._nodes:
+            raise ValueError(f"bet-sensor seats must be among 1-{SEATS}, got {sorted(self._nodes)}")
+        self._framer = f.BetSensorFramer()
+        self._reply_timeout = reply_timeout
+        self._tries = tries
+        self._poll_interval = poll_interval
+        self._offline_poll_interval = offline_poll_interval
+        self._bus_seq = 0
+        self._txn: _Transaction | None = None
+        self._turn = 0
+        self._lock_ids = iter(range(first_lock_id or random.randint(1, 0xFFFF), 1 << 62))
+        self._lock_id = 0
+        """The lock in force (0: unlocked), as the console asked it."""
+        self._locking: set[int] = set()
+        self._unlocking: set[int] = set()
+        self._unlock_id = 0
+        self._wagered: frozenset[Spot] = frozenset()
+        self._reported: set[Hashable] = set()
+
+    # ------------------------------------------------------------------ commands
+    def set_light(
+        self, spot: Spot, mode: LightMode, colour: LightColour = LightColour.WHITE
+    ) -> None:
+        self._check_seat(spot.seat)
+        self.submit(lambda: self._queue(spot.seat, f.SetLight(spot.spot, mode, colour)))
+
+    def lock(self, lock_id: int | None = None) -> int:
+        """Lock every spot (START GAME); returns the lock id. A :class:`BetsLocked` follows
+        once every answering node has latched its wagers."""
+        if lock_id is None:
+            lock_id = (next(self._lock_ids) - 1) % 0xFFFF + 1
+        if not 1 <= lock_id <= 0xFFFF:
+            raise ValueError(f"lock id {lock_id} is outside 1-65535")
+        self.submit(lambda: self._start_lock(lock_id))
+        return lock_id
+
+    def unlock(self) -> None:
+        """Release the lock (END GAME); a :class:`BetsUnlocked` follows."""
+        self.submit(self._start_unlock)
+
+    def test_actions(self) -> tuple[str, ...]:
+        return ("light test", "lights off")
+
+    def run_test_action(self, action: str) -> None:
+        if action == "light test":
+            mode = LightMode.BLINK
+        elif action == "lights off":
+            mode = LightMode.OFF
+        else:
+            raise ValueError(f"the bet sensors have no test action {action!r}")
+        for seat in self._nodes:
+            for spot in (1, 2):
+                self.set_light(Spot(seat, spot), mode, LightColour.WHITE)
+
+    def _check_seat(self, seat: int) -> None:
+        if seat not in self._nodes:
+            raise ValueError(f"seat {seat} has no bet-sensor node on this table")
+
+    # ------------------------------------------------------------------ I/O thread
+    def _queue(self, seat: int, request: f.Request) -> None:
+        node = self._nodes[seat]
+        if isinstance(request, f.SetLight):  # only the latest setting of a light matters
+            node.queue = collections.deque(
+                r for r in node.queue if not (isinstance(r, f.SetLight) and r.spot == request.spot)
+            )
+        node.queue.append(request)
+
+    def _start_lock(self, lock_id: int) -> None:
+        self._lock_id = lock_id
+        self._wagered = frozenset()
+        self._locking = {s for s, n in self._nodes.items() if n.online is not False}
+        for seat in self._nodes:
+            self._queue(seat, f.Lock(lock_id))
+        self._check_locked()
+
+    def _start_unlock(self) -> None:
+        if not self._lock_id:
+            return
+        self._unlock_id, self._lock_id = self._lock_id, 0
+        self._locking = set()
+        self._unlocking = {s for s, n in self._nodes.items() if n.online is not False}
+        for seat in self._nodes:
+            self._queue(seat, f.Unlock(self._unlock_id))
+        self._check_unlocked()
+
+    def _on_open(self) -> None:
+        self._txn = None
+        for node in self._nodes.values():
+            node.next_poll = 0.0
+
+    def _on_close(self) -> None:
+        self._framer.reset()
+        self._txn = None
+
+    def _on_tick(self, now: float) -> None:
+        txn = self._txn
+        if txn is not None:
+            if now - txn.sent_at < self._reply_timeout:
+                return
+            if txn.tries < self._tries:
+                txn.tries += 1
+                txn.sent_at = now
+                self._write(self._frame(txn).wire(), retransmission=True)
+                return
+            self._txn = None
+            self._node_failed(self._nodes[txn.seat], now)
+        self._next_transaction(now)
+
+    def _next_transaction(self, now: float) -> None:
+        seats = list(self._nodes)
+        for step in range(len(seats)):
+            node = self._nodes[seats[(self._turn + step) % len(seats)]]
+            request: f.Request | None = None
+            if node.online is not False and node.identified and node.needs_poll:
+                # Back on the bus: read its sticky late/removed bits before any command
+                # (an UNLOCK would clear them unread).
+                request = f.Poll()
+            elif node.online is not False and node.queue:
+                request = node.queue[0]
+            elif node.next_poll <= now:
+                request = f.Poll() if node.identified else f.Identify()
+            if request is None:
+                continue
+            self._turn = (self._turn + step + 1) % len(seats)
+            self._bus_seq = (self._bus_seq + 1) & 0xFF
+            self._txn = _Transaction(node.seat, self._bus_seq, request, now)
+            self._write(self._frame(self._txn).wire())
+            return
+
+    @staticmethod
+    def _frame(txn: _Transaction) -> f.BusFrame:
+        return f.BusFrame(txn.seat, False, txn.seq, txn.request)
+
+    def _on_data(self, data: bytes) -> None:
+        now = time.monotonic()
+        for item in self._framer.feed(data):
+            frame = item.frame
+            if frame is None:
+                self.diag.rx_frame(item.raw, good=False)
+                self.diag.update(last_error=item.error)
+                continue
+            self.diag.rx_frame(item.raw, good=True)
+            txn = self._txn
+            if txn is None or not frame.reply or frame.address != txn.seat or frame.seq != txn.seq:
+                self.diag.count("duplicates_dropped")  # a late answer to an earlier try
+                continue
+            self._txn = None
+            self._mark_alive()
+            self._answered(self._nodes[txn.seat], txn.request, frame.message, now)
+
+    def _node_failed(self, node: _Node, now: float) -> None:
+        node.next_poll = now + self._offline_poll_interval
+        if node.online is not False:
+            node.online = False
+            node.identified = False
+            self._emit(SensorNodeChanged, seat=node.seat, online=False)
+            self._set_node_extra(node)
+        self._locking.discard(node.seat)
+        self._unlocking.discard(node.seat)
+        self._check_locked()
+        self._check_unlocked()
+
+    def _answered(self, node: _Node, request: f.Request, reply: f.Message, now: float) -> None:
+        node.next_poll = now + self._poll_interval
+        if node.queue and node.queue[0] is request:
+            node.queue.popleft()
+        if isinstance(request, f.Poll):
+            node.needs_poll = False
+        if isinstance(reply, f.Identity):
+            node.identified = True
+            node.needs_poll = True
+            node.firmware, node.serial_number = reply.firmware, reply.serial_number
+            if node.online is not True:
+                node.online = True
+                self._emit(SensorNodeChanged, seat=node.seat, online=True, firmware=node.firmware)
+                self._set_node_extra(node)
+                if self._lock_id:  # back during a round: it must latch like the others
+                    self._queue(node.seat, f.Lock(self._lock_id))
+            self.diag.update(firmware=reply.firmware)
+        elif isinstance(reply, f.State):
+            self._state(node, reply)
+
+    def _set_node_extra(self, node: _Node) -> None:
+        shown = "online" if node.online else "offline"
+        self.diag.set_extra(f"seat {node.seat}", f"{shown} {node.firmware} {node.serial_number}")
+
+    def _state(self, node: _Node, new: f.State) -> None:
+        node.state = new
+        seat = node.seat
+        if self._unlocking and new.lock_id != self._unlock_id:
+            self._unlocking.discard(seat)
+            self._check_unlocked()
+        if new.lock_id == 0:
+            if self._lock_id:
+                return  # it has not latched the console's lock yet: its LOCK is on the way
+            # Unlocked: report each spot whose chip differs from what the round was last told
+            # (after END GAME that includes the chips the dealer took while locked).
+            for spot in f.spots_of(seat, new.present ^ node.reported_present):
+                self._emit(BetSpotChanged, spot=spot, present=bool(new.present & f.bit(spot.spot)))
+            node.reported_present = new.present
+            return
+        if new.lock_id not in (self._lock_id, self._unlock_id):
+            return  # an older lock still latched: its UNLOCK or the new LOCK is on the way
+        lock_id = new.lock_id
+        if lock_id == self._lock_id and seat in self._locking:
+            self._locking.discard(seat)
+            self._wagered |= f.spots_of(seat, new.wagered)
+            self._check_locked()
+        elif lock_id == self._lock_id and ("locked", lock_id) in self._reported:
+            # A node that latched after BetsLocked went out (it was away at the lock): its
+            # chips came too late to be wagers.
+            for spot in f.spots_of(seat, new.wagered) - self._wagered:
+                self._once(lock_id, LateBet, spot)
+        # BetsLocked told the round which chips are wagers: those count as reported.
+        wagers = f.spots_of(seat, new.wagered) & self._wagered
+        node.reported_present = sum(f.bit(s.spot) for s in wagers)
+        for spot in f.spots_of(seat, new.late):
+            self._once(lock_id, LateBet, spot)
+        for spot in f.spots_of(seat, new.removed):
+            self._once(lock_id, BetRemoved, spot)
+
+    def _once(self, lock_id: int, kind: type[LateBet] | type[BetRemoved], spot: Spot) -> None:
+        key = (kind.__name__, lock_id, spot)
+        if key in self._reported:
+            return
+        self._reported.add(key)
+        self._emit(kind, lock_id=lock_id, spot=spot)
+
+    def _check_locked(self) -> None:
+        key = ("locked", self._lock_id)
+        if self._lock_id and not self._locking and key not in self._reported:
+            self._reported.add(key)
+            self._emit(BetsLocked, lock_id=self._lock_id, wagered=self._wagered)
+
+    def _check_unlocked(self) -> None:
+        key = ("unlocked", self._unlock_id)
+        if self._unlock_id and not self._unlocking and key not in self._reported:
+            self._reported.add(key)
+            self._emit(BetsUnlocked, lock_id=self._unlock_id)
