@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from dealer_console.hands import HandRules, JokerInFlush, Wheel
+from dealer_console.money import format_cents
 from dealer_console.paytables import Paytable
 
 
@@ -108,11 +109,11 @@ class Limit:
     def check(self, cents: int) -> str | None:
         """Why ``cents`` is not a valid wager here, or None."""
         if cents < self.minimum:
-            return f"below the minimum of {self.minimum} cents"
+            return f"below the minimum of {format_cents(self.minimum)}"
         if cents > self.maximum:
-            return f"above the maximum of {self.maximum} cents"
+            return f"above the maximum of {format_cents(self.maximum)}"
         if cents % self.increment:
-            return f"not a multiple of the {self.increment}-cent increment"
+            return f"not a multiple of the {format_cents(self.increment)} increment"
         return None
 
 
