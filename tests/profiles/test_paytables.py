@@ -43,8 +43,8 @@ def test_paytable_lines_follow_class_order(name: str) -> None:
     order = [FortuneClass(i).order for i in ids]
     assert order == sorted(order)
     if table.kind is PaytableKind.FORTUNE:
-        odds = [line.odds for line in table.lines if not line.push]
-        assert odds == sorted(odds, reverse=True)  # better hands never pay less
+        odds = [line.odds or 0 for line in table.lines if not line.push]
+        assert 0 not in odds and odds == sorted(odds, reverse=True)  # better hands never pay less
         for line in table.lines:
             assert (line.envy_cents is not None) <= FortuneClass(line.id).is_envy_hand
     else:
@@ -98,3 +98,13 @@ def test_bad_paytable_names_file_and_key(tmp_path: Path, body: str, key: str, sa
     assert info.value.key == key
     assert str(path) in str(info.value)
     assert says in str(info.value)
+
+
+def test_paytable_example_in_docs_loads(tmp_path: Path) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "profiles.md").read_text()
+    body = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "wa-fortune-1.toml"
+    path.write_text(body)
+    table = load_paytable(path)
+    four = table.line("four_of_a_kind")
+    assert four is not None and four.odds == 20 and four.envy_cents == 500
