@@ -11,8 +11,9 @@ from collections import Counter
 
 from dealer_console.cards import Card
 from dealer_console.money import format_cents
-from dealer_console.profiles.model import Area, Banking, Profile
+from dealer_console.profiles.model import Area, Banking, Game, Profile
 from dealer_console.settlement.model import BankedBy, RoundError, RoundInput
+from dealer_console.seven import ace_high_status
 
 
 def _check_limit(profile: Profile, area: Area, cents: int, place: str) -> None:
@@ -84,6 +85,9 @@ def validate(profile: Profile, rnd: RoundInput) -> None:
         raise RoundError("action_seat", f"{rnd.action_seat} is not a player position; expected "
                                         f"2 to {profile.positions} (the banker is position 1)")
     base_total = 0
+    # Face Up: the banker's ace-high pai gow pushes every base wager before anyone sets.
+    banker_ace_high = (profile.game is Game.FACE_UP
+                       and ace_high_status(banker.cards) is not None)
     for i, pos in enumerate(rnd.positions):
         place = f"positions[{i}]"
         if not 2 <= pos.position <= profile.positions:
@@ -100,6 +104,9 @@ def validate(profile: Profile, rnd: RoundInput) -> None:
             raise RoundError(f"{place}.prior_fouls", "must be 0 or more")
         w = pos.wagers
         wp = f"{place}.wagers"
+        if w.base and pos.setting is None and not banker_ace_high:
+            raise RoundError(f"{place}.setting", "the hand must be set (a setting or "
+                                                 "\"house way\") to settle its base wager")
         _check_limit(profile, Area.BASE, w.base, f"{wp}.base")
         base_total += w.base
         for name, cents in (("fortune", w.fortune), ("ace_high", w.ace_high), ("tips", w.tips),
