@@ -132,6 +132,8 @@ def test_fortune_class_agrees_with_the_best_five(cards: list[Card]) -> None:
     elif cls.order <= FortuneClass.STRAIGHT_FLUSH.order:
         assert best in (FiveClass.STRAIGHT_FLUSH, FiveClass.FIVE_ACES)
     elif cls is FortuneClass.THREE_OF_A_KIND and best is FiveClass.STRAIGHT:
-        pass  # trips beside a straight: the Fortune order puts trips first
+        # trips beside a straight: the Fortune order puts trips first
+        ranks = [14 if c.is_joker else c.rank for c in cards]
+        assert max(ranks.count(r) for r in ranks) == 3
     else:
         assert five_card_fortune[best] is cls
