@@ -56,3 +56,17 @@ def test_pro_rata_pays_the_cap_exactly_and_in_proportion(amounts: list[int], cap
     for a, s in zip(amounts, shares, strict=True):
         assert 0 <= s <= a
         assert abs(s * total - a * cap) < total  # within one cent of the exact share
+
+
+def test_aggregate_per_position_caps_each_player() -> None:
+    from dealer_console.profiles.model import AggregateLimit, AggregateScope
+    from dealer_console.settlement.limits import apply_aggregate
+
+    def win(kind: WagerKind, position: int, due: int) -> SheetLine:
+        return SheetLine(kind, position, f"position {position}", "house", 100,
+                         LineOutcome.WIN, "", due=due)
+
+    lines = [win(WagerKind.FORTUNE, 2, 9000), win(WagerKind.ACE_HIGH, 2, 3000),
+             win(WagerKind.FORTUNE, 3, 5000), win(WagerKind.ENVY, 2, 50000)]
+    apply_aggregate(lines, AggregateLimit(6000, AggregateScope.POSITION))
+    assert [ln.moved for ln in lines] == [4500, 1500, 5000, 50000]
