@@ -4,7 +4,11 @@ casino's profile before it goes on a table, and reads back what a shipped one re
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dealer_console.paytables import Paytable
 
 
 def register(subparsers: Any) -> None:
@@ -30,8 +34,30 @@ def run_check(args: argparse.Namespace) -> int:
         profile = load_profile(Path(args.file))
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
+    if profile.ace_high is not None:
+        unfair = _ace_high_over_100(profile.ace_high)
+        if unfair:
+            print(_red(f"{args.file}: ace_high.paytable: {unfair}"), file=sys.stderr)
+            return 1
     print(f"{args.file}: ok ({profile.name}: {profile.title})")
     return 0
+
+
+def _ace_high_over_100(table: Paytable) -> str | None:
+    """Why an Ace-High table must not be offered (it returns more than it takes), or None."""
+    from dealer_console.math.returns import ace_high_return, percent
+
+    ret = ace_high_return(table)
+    if ret <= 1:
+        return None
+    return (
+        f"{table.name} returns {percent(ret)} to the player (over 100%): "
+        "the operator must not offer it; choose another Ace-High paytable"
+    )
+
+
+def _red(text: str) -> str:
+    return f"\033[31m{text}\033[0m" if sys.stderr.isatty() else text
 
 
 def _text(data: dict[str, Any], indent: int = 0) -> list[str]:

@@ -47,3 +47,16 @@ def test_show_text_and_unknown_name(capsys: pytest.CaptureFixture[str]) -> None:
     assert "id: four_of_a_kind, label: Four of a kind, pays: 25 to 1" in out
     assert main(["profile", "show", "nevada"]) == 2
     assert "unknown profile 'nevada'" in capsys.readouterr().err
+
+
+def test_check_refuses_an_ace_high_table_returning_over_100(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
+    assert 'paytable = "wa-ace-high-1"' in text
+    path = tmp_path / "generous.toml"
+    path.write_text(text.replace('paytable = "wa-ace-high-1"', 'paytable = "wa-ace-high-20-15-8"'))
+    assert main(["profile", "check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "ace_high.paytable: wa-ace-high-20-15-8 returns 100.7209%" in err
+    assert "must not offer" in err
