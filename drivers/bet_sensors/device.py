@@ -49,6 +49,8 @@ class _Node:
     reported_present: int = 0
     """The chips the round was last told of (bitmap)."""
     needs_poll: bool = False
+    spots: int = 2
+    """Spots fitted, as the node says; lights of spots it lacks are never asked for."""
 
 
 @dataclass
@@ -197,6 +199,12 @@ class BetSensorDriver(DeviceThread):
         for step in range(len(seats)):
             node = self._nodes[seats[(self._turn + step) % len(seats)]]
             request: f.Request | None = None
+            while node.queue:
+                head = node.queue[0]
+                if not isinstance(head, f.SetLight) or head.spot <= node.spots:
+                    break
+                node.queue.popleft()  # a node stays silent about a spot it lacks
+                self.diag.update(last_error=f"seat {node.seat} has no spot {head.spot}")
             if node.online is not False and node.identified and node.needs_poll:
                 # Back on the bus: read its sticky late/removed bits before any command
                 # (an UNLOCK would clear them unread).
@@ -252,6 +260,8 @@ class BetSensorDriver(DeviceThread):
             node.queue.popleft()
         if isinstance(request, f.Poll):
             node.needs_poll = False
+        if isinstance(reply, f.Identity | f.State):
+            node.spots = reply.spots
         if isinstance(reply, f.Identity):
             node.identified = True
             node.needs_poll = True

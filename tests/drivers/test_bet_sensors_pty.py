@@ -172,6 +172,29 @@ def test_lights_are_set_and_the_light_test_reaches_every_spot(rig_factory: RigFa
         rig.driver.set_light(Spot(3, 1), LightMode.ON, LightColour.RED)
 
 
+def test_a_node_with_one_spot_is_not_asked_for_its_missing_light(tmp_path: Path) -> None:
+    bus = BetSensorBusDouble([1, 2], spots=1)
+    with PtyServer(bus, link=tmp_path / "bus") as server:
+        driver = BetSensorDriver(server.path, seats=[1, 2], backoff=Backoff(initial=0.01))
+        with driver:
+            seen: set[int] = set()
+            collect_until(
+                driver,
+                lambda e: (
+                    isinstance(e, SensorNodeChanged) and not seen.add(e.seat) and len(seen) == 2
+                ),
+            )
+            driver.run_test_action("light test")
+            wait_until(lambda: bus.light(2, 1)[0] is LightMode.BLINK, what="light test")
+            driver.set_light(Spot(1, 1), LightMode.ON, LightColour.RED)
+            wait_until(lambda: bus.light(1, 1) == (LightMode.ON, LightColour.RED), what="light")
+        events = []
+        while (event := driver.get_event(0)) is not None:
+            events.append(event)
+    assert not [e for e in events if isinstance(e, SensorNodeChanged) and not e.online]
+    assert "has no spot 2" in driver.diagnostics().last_error
+
+
 def test_a_node_off_the_bus_at_the_lock_comes_back_with_a_late_bet(rig_factory: RigFactory) -> None:
     rig = rig_factory(seats=[1, 2, 3])
     rig.online(3)
