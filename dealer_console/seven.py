@@ -84,65 +84,98 @@ def _has_run(ranks: set[int], jokers: int, windows: Sequence[frozenset[int]]) ->
     return any(len(w - ranks) <= jokers for w in windows)
 
 
-def _royal_match(cards: Sequence[Card], has_joker: bool) -> bool:
-    """A royal flush (the joker may fill one card of it) and a natural suited K-Q beside it."""
-    for suit in SUITS:
-        royal = [c for c in cards if c.suit == suit and c.rank in _ROYAL]
-        missing = 5 - len(royal)
-        if missing > (1 if has_joker else 0):
-            continue
-        rest = [c for c in cards if c not in royal and not (missing and c.is_joker)]
-        if (
-            len(rest) == 2
-            and not any(c.is_joker for c in rest)
-            and rest[0].suit == rest[1].suit
-            and {rest[0].rank, rest[1].rank} == {KING, QUEEN}
-        ):
-            return True
-    return False
+class _Facts:
+    """What every class predicate needs from seven cards, computed once."""
+
+    __slots__ = ("by_suit", "cards", "jokers", "ranks", "shape")
+
+    def __init__(self, cards: Sequence[Card]) -> None:
+        _check_seven(cards)
+        self.cards = tuple(cards)
+        self.jokers = sum(1 for c in cards if c.is_joker)
+        self.by_suit = _suit_ranks(cards)
+        natural = Counter(c.rank for c in cards if not c.is_joker)
+        self.ranks = set(natural)
+        as_ace = natural.copy()
+        if self.jokers:
+            as_ace[ACE] += 1  # outside straights and flushes the joker can only be an ace
+        self.shape = [*sorted(as_ace.values(), reverse=True), 0, 0, 0]
+
+    def royal_match(self) -> bool:
+        """A royal flush (the joker may fill one card of it) and a natural suited K-Q beside it;
+        the joker is never part of the match (rules README, "Fortune bonus and Envy")."""
+        for suit in SUITS:
+            royal = [c for c in self.cards if c.suit == suit and c.rank in _ROYAL]
+            missing = 5 - len(royal)
+            if missing > self.jokers:
+                continue
+            rest = [c for c in self.cards if c not in royal and not (missing and c.is_joker)]
+            if (
+                len(rest) == 2
+                and not any(c.is_joker for c in rest)
+                and rest[0].suit == rest[1].suit
+                and {rest[0].rank, rest[1].rank} == {KING, QUEEN}
+            ):
+                return True
+        return False
+
+
+def _holds(f: _Facts, cls: FortuneClass) -> bool:
+    suits = f.by_suit.values()
+    match cls:
+        case FortuneClass.NATURAL_SEVEN_CARD_STRAIGHT_FLUSH:
+            return not f.jokers and any(len(r) == 7 and _has_run(r, 0, _SEVEN_WINDOWS)
+                                        for r in suits)
+        case FortuneClass.ROYAL_FLUSH_ROYAL_MATCH:
+            return f.royal_match()
+        case FortuneClass.WILD_SEVEN_CARD_STRAIGHT_FLUSH:
+            return bool(f.jokers) and any(len(r) == 6 and _has_run(r, 1, _SEVEN_WINDOWS)
+                                          for r in suits)
+        case FortuneClass.FIVE_ACES:
+            return f.shape[0] == 5
+        case FortuneClass.ROYAL_FLUSH:
+            return any(len(_ROYAL - r) <= f.jokers for r in suits)
+        case FortuneClass.STRAIGHT_FLUSH:
+            return any(_has_run(r, f.jokers, STRAIGHT_WINDOWS) for r in suits)
+        case FortuneClass.FOUR_OF_A_KIND:
+            return f.shape[0] >= 4
+        case FortuneClass.FULL_HOUSE:
+            return f.shape[0] >= 3 and f.shape[1] >= 2
+        case FortuneClass.FLUSH:
+            return any(len(r) + f.jokers >= 5 for r in suits)
+        case FortuneClass.THREE_OF_A_KIND:
+            return f.shape[0] >= 3
+        case FortuneClass.STRAIGHT:
+            return _has_run(f.ranks, f.jokers, STRAIGHT_WINDOWS)
+        case FortuneClass.THREE_PAIR:
+            return f.shape[:3] == [2, 2, 2]
+    raise AssertionError(cls)  # pragma: no cover - the match is exhaustive
+
+
+def holds(cards: Sequence[Card], cls: FortuneClass) -> bool:
+    """Whether seven cards can be read as a hand of class ``cls``, not only as their best.
+
+    A table that does not list a hand's own class pays the best listed class it holds
+    (a seven-card straight flush holds a straight flush; five aces hold four of a kind).
+    """
+    return _holds(_Facts(cards), cls)
+
+
+def held_classes(cards: Sequence[Card]) -> list[FortuneClass]:
+    """Every Fortune class the seven cards hold, top first."""
+    facts = _Facts(cards)
+    return [cls for cls in FortuneClass if _holds(facts, cls)]
 
 
 def fortune_class(cards: Sequence[Card]) -> FortuneClass | None:
-    """The Fortune class of seven cards, or None for a losing hand."""
-    _check_seven(cards)
-    jokers = sum(1 for c in cards if c.is_joker)
-    naturals = [c for c in cards if not c.is_joker]
-    by_suit = _suit_ranks(cards)
-    suit_sizes = sorted((len(r) for r in by_suit.values()), reverse=True)
-    counts = Counter(c.rank for c in naturals)
-    # Outside straights and flushes the joker can only be an ace.
-    as_ace = counts.copy()
-    if jokers:
-        as_ace[ACE] += 1
+    """The Fortune class of seven cards, or None for a losing hand: the top class they hold.
 
-    if not jokers and suit_sizes[0] == 7 and _has_run(set(by_suit[naturals[0].suit]), 0,
-                                                      _SEVEN_WINDOWS):
-        return FortuneClass.NATURAL_SEVEN_CARD_STRAIGHT_FLUSH
-    if _royal_match(cards, bool(jokers)):
-        return FortuneClass.ROYAL_FLUSH_ROYAL_MATCH
-    if jokers and suit_sizes[0] == 6:
-        suit = max(by_suit, key=lambda s: len(by_suit[s]))
-        if _has_run(by_suit[suit], 1, _SEVEN_WINDOWS):
-            return FortuneClass.WILD_SEVEN_CARD_STRAIGHT_FLUSH
-    if as_ace[ACE] == 5:
-        return FortuneClass.FIVE_ACES
-    if any(len(_ROYAL - r) <= jokers for r in by_suit.values()):
-        return FortuneClass.ROYAL_FLUSH
-    if any(_has_run(r, jokers, STRAIGHT_WINDOWS) for r in by_suit.values()):
-        return FortuneClass.STRAIGHT_FLUSH
-    shape = sorted(as_ace.values(), reverse=True)
-    if shape[0] >= 4:
-        return FortuneClass.FOUR_OF_A_KIND
-    if shape[0] == 3 and shape[1] >= 2:
-        return FortuneClass.FULL_HOUSE
-    if suit_sizes[0] + jokers >= 5:
-        return FortuneClass.FLUSH
-    if shape[0] == 3:
-        return FortuneClass.THREE_OF_A_KIND
-    if _has_run(set(counts), jokers, STRAIGHT_WINDOWS):
-        return FortuneClass.STRAIGHT
-    if shape[:3] == [2, 2, 2]:
-        return FortuneClass.THREE_PAIR
+    Precedence is the class order of the rules README, so trips beside a straight are trips.
+    """
+    facts = _Facts(cards)
+    for cls in FortuneClass:
+        if _holds(facts, cls):
+            return cls
     return None
 
 

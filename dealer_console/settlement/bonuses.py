@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dealer_console.cards import ACE, JACK, KING, QUEEN, SUITS, TEN, Card
+from dealer_console.cards import Card
 from dealer_console.paytables import AceHighLine, PayLine, Paytable
 from dealer_console.settlement.model import LineOutcome
-from dealer_console.seven import AceHigh, FortuneClass, ace_high_status, fortune_class
+from dealer_console.seven import AceHigh, ace_high_status, fortune_class, held_classes
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,32 +62,11 @@ def envy_line(table: Paytable, cards: Sequence[Card]) -> PayLine | None:
     return line
 
 
-def _holds_royal(cards: Sequence[Card]) -> bool:
-    jokers = sum(1 for c in cards if c.is_joker)
-    royal = {ACE, KING, QUEEN, JACK, TEN}
-    return any(len(royal - {c.rank for c in cards if c.suit == s}) <= jokers for s in SUITS)
-
-
-def _fallbacks(cls: FortuneClass, cards: Sequence[Card]) -> list[FortuneClass]:
-    """Lower classes a hand necessarily holds, for a jackpot table that does not list its own
-    class (WA07 lists no seven-card straight flush, so one pays as the flush it contains)."""
-    royal = [FortuneClass.ROYAL_FLUSH] if _holds_royal(cards) else []
-    return {
-        FortuneClass.NATURAL_SEVEN_CARD_STRAIGHT_FLUSH: [*royal, FortuneClass.STRAIGHT_FLUSH],
-        FortuneClass.ROYAL_FLUSH_ROYAL_MATCH: [FortuneClass.ROYAL_FLUSH],
-        FortuneClass.WILD_SEVEN_CARD_STRAIGHT_FLUSH: [*royal, FortuneClass.STRAIGHT_FLUSH],
-        FortuneClass.FIVE_ACES: [FortuneClass.FOUR_OF_A_KIND],
-        FortuneClass.ROYAL_FLUSH: [FortuneClass.STRAIGHT_FLUSH],
-    }.get(cls, [])
-
-
 def jackpot_line(table: Paytable, cards: Sequence[Card]) -> PayLine | None:
-    """The jackpot line seven cards hit: their own class, or the best listed class they hold."""
-    cls = fortune_class(cards)
-    if cls is None:
-        return None
-    for candidate in [cls, *_fallbacks(cls, cards)]:
-        line = table.line(candidate.value)
+    """The jackpot line seven cards hit: the highest listed class they hold (a table without a
+    seven-card line pays a seven-card straight flush as the royal or straight flush in it)."""
+    for cls in held_classes(cards):
+        line = table.line(cls.value)
         if line is not None:
             return line
     return None
