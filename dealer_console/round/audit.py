@@ -1,0 +1,126 @@
+"""Checks an auditor runs over a table database (``dealer-console audit verify``).
+
+- the hash chain of the event log is unbroken;
+- every settlement line conserves money (staked = returned + banker's gain + house's gain), so
+  every round does too;
+- every wager of a completed round is settled exactly once, and nothing is settled twice;
+- every round is complete or voided, except the one in play (the newest);
+- the state tables agree with the event log: each round rebuilt from its events gives the same
+  status, wagers and settlement lines as stored.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from sqlite_utils import Database
+
+from dealer_console.profiles.loader import get_profile
+from dealer_console.round.machine import replay
+from dealer_console.round.state import Line, Phase
+from dealer_console.storage import eventlog
+
+SETTLED_KINDS = ("base", "fortune", "ace_high", "jackpot", "house_wager")
+"""Wager kinds that each get exactly one settlement line in a completed round."""
+
+
+@dataclass
+class AuditReport:
+    events: int = 0
+    rounds: int = 0
+    lines: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def audit(db: Database) -> AuditReport:
+    report = AuditReport()
+    report.events = int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+    report.problems.extend(eventlog.verify_chain(db))
+    _lines_conserve(db, report)
+    _rounds(db, report)
+    return report
+
+
+def _lines_conserve(db: Database, report: AuditReport) -> None:
+    rows = db.execute(
+        "SELECT round_id, line_no, seat, kind, staked_cents, returned_cents,"
+        " banker_delta_cents, house_delta_cents FROM settlement_lines ORDER BY round_id, line_no"
+    ).fetchall()
+    report.lines = len(rows)
+    for rid, no, seat, kind, staked, returned, banker, house in rows:
+        if staked != returned + banker + house:
+            report.problems.append(
+                f"round {rid} line {no} (seat {seat} {kind}): money not conserved: staked "
+                f"{staked} != returned {returned} + banker {banker} + house {house}")
+    twice = db.execute("SELECT round_id, seat, kind, COUNT(*) FROM settlement_lines"
+                       " GROUP BY round_id, seat, kind HAVING COUNT(*) > 1").fetchall()
+    for rid, seat, kind, n in twice:
+        report.problems.append(f"round {rid}: seat {seat} {kind} settled {n} times")
+
+
+def _rounds(db: Database, report: AuditReport) -> None:
+    rows = db.execute("SELECT round_id, profile, status FROM rounds ORDER BY round_id").fetchall()
+    report.rounds = len(rows)
+    newest = rows[-1][0] if rows else None
+    logged = {int(r[0]) for r in db.execute(
+        "SELECT DISTINCT round_id FROM events WHERE round_id IS NOT NULL")}
+    for missing in sorted(logged - {int(r[0]) for r in rows}):
+        report.problems.append(f"round {missing} is in the event log but not in the rounds table")
+    profiles: dict[str, bool] = {}
+    for rid, profile, status in rows:
+        if status == "open" and rid != newest:
+            report.problems.append(f"round {rid} is neither complete nor voided, and a later "
+                                   "round was opened")
+        if profile not in profiles:
+            try:
+                profiles[profile] = get_profile(profile).game.value == "face_up"
+            except (KeyError, ValueError) as exc:
+                report.problems.append(f"round {rid}: unknown profile {profile!r} ({exc})")
+                continue
+        _round_against_log(db, report, int(rid), status, profiles[profile])
+
+
+def _round_against_log(db: Database, report: AuditReport, rid: int, status: str,
+                       face_up: bool) -> None:
+    events = [(e.seq, e.kind, e.payload) for e in eventlog.events(db, round_id=rid)]
+    try:
+        state = replay(events, face_up)
+    except (ValueError, KeyError, TypeError) as exc:
+        report.problems.append(f"round {rid}: its events cannot be replayed ({exc})")
+        return
+    expected_status = {Phase.COMPLETE: "complete", Phase.VOIDED: "voided"}.get(state.phase,
+                                                                               "open")
+    if expected_status != status:
+        report.problems.append(f"round {rid}: stored status {status!r} but its events say "
+                               f"{expected_status!r}")
+    stored_wagers = {(int(s), str(k)): int(a) for s, k, a in db.execute(
+        "SELECT seat, kind, amount_cents FROM wagers WHERE round_id = ?", [rid])}
+    if stored_wagers != state.wagers:
+        report.problems.append(f"round {rid}: wagers table differs from the event log")
+    stored_lines = [Line(int(s), k, o, st, rt, b, h, n) for s, k, o, st, rt, b, h, n in db.execute(
+        "SELECT seat, kind, outcome, staked_cents, returned_cents, banker_delta_cents,"
+        " house_delta_cents, note FROM settlement_lines WHERE round_id = ? ORDER BY line_no",
+        [rid])]
+    if stored_lines != state.lines:
+        report.problems.append(f"round {rid}: settlement lines differ from the event log")
+    if state.phase is Phase.COMPLETE or state.phase is Phase.VOIDED:
+        settled = Counter((ln.seat, ln.kind) for ln in state.lines)
+        for (seat, kind) in state.wagers:
+            if kind in SETTLED_KINDS and settled[(seat, kind)] != 1:
+                report.problems.append(f"round {rid}: seat {seat} {kind} wager settled "
+                                       f"{settled[(seat, kind)]} times (expected once)")
+        staked = sum(ln.staked for ln in state.lines if ln.kind in SETTLED_KINDS)
+        wagered = sum(a for (_s, k), a in state.wagers.items() if k in SETTLED_KINDS)
+        if staked != wagered:
+            report.problems.append(f"round {rid}: {wagered} cents wagered but {staked} cents "
+                                   "settled")
+    if state.phase is Phase.COMPLETE:
+        net = sum(ln.returned + ln.banker_delta + ln.house_delta - ln.staked
+                  for ln in state.lines)
+        if net:
+            report.problems.append(f"round {rid}: money not conserved over the round ({net})")

@@ -1,0 +1,95 @@
+"""Game recall: the last rounds with every hand, setting and payout, as regulators ask (at least
+the last ten), read from the state tables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlite_utils import Database
+
+from dealer_console.money import format_cents
+
+
+def recall(db: Database, last: int = 10) -> list[dict[str, Any]]:
+    """The newest ``last`` rounds, oldest first, as plain data (JSON-ready)."""
+    rounds = db.execute(
+        "SELECT round_id, profile, status, phase, banker_seat, banker_kind, action_seat,"
+        " deal_no, banker_wager_cents, ace_high_push FROM rounds"
+        " ORDER BY round_id DESC LIMIT ?", [last]).fetchall()
+    out = []
+    for (rid, profile, status, phase, banker, kind, action, deal_no, bwager,
+         push) in reversed(rounds):
+        at = db.execute("SELECT MIN(recorded_at), MAX(recorded_at) FROM events"
+                        " WHERE round_id = ?", [rid]).fetchone()
+        out.append({
+            "round": rid, "profile": profile, "status": status, "phase": phase,
+            "started": at[0], "ended": at[1] if status != "open" else None,
+            "banker": {"seat": banker, "kind": kind, "wager_cents": bwager},
+            "action_seat": action, "deals": deal_no + 1, "ace_high_push": bool(push),
+            "wagers": [dict(zip(("seat", "kind", "cents", "envy"), r, strict=True))
+                       for r in db.execute(
+                           "SELECT seat, kind, amount_cents, envy_button FROM wagers"
+                           " WHERE round_id = ? ORDER BY seat, kind", [rid])],
+            "fees": [dict(zip(("seat", "kind", "cents"), r, strict=True)) for r in db.execute(
+                "SELECT seat, kind, amount_cents FROM fees WHERE round_id = ? ORDER BY seat",
+                [rid])],
+            "hands": [dict(zip(("deal", "seat", "cards", "low", "high", "set_how", "fouls",
+                                "dead", "void"), r, strict=True)) for r in db.execute(
+                "SELECT deal_no, seat, cards, low, high, set_how, foul_count, dead, void"
+                " FROM hands WHERE round_id = ? ORDER BY deal_no, delivery", [rid])],
+            "misdeals": [dict(zip(("deal", "reason", "detail", "source", "deck_count_due",
+                                   "deck_counted"), r, strict=True)) for r in db.execute(
+                "SELECT deal_no, reason, detail, source, deck_count_due, deck_counted"
+                " FROM misdeals WHERE round_id = ? ORDER BY deal_no", [rid])],
+            "lines": [dict(zip(("seat", "kind", "outcome", "staked", "returned",
+                                "banker_delta", "house_delta", "note"), r, strict=True))
+                      for r in db.execute(
+                          "SELECT seat, kind, outcome, staked_cents, returned_cents,"
+                          " banker_delta_cents, house_delta_cents, note FROM settlement_lines"
+                          " WHERE round_id = ? ORDER BY line_no", [rid])],
+            "interventions": [dict(zip(("kind", "who", "detail"), r, strict=True))
+                              for r in db.execute(
+                                  "SELECT kind, who, detail FROM interventions"
+                                  " WHERE round_id = ? ORDER BY seq", [rid])],
+        })
+    return out
+
+
+def _seat(seat: int) -> str:
+    return "dealer" if seat == 0 else f"seat {seat}"
+
+
+def format_round(r: dict[str, Any]) -> str:
+    """A round as a dealer or regulator reads it."""
+    b = r["banker"]
+    banker = ("house" if b["kind"] == "house"
+              else f"{_seat(b['seat'])} (bank {format_cents(b['wager_cents'])})")
+    head = (f"Round {r['round']}  {r['profile']}  {r['status'].upper()}  banker {banker}"
+            f"  action {_seat(r['action_seat']) if r['action_seat'] is not None else '-'}")
+    out = [head, f"  started {r['started']}" + (f"  ended {r['ended']}" if r["ended"] else "")]
+    for m in r["misdeals"]:
+        count = f", deck counted {m['deck_counted']}" if m["deck_counted"] is not None else ""
+        out.append(f"  misdeal (deal {m['deal'] + 1}): {m['reason']} - {m['detail']}"
+                   f" [{m['source']}]{count}")
+    if r["ace_high_push"]:
+        out.append("  banker's ace-high pai gow: every base wager pushed")
+    for h in r["hands"]:
+        if h["void"]:
+            continue
+        setting = f"{h['low']} | {h['high']}  ({h['set_how']})" if h["low"] else "not set"
+        dead = "  DEAD" if h["dead"] else ""
+        out.append(f"  {_seat(h['seat']):8} {h['cards']:22} -> {setting}{dead}")
+    for w in r["wagers"]:
+        envy = " +envy" if w["envy"] else ""
+        out.append(f"  wager {_seat(w['seat']):8} {w['kind']:12} {format_cents(w['cents'])}"
+                   f"{envy}")
+    for f in r["fees"]:
+        out.append(f"  fee   {_seat(f['seat']):8} {f['kind']:12} {format_cents(f['cents'])}")
+    for ln in r["lines"]:
+        net = ln["returned"] - ln["staked"]
+        out.append(f"  paid  {_seat(ln['seat']):8} {ln['kind']:12} {ln['outcome']:7}"
+                   f" staked {format_cents(ln['staked'])} returned "
+                   f"{format_cents(ln['returned'])} ({format_cents(net, sign=True)})")
+    for i in r["interventions"]:
+        out.append(f"  {i['kind']} by {i['who']}: {i['detail']}")
+    return "\n".join(out)

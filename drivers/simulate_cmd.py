@@ -1,0 +1,42 @@
+"""``dealer-console simulate``: a headless table playing whole rounds through the real round
+procedure, settlement and storage, with the simulated devices behind the real drivers.
+
+It lives in ``drivers`` because it needs the drivers and their doubles; ``dealer_console``
+never imports them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "simulate", help="play whole rounds headless with simulated devices",
+        description="Plays rounds with random but legal wagers and settings (seeded: the same "
+                    "seed gives the same result) and prints a summary.")
+    parser.add_argument("--profile", required=True, help="table profile name")
+    parser.add_argument("--rounds", type=int, default=100, help="rounds to complete in all")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
+    parser.add_argument("--db", required=True, type=Path, help="the table's database file")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue a run in this database (after a crash or a stop)")
+    parser.add_argument("--faults", default="",
+                        help="comma-separated faults to inject: misdeal, exposed, wrong-first, "
+                             "reconstruct, foul, device-repeat (or 'all')")
+    parser.add_argument("--devices", choices=("drivers", "inline"), default="drivers",
+                        help="drivers: real drivers over pseudo-terminals and the USB backend; "
+                             "inline: device events made in-process")
+    parser.add_argument("--deal", choices=("shuffler", "hand"), default=None,
+                        help="how hands are dealt (default: the shuffler when the profile "
+                             "allows it)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from drivers.table_sim import run_simulate
+
+    return run_simulate(args)
