@@ -1,0 +1,100 @@
+"""``recall`` and ``audit verify`` as a user runs them: a real subprocess on a real database
+file, including a database an auditor must reject."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.round.helpers import make_table, play_round
+
+CLI = [sys.executable, "-m", "dealer_console.cli"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Path:
+    table = make_table(tmp_path, "california-face-up")
+    for seed in range(12):
+        play_round(table, seed=seed, number=3 + seed)
+    table.db.close()
+    return tmp_path / "table.db"
+
+
+def test_recall_lists_the_last_rounds_with_hands_settings_and_payouts(played: Path) -> None:
+    out = run("recall", "--db", str(played), "--last", "10", "--json")
+    assert out.returncode == 0, out.stderr
+    rounds = json.loads(out.stdout)
+    assert [r["round"] for r in rounds] == list(range(4, 14))
+    done = [r for r in rounds if r["status"] == "complete"]
+    assert len(done) == 9 and rounds[-1]["status"] == "open"
+    for r in done:
+        assert len([h for h in r["hands"] if not h["void"]]) == 7
+        assert all(h["low"] and h["high"] for h in r["hands"] if h["set_how"])
+        assert r["lines"], r
+        for line in r["lines"]:
+            assert line["staked"] == line["returned"] + line["banker_delta"] + line["house_delta"]
+    text = run("recall", "--db", str(played), "--last", "2")
+    assert text.returncode == 0
+    assert "Round 12" in text.stdout and "COMPLETE" in text.stdout
+    assert "->" in text.stdout and "staked $" in text.stdout
+
+
+def test_recall_refuses_bad_input_cleanly(tmp_path: Path, played: Path) -> None:
+    out = run("recall", "--db", str(tmp_path / "missing.db"))
+    assert out.returncode == 2 and "no such table database" in out.stderr
+    out = run("recall", "--db", str(played), "--last", "0")
+    assert out.returncode == 2 and "--last must be 1 or more" in out.stderr
+
+
+def test_audit_passes_a_clean_database(played: Path) -> None:
+    out = run("audit", "verify", "--db", str(played))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("OK: ")
+
+
+def _tamper(path: Path, *sql: str) -> None:
+    conn = sqlite3.connect(path)
+    for statement in sql:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    (("DROP TRIGGER events_no_update",
+      "UPDATE events SET payload = replace(payload, '2000', '2500') WHERE kind = 'wager_placed'"
+      " AND seq = (SELECT MIN(seq) FROM events WHERE kind = 'wager_placed')"),
+     "hash does not match"),
+    (("DROP TRIGGER settlement_lines_no_update",
+      "UPDATE settlement_lines SET returned_cents = returned_cents + 100 WHERE line_no = 1"
+      " AND round_id = 3"),
+     "money not conserved"),
+    (("DROP TRIGGER settlement_lines_no_delete",
+      "DELETE FROM settlement_lines WHERE round_id = 5 AND line_no = 2"),
+     "differ from the event log"),
+    (("UPDATE rounds SET status = 'open' WHERE round_id = 4",),
+     "round 4 is neither complete nor voided"),
+    (("DELETE FROM wagers WHERE round_id = 6 AND seat = 2",),
+     "wagers table differs"),
+])
+def test_audit_reports_each_problem_and_exits_1(played: Path, sql: tuple[str, ...],
+                                                 expected: str) -> None:
+    _tamper(played, *sql)
+    out = run("audit", "verify", "--db", str(played))
+    assert out.returncode == 1, out.stdout
+    assert expected in out.stdout, out.stdout
+    assert "FAILED" in out.stdout
+
+
+def test_audit_of_a_missing_database_is_exit_2(tmp_path: Path) -> None:
+    out = run("audit", "verify", "--db", str(tmp_path / "nope.db"))
+    assert out.returncode == 2 and "no such table database" in out.stderr
