@@ -192,6 +192,99 @@ class DriverShuffler:
 Shuffler = InlineShuffler | DriverShuffler
 
 
+class JackpotDevices:
+    """The jackpot's bet sensors (a bus double on a pseudo-terminal behind the real bet-sensor
+    driver) and the keypad (a simulated keypad on the virtual USB bus behind the real keypad
+    driver and pyusb): chips are placed on the sensors, START GAME on the keypad locks them and
+    the locked spots are the round's jackpot wagers; END GAME releases them."""
+
+    SPOT = 1  # the table's single jackpot game is on each seat's first sensor
+
+    def __init__(self, seats: tuple[int, ...]) -> None:
+        from dealer_console.devices.bet_sensors import SensorNodeChanged
+        from dealer_console.devices.events import DeviceConnected
+        from drivers.backoff import Backoff
+        from drivers.bet_sensors.device import BetSensorDriver
+        from drivers.keypad.device import KeypadDriver
+        from drivers.sim.bet_sensors import BetSensorBusDouble
+        from drivers.sim.keypad import SimKeypad
+        from drivers.sim.pty import PtyServer
+        from drivers.sim.usb_backend import VirtualUsbBackend
+
+        self.seats = seats
+        self.locked: int | None = None
+        self.bus = BetSensorBusDouble(list(seats))
+        self.server = PtyServer(self.bus)
+        self.server.start()
+        self.sensors = BetSensorDriver(self.server.path, seats=seats, reply_timeout=0.03,
+                                       offline_poll_interval=0.1, silence_timeout=3.0,
+                                       backoff=Backoff(initial=0.01, maximum=0.2))
+        self.keypad = SimKeypad(retransmit_s=0.02)
+        self.keypad_driver = KeypadDriver(VirtualUsbBackend(self.keypad), poll_interval=0.005,
+                                          backoff=Backoff(initial=0.005, maximum=0.05),
+                                          resend_after=0.03)
+        self.sensors.start()
+        self.keypad_driver.start()
+        try:
+            self.keypad_driver.wait_for(DeviceConnected, DEAL_TIMEOUT)
+            online: set[int] = set()
+            while online != set(seats):
+                node = self.sensors.wait_for(SensorNodeChanged, DEAL_TIMEOUT)
+                if node.online:
+                    online.add(node.seat)
+        except TimeoutError as exc:
+            self.close()
+            raise SimError(str(exc)) from None
+
+    def _press(self, button: object) -> None:
+        from dealer_console.devices.keypad import Button, ButtonPressed
+
+        assert isinstance(button, Button)
+        self.keypad.tap(button)
+        deadline = time.monotonic() + DEAL_TIMEOUT
+        while True:
+            event = self.keypad_driver.wait_for(ButtonPressed, deadline - time.monotonic())
+            if event.button is button:
+                return
+
+    def start_game(self, chips: list[int]) -> set[int]:
+        """Chips on these seats' sensors, START GAME pressed: the seats locked as wagered."""
+        from dealer_console.devices.bet_sensors import BetsLocked
+        from dealer_console.devices.keypad import Button
+
+        for seat in self.seats:
+            (self.bus.place if seat in chips else self.bus.take)(seat, self.SPOT)
+        try:
+            self._press(Button.START_GAME)
+            lock_id = self.locked = self.sensors.lock()
+            while True:
+                locked = self.sensors.wait_for(BetsLocked, DEAL_TIMEOUT)
+                if locked.lock_id == lock_id:
+                    return {spot.seat for spot in locked.wagered if spot.spot == self.SPOT}
+        except TimeoutError as exc:
+            raise SimError(str(exc)) from None
+
+    def end_game(self) -> None:
+        from dealer_console.devices.bet_sensors import BetsUnlocked
+        from dealer_console.devices.keypad import Button
+
+        try:
+            self._press(Button.END_GAME)
+            if self.locked is not None:  # not so after a restart: this run never locked
+                self.sensors.unlock()
+                self.sensors.wait_for(BetsUnlocked, DEAL_TIMEOUT)
+                self.locked = None
+        except TimeoutError as exc:
+            raise SimError(str(exc)) from None
+        for seat in self.seats:
+            self.bus.take(seat, self.SPOT)
+
+    def close(self) -> None:
+        self.keypad_driver.stop()
+        self.sensors.stop()
+        self.server.stop()
+
+
 # -- the player's and dealer's choices ---------------------------------------------------------
 
 
@@ -267,9 +360,10 @@ class Counters:
 
 
 class TableSim:
-    def __init__(self, table: Table, shuffler: Shuffler, seed: int, faults: frozenset[str]
-                 ) -> None:
+    def __init__(self, table: Table, shuffler: Shuffler, seed: int, faults: frozenset[str],
+                 jackpot: JackpotDevices | None = None) -> None:
         self.table = table
+        self.jackpot = jackpot
         self.rules = table.rules
         self.shuffler = shuffler
         self.seed = seed
@@ -340,9 +434,18 @@ class TableSim:
         self._do(c.AcceptBank(st.offer_seat, wager))
 
     def _betting(self) -> None:
-        for seat, kind, cents in planned_wagers(self.rules, self.state, self.seed):
-            if (seat, kind) not in self.state.wagers:
+        planned = planned_wagers(self.rules, self.state, self.seed)
+        for seat, kind, cents in planned:
+            if kind != "jackpot" and (seat, kind) not in self.state.wagers:
                 self._do(c.PlaceWager(seat, kind, cents))
+        chips = {seat: cents for seat, kind, cents in planned if kind == "jackpot"}
+        if self.jackpot is not None:
+            # START GAME on the keypad locks the sensors; the chips they hold are the wagers.
+            locked = self.jackpot.start_game(sorted(chips))
+            chips = {seat: cents for seat, cents in chips.items() if seat in locked}
+        for seat, cents in sorted(chips.items()):
+            if (seat, "jackpot") not in self.state.wagers:
+                self._do(c.PlaceWager(seat, "jackpot", cents))
         if not self._do(c.StartGame()):
             raise SimError(f"round {self.state.round_id}: START GAME refused")
 
@@ -487,6 +590,8 @@ class TableSim:
         self._do(c.SettleNext())
 
     def _end(self) -> None:
+        if self.jackpot is not None:
+            self.jackpot.end_game()
         self._do(c.EndGame())
 
 
@@ -594,9 +699,14 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
     table = Table.open(db, rules)
     shuffler: Shuffler = (DriverShuffler(seed, "wire" in faults)
                           if devices == "drivers" else InlineShuffler(seed))
+    jackpot = None
     try:
-        yield TableSim(table, shuffler, seed, faults)
+        if devices == "drivers" and prof.jackpot is not None:
+            jackpot = JackpotDevices(rules.player_seats)
+        yield TableSim(table, shuffler, seed, faults, jackpot)
     finally:
+        if jackpot is not None:
+            jackpot.close()
         shuffler.close()
         db.close()
 
