@@ -43,6 +43,10 @@ def default_services(rules: RoundRules) -> Services:
     return Services(house_way=house_way, planner=plan_settlement)
 
 
+class TableMismatch(ValueError):
+    """A database opened with another profile than the one its rounds were played under."""
+
+
 class Table:
     """The round procedure of one table. Build it with :meth:`open`."""
 
@@ -60,6 +64,9 @@ class Table:
         """Resume the unfinished round, or open the next one."""
         services = services or default_services(rules)
         jackpot = jackpot or NoJackpot()
+        row = db.execute("SELECT profile FROM rounds ORDER BY round_id DESC LIMIT 1").fetchone()
+        if row is not None and row[0] != rules.name:
+            raise TableMismatch(f"this database holds a {row[0]!r} table, not {rules.name!r}")
         state = load_open_round(db, rules)
         table = cls(db, rules, state or _placeholder(rules), services, jackpot)
         if state is None:

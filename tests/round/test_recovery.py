@@ -134,3 +134,12 @@ def test_replay_equals_memory_at_a_random_stop(tmp_path_factory: pytest.TempPath
         steps += 1
     again = reopen(table)
     assert again.state == table.state
+
+
+def test_a_database_is_refused_under_another_profile(tmp_path: Path) -> None:
+    from dealer_console.round.table import TableMismatch
+
+    table = make_table(tmp_path, "washington-face-up")
+    table.db.close()
+    with pytest.raises(TableMismatch, match="washington-face-up"):
+        make_table(tmp_path, "catfish-bend-fortune")

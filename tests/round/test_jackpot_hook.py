@@ -1,0 +1,90 @@
+"""The round's jackpot hook: called inside the transitions' transactions, its award stored in
+the hit's event (so a replay never recomputes it) and paid as a settlement line."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+
+from dealer_console.cards import Card
+from dealer_console.round import commands as c
+from dealer_console.round.audit import audit
+from dealer_console.round.machine import Refused
+from dealer_console.round.state import Phase
+from dealer_console.round.table import Table
+from tests.round.helpers import (
+    deal,
+    hands_with,
+    make_table,
+    reopen,
+    set_all_house_way,
+    settle_all,
+)
+
+
+class MeterLedger:
+    """A minimal jackpot system: a meter in a table of the same database."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, bool]] = []
+        self.awards = 0
+
+    def start_game(self, db: Database, round_id: int, wagers: Mapping[int, int]) -> None:
+        self.calls.append(("start", db.conn.in_transaction))
+        db.execute("CREATE TABLE IF NOT EXISTS meter (round_id INTEGER, cents INTEGER)")
+        db.execute("INSERT INTO meter VALUES (?, ?)", [round_id, sum(wagers.values()) // 2])
+
+    def award(self, db: Database, round_id: int, seat: int, hand_line: int,
+              cards: tuple[Card, ...], who: str) -> int:
+        self.calls.append(("award", db.conn.in_transaction))
+        self.awards += 1
+        return 123_45
+
+    def end_game(self, db: Database, round_id: int) -> None:
+        self.calls.append(("end", db.conn.in_transaction))
+
+
+def _table(tmp_path: Path, ledger: MeterLedger) -> Table:
+    table = make_table(tmp_path, "washington-face-up")
+    return Table(table.db, table.rules, table.state, table.services, ledger)
+
+
+def test_hook_runs_inside_each_transition_and_the_award_is_paid_once(tmp_path: Path) -> None:
+    ledger = MeterLedger()
+    table = _table(tmp_path, ledger)
+    for seat in (1, 2):
+        table.handle(c.PlaceWager(seat, "base", 2000))
+        table.handle(c.PlaceWager(seat, "jackpot", 100))
+    table.handle(c.StartGame())
+    assert table.db.execute("SELECT cents FROM meter").fetchone()[0] == 100
+    table.handle(c.SetActionNumber(9))
+    deal(table, hands_with({}))
+    table.handle(c.RemainingCards(4))
+    set_all_house_way(table)
+    with pytest.raises(Refused, match="no jackpot wager"):
+        table.handle(c.JackpotHit(3, 1, "sup 1"))
+    with pytest.raises(Refused, match="card swipe"):
+        table.handle(c.JackpotHit(1, 1, " "))
+    table.handle(c.JackpotHit(1, 4, "sup 1"))
+    with pytest.raises(Refused, match="already has a jackpot hit"):
+        table.handle(c.JackpotHit(1, 4, "sup 1"))
+    settle_all(table)
+    assert table.state.phase is Phase.END
+    table.handle(c.EndGame())
+    assert ledger.calls == [("start", True), ("award", True), ("end", True)]
+    line = table.db.execute("SELECT kind, returned_cents, house_delta_cents FROM"
+                            " settlement_lines WHERE kind LIKE 'jackpot_award%'").fetchone()
+    assert tuple(line) == ("jackpot_award_4", 12345, -12345)
+    assert audit(table.db).ok
+    again = reopen(table)  # replayed without calling the hook again
+    assert ledger.awards == 1
+    assert again.state.round_id == 2
+
+
+def test_without_a_jackpot_system_a_hit_is_refused(tmp_path: Path) -> None:
+    table = make_table(tmp_path, "california-face-up")
+    with pytest.raises(Refused, match="not allowed in phase banker"):
+        table.handle(c.JackpotHit(1, 1, "sup"))
