@@ -314,9 +314,20 @@ def planned_wagers(rules: RoundRules, state: RoundState, seed: int) -> list[tupl
         if not plays:
             continue
         out.append((seat, "base", amount))
+        side_roll = rng.random()
+        if "backline" in rules.wager_kinds and side_roll < 0.25:
+            limit = rules.limit("backline")
+            assert limit is not None
+            out.append((seat, f"backline:bettor {seat}",
+                        _amount(rng, limit.minimum, limit.maximum, limit.increment,
+                                limit.minimum * 4)))
+        if "tips" in rules.wager_kinds and side_roll < 0.25:
+            limit = rules.limit("tips")
+            assert limit is not None
+            out.append((seat, "tips", limit.minimum))
         for kind, roll, p in (("fortune", fortune_roll, 0.5), ("ace_high", ace_roll, 0.3)):
             limit = rules.limit(kind)
-            if limit is not None and roll < p:
+            if kind in rules.wager_kinds and limit is not None and roll < p:
                 out.append((seat, kind, _amount(rng, limit.minimum, limit.maximum,
                                                 limit.increment, 1000)))
         jackpot = rules.profile.jackpot

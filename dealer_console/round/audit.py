@@ -18,11 +18,16 @@ from sqlite_utils import Database
 
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round.machine import replay
+from dealer_console.round.rules import base_kind
 from dealer_console.round.state import Line, Phase
 from dealer_console.storage import eventlog
 
-SETTLED_KINDS = ("base", "fortune", "ace_high", "jackpot", "house_wager")
+SETTLED_KINDS = ("base", "fortune", "ace_high", "jackpot", "house_wager", "tips", "backline")
 """Wager kinds that each get exactly one settlement line in a completed round."""
+
+
+def _settled_kind(kind: str) -> bool:
+    return base_kind(kind) in SETTLED_KINDS
 
 
 @dataclass
@@ -111,11 +116,11 @@ def _round_against_log(db: Database, report: AuditReport, rid: int, status: str,
     if state.phase is Phase.COMPLETE or state.phase is Phase.VOIDED:
         settled = Counter((ln.seat, ln.kind) for ln in state.lines)
         for (seat, kind) in state.wagers:
-            if kind in SETTLED_KINDS and settled[(seat, kind)] != 1:
+            if _settled_kind(kind) and settled[(seat, kind)] != 1:
                 report.problems.append(f"round {rid}: seat {seat} {kind} wager settled "
                                        f"{settled[(seat, kind)]} times (expected once)")
-        staked = sum(ln.staked for ln in state.lines if ln.kind in SETTLED_KINDS)
-        wagered = sum(a for (_s, k), a in state.wagers.items() if k in SETTLED_KINDS)
+        staked = sum(ln.staked for ln in state.lines if _settled_kind(ln.kind))
+        wagered = sum(a for (_s, k), a in state.wagers.items() if _settled_kind(k))
         if staked != wagered:
             report.problems.append(f"round {rid}: {wagered} cents wagered but {staked} cents "
                                    "settled")

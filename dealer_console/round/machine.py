@@ -19,7 +19,14 @@ from typing import Any, Protocol
 
 from dealer_console.cards import Card, CardError, format_cards, parse_cards
 from dealer_console.round import commands as c
-from dealer_console.round.rules import ActionSeatMethod, Banking, Foul, RoundRules
+from dealer_console.round.rules import (
+    BACKLINE_PREFIX,
+    ActionSeatMethod,
+    Banking,
+    Foul,
+    RoundRules,
+    base_kind,
+)
 from dealer_console.round.seats import (
     HAND_SIZE,
     LEFT_OVER,
@@ -193,7 +200,9 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
         raise Refused(f"seat {cmd.seat}: no wager after START GAME (wagers are locked)")
     _need(state, Phase.BETTING, what="placing a wager")
     cents = _check_amount(cmd.seat, cmd.kind, cmd.cents)
-    if cmd.kind not in rules.wager_kinds:
+    if base_kind(cmd.kind) == "backline" and not cmd.kind[len(BACKLINE_PREFIX):].strip():
+        raise Refused(f"seat {cmd.seat}: name the backline bettor (kind 'backline:<name>')")
+    if base_kind(cmd.kind) not in rules.wager_kinds:
         raise Refused(f"seat {cmd.seat}: this table takes no {cmd.kind!r} wager "
                       f"(it takes {', '.join(rules.wager_kinds)})")
     if cmd.kind == "house_wager":
@@ -208,8 +217,8 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     banker_fortune = cmd.kind == "fortune" and rules.banking is Banking.HOUSE_OR_PLAYER_BANKER
     if is_banker and not banker_fortune:
         raise Refused(f"seat {cmd.seat} is the banker and cannot place a {cmd.kind} wager")
-    if cmd.kind in ("fortune", "ace_high", "jackpot") and not is_banker \
-            and (cmd.seat, "base") not in state.wagers:
+    rides = ("fortune", "ace_high", "jackpot", "tips", "backline")
+    if base_kind(cmd.kind) in rides and not is_banker and (cmd.seat, "base") not in state.wagers:
         raise Refused(f"seat {cmd.seat}: a {cmd.kind} wager needs a base wager first")
     if cmd.kind == "jackpot":
         jackpot = rules.profile.jackpot
@@ -236,8 +245,7 @@ def _remove_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Serv
     _need(state, Phase.BETTING, what="removing a wager")
     if (cmd.seat, cmd.kind) not in state.wagers:
         raise Refused(f"seat {cmd.seat} has no {cmd.kind} wager")
-    if cmd.kind == "base" and any((cmd.seat, k) in state.wagers
-                                  for k in ("fortune", "ace_high", "jackpot")):
+    if cmd.kind == "base" and any(s == cmd.seat and k != "base" for (s, k) in state.wagers):
         raise Refused(f"seat {cmd.seat}: remove the bonus wagers before the base wager")
     return [("wager_removed", {"seat": cmd.seat, "kind": cmd.kind})]
 

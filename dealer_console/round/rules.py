@@ -42,9 +42,20 @@ WAGER_AREAS = {
     "fortune": Area.FORTUNE,
     "ace_high": Area.ACE_HIGH,
     "house_wager": Area.HOUSE_WAGER,
+    "tips": Area.TIPS,
+    "backline": Area.BACKLINE,
 }
 """Wager kinds the round takes, by the profile's betting area; ``jackpot`` is the fixed
-jackpot wager and ``house_wager`` the house's bet against a Catfish Bend player banker."""
+jackpot wager, ``house_wager`` the house's bet against a Catfish Bend player banker, ``tips``
+an Oxford Downs dealer tip bet riding on the hand. A backline wager (California) is kind
+``backline:<bettor>``: several bettors may stand behind one seat."""
+
+BACKLINE_PREFIX = "backline:"
+
+
+def base_kind(kind: str) -> str:
+    """``backline:Ann`` -> ``backline``; other kinds unchanged."""
+    return "backline" if kind.startswith(BACKLINE_PREFIX) else kind
 
 
 class RulesError(ValueError):
@@ -105,7 +116,7 @@ class RoundRules:
         return tuple(s for s in self.seats if s != 0)
 
     def limit(self, kind: str) -> Limit | None:
-        area = WAGER_AREAS.get(kind)
+        area = WAGER_AREAS.get(base_kind(kind))
         return self.profile.limit(area) if area is not None else None
 
     @property
@@ -114,7 +125,9 @@ class RoundRules:
 
     @property
     def wager_kinds(self) -> tuple[str, ...]:
-        kinds = [k for k, area in WAGER_AREAS.items() if area in self.profile.limits]
+        kinds = [k for k, area in WAGER_AREAS.items() if area in self.profile.limits
+                 and (k != "tips" or self.profile.tip_bets)
+                 and (k != "backline" or self.profile.backline)]
         if self.profile.jackpot is not None:
             kinds.append("jackpot")
         return tuple(kinds)

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from dealer_console.round.rules import RoundRules
+from dealer_console.round.rules import BACKLINE_PREFIX, RoundRules
 from dealer_console.round.seats import order_from
 from dealer_console.round.state import Line, RoundState
 from dealer_console.settlement.model import (
     BANKER,
+    Backline,
     BankedBy,
     BankerInput,
     HandChoice,
@@ -74,7 +75,11 @@ def round_input(state: RoundState, rules: RoundRules) -> RoundInput:
             position=positions[seat], cards=state.hands[seat], setting=choice,
             wagers=Wagers(base=state.wager(seat, "base"), fortune=state.wager(seat, "fortune"),
                           ace_high=state.wager(seat, "ace_high"),
-                          jackpot=state.wager(seat, "jackpot")),
+                          jackpot=state.wager(seat, "jackpot"), tips=state.wager(seat, "tips"),
+                          backline=tuple(
+                              Backline(k[len(BACKLINE_PREFIX):], cents)
+                              for (s, k), cents in sorted(state.wagers.items())
+                              if s == seat and k.startswith(BACKLINE_PREFIX))),
             prior_fouls=prior))
     action = positions.get(state.action_seat or -1, 2)
     if action < 2:
@@ -94,7 +99,9 @@ def lines_from_sheet(sheet: Sheet, state: RoundState, rules: RoundRules) -> list
             continue
         kind = sl.kind.value
         if sl.kind is WagerKind.BACKLINE:
-            kind = f"backline:{sl.party}"
+            # the engine's party is "backline <position> <bettor>"; the wager's kind names the
+            # bettor the same way the round does
+            kind = BACKLINE_PREFIX + sl.party.split(" ", 2)[2]
         counts[(seat, kind)] += 1
         if counts[(seat, kind)] > 1:
             kind = f"{kind}#{counts[(seat, kind)]}"

@@ -308,3 +308,51 @@ def test_state_rebuilt_from_log_matches_memory(tmp_path: Path) -> None:
     rebuilt = load_open_round(table.db, table.rules)
     assert rebuilt is not None
     assert rebuilt == table.state
+
+
+def test_backline_wagers_ride_on_the_seat_and_are_settled_each_once(tmp_path: Path) -> None:
+    table = make_table(tmp_path, "california-face-up")
+    take_bank(table)
+    _refused(table, c.PlaceWager(2, "backline:Ann", 1000), "needs a base wager")
+    table.handle(c.PlaceWager(2, "base", 2000))
+    _refused(table, c.PlaceWager(2, "backline: ", 1000), "name the backline bettor")
+    _refused(table, c.PlaceWager(2, "backline:Ann", 100), "below the minimum")
+    table.handle(c.PlaceWager(2, "backline:Ann", 1000))
+    table.handle(c.PlaceWager(2, "backline:Bob", 500))
+    _refused(table, c.RemoveWager(2, "base"), "remove the bonus wagers")
+    start_and_act(table, 9)
+    deal(table, hands_with({}, 4))
+    table.handle(c.RemainingCards(4))
+    set_all_house_way(table)
+    settle_all(table)
+    lines = {ln.kind: ln for ln in table.state.lines if ln.seat == 2}
+    base = lines["base"]
+    for bettor, amount in (("Ann", 1000), ("Bob", 500)):
+        back = lines[f"backline:{bettor}"]
+        assert back.outcome == base.outcome and back.staked == amount
+    table.handle(c.EndGame())
+    from dealer_console.round.audit import audit
+
+    assert audit(table.db).ok
+
+
+def test_dealer_tip_bets_only_where_the_profile_takes_them(tmp_path: Path) -> None:
+    ca = make_table(tmp_path, "california-face-up", name="ca.db")
+    take_bank(ca)
+    ca.handle(c.PlaceWager(2, "base", 2000))
+    _refused(ca, c.PlaceWager(2, "tips", 100), "takes no 'tips'")
+    wa = make_table(tmp_path, "washington-face-up", name="wa.db")
+    wa.handle(c.PlaceWager(2, "base", 2000))
+    _refused(wa, c.PlaceWager(2, "backline:Ann", 1000), "takes no 'backline:Ann'")
+    ox = make_table(tmp_path, "oxford-downs-face-up", name="ox.db")
+    take_bank(ox, 40_000)
+    ox.handle(c.PlaceWager(2, "base", 2000))
+    ox.handle(c.PlaceWager(2, "tips", 100))
+    start_and_act(ox)
+    deal(ox, hands_with({}, 2))
+    ox.handle(c.RemainingCards(4))
+    set_all_house_way(ox)
+    settle_all(ox)
+    tip = next(ln for ln in ox.state.lines if ln.kind == "tips")
+    assert tip.staked == 100 and tip.returned in (0, 100)
+    assert tip.staked == tip.returned + tip.banker_delta + tip.house_delta
