@@ -101,7 +101,8 @@ def test_invalid_transitions_are_refused_and_change_nothing(tmp_path: Path) -> N
     _refused(table, c.PlaceWager(1, "base", 50_100), "above the maximum")
     _refused(table, c.PlaceWager(9, "base", 2000), "not a player seat")
     _refused(table, c.PlaceWager(1, "base", 20.0), "whole cents")  # type: ignore[arg-type]
-    _refused(table, c.PlaceWager(1, "backline", 2000), "takes no 'backline'")
+    _refused(table, c.PlaceWager(1, "backline:Ann", 2000), "takes no 'backline:Ann'")
+    _refused(table, c.PlaceWager(1, "tips", 100), "takes no 'tips'")
     table.handle(c.PlaceWager(1, "base", 2000))
     _refused(table, c.PlaceWager(1, "jackpot", 500), "fixed at 100 cents")
     _refused(table, c.PlaceWager(1, "base", 2000), "already has")
