@@ -6,7 +6,8 @@
 - every wager of a completed round is settled exactly once, and nothing is settled twice;
 - every round is complete or voided, except the one in play (the newest);
 - the state tables agree with the event log: each round rebuilt from its events gives the same
-  status, wagers and settlement lines as stored.
+  status, wagers and settlement lines as stored;
+- jackpot meters equal their history (the jackpot system's own check, when the table has one).
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def audit(db: Database) -> AuditReport:
     report.problems.extend(eventlog.verify_chain(db))
     _lines_conserve(db, report)
     _rounds(db, report)
+    # The jackpot system's meters against their ledger (nothing when the table has none).
+    from dealer_console.jackpot.audit import verify_meters
+
+    report.problems.extend(verify_meters(db))
     return report
 
 

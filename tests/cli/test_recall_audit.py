@@ -98,3 +98,26 @@ def test_audit_reports_each_problem_and_exits_1(played: Path, sql: tuple[str, ..
 def test_audit_of_a_missing_database_is_exit_2(tmp_path: Path) -> None:
     out = run("audit", "verify", "--db", str(tmp_path / "nope.db"))
     assert out.returncode == 2 and "no such table database" in out.stderr
+
+
+def test_audit_includes_the_jackpot_meters(tmp_path: Path) -> None:
+    from dealer_console.jackpot import store
+    from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
+    from dealer_console.jackpot.paytable import load
+
+    table = make_table(tmp_path, "washington-face-up")
+    play_round(table)
+    store.apply_migrations(table.db)
+    paytable = load("fupgpp-wa03")
+    store.install_game(table.db, GameConfig(
+        spot=1, paytable=paytable, mode=JackpotMode.PROGRESSIVE,
+        levels=level_configs(paytable, {"main": {"seed": "$1,000", "contribution": "15%",
+                                                 "reserve": "2%"}}),
+        executive_threshold_cents=50_000,
+    ), actor="test")
+    table.db.close()
+    path = tmp_path / "table.db"
+    assert run("audit", "verify", "--db", str(path)).returncode == 0
+    _tamper(path, "UPDATE jackpot_levels SET meter_micro = meter_micro + 1")
+    out = run("audit", "verify", "--db", str(path))
+    assert out.returncode == 1 and "jackpot game 1" in out.stdout, out.stdout
