@@ -8,6 +8,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -106,6 +107,7 @@ def test_crash_test_sigkill_at_random_moments(tmp_path: Path, profile: str) -> N
     args = [*CLI, "simulate", "--profile", profile, "--rounds", str(rounds), "--seed", "11",
             "--db", str(db), "--devices", "drivers", "--faults", "all", "--json"]
     kills = 0
+    killed_in: set[str] = set()  # phases of the round in play when the process died
     finished = None
     for attempt in range(60):
         cmd = args + (["--resume"] if db.exists() else [])
@@ -118,12 +120,19 @@ def test_crash_test_sigkill_at_random_moments(tmp_path: Path, profile: str) -> N
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
             kills += 1
+            if db.exists():
+                conn = sqlite3.connect(db)
+                row = conn.execute("SELECT phase FROM rounds WHERE status = 'open'").fetchone()
+                conn.close()
+                if row is not None:
+                    killed_in.add(row[0])
             continue
         out, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err
         finished = json.loads(out)["summary"]
         break
     assert finished is not None and kills >= 5, (kills, finished)
+    assert len(killed_in) >= 2, killed_in  # killed mid-round, not only between rounds
     audit_ok(db)
     reference = summary_of(simulate(tmp_path / "straight.db", "--devices", "inline",
                                     "--faults", "all", profile=profile, rounds=rounds,
