@@ -38,7 +38,7 @@ from dealer_console.devices.shuffler import (
     HandDelivered,
 )
 from dealer_console.round import commands as c
-from dealer_console.round.machine import Refused
+from dealer_console.round.machine import Refused, button_seat
 from dealer_console.round.rules import ActionSeatMethod, Banking, RoundRules, round_rules
 from dealer_console.round.seats import piles_in_deal_order, seven_piles
 from dealer_console.round.state import Phase, RoundState
@@ -480,8 +480,12 @@ class TableSim:
         method = self.rules.action_method
         rng = rng_for(self.seed, st.round_id, f"action/{st.deal_no}")
         if method is ActionSeatMethod.HIGH_CARD:
-            seats = [s for s in self.rules.seats if s != st.banker_seat]
-            self._do(c.SetActionSeat(rng.choice(seats)))
+            button = button_seat(st, self.rules)
+            if button is not None:
+                self._do(c.SetActionSeat(button))  # the button moves on by itself
+            else:
+                seats = [s for s in self.rules.seats if s != st.banker_seat]
+                self._do(c.SetActionSeat(rng.choice(seats), restart=True))
         elif method is ActionSeatMethod.DICE:
             self._do(c.SetActionNumber(sum(rng.randint(1, 6) for _ in range(3))))
         elif method is ActionSeatMethod.RNG:

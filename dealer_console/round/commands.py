@@ -64,9 +64,12 @@ class SetActionNumber(Command):
 
 @dataclass(frozen=True, slots=True)
 class SetActionSeat(Command):
-    """High card: the seat that takes the action button."""
+    """High card (Oxford Downs): the seat that takes the action button. After the first round
+    the button moves one seat clockwise every hand; ``restart`` says a new high card was dealt
+    with the floor's permission (or the button was put back in play) instead."""
 
     seat: int
+    restart: bool = False
 
 
 @dataclass(frozen=True, slots=True)

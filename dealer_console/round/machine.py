@@ -23,6 +23,7 @@ from dealer_console.round.rules import (
     BACKLINE_PREFIX,
     ActionSeatMethod,
     Banking,
+    Direction,
     Foul,
     RoundRules,
     base_kind,
@@ -297,6 +298,10 @@ def _action(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
         if isinstance(cmd, c.SetActionSeat):
             if rules.action_method is not ActionSeatMethod.HIGH_CARD:
                 raise Refused(f"this table finds the action by {rules.action_method.value}")
+            expected = button_seat(state, rules)
+            if expected is not None and cmd.seat != expected and not cmd.restart:
+                raise Refused(f"the action button moves clockwise every hand: it goes to seat "
+                              f"{expected} (a new high card needs the floor's permission)")
             action = action_from_seat(rules, state.banker_seat, cmd.seat)
         else:
             assert isinstance(cmd, c.SetActionNumber)
@@ -313,6 +318,21 @@ def _action(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
     return [("action_set", {"number": action.number, "position": action.position,
                             "first_seat": action.first_seat, "action_seat": action.action_seat,
                             "order": list(order)})]
+
+
+def button_seat(state: RoundState, rules: RoundRules) -> int | None:
+    """Where the action button goes this round when it moves by itself: one seat clockwise
+    from last round's action seat, passing over the banker (Oxford Downs, "Action Button").
+    None for the first round and at tables that find the action by a number."""
+    if rules.action_method is not ActionSeatMethod.HIGH_CARD:
+        return None
+    previous = state.opening.get("prev_action_seat")
+    if previous is None or previous not in rules.seats:
+        return None
+    seat = next_seat(rules, int(previous), Direction.CLOCKWISE)
+    if seat == state.banker_seat:
+        seat = next_seat(rules, seat, Direction.CLOCKWISE)
+    return seat
 
 
 def _misdeal(reason: MisdealReason, detail: str, source: str) -> EventTuple:
@@ -580,7 +600,12 @@ def _end_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
 
 
 def next_banker(state: RoundState, rules: RoundRules) -> Payload:
-    """Banker rotation per profile (rules README, "Banker rotation")."""
+    """Banker rotation per profile (rules README, "Banker rotation"), and where this round's
+    action button was (it moves on from there at high-card tables)."""
+    return {**_next_banker(state, rules), "prev_action_seat": state.action_seat}
+
+
+def _next_banker(state: RoundState, rules: RoundRules) -> Payload:
     if rules.banking is Banking.HOUSE:
         return _house_banks(rotation=0)
     if rules.banking is Banking.HOUSE_OR_PLAYER_BANKER:

@@ -157,7 +157,8 @@ class Table:
 
 
 _OPENING_KEYS = ("phase", "banker_seat", "banker_kind", "offer_seat", "offer_start",
-                 "rotation_seat", "prev_banker", "prev_consecutive", "consecutive")
+                 "rotation_seat", "prev_banker", "prev_consecutive", "consecutive",
+                 "prev_action_seat")
 
 
 def _placeholder(rules: RoundRules) -> RoundState:

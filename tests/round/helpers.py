@@ -10,6 +10,7 @@ from pathlib import Path
 from dealer_console.cards import DECK, Card, parse_cards
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round import commands as c
+from dealer_console.round.machine import button_seat
 from dealer_console.round.rules import RoundRules, round_rules
 from dealer_console.round.state import Phase
 from dealer_console.round.table import Table
@@ -77,7 +78,8 @@ def start_and_act(table: Table, number: int = 9) -> None:
     table.handle(c.StartGame())
     rules: RoundRules = table.rules
     if rules.action_method.value == "high_card":
-        seat = next(s for s in rules.player_seats if s != table.state.banker_seat)
+        seat = button_seat(table.state, rules) or next(
+            s for s in rules.player_seats if s != table.state.banker_seat)
         table.handle(c.SetActionSeat(seat))
     else:
         table.handle(c.SetActionNumber(number))

@@ -68,7 +68,8 @@ def legal_step(table: object) -> c.Command:
         return c.PlaceWager(free[0], "base", 1000) if len(free) > 3 else c.StartGame()
     if st_.phase is Phase.ACTION:
         if rules.action_method.value == "high_card":
-            return c.SetActionSeat(next(s for s in rules.seats if s != st_.banker_seat))
+            return c.SetActionSeat(next(s for s in rules.seats if s != st_.banker_seat),
+                                   restart=True)
         return c.SetActionNumber(10)
     if st_.phase is Phase.DEALING:
         return c.DealHand(hands_with({}, st_.deal_no)[len(st_.delivered)])
