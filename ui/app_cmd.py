@@ -8,7 +8,10 @@ from typing import Any
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("gui", help="start the dealer console window")
-    parser.add_argument("--simulated", action="store_true", help="use the simulated devices")
+    parser.add_argument("--simulated", action="store_true",
+                        help="start the simulated shuffler, bet sensors and keypad")
+    parser.add_argument("--profile", default="washington-face-up",
+                        help="the table profile (default: washington-face-up)")
     parser.add_argument("--db", default="var/table.db", help="the table's SQLite database")
     parser.add_argument(
         "--quit-after", type=float, default=None, metavar="SECONDS",
@@ -18,6 +21,15 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealer_console.cli import CommandError
+    from dealer_console.profiles.loader import get_profile
+    from dealer_console.profiles.schema import ConfigError
+
+    try:
+        profile = get_profile(args.profile)
+    except (KeyError, ConfigError) as exc:
+        raise CommandError(str(exc.args[0] if isinstance(exc, KeyError) else exc)) from None
     from ui.app import run_app
 
-    return run_app(simulated=args.simulated, db_path=args.db, quit_after=args.quit_after)
+    return run_app(profile=profile, simulated=args.simulated, db_path=args.db,
+                   quit_after=args.quit_after)

@@ -2,23 +2,51 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from ui.app import MainWindow
+from dealer_console.devices.events import ConnectionState
+from dealer_console.profiles.loader import get_profile
+from drivers.sim.hardware import SimulatedHardware
+from ui.app import MainWindow, table_heading
 
 
-def test_main_window_says_what_it_runs_on(qtbot: QtBot) -> None:
-    window = MainWindow(simulated=True, db_path="var/x.db")
-    qtbot.addWidget(window)
-    window.show()
-    text = window.centralWidget().text()  # type: ignore[attr-defined]
-    assert "simulated hardware" in text and "var/x.db" in text
+def test_status_screen_shows_devices_connecting(qtbot: QtBot) -> None:
+    heading = table_heading(get_profile("washington-face-up"), "var/x.db", 3, True)
+    assert "washington-face-up" in heading and "3 rounds stored" in heading
+    with SimulatedHardware() as hardware:
+        window = MainWindow(heading, list(hardware.drivers))
+        qtbot.addWidget(window)
+        window.show()
+        table = window.status.devices
+
+        def all_connected() -> None:
+            window.status.refresh()
+            states = [table.item(row, 1).text() for row in range(table.rowCount())]
+            assert states == [ConnectionState.CONNECTED.value] * 3
+
+        qtbot.waitUntil(all_connected, timeout=10_000)
+        assert [table.item(r, 0).text() for r in range(3)] == ["shuffler", "bet-sensors", "keypad"]
+        assert table.verticalHeader().defaultSectionSize() >= 48
 
 
-def test_gui_command_starts_and_quits(tmp_path: object) -> None:
+def test_gui_command_creates_the_database_and_quits(tmp_path: Path) -> None:
+    db = tmp_path / "sub" / "table.db"
     done = subprocess.run(
-        [sys.executable, "-m", "dealer_console.cli", "gui", "--simulated", "--quit-after", "0.2"],
+        [sys.executable, "-m", "dealer_console.cli", "gui", "--simulated", "--db", str(db),
+         "--quit-after", "0.5"],
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 0, done.stderr
+    assert db.is_file()
+
+
+def test_gui_command_refuses_an_unknown_profile(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "dealer_console.cli", "gui", "--profile", "nevada",
+         "--db", str(tmp_path / "t.db"), "--quit-after", "0.1"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2
+    assert "unknown profile 'nevada'" in done.stderr
