@@ -43,11 +43,25 @@ TransportFactory = Callable[[], Transport]
 RAW_FRAMES_KEPT = 16
 
 
-class Diagnostics:
-    """Mutable counters behind a lock; :meth:`snapshot` gives the screen a frozen copy."""
+Redactor = Callable[[bytes], str]
+"""Turns one raw frame into the hex the technician screen may show (hiding secrets in it)."""
 
-    def __init__(self, device: str) -> None:
+
+def plain_hex(raw: bytes) -> str:
+    return raw.hex(" ")
+
+
+class Diagnostics:
+    """Mutable counters behind a lock; :meth:`snapshot` gives the screen a frozen copy.
+
+    ``redact`` renders each raw frame kept in ``last_rx`` / ``last_tx``: plain hex by default;
+    a device whose frames carry a secret (the keypad's card track data) passes its own, so no
+    subclass needs to reach into the lock.
+    """
+
+    def __init__(self, device: str, redact: Redactor = plain_hex) -> None:
         self._lock = threading.Lock()
+        self._redact = redact
         self.device = device
         self.state = ConnectionState.STOPPED
         self.port = ""
@@ -75,15 +89,23 @@ class Diagnostics:
             self.extra[name] = value
 
     def rx_frame(self, raw: bytes, good: bool) -> None:
+        self.rx_chunk(raw, good=int(good), bad=int(not good))
+
+    def rx_chunk(self, raw: bytes, good: int, bad: int) -> None:
+        """Bytes that held ``good`` good frames and ``bad`` bad ones (a USB transfer may hold
+        several reports): counted, and kept as one line of hex."""
+        shown = self._redact(raw)
         with self._lock:
-            self.counters["frames_good" if good else "frames_bad"] += 1
-            self.last_rx.append(raw.hex(" "))
+            self.counters["frames_good"] += good
+            self.counters["frames_bad"] += bad
+            self.last_rx.append(shown)
 
     def tx_frame(self, raw: bytes, retransmission: bool = False) -> None:
+        shown = self._redact(raw)
         with self._lock:
             if retransmission:
                 self.counters["frames_retransmitted"] += 1
-            self.last_tx.append(raw.hex(" "))
+            self.last_tx.append(shown)
 
     def snapshot(self) -> DiagnosticsSnapshot:
         with self._lock:
@@ -123,6 +145,7 @@ class DeviceThread:
         *,
         backoff: Backoff | None = None,
         silence_timeout: float = 3.0,
+        redact: Redactor = plain_hex,
     ) -> None:
         self._name = name
         self._open_transport = open_transport
@@ -139,7 +162,7 @@ class DeviceThread:
         self._alive = False
         self._last_heard = 0.0
         self._lost_reason = ""
-        self.diag = Diagnostics(name)
+        self.diag = Diagnostics(name, redact)
 
     # ----------------------------------------------------------------- public, any thread
     @property

@@ -30,7 +30,7 @@ from dealer_console.devices.keypad import (
     mask_track,
 )
 from drivers.backoff import Backoff
-from drivers.base import DeviceThread, Diagnostics
+from drivers.base import DeviceThread
 from drivers.keypad import codec
 from drivers.keypad.codec import SEQUENCED, ButtonAction, Report, ReportType
 from drivers.keypad.transport import (
@@ -63,19 +63,6 @@ class KeypadConfig:
             raise ValueError(f"keypad poll_interval {self.poll_interval} s is not 0.001-1")
 
 
-class KeypadDiagnostics(Diagnostics):
-    """The shared counters, with received transfers shown with card data masked."""
-
-    def rx_transfer(self, raw: bytes, good: int, bad: bool) -> None:
-        with self._lock:
-            self.counters["frames_good"] += good
-            self.counters["frames_bad"] += int(bad)
-            self.last_rx.append(codec.redacted_hex(raw))
-
-    def rx_frame(self, raw: bytes, good: bool) -> None:
-        self.rx_transfer(raw, int(good), not good)
-
-
 class KeypadDriver(DeviceThread):
     """The jackpot keypad with its card reader, found by USB id on the given pyusb backend."""
 
@@ -98,8 +85,13 @@ class KeypadDriver(DeviceThread):
             transport.open()
             return transport
 
-        super().__init__(name, open_transport, backoff=backoff, silence_timeout=silence_timeout)
-        self.diag: KeypadDiagnostics = KeypadDiagnostics(name)
+        super().__init__(
+            name,
+            open_transport,
+            backoff=backoff,
+            silence_timeout=silence_timeout,
+            redact=codec.redacted_hex,
+        )
         self._heartbeat = heartbeat
         self._resend_after = resend_after
         self._light_test_seconds = light_test_seconds
@@ -185,7 +177,7 @@ class KeypadDriver(DeviceThread):
 
     def _on_data(self, data: bytes) -> None:
         decoded = codec.decode_transfer(data)
-        self.diag.rx_transfer(data, len(decoded.reports), bool(decoded.rejected))
+        self.diag.rx_chunk(data, len(decoded.reports), int(bool(decoded.rejected)))
         if decoded.rejected:
             self.diag.update(last_error=f"keypad report rejected: {decoded.reason}")
         ack = False

@@ -214,3 +214,29 @@ def test_a_failing_subscriber_does_not_stop_the_driver() -> None:
     with driver:
         line.to_driver.append(b"x")
         driver.wait_for(DeviceConnected, 2)
+
+
+def test_diagnostics_show_frames_through_the_redaction_hook() -> None:
+    from drivers.base import Diagnostics
+
+    diag = Diagnostics("reader", redact=lambda raw: f"{len(raw)} bytes hidden")
+    diag.rx_frame(b"secret", good=True)
+    diag.rx_chunk(b"two frames", good=2, bad=1)
+    diag.tx_frame(b"pin", retransmission=True)
+    snap = diag.snapshot()
+    assert snap.last_rx == ("6 bytes hidden", "10 bytes hidden")
+    assert snap.last_tx == ("3 bytes hidden",)
+    assert (snap.frames_good, snap.frames_bad, snap.frames_retransmitted) == (3, 1, 1)
+    plain = Diagnostics("plain")
+    plain.rx_frame(b"\x7e\x01", good=False)
+    assert plain.snapshot().last_rx == ("7e 01",)
+
+
+def test_a_driver_passes_its_redaction_hook_to_its_diagnostics() -> None:
+    line = Line()
+    driver = EchoDriver("echo", line.open, silence_timeout=10, redact=lambda raw: "masked")
+    with driver:
+        line.to_driver.append(b"x")
+        driver.wait_for(DeviceConnected, 2)
+    snap = driver.diagnostics()
+    assert snap.last_tx == ("masked",) and snap.last_rx == ("masked",)
