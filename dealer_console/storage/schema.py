@@ -164,3 +164,44 @@ def initial(db: Database) -> None:
     """The first released schema (kept as tests/storage/schemas/v1.db for upgrade tests)."""
     for statement in SCHEMA_V1:
         db.execute(statement)
+
+
+SCHEMA_V2: tuple[str, ...] = (
+    # INSERT OR REPLACE deletes the row it collides with, and on a connection where
+    # recursive_triggers is off the DELETE triggers above do not fire: an event or a settlement
+    # line could be rewritten in place. These triggers refuse the insert before any row goes.
+    """
+    CREATE TRIGGER events_append_only BEFORE INSERT ON events
+    WHEN NEW.seq IS NOT (SELECT COALESCE(MAX(seq), 0) + 1 FROM events)
+      OR EXISTS (SELECT 1 FROM events WHERE hash = NEW.hash)
+      OR (NEW.device IS NOT NULL AND EXISTS (SELECT 1 FROM events
+          WHERE device = NEW.device AND device_seq = NEW.device_seq))
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only: an event replaces nothing');
+    END
+    """,
+    """
+    CREATE TRIGGER settlement_lines_no_replace BEFORE INSERT ON settlement_lines
+    WHEN EXISTS (SELECT 1 FROM settlement_lines WHERE round_id = NEW.round_id
+                 AND (line_no = NEW.line_no OR (seat = NEW.seat AND kind = NEW.kind)))
+    BEGIN SELECT RAISE(ABORT, 'settlement lines are final: a line is never replaced'); END
+    """,
+    # A device fact (the shuffler's deal id and delivery index, the bet sensors' lock id and
+    # spot) applied to a round: the key that keeps a fact from being applied twice, also after
+    # the driver restarts and its own sequence numbers start again from 1.
+    """
+    CREATE TABLE device_facts (
+        round_id INTEGER NOT NULL REFERENCES rounds (round_id),
+        device TEXT NOT NULL,
+        fact TEXT NOT NULL,
+        seq INTEGER NOT NULL REFERENCES events (seq),
+        PRIMARY KEY (round_id, device, fact)
+    )
+    """,
+)
+
+
+@MIGRATIONS(name="0002_append_only_inserts_and_device_facts")
+def append_only_inserts(db: Database) -> None:
+    """No INSERT OR REPLACE into the log or the settlement lines; device facts by their key."""
+    for statement in SCHEMA_V2:
+        db.execute(statement)

@@ -30,10 +30,11 @@ def test_every_connection_is_wal_with_full_sync(tmp_path: Path) -> None:
 def test_schema_tables_and_migrations_are_idempotent(tmp_path: Path) -> None:
     db = open_table_db(tmp_path / "t.db")
     assert set(db.table_names()) >= TABLES
-    assert [m.name for m in MIGRATIONS.applied(db)] == ["0001_initial"]
+    names = [m.name for m in MIGRATIONS.applied(db)]
+    assert names == ["0001_initial", "0002_append_only_inserts_and_device_facts"]
     db.close()
     db = open_table_db(tmp_path / "t.db")
-    assert [m.name for m in MIGRATIONS.applied(db)] == ["0001_initial"]
+    assert [m.name for m in MIGRATIONS.applied(db)] == names
 
 
 def test_not_a_database_is_a_clear_error(tmp_path: Path) -> None:
@@ -76,6 +77,51 @@ def test_the_log_refuses_update_and_delete(tmp_path: Path) -> None:
     with pytest.raises(sqlite3.IntegrityError):  # the same wager settled twice
         db.execute("INSERT INTO settlement_lines VALUES (1, 2, 1, 'base', 'win', 100, 200, 0,"
                    " -100, '')")
+
+
+def _plain_connection(path: Path) -> sqlite3.Connection:
+    """Any client an operator might use: recursive triggers off, so REPLACE fires no DELETE
+    trigger (SQLite, "ON CONFLICT": REPLACE)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA recursive_triggers = OFF")
+    return conn
+
+
+def test_insert_or_replace_cannot_rewrite_an_event(tmp_path: Path) -> None:
+    db = open_table_db(tmp_path / "t.db")
+    first = _append(db, "wager", {"cents": 100})
+    _append(db, "wager", {"cents": 200}, device="shuffler", device_seq=3)
+    before = list(db.execute("SELECT * FROM events ORDER BY seq"))
+    conn = _plain_connection(tmp_path / "t.db")
+    cols = "(seq, round_id, kind, payload, recorded_at, device, device_seq, prev_hash, hash)"
+    for values in [  # collide on seq, on hash, on the device number; or leave a gap
+        (1, None, "wager", '{"cents":99999}', "t", None, None, "0", "h1"),
+        (3, None, "wager", "{}", "t", None, None, "0", first.hash),
+        (3, None, "wager", "{}", "t", "shuffler", 3, "0", "h3"),
+        (9, None, "wager", "{}", "t", None, None, "0", "h9"),
+    ]:
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            conn.execute(f"INSERT OR REPLACE INTO events {cols} VALUES (?,?,?,?,?,?,?,?,?)",
+                         values)
+    assert list(db.execute("SELECT * FROM events ORDER BY seq")) == before
+    assert eventlog.verify_chain(db) == []
+
+
+def test_insert_or_replace_cannot_rewrite_a_settlement_line(tmp_path: Path) -> None:
+    db = open_table_db(tmp_path / "t.db")
+    _append(db, "round_opened", {})
+    db.execute("INSERT INTO rounds (round_id, profile, phase, status, banker_seat, banker_kind,"
+               " first_seq, last_seq) VALUES (1, 'p', 'end', 'open', 0, 'house', 1, 1)")
+    db.execute("INSERT INTO settlement_lines VALUES (1, 1, 1, 'base', 'win', 100, 200, 0, -100,"
+               " '')")
+    conn = _plain_connection(tmp_path / "t.db")
+    for line in [(1, 1, 1, "base", "loss", 100, 0, 0, 100, ""),  # same line number
+                 (1, 2, 1, "base", "loss", 100, 0, 0, 100, "")]:  # same wager
+        with pytest.raises(sqlite3.IntegrityError, match="final"):
+            conn.execute("INSERT OR REPLACE INTO settlement_lines VALUES (?,?,?,?,?,?,?,?,?,?)",
+                         line)
+    rows = list(db.execute("SELECT outcome, returned_cents FROM settlement_lines"))
+    assert rows == [("win", 200)]
 
 
 def test_money_columns_refuse_floats(tmp_path: Path) -> None:
