@@ -103,7 +103,10 @@ class BetSensorDriver(DeviceThread):
         self._unlocking: set[int] = set()
         self._unlock_id = 0
         self._wagered: frozenset[Spot] = frozenset()
-        self._reported: set[Hashable] = set()
+        self._reported: dict[int, set[Hashable]] = {}
+        """The facts already reported, per lock id; only the lock in force and the one being
+        released are kept, so the memory stays bounded round after round and a lock id used
+        again (they wrap at 65535, or the round chooses them) starts afresh."""
 
     # ------------------------------------------------------------------ commands
     def set_light(
@@ -153,8 +156,19 @@ class BetSensorDriver(DeviceThread):
             )
         node.queue.append(request)
 
+    def _facts(self, lock_id: int) -> set[Hashable]:
+        return self._reported.setdefault(lock_id, set())
+
+    def _forget_facts(self) -> None:
+        keep = {self._lock_id, self._unlock_id} - {0}
+        for lock_id in [k for k in self._reported if k not in keep]:
+            del self._reported[lock_id]
+
     def _start_lock(self, lock_id: int) -> None:
+        if lock_id != self._lock_id:
+            self._reported.pop(lock_id, None)  # a new lock, even if its id was used before
         self._lock_id = lock_id
+        self._forget_facts()
         self._wagered = frozenset()
         self._locking = {s for s, n in self._nodes.items() if n.online is not False}
         for seat in self._nodes:
@@ -165,6 +179,7 @@ class BetSensorDriver(DeviceThread):
         if not self._lock_id:
             return
         self._unlock_id, self._lock_id = self._lock_id, 0
+        self._forget_facts()
         self._locking = set()
         self._unlocking = {s for s, n in self._nodes.items() if n.online is not False}
         for seat in self._nodes:
@@ -302,7 +317,7 @@ class BetSensorDriver(DeviceThread):
             self._locking.discard(seat)
             self._wagered |= f.spots_of(seat, new.wagered)
             self._check_locked()
-        elif lock_id == self._lock_id and ("locked", lock_id) in self._reported:
+        elif lock_id == self._lock_id and "locked" in self._facts(lock_id):
             # A node that latched after BetsLocked went out (it was away at the lock): its
             # chips came too late to be wagers.
             for spot in f.spots_of(seat, new.wagered) - self._wagered:
@@ -316,20 +331,23 @@ class BetSensorDriver(DeviceThread):
             self._once(lock_id, BetRemoved, spot)
 
     def _once(self, lock_id: int, kind: type[LateBet] | type[BetRemoved], spot: Spot) -> None:
-        key = (kind.__name__, lock_id, spot)
-        if key in self._reported:
+        facts = self._facts(lock_id)
+        key = (kind.__name__, spot)
+        if key in facts:
             return
-        self._reported.add(key)
+        facts.add(key)
         self._emit(kind, lock_id=lock_id, spot=spot)
 
     def _check_locked(self) -> None:
-        key = ("locked", self._lock_id)
-        if self._lock_id and not self._locking and key not in self._reported:
-            self._reported.add(key)
+        if self._lock_id and not self._locking and "locked" not in self._facts(self._lock_id):
+            self._facts(self._lock_id).add("locked")
             self._emit(BetsLocked, lock_id=self._lock_id, wagered=self._wagered)
 
     def _check_unlocked(self) -> None:
-        key = ("unlocked", self._unlock_id)
-        if self._unlock_id and not self._unlocking and key not in self._reported:
-            self._reported.add(key)
+        if (
+            self._unlock_id
+            and not self._unlocking
+            and "unlocked" not in self._facts(self._unlock_id)
+        ):
+            self._facts(self._unlock_id).add("unlocked")
             self._emit(BetsUnlocked, lock_id=self._unlock_id)

@@ -236,3 +236,25 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
     driver = BetSensorDriver(str(tmp_path / "none"), seats=[1])
     with pytest.raises(ValueError, match="lock id 0"):
         driver.lock(0)
+
+
+def test_round_after_round_the_memory_stays_bounded_and_lock_ids_can_come_again(
+    rig_factory: RigFactory,
+) -> None:
+    # Lock ids wrap at 65535 (and the round may choose its own), so an id comes back: each
+    # lock must be reported afresh, and the facts of old rounds must not pile up.
+    rig = rig_factory(seats=[1, 2])
+    rig.online(2)
+    rig.bus.place(1, 1)
+    for round_no in range(12):
+        lock_id = rig.driver.lock(lock_id=1 + round_no % 3)
+        locked = collect_until(rig.driver, lambda e: isinstance(e, BetsLocked))[-1]
+        assert isinstance(locked, BetsLocked) and locked.lock_id == lock_id
+        assert locked.wagered == frozenset({Spot(1, 1)})
+        rig.bus.place(2, 2)  # late, every round
+        late = rig.driver.wait_for(LateBet)
+        assert (late.lock_id, late.spot) == (lock_id, Spot(2, 2))
+        rig.driver.unlock()
+        collect_until(rig.driver, lambda e: isinstance(e, BetsUnlocked))
+        rig.bus.take(2, 2)
+        assert len(rig.driver._reported) <= 2  # the lock just released, at most one other
