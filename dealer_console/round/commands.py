@@ -3,7 +3,7 @@ by :func:`dealer_console.round.machine.decide`; a refused command changes nothin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dealer_console.cards import Card
 from dealer_console.setting import Setting
@@ -156,11 +156,14 @@ class SettleNext(Command):
 
 @dataclass(frozen=True, slots=True)
 class JackpotHit(Command):
-    """The dealer selected a seat and a hand button; ``who`` confirmed it with a card swipe."""
+    """The dealer selected a seat and a hand button (line ``hand_line`` of the paytable of the
+    jackpot game on sensor ``spot``); ``track`` is the confirming card swipe's track data. The
+    track is handed to the jackpot system and never logged (it is left out of repr)."""
 
     seat: int
     hand_line: int
-    who: str
+    track: str = field(repr=False)
+    spot: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,46 +2,111 @@
 
 The round calls the hook inside the transaction of the transition concerned, so a jackpot's
 meters can never disagree with the round: START GAME (sensors locked, jackpot wagers taken,
-meter and reserve contributions), a confirmed hit (the award it computes is stored in the hit's
-event, so a replay never recomputes it), and END GAME (sensors released for the next round).
+meter and reserve contributions), a confirmed hit (the award, who confirmed it and the meter
+before and after are stored in the hit's event, so a replay never recomputes them and the
+round's own hash-chained log holds the confirmation), and END GAME (refused while a marked hit
+waits for its confirmation; sensors released for the next round).
 
 To plug a jackpot system in, implement :class:`JackpotHook` and pass it to
 :class:`dealer_console.round.table.Table`; it gets the open database (the caller's transaction
-is open) and must not commit.
+is open) and must not commit. It refuses by raising :class:`JackpotRefused`.
+
+Who owns which jackpot cent (``docs/jackpot.md``, "Who pays what"): the round owns the wager
+(settled as a line the house takes: the paytables' note says the wager is never returned); the
+jackpot system owns every award, tray or meter, paid only on a confirmed hit as a
+``jackpot_award_N`` line; contributions and reserves move only inside the jackpot's ledger.
+A system that owns the awards says so with ``owns_awards``; the settlement engine's own
+jackpot pays are then replaced by :func:`wager_only_planner`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from sqlite_utils import Database
 
 from dealer_console.cards import Card
+from dealer_console.round.rules import RoundRules
+from dealer_console.round.state import Line, RoundState
+
+JACKPOT_KIND = "jackpot"
+"""The round's wager kind for the jackpot game on each seat's first sensor (spot 1)."""
+
+
+class JackpotRefused(Exception):
+    """The jackpot system refuses the transition; the round turns it into ``Refused``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmed:
+    """A confirmed hit as the round logs it: the award in cents, who confirmed it, and the
+    facts the audit and recall show (hit id, meter before and after...)."""
+
+    award_cents: int
+    who: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
 
 
 class JackpotHook(Protocol):
-    def start_game(self, db: Database, round_id: int, wagers: Mapping[int, int]) -> None:
-        """Lock the sensors and add each seat's jackpot wager (cents) to the meters."""
+    owns_awards: bool
+    """True when the system pays every award itself (then settlement only takes the wager)."""
 
-    def award(self, db: Database, round_id: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], who: str) -> int:
-        """Confirm a hit: adjust the meter and return what the seat is paid, in cents."""
+    def start_game(self, db: Database, round_id: int,
+                   wagers: Mapping[int, Mapping[int, int]]) -> None:
+        """Lock the sensors and take each wager: ``{spot: {seat: cents}}``."""
+
+    def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
+              cards: tuple[Card, ...], track: str) -> Confirmed:
+        """Confirm a hit with the swipe's track data; adjust the meter; say what is paid."""
 
     def end_game(self, db: Database, round_id: int) -> None:
-        """Reset for the next round."""
+        """Reset for the next round (refuse while a marked hit is unconfirmed)."""
 
 
 class NoJackpot:
-    """The default: a table without a jackpot system. A hit cannot happen here; the round
-    refuses it before calling the hook."""
+    """The default: a table without a jackpot system. A hit cannot happen here."""
 
-    def start_game(self, db: Database, round_id: int, wagers: Mapping[int, int]) -> None:
+    owns_awards = False
+
+    def start_game(self, db: Database, round_id: int,
+                   wagers: Mapping[int, Mapping[int, int]]) -> None:
         return None
 
-    def award(self, db: Database, round_id: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], who: str) -> int:
-        raise LookupError("this table has no jackpot system to confirm a hit with")
+    def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
+              cards: tuple[Card, ...], track: str) -> Confirmed:
+        raise JackpotRefused("this table has no jackpot system to confirm a hit with")
 
     def end_game(self, db: Database, round_id: int) -> None:
         return None
+
+
+def sensed_wagers(locked: list[list[Any]]) -> dict[int, dict[int, int]]:
+    """``{spot: {seat: cents}}`` from the locked wagers of a ``game_started`` event."""
+    out: dict[int, dict[int, int]] = {}
+    for seat, kind, cents in locked:
+        if kind == JACKPOT_KIND:
+            out.setdefault(1, {})[int(seat)] = int(cents)
+    return out
+
+
+def wager_only(line: Line) -> Line:
+    """A jackpot wager line as the house takes it, whatever the cards: the award, if any, is
+    the jackpot system's to pay on confirmation."""
+    return replace(line, outcome="taken", returned=0, banker_delta=0, house_delta=line.staked,
+                   note="jackpot wager taken at START GAME (never returned); an award is paid "
+                        "when a supervisor confirms the hit")
+
+
+class Planner(Protocol):
+    def __call__(self, state: RoundState, rules: RoundRules) -> list[Line]: ...
+
+
+def wager_only_planner(planner: Planner) -> Planner:
+    """``planner`` with every jackpot line reduced to the wager taken (see the module doc)."""
+
+    def plan(state: RoundState, rules: RoundRules) -> list[Line]:
+        return [wager_only(x) if x.kind == JACKPOT_KIND else x for x in planner(state, rules)]
+
+    return plan

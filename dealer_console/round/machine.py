@@ -580,14 +580,18 @@ def _jackpot_hit(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     _need(state, Phase.SETTLEMENT, Phase.END, what="a jackpot hit")
     if rules.profile.jackpot is None:
         raise Refused("this table has no jackpot")
+    if cmd.spot != 1:
+        raise Refused(f"this table takes jackpot wagers on sensor spot 1 only, not {cmd.spot}")
     if (cmd.seat, "jackpot") not in state.wagers:
         raise Refused(f"seat {cmd.seat} has no jackpot wager")
     if any(h[0] == cmd.seat for h in state.jackpot_hits):
         raise Refused(f"seat {cmd.seat} already has a jackpot hit this round")
-    if not cmd.who.strip():
+    if not cmd.track.strip():
         raise Refused("a jackpot hit needs the supervisor's or executive's card swipe")
-    # The award itself is computed by the jackpot hook inside the same transaction.
-    return [("jackpot_hit", {"seat": cmd.seat, "hand_line": cmd.hand_line, "who": cmd.who,
+    # The jackpot hook authorises the swipe and computes the award inside the same
+    # transaction; it replaces "track" (never stored) by who confirmed and what was paid.
+    return [("jackpot_hit", {"seat": cmd.seat, "hand_line": cmd.hand_line, "spot": cmd.spot,
+                             "track": cmd.track,
                              "cards": format_cards(state.hands[cmd.seat])})]
 
 

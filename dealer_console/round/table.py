@@ -8,7 +8,8 @@ the device's own sequence number and is applied at most once (a unique index in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlite_utils import Database
@@ -16,7 +17,13 @@ from sqlite_utils import Database
 from dealer_console.cards import Card
 from dealer_console.house_ways import set_house_way
 from dealer_console.round import commands as c
-from dealer_console.round.jackpot import JackpotHook, NoJackpot
+from dealer_console.round.jackpot import (
+    JackpotHook,
+    JackpotRefused,
+    NoJackpot,
+    sensed_wagers,
+    wager_only_planner,
+)
 from dealer_console.round.machine import (
     EventTuple,
     Refused,
@@ -64,6 +71,8 @@ class Table:
         """Resume the unfinished round, or open the next one."""
         services = services or default_services(rules)
         jackpot = jackpot or NoJackpot()
+        if jackpot.owns_awards:
+            services = replace(services, planner=wager_only_planner(services.planner))
         row = db.execute("SELECT profile FROM rounds ORDER BY round_id DESC LIMIT 1").fetchone()
         if row is not None and row[0] != rules.name:
             raise TableMismatch(f"this database holds a {row[0]!r} table, not {rules.name!r}")
@@ -76,17 +85,33 @@ class Table:
     # -- commands ------------------------------------------------------------------------
 
     def handle(self, cmd: c.Command, *, device: str | None = None,
-               device_seq: int | None = None) -> list[eventlog.Event]:
+               device_seq: int | None = None, fact: Hashable | None = None
+               ) -> list[eventlog.Event]:
         """Apply ``cmd``; raise :class:`Refused` (nothing changed) when it is not allowed.
 
-        A device event already applied (same device and sequence number) returns ``[]``.
+        A device event is keyed either by ``fact``, the fact it reports (the event's ``key``:
+        the shuffler's deal id and delivery index, the bet sensors' lock id and spot), or by a
+        ``device_seq`` that never repeats for the device. Use ``fact`` for a driver's events:
+        its own ``seq`` starts again at 1 whenever the driver restarts. A fact already applied
+        in this round, or a number already applied, returns ``[]`` and changes nothing.
         """
-        if device is not None:
+        fact_key: str | None = None
+        if fact is not None:
+            if device is None or device_seq is not None:
+                raise ValueError("a device fact needs its device and no sequence number")
+            fact_key = fact_text(fact)
+            if eventlog.device_fact_applied(self.db, self.state.round_id, device, fact_key):
+                return []
+        elif device is not None:
             if device_seq is None:
-                raise ValueError("a device event needs its sequence number")
+                raise ValueError("a device event needs its sequence number or its fact")
             if eventlog.device_event_applied(self.db, device, device_seq):
                 return []
         planned = decide(self.state, self.rules, cmd, self.services)
+        if fact_key is not None and planned:
+            kind, payload = planned[0]
+            planned[0] = (kind, {**payload, "device_fact": {"device": device, "fact": fact_key}})
+            device = None  # the fact is the key; the driver's own numbers may repeat
         new = clone(self.state)
         written: list[eventlog.Event] = []
         with self.db.atomic():
@@ -110,19 +135,22 @@ class Table:
         return written
 
     def _hook(self, state: RoundState, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-        if kind == "game_started":
-            wagers = {seat: cents for seat, k, cents in payload["wagers"] if k == "jackpot"}
-            self.jackpot.start_game(self.db, state.round_id, wagers)
-        elif kind == "jackpot_hit":
-            try:
-                award = self.jackpot.award(self.db, state.round_id, payload["seat"],
-                                           payload["hand_line"], state.hands[payload["seat"]],
-                                           payload["who"])
-            except LookupError as exc:
-                raise Refused(str(exc)) from None
-            payload = {**payload, "award_cents": int(award)}
-        elif kind == "game_ended":
-            self.jackpot.end_game(self.db, state.round_id)
+        try:
+            if kind == "game_started":
+                self.jackpot.start_game(self.db, state.round_id,
+                                        sensed_wagers(payload["wagers"]))
+            elif kind == "jackpot_hit":
+                payload = dict(payload)
+                track = str(payload.pop("track"))  # authorises; never stored
+                hit = self.jackpot.award(self.db, state.round_id, payload["spot"],
+                                         payload["seat"], payload["hand_line"],
+                                         state.hands[payload["seat"]], track)
+                payload.update(hit.detail)
+                payload.update(award_cents=int(hit.award_cents), who=hit.who)
+            elif kind == "game_ended":
+                self.jackpot.end_game(self.db, state.round_id)
+        except JackpotRefused as exc:
+            raise Refused(str(exc)) from None
         return payload
 
     # -- rounds ------------------------------------------------------------------------
@@ -156,6 +184,16 @@ class Table:
         return state, event
 
 
+def fact_text(key: Hashable) -> str:
+    """A device event's key as stored text: tuple parts joined by ``/`` (the device, what,
+    then its numbers), anything else by its ``repr`` (a bet spot)."""
+    if isinstance(key, tuple):
+        return "/".join(fact_text(part) for part in key)
+    if isinstance(key, str | int):
+        return str(key)
+    return repr(key)
+
+
 _OPENING_KEYS = ("phase", "banker_seat", "banker_kind", "offer_seat", "offer_start",
                  "rotation_seat", "prev_banker", "prev_consecutive", "consecutive",
                  "prev_action_seat")
@@ -182,4 +220,4 @@ def load_open_round(db: Database, rules: RoundRules) -> RoundState | None:
     return load_round(db, rules, int(row[0]))
 
 
-__all__ = ["EventTuple", "Refused", "Table", "load_open_round", "load_round"]
+__all__ = ["EventTuple", "Refused", "Table", "fact_text", "load_open_round", "load_round"]

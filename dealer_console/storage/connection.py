@@ -35,9 +35,14 @@ def connect(path: str | Path) -> Database:
 
 def open_table_db(path: str | Path) -> Database:
     """Open (creating if needed) a table database and bring its schema up to date."""
+    from dealer_console.jackpot.store import apply_migrations as jackpot_migrations
+
     db = connect(path)
     try:
         MIGRATIONS.apply(db)
+        # The jackpot's meters, hits and the employee registry live in the same file, so a
+        # jackpot award and the round's event are one transaction (docs/jackpot.md).
+        jackpot_migrations(db)
     except sqlite3.DatabaseError as exc:
         db.close()
         raise StorageError(f"{path}: cannot migrate the table database: {exc}") from exc

@@ -12,6 +12,7 @@ from sqlite_utils import Database
 from dealer_console.cards import Card
 from dealer_console.round import commands as c
 from dealer_console.round.audit import audit
+from dealer_console.round.jackpot import Confirmed
 from dealer_console.round.machine import Refused
 from dealer_console.round.state import Phase
 from dealer_console.round.table import Table
@@ -28,20 +29,24 @@ from tests.round.helpers import (
 class MeterLedger:
     """A minimal jackpot system: a meter in a table of the same database."""
 
+    owns_awards = False
+
     def __init__(self) -> None:
         self.calls: list[tuple[str, bool]] = []
         self.awards = 0
 
-    def start_game(self, db: Database, round_id: int, wagers: Mapping[int, int]) -> None:
+    def start_game(self, db: Database, round_id: int,
+                   wagers: Mapping[int, Mapping[int, int]]) -> None:
         self.calls.append(("start", db.conn.in_transaction))
         db.execute("CREATE TABLE IF NOT EXISTS meter (round_id INTEGER, cents INTEGER)")
-        db.execute("INSERT INTO meter VALUES (?, ?)", [round_id, sum(wagers.values()) // 2])
+        db.execute("INSERT INTO meter VALUES (?, ?)",
+                   [round_id, sum(wagers[1].values()) // 2])
 
-    def award(self, db: Database, round_id: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], who: str) -> int:
+    def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
+              cards: tuple[Card, ...], track: str) -> Confirmed:
         self.calls.append(("award", db.conn.in_transaction))
         self.awards += 1
-        return 123_45
+        return Confirmed(123_45, f"holder of card {track[-4:]}", {"hit_id": 1})
 
     def end_game(self, db: Database, round_id: int) -> None:
         self.calls.append(("end", db.conn.in_transaction))
@@ -68,7 +73,7 @@ def test_hook_runs_inside_each_transition_and_the_award_is_paid_once(tmp_path: P
         table.handle(c.JackpotHit(3, 1, "sup 1"))
     with pytest.raises(Refused, match="card swipe"):
         table.handle(c.JackpotHit(1, 1, " "))
-    table.handle(c.JackpotHit(1, 4, "sup 1"))
+    table.handle(c.JackpotHit(1, 4, "5000123400001=2912"))
     with pytest.raises(Refused, match="already has a jackpot hit"):
         table.handle(c.JackpotHit(1, 4, "sup 1"))
     settle_all(table)
@@ -78,6 +83,9 @@ def test_hook_runs_inside_each_transition_and_the_award_is_paid_once(tmp_path: P
     line = table.db.execute("SELECT kind, returned_cents, house_delta_cents FROM"
                             " settlement_lines WHERE kind LIKE 'jackpot_award%'").fetchone()
     assert tuple(line) == ("jackpot_award_4", 12345, -12345)
+    hit = table.db.execute("SELECT payload FROM events WHERE kind = 'jackpot_hit'").fetchone()
+    assert "5000123400001" not in hit[0]  # the card's data is never logged
+    assert '"who":"holder of card 2912"' in hit[0] and '"hit_id":1' in hit[0]
     assert audit(table.db).ok
     again = reopen(table)  # replayed without calling the hook again
     assert ledger.awards == 1

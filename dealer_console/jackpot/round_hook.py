@@ -1,0 +1,178 @@
+"""The jackpot system plugged into the round procedure (``dealer_console.round.jackpot``).
+
+:class:`JackpotSystem` is both the round's hook (called inside the round's transactions) and
+what the dealer's keypad and the supervisor's swipe talk to. Washington document, "Face Up Pai
+Gow Poker Jackpot Rules of Play" items 6 and 9:
+
+- START GAME takes the sensed wagers and feeds the meters in the round's START GAME
+  transaction (``start_game``);
+- the console marks each qualifying hand as soon as it knows the cards (:meth:`marks`), and
+  the dealer's seat and hand buttons correct the marks (:meth:`select_seat`, :meth:`press_hand`);
+- a swipe confirms the next hit in the rule's order (:meth:`confirm`). The swipe is checked
+  *before* the round's transaction, so a refusal is logged and committed on its own (a refused
+  transition rolls back everything it wrote); an accepted one is checked again inside the
+  transaction that writes the hit, the meter change, who confirmed it and the round's event;
+- END GAME is refused while a marked hand waits for its confirmation (``end_game``).
+
+Marks live in memory (a crash loses a dealer's unconfirmed correction, never a confirmed
+award): after a restart the cards are read again from the round and the marks rebuilt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from sqlite_utils import Database
+
+from dealer_console.cards import Card
+from dealer_console.employees.authorize import Refused as SwipeRefused
+from dealer_console.employees.authorize import authorise, check, required_role
+from dealer_console.jackpot import store
+from dealer_console.jackpot.marks import Mark, MarkError
+from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot.service import JackpotRound, Pending
+from dealer_console.jackpot.store import HitRecord, JackpotError
+from dealer_console.round.jackpot import Confirmed, JackpotRefused
+
+if TYPE_CHECKING:
+    from dealer_console.round.state import RoundState
+    from dealer_console.round.table import Table
+
+_AFTER_START = ("action", "dealing", "deal_check", "misdeal", "banker_set", "players_set",
+                "settlement", "end")
+
+
+class JackpotSystem:
+    """One table's jackpot games behind the round (see the module doc)."""
+
+    owns_awards = True
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._round: JackpotRound | None = None
+
+    # -- the round's hook (inside the round's transaction) ------------------------------------
+
+    def start_game(self, db: Database, round_id: int,
+                   wagers: Mapping[int, Mapping[int, int]]) -> None:
+        installed = set(store.spots(db))
+        try:
+            for spot, seats in wagers.items():
+                if spot not in installed:
+                    raise JackpotRefused(f"jackpot wagers on sensor spot {spot}, but no jackpot "
+                                         "game is installed there")
+                game = store.game_config(db, spot)
+                for seat, cents in seats.items():
+                    if cents != game.wager_cents:
+                        raise JackpotRefused(
+                            f"seat {seat}: jackpot game {spot} takes a fixed "
+                            f"{game.wager_cents} cents, not {cents}")
+            self._round = JackpotRound.start(
+                db, round_id, {spot: list(seats) for spot, seats in wagers.items() if seats})
+        except JackpotError as exc:
+            raise JackpotRefused(str(exc)) from None
+
+    def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
+              cards: tuple[Card, ...], track: str) -> Confirmed:
+        jr = self._for(round_id)
+        try:
+            if seat not in jr.hands:
+                jr.show_hands({seat: cards})
+            mark = jr.game(spot).marks.get(seat)
+            if mark is None or jr.game(spot).paytable.number_of(mark.line) != hand_line:
+                raise MarkError(f"seat {seat}'s hand button on game {spot} is not line "
+                                f"{hand_line}: select the seat and press the hand button")
+            hit = jr.confirm(spot, seat, track)
+        except (JackpotError, MarkError, SwipeRefused) as exc:
+            raise JackpotRefused(str(exc)) from None
+        return Confirmed(hit.amount_cents, f"{hit.employee_name} ({hit.employee_id}, "
+                                            f"{hit.employee_role})", hit_detail(hit))
+
+    def end_game(self, db: Database, round_id: int) -> None:
+        jr = self._for(round_id)
+        try:
+            jr.end()
+        except MarkError as exc:
+            raise JackpotRefused(str(exc)) from None
+        self._round = None
+
+    def _for(self, round_id: int) -> JackpotRound:
+        if self._round is None or self._round.round_id != round_id:
+            self._round = JackpotRound.resume(self.db, round_id)
+        return self._round
+
+    # -- the dealer's keypad and the supervisor's swipe ---------------------------------------
+
+    def current(self, state: RoundState) -> JackpotRound | None:
+        """This round's jackpot (cards shown, hits marked), or None before START GAME."""
+        if state.phase.value not in _AFTER_START or not state.locked:
+            return None
+        jr = self._for(state.round_id)
+        if state.phase.value in ("banker_set", "players_set", "settlement", "end"):
+            # each hand is read once: a mark the dealer cleared stays cleared
+            jr.show_hands({seat: cards for seat, cards in state.hands.items()
+                           if seat > 0 and seat not in jr.hands})
+        return jr
+
+    def marks(self, state: RoundState) -> list[Pending]:
+        """The hits waiting for a swipe, in the order they must be confirmed."""
+        jr = self.current(state)
+        return [] if jr is None else jr.pending()
+
+    def select_seat(self, state: RoundState, spot: int, seat: int) -> None:
+        self._need(state).select_seat(spot, seat)
+
+    def press_hand(self, state: RoundState, spot: int, line_no: int) -> Mark | None:
+        """The hand button: set, move or (pressed again) clear the selected seat's mark."""
+        return self._need(state).press_hand(spot, line_no)
+
+    def _need(self, state: RoundState) -> JackpotRound:
+        jr = self.current(state)
+        if jr is None:
+            raise MarkError("no jackpot round: the hand buttons work after START GAME")
+        return jr
+
+    def required(self, pending: Pending) -> str:
+        """The role whose card confirms ``pending`` now: ``supervisor`` or ``executive``."""
+        game = store.game_config(self.db, pending.spot)
+        amount = store.quote(self.db, pending.spot,
+                             game.paytable.number_of(pending.mark.line)).amount_cents
+        return required_role(amount, game.executive_threshold_cents).value
+
+    def confirm(self, table: Table, track: str) -> HitRecord:
+        """A swipe confirms the next hit in order; a refusal is logged and raised."""
+        from dealer_console.round.commands import JackpotHit
+
+        pending = self.marks(table.state)
+        if not pending:
+            raise MarkError("no jackpot hand is waiting to be confirmed")
+        first = pending[0]
+        game = store.game_config(self.db, first.spot)
+        line_no = game.paytable.number_of(first.mark.line)
+        amount = store.quote(self.db, first.spot, line_no).amount_cents
+        role = required_role(amount, game.executive_threshold_cents)
+        if isinstance(check(self.db, track, role), SwipeRefused):
+            # logged and committed on its own, then raised: nothing else changes
+            authorise(self.db, track, role, f"confirm jackpot game {first.spot} round "
+                      f"{table.state.round_id} seat {first.mark.seat}: {first.mark.line.label} "
+                      f"{amount} cents")
+        round_id = table.state.round_id
+        table.handle(JackpotHit(first.mark.seat, line_no, track, first.spot))
+        hit = store.hit_for(self.db, round_id, first.spot, first.mark.seat)
+        assert hit is not None
+        return hit
+
+
+def hit_detail(hit: HitRecord) -> dict[str, object]:
+    """What the round's event records of a confirmed hit (never the card's data)."""
+    return {
+        "hit_id": hit.hit_id, "paytable": hit.paytable, "line": hit.line_label,
+        "pay": hit.pay, "level": hit.level, "employee_id": hit.employee_id,
+        "employee_role": hit.employee_role, "from_meter_cents": hit.from_meter_cents,
+        "from_tray_cents": hit.from_tray_cents,
+        "meter_before_cents": None if hit.meter_before_micro is None
+        else hit.meter_before_micro // MICRO,
+        "meter_after_cents": None if hit.meter_after_micro is None
+        else hit.meter_after_micro // MICRO,
+    }
