@@ -60,7 +60,8 @@ class ShufflerStatus(DeviceEvent):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DeckChecked(DeviceEvent):
-    """The machine counted the deck before the deal; ``counted`` should be 53."""
+    """The machine counted the deck before the deal; ``counted`` should be 53. Deal id 0 is
+    a count the technician asked for outside any deal."""
 
     deal_id: int
     counted: int
@@ -71,6 +72,10 @@ class DeckChecked(DeviceEvent):
 
     @property
     def key(self) -> Hashable:
+        if self.deal_id == 0:
+            # A technician's deck count (DECK_COUNT) belongs to no deal: each one is its own
+            # fact, or a second count would look like a repeat of the first.
+            return ("deck", self.device, 0, self.seq)
         return ("deck", self.device, self.deal_id)
 
 

@@ -192,6 +192,9 @@ def test_diagnostics_and_test_actions(rig_factory: RigFactory) -> None:
     rig.driver.run_test_action("deck count")
     check = rig.driver.wait_for(DeckChecked)
     assert (check.deal_id, check.counted) == (0, 53)
+    rig.driver.run_test_action("deck count")  # a second count is a new fact, not a repeat
+    again = rig.driver.wait_for(DeckChecked)
+    assert again.deal_id == 0 and again.key != check.key
     rig.driver.run_test_action("status")
     rig.driver.wait_for(ShufflerStatus)
     with pytest.raises(ValueError, match="no test action 'dance'"):
