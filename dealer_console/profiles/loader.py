@@ -12,6 +12,7 @@ from pathlib import Path
 
 from dealer_console import house_ways
 from dealer_console.hands import JokerInFlush, Wheel
+from dealer_console.money import format_cents
 from dealer_console.paytables import CONFIG_DIR, Paytable, PaytableKind, get_paytable
 from dealer_console.profiles.model import (
     ActionSeatMethod,
@@ -64,11 +65,11 @@ def _limit(section: Section) -> Limit:
     increment = section.money("increment", default=100, minimum=1)
     section.done()
     if maximum < minimum:
-        raise section.error("maximum", f"${maximum / 100:,.2f} is below the minimum "
-                                       f"${minimum / 100:,.2f}; the maximum must be at least it")
+        raise section.error("maximum", f"{format_cents(maximum)} is below the minimum "
+                                       f"{format_cents(minimum)}; the maximum must be at least it")
     if minimum % increment or maximum % increment:
-        raise section.error("increment", f"${increment / 100:,.2f} must divide the minimum and "
-                                         "the maximum")
+        raise section.error("increment", f"{format_cents(increment)} must divide the minimum "
+                                         "and the maximum")
     return Limit(minimum, maximum, increment)
 
 
@@ -187,12 +188,32 @@ def load_profile(path: Path) -> Profile:
             raise ConfigError(str(path), f"limits.{area.value}", f"missing; {why}")
 
     need_limit(Area.BASE, "every table posts its base wager limits")
-    if fortune is not None:
-        need_limit(Area.FORTUNE, "the table offers the Fortune bonus")
-    if ace_high is not None:
-        need_limit(Area.ACE_HIGH, "the table offers the Ace-High bonus")
-    if banking.covered:
-        need_limit(Area.BANKER, "a player banks, and their wager is bounded by the table limits")
+    # An area is limited exactly when the table offers it: a limit for an area nobody can bet
+    # would let a wager through validation that settlement then has no paytable or rule for.
+    offered = {
+        Area.FORTUNE: (fortune is not None, "the table offers the Fortune bonus",
+                       "add a [fortune] table with a paytable, or remove this limit"),
+        Area.ACE_HIGH: (ace_high is not None, "the table offers the Ace-High bonus",
+                        "add an [ace_high] table with a paytable, or remove this limit"),
+        Area.BACKLINE: (backline, "the table takes backline wagers (backline = true)",
+                        "set backline = true, or remove this limit"),
+        Area.TIPS: (tip_bets, "the table takes dealer tip bets (tip_bets = true)",
+                    "set tip_bets = true, or remove this limit"),
+        Area.BANKER: (banking.covered, "a player banks, and their wager is bounded by the "
+                                       "table limits",
+                      "only banking player_dealer or designated_player limits the banker's "
+                      "wager; remove this limit"),
+        Area.HOUSE_WAGER: (banking is Banking.HOUSE_OR_PLAYER_BANKER,
+                           "the house wagers against a player banker",
+                           "only banking house_or_player_banker has a house wager; remove "
+                           "this limit"),
+    }
+    for area, (is_offered, why, fix) in offered.items():
+        if is_offered:
+            need_limit(area, why)
+        elif area in limits:
+            raise ConfigError(str(path), f"limits.{area.value}",
+                              f"this table does not offer the {area.value} area; {fix}")
     if fees is not None and fees.payer is FeePayer.BANKER and not banking.covered:
         raise ConfigError(str(path), "fees.payer", "a rake paid by the banker needs a player "
                                                    "banker (banking player_dealer or "

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from dealer_console.money import MoneyError, parse_cents
+from dealer_console.money import MoneyError, format_cents, parse_cents
 
 _MISSING: Any = object()
 
@@ -139,7 +139,8 @@ class Section:
         except MoneyError as exc:
             raise self.error(name, str(exc)) from None
         if cents < minimum:
-            raise self.error(name, f"{value} is below the least allowed, ${minimum / 100:,.2f}")
+            raise self.error(name, f"{value} is below the least allowed, "
+                                   f"{format_cents(minimum)}")
         return cents
 
     def money(self, name: str, default: Any = _MISSING, minimum: int = 0) -> int:

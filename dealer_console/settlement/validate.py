@@ -31,6 +31,17 @@ def _check_limit(profile: Profile, area: Area, cents: int, place: str) -> None:
                                 f"in steps of {format_cents(limit.increment)}")
 
 
+def _check_offered(profile: Profile, fortune: int, ace_high: int, place: str) -> None:
+    """A bonus wager needs the bonus's paytable: without it settlement could neither pay nor
+    take the wager, and it would vanish from the sheet."""
+    if fortune and profile.fortune is None:
+        raise RoundError(f"{place}.fortune", f"this table ({profile.name}) offers no Fortune "
+                                             "bonus")
+    if ace_high and profile.ace_high is None:
+        raise RoundError(f"{place}.ace_high", f"this table ({profile.name}) offers no Ace-High "
+                                              "bonus")
+
+
 def _check_seven(cards: tuple[Card, ...], place: str) -> None:
     if len(cards) != 7:
         raise RoundError(place, f"a hand is seven cards, got {len(cards)}")
@@ -61,6 +72,7 @@ def validate(profile: Profile, rnd: RoundInput) -> None:
         if not (player_banker and profile.house_covers_bonuses):
             raise RoundError("banker.fortune", "the banker may play Fortune only where the house "
                                                "covers bonuses (Catfish Bend, Player Banker)")
+        _check_offered(profile, banker.fortune, 0, "banker")
         _check_limit(profile, Area.FORTUNE, banker.fortune, "banker.fortune")
 
     needs_house = profile.banking is Banking.HOUSE_OR_PLAYER_BANKER and player_banker
@@ -114,6 +126,7 @@ def validate(profile: Profile, rnd: RoundInput) -> None:
             if cents and not w.base:
                 raise RoundError(f"{wp}.{name}", "needs a base wager on the same hand (rules "
                                                  "README, Fortune bonus and Envy)")
+        _check_offered(profile, w.fortune, w.ace_high, wp)
         _check_limit(profile, Area.FORTUNE, w.fortune, f"{wp}.fortune")
         _check_limit(profile, Area.ACE_HIGH, w.ace_high, f"{wp}.ace_high")
         if w.tips and not profile.tip_bets:

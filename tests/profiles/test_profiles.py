@@ -84,6 +84,16 @@ def _write(tmp_path: Path, text: str) -> Path:
         (lambda t: t + '\n[[fees.rate]]\nfee = "$4"\n', "fees.rate[3].up_to", "only the last"),
         (lambda t: t.replace('game = "face_up"', 'game = "classic"'), "ace_high.paytable",
          "face up"),
+        # A limit for an area the table does not offer would let a wager through that
+        # settlement has no paytable or rule for.
+        (lambda t: t.replace('[ace_high]\npaytable = "california-ace-high"\n', ""),
+         "limits.ace_high", "does not offer the ace_high area"),
+        (lambda t: t.replace("backline = true", "backline = false"), "limits.backline",
+         "set backline = true, or remove this limit"),
+        (lambda t: t + '\n[limits.house_wager]\nminimum = "$5"\nmaximum = "$10"\n',
+         "limits.house_wager", "only banking house_or_player_banker"),
+        (lambda t: t.replace("tip_bets = false", "tip_bets = true"), "limits.tips",
+         "missing; the table takes dealer tip bets"),
     ],
 )
 def test_bad_profile_is_refused_with_place(

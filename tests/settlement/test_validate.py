@@ -97,3 +97,18 @@ def test_banker_quads_earn_no_envy() -> None:
     raw["positions"][1]["wagers"]["fortune"] = 500
     sheet = settle(get_profile("california-face-up"), round_from_data(raw))
     assert not [ln for ln in sheet.lines if ln.kind.value == "envy"]
+
+
+@pytest.mark.parametrize(("area", "wager"), [("ace_high", 500), ("fortune", 500)])
+def test_bonus_wager_without_its_paytable_is_refused(area: str, wager: int) -> None:
+    """A bonus wager at a table without that bonus's paytable used to pass validation (its
+    limit was there) and then vanish from the sheet: neither taken nor paid."""
+    from dataclasses import replace
+
+    profile = replace(get_profile("washington-face-up"), **{area: None, "envy": None})
+    raw = data("wa01-basic")
+    raw["positions"][0]["wagers"] = {"base": 5000, area: wager}
+    with pytest.raises(RoundError) as info:
+        settle(profile, round_from_data(raw))
+    assert info.value.place == f"positions[0].wagers.{area}"
+    assert "offers no" in info.value.reason
