@@ -25,7 +25,11 @@ def register(subparsers: Any) -> None:
                         help="continue a run in this database (after a crash or a stop)")
     parser.add_argument("--faults", default="",
                         help="comma-separated faults to inject: misdeal, exposed, wrong-first, "
-                             "reconstruct, foul, device-repeat (or 'all')")
+                             "reconstruct, foul, device-repeat, wire, jackpot-hands (a stacked "
+                             "deck in about 3 rounds in 10, so jackpot hits happen), or 'all'")
+    parser.add_argument("--hold-before-end", type=float, default=0.0, metavar="SECONDS",
+                        help="wait this long between a round's last jackpot confirmation and "
+                             "END GAME (to watch the monitor; the crash test kills there)")
     parser.add_argument("--devices", choices=("drivers", "inline"), default="drivers",
                         help="drivers: real drivers over pseudo-terminals and the USB backend; "
                              "inline: device events made in-process")

@@ -23,10 +23,10 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer_console.cards import DECK, Card
 from dealer_console.cli import CommandError
@@ -46,9 +46,24 @@ from dealer_console.round.table import Table
 from dealer_console.setting import Setting, is_foul, make_setting
 from dealer_console.storage import open_table_db
 
-FAULTS = ("misdeal", "exposed", "wrong-first", "reconstruct", "foul", "device-repeat", "wire")
+if TYPE_CHECKING:
+    from dealer_console.jackpot.round_hook import JackpotSystem
+
+FAULTS = ("misdeal", "exposed", "wrong-first", "reconstruct", "foul", "device-repeat", "wire",
+          "jackpot-hands")
 FAULT_RATE = 0.15
 """Chance per round of each enabled fault."""
+JACKPOT_HANDS_RATE = 0.3
+"""Chance per round that ``jackpot-hands`` stacks the deck: real hit rates are far too small
+for a short run to see a jackpot (a seven-card straight flush is 32 hands in 154 million)."""
+SIM_LEVEL = {"seed": "$1,000", "contribution": "15%", "reserve": "2%"}
+"""The simulated table's set-up of every jackpot meter (the casino's choice at a real table)."""
+SIM_EXECUTIVE_ABOVE = 100_000
+"""Awards above $1,000 need an executive's card on the simulated table."""
+SIM_STAFF = (("SIM-S1", "Sim Supervisor", "supervisor", "5000100000001=2912"),
+             ("SIM-X1", "Sim Executive", "executive", "5000200000001=2912"),
+             ("SIM-D1", "Sim Dealer", "dealer", "5000300000001=2912"))
+"""Employees of the simulated table and their cards' track 2 data."""
 HANDS = 7
 DEVICE = "shuffler"
 DEAL_TIMEOUT = 20.0
@@ -84,6 +99,8 @@ class DealFault:
     short_hand: int | None = None
     missing_hand: int | None = None
     count_error: bool = False
+    deck: tuple[Card, ...] | None = None
+    """A stacked deck (the ``jackpot-hands`` scenario) in place of the seeded shuffle."""
 
 
 @dataclass
@@ -106,6 +123,8 @@ class InlineShuffler:
         rng = random.Random(self.seed * 65536 + deal_id)
         deck = list(DECK)
         rng.shuffle(deck)
+        if fault.deck is not None:
+            deck = list(fault.deck)
         out = DealEvents()
         if fault.count_error:
             out.count_error = True
@@ -152,6 +171,7 @@ class DriverShuffler:
             short_hands=frozenset({fault.short_hand} if fault.short_hand else ()),
             missing_hands=frozenset({fault.missing_hand} if fault.missing_hand else ()),
             deck_count=52 if fault.count_error else 53,
+            deck_order=fault.deck,
         )
         self.driver.start_deal(HANDS, deal_id)
         out = DealEvents()
@@ -247,6 +267,23 @@ class JackpotDevices:
             if event.button is button:
                 return
 
+    def press(self, button: object) -> None:
+        """A dealer's or supervisor's button, through the keypad's USB driver."""
+        try:
+            self._press(button)
+        except TimeoutError as exc:
+            raise SimError(str(exc)) from None
+
+    def swipe(self, track: str) -> str:
+        """An employee card through the keypad's reader: the track data the driver read."""
+        from dealer_console.devices.keypad import CardSwiped
+
+        self.keypad.swipe(track)
+        try:
+            return self.keypad_driver.wait_for(CardSwiped, DEAL_TIMEOUT).track
+        except TimeoutError as exc:
+            raise SimError(str(exc)) from None
+
     def start_game(self, chips: list[int]) -> set[int]:
         """Chips on these seats' sensors, START GAME pressed: the seats locked as wagered."""
         from dealer_console.devices.bet_sensors import BetsLocked
@@ -283,6 +320,109 @@ class JackpotDevices:
         self.keypad_driver.stop()
         self.sensors.stop()
         self.server.stop()
+
+
+class InlineJackpotDevices:
+    """The sensors and keypad without a wire: every chip placed is sensed, every button and
+    swipe arrives as made (for quick runs; the same choices as :class:`JackpotDevices`)."""
+
+    def start_game(self, chips: list[int]) -> set[int]:
+        return set(chips)
+
+    def press(self, button: object) -> None:
+        return None
+
+    def swipe(self, track: str) -> str:
+        return track
+
+    def end_game(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+Devices = JackpotDevices | InlineJackpotDevices
+
+
+def install_sim_jackpot(db: Any, paytable_name: str, wager_cents: int) -> None:
+    """The simulated table's jackpot game (sensor spot 1) and staff, on first use."""
+    from dealer_console.employees import registry
+    from dealer_console.employees.cardhash import KdfParams
+    from dealer_console.employees.registry import Role
+    from dealer_console.jackpot import store
+    from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
+    from dealer_console.jackpot.paytable import load
+
+    if store.spots(db):
+        return
+    paytable = load(paytable_name)
+    with db.atomic():
+        store.install_game(db, GameConfig(
+            spot=1, paytable=paytable, mode=JackpotMode.HOUSE,
+            levels=level_configs(paytable, {lv: SIM_LEVEL for lv in paytable.levels}),
+            wager_cents=wager_cents, executive_threshold_cents=SIM_EXECUTIVE_ABOVE,
+        ), actor="simulate")
+        for emp_id, name, role, track in SIM_STAFF:
+            # a cheaper scrypt than a real table's: these cards are public test data
+            registry.add(db, emp_id, name, Role(role), track, actor="simulate",
+                         kdf=KdfParams(n=2**10))
+
+
+def _card_text(rank: str, suit: str) -> str:
+    return rank + suit
+
+
+RANKS = "23456789TJQKA"
+
+
+def _jackpot_template(rng: random.Random) -> list[str]:
+    """The cards of one qualifying hand (the rest of its seven are dealt at random)."""
+    suit = rng.choice("cdhs")
+    kind = rng.choice(("five_aces", "seven_natural", "seven_wild", "royal", "straight_flush",
+                       "four", "four", "full_house"))
+    if kind == "five_aces":
+        return ["As", "Ad", "Ah", "Ac", "JK"]
+    if kind in ("seven_natural", "seven_wild"):
+        start = rng.randint(0, 6)
+        ranks = RANKS[start:start + 7]
+        cards = [_card_text(r, suit) for r in ranks]
+        return cards if kind == "seven_natural" else [*cards[:-1], "JK"]
+    if kind == "royal":
+        return [_card_text(r, suit) for r in "TJQKA"]
+    if kind == "straight_flush":
+        start = rng.randint(0, 7)
+        return [_card_text(r, suit) for r in RANKS[start:start + 5]]
+    rank = rng.choice(RANKS[:-1])
+    four = [_card_text(rank, s) for s in "cdhs"]
+    if kind == "four":
+        return four
+    pair = rng.choice([r for r in RANKS if r != rank])
+    return four[:3] + [_card_text(pair, s) for s in rng.sample("cdhs", 2)]
+
+
+def stacked_deck(rng: random.Random, shuffled: list[Card]) -> tuple[Card, ...]:
+    """The ``jackpot-hands`` scenario: one to three deliveries hold a qualifying hand; the
+    other cards keep their shuffled order."""
+    from dealer_console.cards import parse_cards
+
+    hands: dict[int, list[Card]] = {}
+    used: set[Card] = set()
+    for index in rng.sample(range(1, HANDS + 1), rng.randint(1, 3)):
+        for _attempt in range(6):
+            cards = list(parse_cards(" ".join(_jackpot_template(rng))))
+            if not used.intersection(cards):
+                used.update(cards)
+                hands[index] = cards
+                break
+    rest = [card for card in shuffled if card not in used]
+    out: list[Card] = []
+    for index in range(1, HANDS + 1):
+        hand = hands.get(index, [])
+        fill = 7 - len(hand)
+        out += hand + rest[:fill]
+        rest = rest[fill:]
+    return tuple(out + rest)
 
 
 # -- the player's and dealer's choices ---------------------------------------------------------
@@ -372,9 +512,12 @@ class Counters:
 
 class TableSim:
     def __init__(self, table: Table, shuffler: Shuffler, seed: int, faults: frozenset[str],
-                 jackpot: JackpotDevices | None = None) -> None:
+                 jackpot: Devices | None = None, system: JackpotSystem | None = None,
+                 hold_before_end: float = 0.0) -> None:
         self.table = table
         self.jackpot = jackpot
+        self.system = system
+        self.hold_before_end = hold_before_end
         self.rules = table.rules
         self.shuffler = shuffler
         self.seed = seed
@@ -402,7 +545,7 @@ class TableSim:
         if name not in self.faults:
             return False
         hit = rng_for(self.seed, self.state.round_id, f"fault/{purpose or name}").random()
-        if hit < FAULT_RATE:
+        if hit < (JACKPOT_HANDS_RATE if name == "jackpot-hands" else FAULT_RATE):
             self.counters.faults[name] += 1
             return True
         return False
@@ -472,6 +615,11 @@ class TableSim:
                 fault = DealFault(short_hand=index if kind == "short" else None,
                                   missing_hand=index if kind == "missing" else None,
                                   count_error=kind == "count")
+            if self.system is not None and self._fault("jackpot-hands", f"stack/{st.deal_no}"):
+                shuffled = list(DECK)
+                random.Random(self.seed * 65536 + deal_id).shuffle(shuffled)
+                stack_rng = rng_for(self.seed, st.round_id, f"jackpot-hands/{st.deal_no}")
+                fault = replace(fault, deck=stacked_deck(stack_rng, shuffled))
             self._deals = {deal_id: self.shuffler.deal(deal_id, fault)}
         return self._deals[deal_id]
 
@@ -605,9 +753,52 @@ class TableSim:
         self._do(c.SettleNext())
 
     def _end(self) -> None:
+        if self.system is not None and self._jackpot_hits():
+            time.sleep(self.hold_before_end)
         if self.jackpot is not None:
             self.jackpot.end_game()
         self._do(c.EndGame())
+
+    def _jackpot_hits(self) -> int:
+        """The dealer's keypad and the supervisor's swipes for every marked hit: the seat
+        button, sometimes a wrong hand button pressed and pressed again to clear it, then the
+        right one; CONFIRM and a card (sometimes first a card that may not confirm it, which is
+        refused and logged). Returns how many hits were confirmed."""
+        from dealer_console.devices.keypad import Button
+        from dealer_console.employees.authorize import Refused as SwipeRefused
+
+        assert self.system is not None
+        devices = self.jackpot or InlineJackpotDevices()
+        cards = {role: track for _id, _name, role, track in SIM_STAFF}
+        confirmed = 0
+        while True:
+            pending = self.system.marks(self.state)
+            if not pending:
+                return confirmed
+            first = pending[0]
+            seat, spot = first.mark.seat, first.spot
+            rng = rng_for(self.seed, self.state.round_id, f"jackpot/{spot}/{seat}")
+            devices.press(Button.for_seat(seat))
+            self.system.select_seat(self.state, spot, seat)
+            paytable = self.system.current(self.state)
+            assert paytable is not None
+            lines = len(paytable.game(spot).paytable.lines)
+            right = paytable.game(spot).paytable.number_of(first.mark.line)
+            if rng.random() < 0.3 and lines > 1:
+                wrong = rng.choice([n for n in range(1, lines + 1) if n != right])
+                for number in (wrong, wrong, right):  # set, clear (pressed again), correct
+                    devices.press(Button.for_hand_line(number))
+                    self.system.press_hand(self.state, spot, number)
+            devices.press(Button.CONFIRM)
+            if rng.random() < 0.2:
+                try:
+                    self.system.confirm(self.table, devices.swipe(cards["dealer"]))
+                    raise SimError("a dealer's card confirmed a jackpot hit")
+                except SwipeRefused:
+                    self.counters.refused += 1
+            track = devices.swipe(cards[self.system.required(first)])
+            self.system.confirm(self.table, track)
+            confirmed += 1
 
 
 def _order_after(rules: RoundRules, start: int, steps: int) -> int:
@@ -647,10 +838,33 @@ def summary(table: Table) -> dict[str, Any]:
         "house_net_cents": one("SELECT SUM(house_delta_cents) FROM settlement_lines"),
         "settlement_lines": one("SELECT COUNT(*) FROM settlement_lines"),
         "misdeals": dict(sorted(misdeals.items())),
-        "jackpot_hits": one("SELECT COUNT(*) FROM settlement_lines WHERE kind = 'jackpot'"
-                            " AND outcome IN ('win', 'meter')"),
+        "jackpot_hits": one("SELECT COUNT(*) FROM jackpot_hits"),
+        "jackpot": jackpot_summary(db),
         "interventions": dict(sorted(interventions.items())),
         "events": one("SELECT COUNT(*) FROM events"),
+    }
+
+
+def jackpot_summary(db: Any) -> dict[str, Any]:
+    """Confirmed awards by line and the meters as the monitor shows them (whole cents)."""
+    from dealer_console.jackpot.meters import MICRO
+
+    def total(column: str) -> int:
+        row = db.execute(f"SELECT COALESCE(SUM({column}), 0) FROM jackpot_hits").fetchone()
+        return int(row[0])
+
+    return {
+        "awarded_cents": total("amount_cents"),
+        "from_meter_cents": total("from_meter_cents"),
+        "from_tray_cents": total("from_tray_cents"),
+        "by_line": {f"{spot}/{label}": int(n) for spot, label, n in db.execute(
+            "SELECT spot, line_label, COUNT(*) FROM jackpot_hits GROUP BY spot, line_label"
+            " ORDER BY spot, line_label")},
+        "wagers": int(db.execute("SELECT COUNT(*) FROM jackpot_wagers").fetchone()[0]),
+        "meters": {f"{spot}/{level}": int(meter) // MICRO for spot, level, meter in db.execute(
+            "SELECT spot, level, meter_micro FROM jackpot_levels ORDER BY spot, position")},
+        "reserves": {f"{spot}/{level}": int(r) // MICRO for spot, level, r in db.execute(
+            "SELECT spot, level, reserve_micro FROM jackpot_levels ORDER BY spot, position")},
     }
 
 
@@ -667,7 +881,12 @@ def format_summary(s: dict[str, Any], timing: dict[str, float]) -> str:
         f"banker net         {format_cents(s['banker_net_cents'], sign=True)}",
         f"house net          {format_cents(s['house_net_cents'], sign=True)}",
         f"misdeals           {sum(s['misdeals'].values())} {s['misdeals'] or ''}",
-        f"jackpot hits       {s['jackpot_hits']}",
+        f"jackpot hits       {s['jackpot_hits']} confirmed, "
+        f"{format_cents(s['jackpot']['awarded_cents'])} awarded "
+        f"({format_cents(s['jackpot']['from_meter_cents'])} off the meters, "
+        f"{format_cents(s['jackpot']['from_tray_cents'])} from the tray)",
+        *(f"jackpot meter      {name} {format_cents(cents)}"
+          for name, cents in s["jackpot"]["meters"].items()),
         f"interventions      {s['interventions'] or 'none'}",
         f"events logged      {s['events']}",
     ]
@@ -690,7 +909,8 @@ def parse_faults(text: str) -> frozenset[str]:
 
 @contextmanager
 def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: frozenset[str],
-             resume: bool, deal: str | None = None) -> Iterator[TableSim]:
+             resume: bool, deal: str | None = None, hold_before_end: float = 0.0
+             ) -> Iterator[TableSim]:
     """Yield a ready simulator; closes the devices and database afterwards."""
     from dealer_console.profiles.loader import get_profile
     from dealer_console.profiles.schema import ConfigError
@@ -709,16 +929,23 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
         rules = round_rules(prof, None, deal)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    from dealer_console.jackpot.round_hook import JackpotSystem
+
     db = open_table_db(db_path)
     _check_meta(db, profile, seed, faults, devices)
-    table = Table.open(db, rules)
+    system = None
+    if prof.jackpot is not None:
+        install_sim_jackpot(db, prof.jackpot.paytable.name, prof.jackpot.wager)
+        system = JackpotSystem(db)
+    table = Table.open(db, rules, jackpot=system)
     shuffler: Shuffler = (DriverShuffler(seed, "wire" in faults)
                           if devices == "drivers" else InlineShuffler(seed))
-    jackpot = None
+    jackpot: Devices | None = None
     try:
-        if devices == "drivers" and prof.jackpot is not None:
-            jackpot = JackpotDevices(rules.player_seats)
-        yield TableSim(table, shuffler, seed, faults, jackpot)
+        if prof.jackpot is not None:
+            jackpot = (JackpotDevices(rules.player_seats) if devices == "drivers"
+                       else InlineJackpotDevices())
+        yield TableSim(table, shuffler, seed, faults, jackpot, system, hold_before_end)
     finally:
         if jackpot is not None:
             jackpot.close()
@@ -744,8 +971,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.rounds < 1:
         raise CommandError(f"--rounds must be 1 or more, not {args.rounds}")
     faults = parse_faults(args.faults)
+    if args.hold_before_end < 0:
+        raise CommandError(f"--hold-before-end must be 0 or more, not {args.hold_before_end}")
     with open_sim(args.db, args.profile, args.seed, args.devices, faults, args.resume,
-                  args.deal) as sim:
+                  args.deal, args.hold_before_end) as sim:
         before = sim.finished_rounds()
         started = time.perf_counter()
         try:

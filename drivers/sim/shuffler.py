@@ -38,6 +38,9 @@ class ShufflerScenario:
     """Jam after delivering this hand: the rest of the deal never comes."""
     hand_interval: float = 0.0
     """Seconds between hands (a dealer taking each hand); 0 sends them back to back."""
+    deck_order: tuple[Card, ...] | None = None
+    """A stacked deck dealt in this order instead of the seeded shuffle (the number is still
+    drawn from the seed): a trainer's or a simulation's chosen hands."""
 
 
 @dataclass
@@ -169,6 +172,8 @@ class ShufflerDouble:
         rng = random.Random(s.seed * 65536 + deal.deal_id)
         deck = list(DECK)
         rng.shuffle(deck)
+        if s.deck_order is not None:
+            deck = list(s.deck_order)
         deck = deck[: min(s.deck_count, DECK_SIZE)]
         self._set_state(ShufflerState.SHUFFLING)
         self._send(f.DeckCheck(deal.deal_id, s.deck_count))
