@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from dealer_console.devices.bet_sensors import (
     SEATS,
@@ -29,6 +30,7 @@ from dealer_console.devices.bet_sensors import (
     SensorNodeChanged,
     Spot,
 )
+from dealer_console.devices.config import BetSensorsConfig
 from drivers.backoff import Backoff
 from drivers.base import DeviceThread, TransportFactory
 from drivers.bet_sensors import framer as f
@@ -107,6 +109,21 @@ class BetSensorDriver(DeviceThread):
         """The facts already reported, per lock id; only the lock in force and the one being
         released are kept, so the memory stays bounded round after round and a lock id used
         again (they wrap at 65535, or the round chooses them) starts afresh."""
+
+    @classmethod
+    def from_config(cls, config: BetSensorsConfig, **kwargs: Any) -> BetSensorDriver:
+        """The driver a devices file describes (``dealer_console.devices.config``)."""
+        return cls(
+            config.port,
+            seats=config.seats,
+            baudrate=config.baudrate,
+            reply_timeout=config.reply_timeout,
+            tries=config.tries,
+            poll_interval=config.poll_interval,
+            offline_poll_interval=config.offline_poll_interval,
+            silence_timeout=config.silence_timeout,
+            **kwargs,
+        )
 
     # ------------------------------------------------------------------ commands
     def set_light(

@@ -16,9 +16,9 @@ it again until the keypad echoes its number, and again after every reconnection.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any, Final
 
+from dealer_console.devices.config import KeypadConfig
 from dealer_console.devices.keypad import (
     BadRead,
     Button,
@@ -40,27 +40,11 @@ from drivers.keypad.transport import (
     backend_from_config,
 )
 
+__all__ = ["TEST_ACTIONS", "KeypadConfig", "KeypadDriver"]
+
 TEST_ACTIONS: Final = ("light_test", "keypad_echo", "read_card")
 """The technician's tests: all lights on for a moment; each button lights while held; show
 the next swipe (masked)."""
-
-
-@dataclass(frozen=True, slots=True)
-class KeypadConfig:
-    """The keypad part of a table profile."""
-
-    vendor_id: int = DEFAULT_VENDOR_ID
-    product_id: int = DEFAULT_PRODUCT_ID
-    backend: str = "libusb1"
-    poll_interval: float = 0.02
-
-    def __post_init__(self) -> None:
-        for name in ("vendor_id", "product_id"):
-            value = getattr(self, name)
-            if not 0 <= value <= 0xFFFF:
-                raise ValueError(f"keypad {name} {value:#x} is not a 16-bit USB id")
-        if not 0.001 <= self.poll_interval <= 1.0:
-            raise ValueError(f"keypad poll_interval {self.poll_interval} s is not 0.001-1")
 
 
 class KeypadDriver(DeviceThread):
@@ -112,11 +96,14 @@ class KeypadDriver(DeviceThread):
 
     @classmethod
     def from_config(cls, config: KeypadConfig, **kwargs: Any) -> KeypadDriver:
+        """The driver a devices file describes (``dealer_console.devices.config``)."""
         return cls(
             backend_from_config(config.backend),
             vendor_id=config.vendor_id,
             product_id=config.product_id,
             poll_interval=config.poll_interval,
+            heartbeat=config.heartbeat,
+            silence_timeout=config.silence_timeout,
             **kwargs,
         )
 

@@ -19,12 +19,11 @@ from typing import Any, Final
 import usb.core  # type: ignore[import-untyped]
 import usb.util  # type: ignore[import-untyped]
 
+from dealer_console.devices.config import DEFAULT_PRODUCT_ID, DEFAULT_VENDOR_ID
 from drivers.transport import TransportError
 
-DEFAULT_VENDOR_ID: Final = 0x1209
-"""pid.codes' shared vendor id; a production keypad's maker puts its own ids in the profile."""
-DEFAULT_PRODUCT_ID: Final = 0x0001
-"""pid.codes' test product id: fine on a bench, replaced by the maker's id on a table."""
+__all__ = ["DEFAULT_PRODUCT_ID", "DEFAULT_VENDOR_ID", "ConfigError", "UsbKeypadTransport"]
+
 CONFIGURATION: Final = 1
 INTERFACE: Final = 0
 INTERFACE_CLASS_VENDOR: Final = 0xFF

@@ -14,7 +14,9 @@ import itertools
 import random
 import time
 from collections.abc import Hashable
+from typing import Any
 
+from dealer_console.devices.config import ShufflerConfig
 from dealer_console.devices.shuffler import (
     CardCountError,
     CardsLeft,
@@ -60,6 +62,18 @@ class ShufflerDriver(DeviceThread):
         start = first_deal_id if first_deal_id is not None else random.randint(1, 0xFFFF)
         self._deal_ids = itertools.count(start)
         self._seen: collections.OrderedDict[int, set[Hashable]] = collections.OrderedDict()
+
+    @classmethod
+    def from_config(cls, config: ShufflerConfig, **kwargs: Any) -> ShufflerDriver:
+        """The driver a devices file describes (``dealer_console.devices.config``)."""
+        return cls(
+            config.port,
+            baudrate=config.baudrate,
+            ack_timeout=config.ack_timeout,
+            heartbeat=config.heartbeat,
+            silence_timeout=config.silence_timeout,
+            **kwargs,
+        )
 
     # ------------------------------------------------------------------ commands
     def request_status(self) -> None:
