@@ -6,7 +6,8 @@
 - every wager of a completed round is settled exactly once, and nothing is settled twice;
 - every round is complete or voided, except the one in play (the newest);
 - the state tables agree with the event log: each round rebuilt from its events gives the same
-  status, wagers and settlement lines as stored;
+  status, wagers and settlement lines as stored, and replaying the whole log into an empty
+  database gives every state table (hands, fees, misdeals, interventions, ...) row for row;
 - jackpot meters equal their history (the jackpot system's own check, when the table has one).
 """
 
@@ -18,9 +19,10 @@ from dataclasses import dataclass, field
 from sqlite_utils import Database
 
 from dealer_console.profiles.loader import get_profile
-from dealer_console.round.machine import replay
+from dealer_console.round.machine import evolve, new_state, replay
+from dealer_console.round.projection import note_device, project
 from dealer_console.round.rules import base_kind
-from dealer_console.round.state import Line, Phase
+from dealer_console.round.state import Line, Phase, RoundState
 from dealer_console.storage import eventlog
 
 SETTLED_KINDS = ("base", "fortune", "ace_high", "jackpot", "house_wager", "tips", "backline")
@@ -49,6 +51,7 @@ def audit(db: Database) -> AuditReport:
     report.problems.extend(eventlog.verify_chain(db))
     _lines_conserve(db, report)
     _rounds(db, report)
+    _tables_against_log(db, report)
     # The jackpot system's meters against their ledger (nothing when the table has none).
     from dealer_console.jackpot.audit import verify_meters
 
@@ -134,3 +137,64 @@ def _round_against_log(db: Database, report: AuditReport, rid: int, status: str,
                   for ln in state.lines)
         if net:
             report.problems.append(f"round {rid}: money not conserved over the round ({net})")
+
+
+STATE_TABLES = ("rounds", "wagers", "fees", "hands", "settlement_lines", "misdeals",
+                "interventions", "banker_rotation", "devices", "device_facts")
+"""Every table the round procedure writes beside its log; each must equal the log's replay."""
+
+_SHOWN = 5
+"""Differing rows printed per table (the count says how many more)."""
+
+
+def _tables_against_log(db: Database, report: AuditReport) -> None:
+    """Replay every event through the same projection the console used, into an empty
+    database, and compare each state table row for row: a hand, fee, misdeal or intervention
+    changed after the fact shows up here even though the log is intact."""
+    from dealer_console.storage.schema import MIGRATIONS
+
+    shadow = Database(memory=True)
+    MIGRATIONS.apply(shadow)
+    face_up: dict[str, bool] = {}
+    states: dict[int, RoundState] = {}
+    try:
+        with shadow.atomic():
+            for event in eventlog.events(db):
+                if event.round_id is None:
+                    continue
+                p = event.payload
+                if event.kind == "round_opened":
+                    profile = str(p["profile"])
+                    if profile not in face_up:
+                        face_up[profile] = get_profile(profile).game.value == "face_up"
+                    state = new_state(p, event.seq, face_up[profile])
+                    states[event.round_id] = state
+                else:
+                    state = states[event.round_id]
+                    evolve(state, (event.kind, p))
+                    state.last_seq = event.seq
+                project(shadow, state, event.kind, p, event.seq)
+                if event.device is not None and event.device_seq is not None:
+                    note_device(shadow, event.device, event.device_seq, event.seq)
+    except (ValueError, KeyError, TypeError, LookupError) as exc:
+        report.problems.append(f"the event log cannot be replayed into the tables ({exc})")
+        return
+    for table in STATE_TABLES:
+        stored = _rows(db, table)
+        replayed = _rows(shadow, table)
+        if stored is None or replayed is None:
+            continue
+        extra = sorted(stored - replayed, key=repr)
+        missing = sorted(replayed - stored, key=repr)
+        for label, rows in (("stored but not in the event log", extra),
+                            ("in the event log but not stored", missing)):
+            for row in rows[:_SHOWN]:
+                report.problems.append(f"{table}: row {row} {label}")
+            if len(rows) > _SHOWN:
+                report.problems.append(f"{table}: {len(rows) - _SHOWN} more rows {label}")
+
+
+def _rows(db: Database, table: str) -> set[tuple[object, ...]] | None:
+    if table not in db.table_names():
+        return None
+    return {tuple(r) for r in db.execute(f"SELECT * FROM [{table}]")}

@@ -28,6 +28,10 @@ def project(db: Database, state: RoundState, kind: str, p: Payload, seq: int) ->
              seq],
         )
         return
+    fact = p.get("device_fact")
+    if fact is not None:
+        db.execute("INSERT INTO device_facts (round_id, device, fact, seq) VALUES (?, ?, ?, ?)",
+                   [rid, fact["device"], fact["fact"], seq])
     if kind == "wager_placed":
         db.execute("INSERT INTO wagers (round_id, seat, kind, amount_cents, envy_button)"
                    " VALUES (?, ?, ?, ?, ?)", [rid, p["seat"], p["kind"], p["cents"],

@@ -134,6 +134,14 @@ def device_event_applied(db: Database, device: str, device_seq: int) -> bool:
     return row is not None
 
 
+def device_fact_applied(db: Database, round_id: int, device: str, fact: str) -> bool:
+    """Whether ``device`` already reported ``fact`` (its event key as text) in this round."""
+    row = db.execute(
+        "SELECT 1 FROM device_facts WHERE round_id = ? AND device = ? AND fact = ?",
+        [round_id, device, fact]).fetchone()
+    return row is not None
+
+
 def verify_chain(db: Database) -> list[str]:
     """Every break in the hash chain, described; empty when the log is intact."""
     problems: list[str] = []

@@ -10,6 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dealer_console.cards import Card
+from dealer_console.devices.shuffler import HandDelivered
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
 from dealer_console.round.state import Phase
@@ -20,6 +22,8 @@ from tests.round.helpers import (
     hands_with,
     make_table,
     reopen,
+    set_all_house_way,
+    settle_all,
     start_and_act,
     take_bank,
 )
@@ -143,3 +147,60 @@ def test_a_database_is_refused_under_another_profile(tmp_path: Path) -> None:
     table.db.close()
     with pytest.raises(TableMismatch, match="washington-face-up"):
         make_table(tmp_path, "catfish-bend-fortune")
+
+
+def _delivered(deal_id: int, index: int, cards: tuple[Card, ...], run_seq: int
+               ) -> HandDelivered:
+    return HandDelivered(device="shuffler", seq=run_seq, deal_id=deal_id, index=index,
+                         cards=cards)
+
+
+def test_a_shuffler_fact_applies_once_across_a_driver_restart(tmp_path: Path) -> None:
+    """The shuffler driver numbers its events 1, 2, 3, ... per run; after a crash the new run
+    starts again at 1 and the machine resends the deal. The key is the fact (deal id and
+    delivery index), so the resent hands are ignored and the new ones are not."""
+    table = make_table(tmp_path, "washington-face-up")
+    bet_all(table)
+    start_and_act(table, 9)
+    hands = hands_with({}, 3)
+    first_run = [_delivered(500, i + 1, h, run_seq=i + 1) for i, h in enumerate(hands[:3])]
+    for event in first_run:
+        assert table.handle(c.DealHand(event.cards), device=event.device, fact=event.key)
+    table = reopen(table)
+    before = table.state
+    second_run = [_delivered(500, i + 1, h, run_seq=i + 1) for i, h in enumerate(hands)]
+    for event in second_run[:3]:  # resent: same facts, seq restarted
+        assert table.handle(c.DealHand(event.cards), device=event.device, fact=event.key) == []
+    assert table.state == before
+    for event in second_run[3:]:  # new facts whose seq numbers were used by the first run
+        assert table.handle(c.DealHand(event.cards), device=event.device, fact=event.key)
+    assert table.state.phase is Phase.DEAL_CHECK
+    assert [table.state.hands[s] for s in table.state.order] == hands
+    facts = [r[0] for r in table.db.execute("SELECT fact FROM device_facts ORDER BY seq")]
+    assert facts == [f"hand/shuffler/500/{i}" for i in range(1, 8)]
+    assert reopen(table).state == table.state
+
+
+def test_a_deal_id_used_again_in_a_later_round_is_a_new_fact(tmp_path: Path) -> None:
+    """Deal ids are 1-65535 and a restarted driver may pick one used before: a fact is only
+    the same fact within its round."""
+    table = make_table(tmp_path, "washington-face-up")
+    for round_no in range(2):
+        bet_all(table)
+        start_and_act(table, 9)
+        for i, h in enumerate(hands_with({}, round_no)):
+            event = _delivered(77, i + 1, h, run_seq=i + 1)
+            assert table.handle(c.DealHand(h), device="shuffler", fact=event.key)
+        table.handle(c.RemainingCards(4))
+        set_all_house_way(table)
+        settle_all(table)
+        table.handle(c.EndGame())
+    assert table.db.execute("SELECT COUNT(*) FROM device_facts").fetchone()[0] == 14
+
+
+def test_a_device_fact_needs_its_device(tmp_path: Path) -> None:
+    table = make_table(tmp_path, "washington-face-up")
+    with pytest.raises(ValueError, match="device"):
+        table.handle(c.StartGame(), fact=("x", 1))
+    with pytest.raises(ValueError, match="device"):
+        table.handle(c.StartGame(), device="keypad", device_seq=1, fact=("x", 1))
