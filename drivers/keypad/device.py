@@ -42,9 +42,11 @@ from drivers.keypad.transport import (
 
 __all__ = ["TEST_ACTIONS", "KeypadConfig", "KeypadDriver"]
 
-TEST_ACTIONS: Final = ("light_test", "keypad_echo", "read_card")
+TEST_ACTIONS: Final = ("light test", "keypad echo", "read card")
 """The technician's tests: all lights on for a moment; each button lights while held; show
-the next swipe (masked)."""
+the next swipe (masked). Named with spaces like the other devices' tests."""
+_ACTION_ALIASES: Final = {name.replace(" ", "_"): name for name in TEST_ACTIONS}
+"""The first names of the tests, still accepted."""
 
 
 class KeypadDriver(DeviceThread):
@@ -116,11 +118,12 @@ class KeypadDriver(DeviceThread):
         return TEST_ACTIONS
 
     def run_test_action(self, action: str) -> None:
+        action = _ACTION_ALIASES.get(action, action)
         if action not in TEST_ACTIONS:
             raise ValueError(
                 f"keypad has no test action {action!r}; it offers {', '.join(TEST_ACTIONS)}"
             )
-        self.submit(getattr(self, f"_test_{action}"))
+        self.submit(getattr(self, f"_test_{action.replace(' ', '_')}"))
 
     # ----------------------------------------------------------------- test actions
     def _test_light_test(self) -> None:
@@ -129,12 +132,12 @@ class KeypadDriver(DeviceThread):
 
     def _test_keypad_echo(self) -> None:
         self._echo = not self._echo
-        self.diag.set_extra("keypad_echo", "on" if self._echo else "off")
+        self.diag.set_extra("keypad echo", "on" if self._echo else "off")
         self._led_dirty = True
 
     def _test_read_card(self) -> None:
         self._read_card_armed = True
-        self.diag.set_extra("read_card", "waiting for a swipe")
+        self.diag.set_extra("read card", "waiting for a swipe")
 
     def _want_leds(self, command: SetLeds) -> None:
         self._leds = command
@@ -247,13 +250,13 @@ class KeypadDriver(DeviceThread):
             self._emit(CardSwiped, track=track, **ids)
             if self._read_card_armed:
                 self._read_card_armed = False
-                self.diag.set_extra("read_card", f"read {mask_track(track)}")
+                self.diag.set_extra("read card", f"read {mask_track(track)}")
         else:
             reason = codec.parse_bad_read(report)
             self._emit(BadRead, reason=reason, **ids)
             if self._read_card_armed:
                 self._read_card_armed = False
-                self.diag.set_extra("read_card", f"bad read ({reason.name})")
+                self.diag.set_extra("read card", f"bad read ({reason.name})")
 
     def _on_tick(self, now: float) -> None:
         if not self._greeted:

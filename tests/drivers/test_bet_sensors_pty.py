@@ -148,6 +148,9 @@ def test_faults_lose_and_double_nothing(rig_factory: RigFactory, fault: Fault) -
     rig = rig_factory(FaultPlan(seed=5, **{fault.value: 0.3}))
     round_trip(rig)
     assert rig.faults.applied[fault] > 0
+    snap = rig.driver.diagnostics()
+    if fault in (Fault.DROP, Fault.CORRUPT):  # an answer lost: the request was sent again
+        assert snap.frames_retransmitted > 0
 
 
 def test_lights_are_set_and_the_light_test_reaches_every_spot(rig_factory: RigFactory) -> None:

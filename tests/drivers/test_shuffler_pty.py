@@ -151,6 +151,7 @@ def test_each_fault_on_every_frame_loses_and_doubles_nothing(
     snap = rig.driver.diagnostics()
     if fault in (Fault.CORRUPT, Fault.GARBAGE):
         assert snap.frames_bad > 0
+    assert snap.frames_good > 0 and snap.last_rx and snap.last_tx
 
 
 def test_unplug_and_replug_in_the_middle_of_a_deal(rig_factory: RigFactory) -> None:

@@ -259,26 +259,27 @@ def test_keypad_absent_at_start_is_reported_then_found() -> None:
 
 
 def test_test_actions(driver: KeypadDriver, keypad: SimKeypad) -> None:
-    assert driver.test_actions() == ("light_test", "keypad_echo", "read_card")
+    # Named like the other devices' tests ("light test", "deck count"); the first names stay.
+    assert driver.test_actions() == ("light test", "keypad echo", "read card")
     with pytest.raises(ValueError, match="no test action 'dance'"):
         driver.run_test_action("dance")
-    driver.run_test_action("light_test")
+    driver.run_test_action("light test")
     wait_until(lambda: all(keypad.led(b) is LedMode.ON for b in Button), "all lights on")
     wait_until(lambda: keypad.led(Button.START_GAME) is LedMode.OFF, "light test over")
-    driver.run_test_action("keypad_echo")
-    wait_until(lambda: driver.diagnostics().extra.get("keypad_echo") == "on")
+    driver.run_test_action("keypad_echo")  # the old name still works
+    wait_until(lambda: driver.diagnostics().extra.get("keypad echo") == "on")
     keypad.press(Button.HAND_3)
     keypad_events(driver, 1)
     wait_until(lambda: keypad.led(Button.HAND_3) is LedMode.ON, "echo lights the button")
     keypad.release(Button.HAND_3)
     keypad_events(driver, 1)
     wait_until(lambda: keypad.led(Button.HAND_3) is LedMode.OFF, "echo dark on release")
-    driver.run_test_action("read_card")
-    wait_until(lambda: driver.diagnostics().extra.get("read_card") == "waiting for a swipe")
+    driver.run_test_action("read card")
+    wait_until(lambda: driver.diagnostics().extra.get("read card") == "waiting for a swipe")
     keypad.swipe("99887766")
     keypad_events(driver, 1)
-    wait_until(lambda: "read" in driver.diagnostics().extra.get("read_card", ""), "card shown")
-    assert driver.diagnostics().extra["read_card"] == "read ****7766"
+    wait_until(lambda: "read" in driver.diagnostics().extra.get("read card", ""), "card shown")
+    assert driver.diagnostics().extra["read card"] == "read ****7766"
 
 
 def test_scripted_keypad(driver: KeypadDriver, keypad: SimKeypad) -> None:
