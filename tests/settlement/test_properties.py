@@ -5,6 +5,7 @@ aggregate payout limit."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
@@ -55,7 +56,14 @@ def choice(draw: st.DrawFn, cards: tuple[Card, ...]) -> HandChoice:
 @st.composite
 def rounds(draw: st.DrawFn, profile: Profile) -> RoundInput:
     deck = draw(st.permutations(DECK))
-    hands = [tuple(deck[i * 7:(i + 1) * 7]) for i in range(7)]
+    # Plant four of a kind in up to two hands: random deals almost never hold envy hands, and
+    # envy, big Fortune pays, coverage exhaustion and the aggregate limit need them.
+    plants = draw(st.lists(st.tuples(st.integers(0, 6), st.integers(2, 14)), max_size=2,
+                           unique_by=(lambda t: t[0], lambda t: t[1])))
+    quads = {hand: [c for c in deck if c.rank == rank] for hand, rank in plants}
+    rest = iter([c for c in deck if c.rank not in {rank for _, rank in plants}])
+    hands = [tuple(quads.get(i, []) + [next(rest) for _ in range(7 - len(quads.get(i, [])))])
+             for i in range(7)]
     by = BankedBy.HOUSE
     if profile.banking.covered:
         by = BankedBy.PLAYER
@@ -136,5 +144,78 @@ def test_money_is_conserved_and_limits_hold(name: str) -> None:
     @given(rounds(profile))
     def run(rnd: RoundInput) -> None:
         _check(profile, rnd)
+
+    run()
+
+
+# The properties above hold by construction as much as by rule (totals are summed from the
+# transfers). The ones below compare two settlements or recount from the cards, so a wrong
+# order, a lost line or an envy paid for the wrong hand makes them fail.
+
+def _totals_by_party(profile: Profile, rnd: RoundInput) -> dict[str, int]:
+    return {party: cents for party, cents in settle(profile, rnd).totals.items() if cents}
+
+
+def _deep_bank(profile: Profile) -> Profile:
+    """The profile with a banker limit so large that no round can exhaust the banker."""
+    if not profile.banking.covered:
+        return profile
+    bank = profile.limits[Area.BANKER]
+    limits = {**profile.limits, Area.BANKER: Limit(bank.minimum, 10**12, bank.increment)}
+    return replace(profile, limits=limits)
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_order_changes_nothing_when_no_limit_binds(name: str) -> None:
+    """Only the banker's coverage makes settlement order matter. With a bank nobody can
+    exhaust (or the house banking), every action seat gives every party the same total, and
+    no line is left uncovered."""
+    profile = _deep_bank(get_profile(name))
+
+    @settings(max_examples=60, deadline=None)
+    @given(rounds(profile), st.data())
+    def run(rnd: RoundInput, data: st.DataObject) -> None:
+        if profile.banking.covered:
+            rnd = replace(rnd, banker=replace(rnd.banker, wager=10**11))
+        seats = profile.positions if rnd.house is None else len(rnd.positions) + 1
+        other = replace(rnd, action_seat=data.draw(st.integers(2, seats)))
+        first = settle(profile, rnd)
+        assert all(ln.uncovered == 0 for ln in first.lines)
+        assert _totals_by_party(profile, rnd) == _totals_by_party(profile, other)
+
+    run()
+
+
+@pytest.mark.parametrize("name", PROFILES)
+def test_winners_keep_their_wager_and_envy_is_recounted(name: str) -> None:
+    """A winning wager never costs its bettor anything but commission; envy lines are exactly
+    one per (holder, other qualifying hand holding a Fortune wager), recounted from the cards."""
+    from dealer_console.seven import fortune_class
+
+    profile = get_profile(name)
+
+    @settings(max_examples=100, deadline=None)
+    @given(rounds(profile))
+    def run(rnd: RoundInput) -> None:
+        sheet = settle(profile, rnd)
+        for line in sheet.lines:
+            if line.outcome is LineOutcome.WIN and line.kind in (
+                    WagerKind.BASE, WagerKind.BACKLINE, WagerKind.FORTUNE, WagerKind.ACE_HIGH,
+                    WagerKind.ENVY):
+                paid_out = sum(t.cents for t in line.transfers if t.payer == line.party)
+                assert paid_out == line.commission
+        envy = profile.envy
+        expected = 0
+        if envy is not None and profile.fortune is not None:
+            qualifying = [
+                p.position for p in rnd.positions
+                if p.wagers.base and (p.wagers.fortune or not envy.needs_fortune_on_hand)
+                and (cls := fortune_class(p.cards)) is not None and cls.is_envy_hand
+            ]
+            holders = [p.position for p in rnd.positions if p.wagers.fortune >= envy.threshold]
+            if rnd.banker.by is BankedBy.PLAYER and rnd.banker.fortune >= envy.threshold:
+                holders.append(1)
+            expected = sum(1 for h in holders for q in qualifying if q != h)
+        assert sum(1 for ln in sheet.lines if ln.kind is WagerKind.ENVY) == expected
 
     run()
