@@ -75,10 +75,13 @@ class SetActionSeat(Command):
 @dataclass(frozen=True, slots=True)
 class DealHand(Command):
     """One hand delivered (shuffler) or one pile handed out (hand-dealt). ``seat`` is where the
-    dealer put it when the console is told; None means the next seat in the deal order."""
+    dealer put it when the console is told; None means the next seat in the deal order.
+    ``index`` is the shuffler's delivery index (1-7), when the hand came from the machine: an
+    index past the next one means a position was missed."""
 
     cards: tuple[Card, ...]
     seat: int | None = None
+    index: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -352,6 +352,15 @@ def _deal_hand(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Service
         raise Refused(f"seat {seat} is not at this table")
     if seat in state.hands:
         raise Refused(f"seat {seat} already has a hand")
+    due = len(state.delivered) + 1
+    if cmd.index is not None and cmd.index < due:
+        raise Refused(f"delivery {cmd.index} of this deal is already applied")
+    if cmd.index is not None and cmd.index > due:
+        # The machine's own count says a hand never reached the table (Catfish Bend,
+        # "Irregularities" 2: a spot missed).
+        return [_misdeal(MisdealReason.POSITION_MISSED,
+                         f"the shuffler delivered hand {cmd.index} after hand {due - 1}",
+                         "device")]
     if len(cmd.cards) != HAND_SIZE:
         return [_misdeal(MisdealReason.HAND_NOT_SEVEN,
                          f"seat {seat} got {len(cmd.cards)} cards", "device")]
@@ -385,7 +394,13 @@ def _correct_first(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Ser
 def _remaining(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                ) -> list[EventTuple]:
     assert isinstance(cmd, c.RemainingCards)
-    _need(state, Phase.DEAL_CHECK, what="counting the remaining cards")
+    _need(state, Phase.DEALING, Phase.DEAL_CHECK, what="counting the remaining cards")
+    if state.phase is Phase.DEALING:
+        # The shuffler reports the cards left when it has finished: finishing with positions
+        # still without a hand is a spot missed (Catfish Bend, "Irregularities" 2).
+        return [_misdeal(MisdealReason.POSITION_MISSED,
+                         f"the deal ended after {len(state.delivered)} of {len(state.order)} "
+                         f"hands ({cmd.count} cards left)", "device")]
     if state.wrong_start is not None:
         raise Refused("the first hand went to the wrong seat: move the hands first")
     if cmd.count != LEFT_OVER:

@@ -194,3 +194,36 @@ def test_supervisor_reconstructs_a_wrongly_set_banker_hand(tmp_path: Path) -> No
     # the reconstruction survives a restart
     again = reopen(table)
     assert again.state.banker_setting == other
+
+
+def test_the_shuffler_skipping_a_delivery_index_is_a_position_missed(tmp_path: Path) -> None:
+    """The machine numbers its deliveries: hand 4 after hand 2 means a spot got nothing,
+    whatever seat the dealer would have put it at."""
+    table = _dealing(tmp_path)
+    hands = hands_with({})
+    for i in (1, 2):
+        table.handle(c.DealHand(hands[i - 1], index=i))
+    before = table.state
+    with pytest.raises(Refused, match="delivery 2 of this deal is already applied"):
+        table.handle(c.DealHand(hands[1], index=2))
+    assert table.state == before
+    table.handle(c.DealHand(hands[3], index=4))
+    assert table.state.phase is Phase.MISDEAL
+    assert _misdeal_row(table) == ("position_missed", "device", 0, None)
+    assert _wagers(table)  # the wagers stay
+    table.handle(c.Redeal())
+    assert table.state.phase is Phase.ACTION
+
+
+def test_the_shuffler_finishing_short_of_seven_hands_is_a_position_missed(tmp_path: Path
+                                                                           ) -> None:
+    """The cards-left report arrives while positions still wait for a hand."""
+    table = _dealing(tmp_path)
+    hands = hands_with({})
+    deal(table, hands[:6])
+    table.handle(c.RemainingCards(11))
+    assert table.state.phase is Phase.MISDEAL
+    assert _misdeal_row(table) == ("position_missed", "device", 0, None)
+    void = table.db.execute("SELECT COUNT(*) FROM hands WHERE void = 1").fetchone()[0]
+    assert void == 6
+    assert reopen(table).state == table.state
