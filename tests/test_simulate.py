@@ -138,3 +138,47 @@ def test_crash_test_sigkill_at_random_moments(tmp_path: Path, profile: str) -> N
                                     "--faults", "all", profile=profile, rounds=rounds,
                                     seed=11))
     assert finished == reference
+
+
+def test_crash_between_a_confirming_swipe_and_end_game(tmp_path: Path) -> None:
+    """Killed while a round holds a confirmed jackpot award but has not reached END GAME:
+    resumed, the award is not paid again, the audit passes (meters included) and the totals
+    equal an uninterrupted run's."""
+    rounds = 12
+    db = tmp_path / "killed.db"
+    args = [*CLI, "simulate", "--profile", "washington-face-up", "--rounds", str(rounds),
+            "--seed", "7", "--db", str(db), "--devices", "drivers", "--faults", "jackpot-hands",
+            "--json"]
+    proc = subprocess.Popen([*args, "--hold-before-end", "30"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    held = None
+    while held is None and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        if not db.exists():
+            continue
+        conn = sqlite3.connect(db)
+        try:
+            held = conn.execute(
+                "SELECT h.round_id, COUNT(*) FROM jackpot_hits h JOIN rounds r USING (round_id)"
+                " WHERE r.status = 'open' GROUP BY h.round_id").fetchone()
+        except sqlite3.OperationalError:
+            held = None  # tables not created yet
+        finally:
+            conn.close()
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    assert held is not None, "no jackpot award was confirmed before the kill"
+    conn = sqlite3.connect(db)
+    phase = conn.execute("SELECT phase FROM rounds WHERE round_id = ?", [held[0]]).fetchone()
+    conn.close()
+    assert phase[0] == "end"  # killed after the swipe, before END GAME
+    finished = summary_of(subprocess.run([*args, "--resume"], capture_output=True, text=True,
+                                         timeout=300))
+    audit_ok(db)
+    reference = summary_of(simulate(tmp_path / "straight.db", "--devices", "inline",
+                                    "--faults", "jackpot-hands", rounds=rounds))
+    assert finished == reference
+    assert finished["jackpot_hits"] > 0
+    assert finished["jackpot"]["awarded_cents"] == (finished["jackpot"]["from_meter_cents"]
+                                                    + finished["jackpot"]["from_tray_cents"])
