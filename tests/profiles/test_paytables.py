@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from dealer_console.money import format_cents
 from dealer_console.paytables import (
     ACE_HIGH_LINE_IDS,
     PaytableKind,
@@ -108,3 +111,24 @@ def test_paytable_example_in_docs_loads(tmp_path: Path) -> None:
     table = load_paytable(path)
     four = table.line("four_of_a_kind")
     assert four is not None and four.odds == 20 and four.envy_cents == 500
+
+
+PRINTED = json.loads((Path(__file__).parent / "printed_paytables.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_paytable_pays_what_the_document_prints(name: str) -> None:
+    """Golden: every line of every shipped table against the numbers as the rule document
+    prints them (typed separately from config/), so a slipped digit in a TOML file fails."""
+    table = get_paytable(name)
+    shown: dict[str, Any] = {}
+    for line in table.lines:
+        if table.kind is PaytableKind.JACKPOT:
+            shown[line.id] = (f"{line.for_one} for 1" if line.for_one is not None
+                              else f"{line.meter_percent}% {line.meter}")
+            continue
+        item: dict[str, Any] = {"pays": "push" if line.push else line.odds}
+        if line.envy_cents is not None:
+            item["envy"] = format_cents(line.envy_cents).removesuffix(".00")
+        shown[line.id] = item
+    assert shown == PRINTED[name]
