@@ -570,11 +570,20 @@ def _reconstruct(state: RoundState, rules: RoundRules, cmd: c.Command, services:
     _check_same_cards(state.banker_seat, hand, cmd.setting)
     if is_foul(cmd.setting, rules.hand_rules):
         raise Refused(f"the banker's hand cannot be set foul: {cmd.setting}")
+    if state.banker_kind == "house" and not _same_split(cmd.setting, services.house_way(hand)):
+        # Only a player banker sets their own hand (Catfish Bend, "Irregularities"); the
+        # house's is the House Way and nothing else (rules README, "Setting and comparing").
+        raise Refused("the house's hand is always set the House Way; a reconstruction cannot "
+                      "set it otherwise")
     events: list[EventTuple] = [("banker_reconstructed", {**setting_json(cmd.setting),
                                                            "who": cmd.who})]
     if state.phase is Phase.SETTLEMENT:
         events.append(_plan_event(state, rules, services, events))
     return events
+
+
+def _same_split(a: Setting, b: Setting) -> bool:
+    return sorted(a.low) == sorted(b.low) and sorted(a.high) == sorted(b.high)
 
 
 def _settle_next(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services

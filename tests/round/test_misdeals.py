@@ -227,3 +227,27 @@ def test_the_shuffler_finishing_short_of_seven_hands_is_a_position_missed(tmp_pa
     void = table.db.execute("SELECT COUNT(*) FROM hands WHERE void = 1").fetchone()[0]
     assert void == 6
     assert reopen(table).state == table.state
+
+
+@pytest.mark.parametrize("profile", ["washington-face-up", "catfish-bend-fortune"])
+def test_a_house_hand_cannot_be_reconstructed_off_the_house_way(tmp_path: Path,
+                                                                profile: str) -> None:
+    table = make_table(tmp_path, profile)
+    bet_all(table)
+    start_and_act(table, 9)
+    deal(table, hands_with({}, 5))
+    table.handle(c.RemainingCards(4))
+    set_all_house_way(table)
+    assert table.state.phase is Phase.SETTLEMENT and table.state.banker_kind == "house"
+    house = table.state.banker_setting
+    assert house is not None
+    cards = table.state.hands[0]
+    other = next(setting for pair in combinations(cards, 2)
+                 if not is_foul(setting := make_setting(pair, [x for x in cards
+                                                               if x not in pair]))
+                 and sorted(setting.low) != sorted(house.low))
+    before = table.state
+    with pytest.raises(Refused, match="House Way"):
+        table.handle(c.ReconstructBankerHand(other, "supervisor 7"))
+    assert table.state == before
+    assert table.db.execute("SELECT COUNT(*) FROM interventions").fetchone()[0] == 0
