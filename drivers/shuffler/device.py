@@ -62,6 +62,8 @@ class ShufflerDriver(DeviceThread):
         start = first_deal_id if first_deal_id is not None else random.randint(1, 0xFFFF)
         self._deal_ids = itertools.count(start)
         self._seen: collections.OrderedDict[int, set[Hashable]] = collections.OrderedDict()
+        self._last_status: f.Status | None = None
+        self._status_asked = False
 
     @classmethod
     def from_config(cls, config: ShufflerConfig, **kwargs: Any) -> ShufflerDriver:
@@ -77,7 +79,13 @@ class ShufflerDriver(DeviceThread):
 
     # ------------------------------------------------------------------ commands
     def request_status(self) -> None:
-        self._send(f.StatusRequest())
+        """Ask for the machine's status: the answer is reported even if nothing changed."""
+
+        def ask() -> None:
+            self._status_asked = True
+            self._arq.send(f.Kind.STATUS_REQUEST)
+
+        self.submit(ask)
 
     def start_deal(self, hands: int, deal_id: int | None = None) -> int:
         """Ask for ``hands`` hands (1-8); returns the deal id every event of the deal carries.
@@ -170,8 +178,14 @@ class ShufflerDriver(DeviceThread):
         if isinstance(m, f.Hello):
             self.diag.update(firmware=m.firmware, serial_number=m.serial_number)
             self._mark_alive(m.firmware, m.serial_number)
+            self._last_status = None  # it restarted: its next status is news
         elif isinstance(m, f.Status):
             self._mark_alive(m.firmware, m.serial_number)
+            # The heartbeat asks every second while all is quiet; an answer that says the
+            # same as the last one is no event (the queue would grow all day for nothing).
+            if m == self._last_status and not self._status_asked:
+                return
+            self._last_status, self._status_asked = m, False
             self._emit(
                 ShufflerStatus,
                 state=m.state,

@@ -23,7 +23,7 @@ from drivers.shuffler.device import ShufflerDriver
 from drivers.sim.faults import Fault, FaultInjector, FaultPlan
 from drivers.sim.pty import PtyServer
 from drivers.sim.shuffler import ShufflerDouble, ShufflerScenario
-from tests.drivers.conftest import collect_until
+from tests.drivers.conftest import collect_until, wait_until
 
 
 class Rig:
@@ -213,3 +213,28 @@ def test_bad_deal_requests_are_refused_before_the_wire(rig_factory: RigFactory) 
         rig.driver.start_deal(0)
     with pytest.raises(ValueError, match="deal id 70000"):
         rig.driver.start_deal(7, deal_id=70000)
+
+
+def test_the_heartbeat_does_not_fill_the_queue_with_unchanged_status(tmp_path: Path) -> None:
+    def drain(driver: ShufflerDriver) -> list[ShufflerStatus]:
+        out = []
+        while (event := driver.get_event(0)) is not None:
+            if isinstance(event, ShufflerStatus):
+                out.append(event)
+        return out
+
+    double = ShufflerDouble(ack_timeout=0.05)
+    with PtyServer(double, link=tmp_path / "quiet") as server:
+        driver = ShufflerDriver(server.path, ack_timeout=0.05, heartbeat=0.02, silence_timeout=1)
+        with driver:
+            driver.wait_for(DeviceConnected)
+            wait_until(lambda: driver.diagnostics().frames_good > 40, what="heartbeats")
+            quiet = drain(driver)
+            driver.request_status()  # asked for: reported though nothing changed
+            asked = driver.wait_for(ShufflerStatus)
+            double.open_door()  # a change: reported unasked
+            door = driver.wait_for(ShufflerStatus)
+            after = drain(driver)
+    assert len(quiet) <= 1, f"{len(quiet)} status events from heartbeats alone"
+    assert asked.state is ShufflerState.READY and door.state is ShufflerState.DOOR_OPEN
+    assert not after
