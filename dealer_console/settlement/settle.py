@@ -237,17 +237,24 @@ class _Round:
                 line.reason += "; commission waived by the Fortune wager"
                 continue
             line.commission = percent_of(line.moved, commission.basis_points)
-        if self.player_banker and commission.player_banker_pays_on_net:
-            net = sum(self.net_of(line, BANKER) for line in self.lines if line.kind in BASE_GAME)
-            if net <= 0:
-                return
-            if waiver is not None and self.rnd.banker.fortune >= waiver:
-                self.notes.append("player banker's commission waived by their Fortune wager")
-                return
-            self.add(SheetLine(WagerKind.COMMISSION, 1, BANKER, HOUSE, 0, LineOutcome.CHARGE,
-                               f"{commission.basis_points / 100:g}% of the player banker's net "
-                               f"win of {format_cents(net)}",
-                               due=percent_of(net, commission.basis_points)))
+        if not self.player_banker:
+            return
+        # Catfish Bend, "Commission": every player, the player banker included, pays on their
+        # own winnings. On the net of the base game by default; otherwise on each base-game
+        # wager the banker wins (before, a false setting let the banker pay nothing at all).
+        nets = [self.net_of(line, BANKER) for line in self.lines if line.kind in BASE_GAME]
+        on_net = commission.player_banker_pays_on_net
+        basis = sum(nets) if on_net else sum(n for n in nets if n > 0)
+        if basis <= 0:
+            return
+        if waiver is not None and self.rnd.banker.fortune >= waiver:
+            self.notes.append("player banker's commission waived by their Fortune wager")
+            return
+        what = "net win" if on_net else "winnings"
+        self.add(SheetLine(WagerKind.COMMISSION, 1, BANKER, HOUSE, 0, LineOutcome.CHARGE,
+                           f"{commission.basis_points / 100:g}% of the player banker's {what} "
+                           f"of {format_cents(basis)}",
+                           due=percent_of(basis, commission.basis_points)))
 
     @staticmethod
     def net_of(line: SheetLine, party: str) -> int:

@@ -112,3 +112,19 @@ def test_bonus_wager_without_its_paytable_is_refused(area: str, wager: int) -> N
         settle(profile, round_from_data(raw))
     assert info.value.place == f"positions[0].wagers.{area}"
     assert "offers no" in info.value.reason
+
+
+def test_player_banker_commission_on_winnings_when_not_on_net() -> None:
+    """With player_banker_pays_on_net = false the PB used to pay no commission at all. In
+    cb05 the PB wins the house's $20 and P3's $60 and pays P2's $50: 5% of $80 is $4.00
+    (on the net, $30, it is $1.50)."""
+    from dataclasses import replace
+
+    profile = get_profile("catfish-bend-fortune")
+    assert profile.commission is not None
+    gross = replace(profile, commission=replace(profile.commission,
+                                                player_banker_pays_on_net=False))
+    rnd = round_from_data(data("cb05-player-banker"))
+    for prof, due in ((profile, 150), (gross, 400)):
+        charges = [ln for ln in settle(prof, rnd).lines if ln.kind.value == "commission"]
+        assert [(ln.party, ln.due) for ln in charges] == [("banker", due)]
