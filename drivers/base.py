@@ -308,7 +308,7 @@ class DeviceThread:
                 self.diag.update(port=self._transport.port, state=ConnectionState.CONNECTING)
                 self._last_heard = time.monotonic()
                 self._lost_reason = ""
-                self._on_open()
+                self._guarded(self._on_open)
             self._run_commands()
             try:
                 data = self._transport.read() if not self._lost_reason else b""
@@ -317,12 +317,12 @@ class DeviceThread:
                 data = b""
             if data:
                 self.diag.count("bytes_in", len(data))
-                self._on_data(data)
+                self._guarded(self._on_data, data)
             now = time.monotonic()
             if not self._lost_reason and now - self._last_heard > self._silence_timeout:
                 self._link_lost(f"no answer for {self._silence_timeout:g} s")
             if not self._lost_reason:
-                self._on_tick(now)
+                self._guarded(self._on_tick, now)
             if self._lost_reason:
                 reason = self._lost_reason
                 self._close_transport()
@@ -336,6 +336,18 @@ class DeviceThread:
                 reported_down = False
         self._close_transport()
         self._run_commands()
+
+    def _guarded(self, hook: Callable[..., None], *args: Any) -> None:
+        """Run a protocol hook; a bug in it (or a message no one foresaw) must not kill the
+        I/O thread silently, leaving the device shown as connected and deaf. It is logged,
+        shown to the technician, and handled like a broken link: the port is reopened and
+        the protocol starts again from its kept state."""
+        try:
+            hook(*args)
+        except Exception as exc:
+            log.exception("%s: %s failed", self._name, getattr(hook, "__name__", "hook"))
+            self.diag.count("internal_errors")
+            self._link_lost(f"internal error in {self._name} driver: {exc!r}")
 
     def _report_down(self, reason: str) -> None:
         self.diag.update(state=ConnectionState.DISCONNECTED)

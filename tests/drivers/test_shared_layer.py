@@ -240,3 +240,29 @@ def test_a_driver_passes_its_redaction_hook_to_its_diagnostics() -> None:
         driver.wait_for(DeviceConnected, 2)
     snap = driver.diagnostics()
     assert snap.last_tx == ("masked",) and snap.last_rx == ("masked",)
+
+
+class BuggyDriver(EchoDriver):
+    """Its protocol code fails on the byte ``!``: a bug, or a message no one foresaw."""
+
+    def _on_data(self, data: bytes) -> None:
+        if b"!" in data:
+            raise RuntimeError("protocol bug")
+        super()._on_data(data)
+
+
+def test_a_bug_in_the_protocol_code_is_reported_and_survived() -> None:
+    line = Line()
+    driver = BuggyDriver(
+        "buggy", line.open, backoff=Backoff(initial=0.01, maximum=0.02), silence_timeout=10
+    )
+    with driver:
+        line.to_driver.append(b"x")
+        driver.wait_for(DeviceConnected, 2)
+        line.to_driver.append(b"!")
+        down = driver.wait_for(DeviceDisconnected, 2)
+        assert "internal error" in down.reason and "protocol bug" in down.reason
+        line.to_driver.append(b"y")
+        driver.wait_for(DeviceConnected, 2)  # the thread lives on and reconnects
+        assert driver.state is ConnectionState.CONNECTED
+    assert "protocol bug" in driver.diagnostics().last_error
