@@ -214,6 +214,19 @@ def load_profile(path: Path) -> Profile:
         elif area in limits:
             raise ConfigError(str(path), f"limits.{area.value}",
                               f"this table does not offer the {area.value} area; {fix}")
+    fortune_limit = limits.get(Area.FORTUNE)
+    if envy is not None and fortune_limit is not None and envy.threshold > fortune_limit.maximum:
+        raise ConfigError(str(path), "envy.threshold",
+                          f"{format_cents(envy.threshold)} is above the Fortune maximum "
+                          f"{format_cents(fortune_limit.maximum)}: no wager could earn envy; "
+                          "lower it or raise limits.fortune.maximum")
+    if (commission is not None and commission.waived_by_fortune is not None
+            and fortune_limit is not None
+            and commission.waived_by_fortune > fortune_limit.maximum):
+        raise ConfigError(str(path), "commission.waived_by_fortune",
+                          f"{format_cents(commission.waived_by_fortune)} is above the Fortune "
+                          f"maximum {format_cents(fortune_limit.maximum)}: no wager could waive "
+                          "commission; lower it or raise limits.fortune.maximum")
     if fees is not None and fees.payer is FeePayer.BANKER and not banking.covered:
         raise ConfigError(str(path), "fees.payer", "a rake paid by the banker needs a player "
                                                    "banker (banking player_dealer or "

@@ -94,6 +94,8 @@ def _write(tmp_path: Path, text: str) -> Path:
          "limits.house_wager", "only banking house_or_player_banker"),
         (lambda t: t.replace("tip_bets = false", "tip_bets = true"), "limits.tips",
          "missing; the table takes dealer tip bets"),
+        (lambda t: t.replace('[envy]\nthreshold = "$5"', '[envy]\nthreshold = "$500"'),
+         "envy.threshold", "no wager could earn envy"),
     ],
 )
 def test_bad_profile_is_refused_with_place(
