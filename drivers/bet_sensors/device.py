@@ -171,6 +171,13 @@ class BetSensorDriver(DeviceThread):
             node.queue = collections.deque(
                 r for r in node.queue if not (isinstance(r, f.SetLight) and r.spot == request.spot)
             )
+        elif isinstance(request, f.Lock | f.Unlock):
+            # Only the latest lock command matters: a node away for many rounds must not
+            # collect a LOCK and an UNLOCK per round. Whatever its lock turns out to be when
+            # it answers again, :meth:`_reconcile` sends what brings it in line.
+            node.queue = collections.deque(
+                r for r in node.queue if not isinstance(r, f.Lock | f.Unlock)
+            )
         node.queue.append(request)
 
     def _facts(self, lock_id: int) -> set[Hashable]:
@@ -307,6 +314,18 @@ class BetSensorDriver(DeviceThread):
             self.diag.update(firmware=reply.firmware)
         elif isinstance(reply, f.State):
             self._state(node, reply)
+            self._reconcile(node, reply)
+
+    def _reconcile(self, node: _Node, state: f.State) -> None:
+        """Bring a node's lock in line with the console's when no lock command is on its way:
+        a node that restarted between two polls lost its lock, one that was away at END GAME
+        still holds the old one."""
+        if any(isinstance(r, f.Lock | f.Unlock) for r in node.queue):
+            return
+        if self._lock_id and state.lock_id != self._lock_id:
+            self._queue(node.seat, f.Lock(self._lock_id))
+        elif not self._lock_id and state.lock_id:
+            self._queue(node.seat, f.Unlock(state.lock_id))
 
     def _set_node_extra(self, node: _Node) -> None:
         shown = "online" if node.online else "offline"

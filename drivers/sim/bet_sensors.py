@@ -95,6 +95,13 @@ class BetSensorBusDouble:
         with self._lock:
             self.nodes[seat].take(spot)
 
+    def reboot(self, seat: int) -> None:
+        """The node restarts (a power dip): it forgets its lock, sticky bits and lights; the
+        chips stay where they are."""
+        with self._lock:
+            old = self.nodes[seat]
+            self.nodes[seat] = SensorNode(seat, old.spots, old.online, present=old.present)
+
     def set_online(self, seat: int, online: bool) -> None:
         with self._lock:
             self.nodes[seat].online = online

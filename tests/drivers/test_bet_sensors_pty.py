@@ -261,3 +261,40 @@ def test_round_after_round_the_memory_stays_bounded_and_lock_ids_can_come_again(
         collect_until(rig.driver, lambda e: isinstance(e, BetsUnlocked))
         rig.bus.take(2, 2)
         assert len(rig.driver._reported) <= 2  # the lock just released, at most one other
+
+
+def test_a_node_away_for_many_rounds_collects_no_backlog_and_comes_back_unlocked(
+    rig_factory: RigFactory,
+) -> None:
+    rig = rig_factory(seats=[1, 2])
+    rig.online(2)
+    first = rig.driver.lock()
+    rig.driver.wait_for(BetsLocked)
+    wait_until(lambda: rig.bus.nodes[2].lock_id == first, what="seat 2 latched")
+    rig.bus.set_online(2, False)  # away from here on: it keeps the first lock
+    gone = rig.driver.wait_for(SensorNodeChanged)
+    assert (gone.seat, gone.online) == (2, False)
+    rig.driver.unlock()
+    rig.driver.wait_for(BetsUnlocked)
+    for _ in range(20):
+        rig.driver.lock()
+        rig.driver.wait_for(BetsLocked)
+        rig.driver.unlock()
+        rig.driver.wait_for(BetsUnlocked)
+    assert len(rig.driver._nodes[2].queue) <= 1  # one lock command at most, not forty
+    rig.bus.set_online(2, True)
+    wait_until(lambda: rig.bus.nodes[2].lock_id == 0, what="seat 2 released from its old lock")
+    rig.bus.place(2, 1)
+    expect(rig, {("spot", (Spot(2, 1), True))})
+
+
+def test_a_node_that_restarts_between_polls_is_locked_again(rig_factory: RigFactory) -> None:
+    rig = rig_factory(seats=[1])
+    rig.online(1)
+    lock_id = rig.driver.lock()
+    rig.driver.wait_for(BetsLocked)
+    rig.bus.reboot(1)  # too quick for the console to miss an answer: it never went offline
+    wait_until(lambda: rig.bus.nodes[1].lock_id == lock_id, what="the node locked again")
+    rig.bus.place(1, 2)
+    late = rig.driver.wait_for(LateBet)
+    assert (late.lock_id, late.spot) == (lock_id, Spot(1, 2))
