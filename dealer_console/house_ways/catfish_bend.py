@@ -10,6 +10,7 @@ are marked JUDGEMENT and listed in ``docs/house-ways.md``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from dealer_console.cards import ACE, JACK, KING, Card
 from dealer_console.hands import DEFAULT_RULES, HandRules
@@ -104,15 +105,7 @@ def set_hand(cards: Sequence[Card], rules: HandRules = DEFAULT_RULES) -> Setting
     if hand.has_complete:
         return _complete(hand)
     if trips:
-        if trips[0] == ACE:
-            return choose_front(
-                hand,
-                ace_and_top_single_fronts(hand),
-                "three of a kind aces: 2 in High, 1 in Low",
-            )
-        return choose_front(
-            hand, top_singles_front(hand), "three of a kind: in High, two highest singles in Low"
-        )
+        return _three_of_a_kind(hand)
     if len(pairs) == 2:
         return _two_pair_rule(hand, pairs[0], pairs[1], "two pair")
     if pairs:
@@ -125,20 +118,45 @@ def set_hand(cards: Sequence[Card], rules: HandRules = DEFAULT_RULES) -> Setting
     )
 
 
+def _three_of_a_kind(hand: Seven) -> Setting:
+    """ "Three of a Kind: Play in the High hand", three aces split 2 in High, 1 in Low."""
+    if hand.trips[0] == ACE:
+        return choose_front(
+            hand, ace_and_top_single_fronts(hand), "three of a kind aces: 2 in High, 1 in Low"
+        )
+    return choose_front(
+        hand, top_singles_front(hand), "three of a kind: in High, two highest singles in Low"
+    )
+
+
+def _complete_three_of_a_kind(hand: Seven) -> Setting:
+    """Three of a kind beside a straight or flush: no line covers both, and each of "Three of
+    a Kind" and "Straight or flush" could apply. JUDGEMENT: play the one giving the stronger
+    Low hand (then the stronger High), as the table itself says for "Straight and flush" and
+    for a joker that can either fill a straight or flush or pair an ace. Nearly always that
+    is the straight or flush with a pair from the trips in Low; only three aces made with the
+    joker, where the joker is needed to fill, can leave no pair, and then the three aces line
+    may give the stronger Low (``As Ad JK Ks 9s 5s 2c``: ace-king in Low, not ace-deuce)."""
+    line = "straight or flush with three of a kind"
+    keep = best(hand.complete_splits)
+    assert keep is not None
+    as_trips = _three_of_a_kind(hand)
+    if keep.key >= hand.split_with_front(as_trips.low).key:
+        return keep.setting(f"{line}: straight or flush in High")
+    return replace(
+        as_trips, rule=f"{line}, the joker as the third ace gives the stronger Low: {as_trips.rule}"
+    )
+
+
 def _complete(hand: Seven) -> Setting:
     """The "Straight or flush ..." lines. JUDGEMENT: playing "the straight or flush in the High
     hand" keeps the one that leaves the highest Low hand, as "Straight and flush" says."""
     trips, pairs = hand.trips, hand.pairs
     if trips:
-        # JUDGEMENT: no line covers three of a kind beside a straight or flush; the straight
-        # or flush lines apply (a pair from the trips then goes to Low, a higher Low than
-        # "Three of a Kind: Play in the High hand" would leave).
-        setting = best_complete(
-            hand, "straight or flush with three of a kind: straight or flush in High"
-        )
-    elif len(pairs) == 2:
+        return _complete_three_of_a_kind(hand)
+    if len(pairs) == 2:
         return _complete_two_pair(hand)
-    elif len(hand.complete_kinds) > 1:
+    if len(hand.complete_kinds) > 1:
         setting = best_complete(hand, "straight and flush: the one giving the highest Low hand")
     elif pairs:
         setting = best_complete(hand, "straight or flush, one pair: straight or flush in High")

@@ -95,7 +95,10 @@ def test_complete_hand_lines_leave_the_highest_low(
     setting = set_house_way(name, cards, rules)
     low, high = setting_values(setting, rules)
     best_low = _best_complete_low(cards, rules)
-    if any(fragment in setting.rule for fragment in COMPLETE_LINES):
+    if "gives the stronger Low" in setting.rule:
+        # Catfish Bend: three aces made with the joker beat the straight or flush on the Low.
+        assert best_low is not None and low > best_low, setting.rule
+    elif any(fragment in setting.rule for fragment in COMPLETE_LINES):
         assert FiveClass(high[0]) in COMPLETE, setting.rule
         assert low == best_low, setting.rule
     else:
