@@ -81,6 +81,7 @@ class BetSensorDriver(DeviceThread):
         silence_timeout: float = 3.0,
         backoff: Backoff | None = None,
         first_lock_id: int | None = None,
+        light_test_seconds: float = 2.0,
     ) -> None:
         opener: TransportFactory = (
             (lambda: SerialTransport(port, baudrate)) if isinstance(port, str) else port
@@ -105,6 +106,10 @@ class BetSensorDriver(DeviceThread):
         self._unlocking: set[int] = set()
         self._unlock_id = 0
         self._wagered: frozenset[Spot] = frozenset()
+        self._lights: dict[Spot, tuple[LightMode, LightColour]] = {}
+        """The lights as the round set them, shown again when a light test ends."""
+        self._light_test_seconds = light_test_seconds
+        self._light_test_until: float | None = None
         self._reported: dict[int, set[Hashable]] = {}
         """The facts already reported, per lock id; only the lock in force and the one being
         released are kept, so the memory stays bounded round after round and a lock id used
@@ -130,7 +135,7 @@ class BetSensorDriver(DeviceThread):
         self, spot: Spot, mode: LightMode, colour: LightColour = LightColour.WHITE
     ) -> None:
         self._check_seat(spot.seat)
-        self.submit(lambda: self._queue(spot.seat, f.SetLight(spot.spot, mode, colour)))
+        self.submit(lambda: self._want_light(spot, mode, colour))
 
     def lock(self, lock_id: int | None = None) -> int:
         """Lock every spot (START GAME); returns the lock id. A :class:`BetsLocked` follows
@@ -150,15 +155,40 @@ class BetSensorDriver(DeviceThread):
         return ("light test", "lights off")
 
     def run_test_action(self, action: str) -> None:
+        """``light test``: every light blinks white for ``light_test_seconds``, then shows
+        what the round had set again. ``lights off``: every light off (the round's settings
+        are forgotten)."""
         if action == "light test":
-            mode = LightMode.BLINK
+            self.submit(self._start_light_test)
         elif action == "lights off":
-            mode = LightMode.OFF
+            self.submit(self._lights_off)
         else:
             raise ValueError(f"the bet sensors have no test action {action!r}")
-        for seat in self._nodes:
-            for spot in (1, 2):
-                self.set_light(Spot(seat, spot), mode, LightColour.WHITE)
+
+    def _every_spot(self) -> list[Spot]:
+        return [Spot(seat, spot) for seat in self._nodes for spot in (1, 2)]
+
+    def _want_light(self, spot: Spot, mode: LightMode, colour: LightColour) -> None:
+        self._lights[spot] = (mode, colour)
+        if self._light_test_until is None:
+            self._queue(spot.seat, f.SetLight(spot.spot, mode, colour))
+
+    def _start_light_test(self) -> None:
+        self._light_test_until = time.monotonic() + self._light_test_seconds
+        self.diag.set_extra("light test", "on")
+        for spot in self._every_spot():
+            self._queue(spot.seat, f.SetLight(spot.spot, LightMode.BLINK, LightColour.WHITE))
+
+    def _end_light_test(self) -> None:
+        self._light_test_until = None
+        self.diag.set_extra("light test", "off")
+        for spot in self._every_spot():
+            mode, colour = self._lights.get(spot, (LightMode.OFF, LightColour.WHITE))
+            self._queue(spot.seat, f.SetLight(spot.spot, mode, colour))
+
+    def _lights_off(self) -> None:
+        self._lights.clear()
+        self._end_light_test()
 
     def _check_seat(self, seat: int) -> None:
         if seat not in self._nodes:
@@ -220,6 +250,8 @@ class BetSensorDriver(DeviceThread):
         self._txn = None
 
     def _on_tick(self, now: float) -> None:
+        if self._light_test_until is not None and now >= self._light_test_until:
+            self._end_light_test()
         txn = self._txn
         if txn is not None:
             if now - txn.sent_at < self._reply_timeout:

@@ -298,3 +298,26 @@ def test_a_node_that_restarts_between_polls_is_locked_again(rig_factory: RigFact
     rig.bus.place(1, 2)
     late = rig.driver.wait_for(LateBet)
     assert (late.lock_id, late.spot) == (lock_id, Spot(1, 2))
+
+
+def test_the_light_test_ends_with_the_rounds_lights_back(tmp_path: Path) -> None:
+    bus = BetSensorBusDouble([2, 5])
+    with PtyServer(bus, link=tmp_path / "bus") as server:
+        driver = BetSensorDriver(
+            server.path, seats=[2, 5], backoff=Backoff(initial=0.01), light_test_seconds=0.3
+        )
+        with driver:
+            driver.set_light(Spot(2, 1), LightMode.ON, LightColour.RED)
+            wait_until(lambda: bus.light(2, 1) == (LightMode.ON, LightColour.RED), what="red")
+            driver.run_test_action("light test")
+            blinking = (LightMode.BLINK, LightColour.WHITE)
+            wait_until(
+                lambda: all(bus.light(s, p) == blinking for s in (2, 5) for p in (1, 2)),
+                what="every light blinking",
+            )
+            driver.set_light(Spot(5, 2), LightMode.ON, LightColour.GREEN)  # shown after it
+            wait_until(lambda: bus.light(2, 1) == (LightMode.ON, LightColour.RED), what="back")
+            wait_until(lambda: bus.light(5, 2) == (LightMode.ON, LightColour.GREEN), what="new")
+            assert bus.light(2, 2)[0] is LightMode.OFF and bus.light(5, 1)[0] is LightMode.OFF
+            driver.run_test_action("lights off")
+            wait_until(lambda: bus.light(2, 1)[0] is LightMode.OFF, what="lights off")
