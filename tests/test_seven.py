@@ -137,3 +137,28 @@ def test_fortune_class_agrees_with_the_best_five(cards: list[Card]) -> None:
         assert max(ranks.count(r) for r in ranks) == 3
     else:
         assert five_card_fortune[best] is cls
+
+
+ace_high_sevens = st.one_of(
+    sevens,
+    # few pairs: mostly distinct ranks, aces and the joker common
+    st.lists(
+        st.sampled_from([c for c in DECK if c.rank in (0, 14, 2, 3, 5, 7, 9, 10, 12, 13)]),
+        min_size=7,
+        max_size=7,
+        unique=True,
+    ),
+)
+
+
+@given(ace_high_sevens)
+def test_ace_high_status_is_an_ace_topped_high_card_best_five(cards: list[Card]) -> None:
+    """Both ways (rules README, "Face Up"): ace-high pai gow exactly when the best five is a
+    high-card hand under an ace, the joker's ace if it holds the joker."""
+    joker = any(c.is_joker for c in cards)
+    ace_on_top = joker or any(c.rank == 14 for c in cards)
+    high_card = five_card_class(best_five(cards)[0]) is FiveClass.HIGH_CARD
+    expected = None
+    if high_card and ace_on_top:
+        expected = AceHigh.JOKER if joker else AceHigh.NATURAL
+    assert ace_high_status(cards) == expected

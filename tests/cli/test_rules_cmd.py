@@ -193,3 +193,36 @@ def test_bad_arguments_exit_2_with_a_message(args: list[str]) -> None:
     assert out.returncode == 2
     assert out.stderr.strip()
     assert not out.stdout.strip()
+
+
+@pytest.mark.parametrize("name", ["california", "oxford_downs", "catfish_bend"])
+def test_batch_answers_every_golden_line_and_random_hands_as_the_library(name: str) -> None:
+    """The command is the library: every golden line of the chart, and random hands, come
+    back from one --batch run with the chart line and the setting the library gives."""
+    import random
+
+    from dealer_console.cards import DECK, format_cards, parse_cards
+    from dealer_console.hands import HandRules
+    from dealer_console.house_ways import set_house_way
+    from dealer_console.setting import make_setting, setting_values
+
+    rnd = random.Random(name)
+    hands = [g.cards for g in read(name) if g.rules == HandRules()]
+    hands += [tuple(rnd.sample(DECK, 7)) for _ in range(300)]
+    out = run(
+        "house-way",
+        "--house-way",
+        name,
+        "--json",
+        "--batch",
+        stdin="".join(format_cards(h) + "\n" for h in hands),
+    )
+    assert out.returncode == 0, out.stderr
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(answers) == len(hands)
+    for cards, answer in zip(hands, answers, strict=True):
+        expected = set_house_way(name, cards)
+        got = make_setting(parse_cards(answer["low"]), parse_cards(answer["high"]))
+        assert answer["rule"] == expected.rule, format_cards(cards)
+        assert setting_values(got) == setting_values(expected), format_cards(cards)
+        assert sorted(got.cards) == sorted(cards)
