@@ -30,6 +30,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--hold-before-end", type=float, default=0.0, metavar="SECONDS",
                         help="wait this long between a round's last jackpot confirmation and "
                              "END GAME (to watch the monitor; the crash test kills there)")
+    parser.add_argument("--hold", action="append", default=[], metavar="PHASE=SECONDS",
+                        help="wait this long each time the round is in PHASE (repeatable), so "
+                             "a power cut can be pulled there on purpose: the crash test uses "
+                             "it to kill in every phase")
     parser.add_argument("--devices", choices=("drivers", "inline"), default="drivers",
                         help="drivers: real drivers over pseudo-terminals and the USB backend; "
                              "inline: device events made in-process")
