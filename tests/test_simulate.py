@@ -126,8 +126,8 @@ def open_round_phase(db: Path) -> str | None:
 def test_crash_test_sigkill_at_random_moments(tmp_path: Path, profile: str) -> None:
     """SIGKILL again and again: at a random moment after start (often in the middle of a
     transaction), and once aimed at each phase of a round (the run pauses there with
-    ``--hold`` and dies at a random moment of the first 0.2 s of a 0.3 s pause). Every restart resumes; at the end the
-    audit passes and the totals equal an uninterrupted run's."""
+    ``--hold`` and dies within the first 0.2 s of a 0.3 s pause). Every restart resumes; at
+    the end the audit passes and the totals equal an uninterrupted run's."""
     rounds = 40
     db = tmp_path / "killed.db"
     rng = random.Random(f"crash/{profile}")

@@ -24,12 +24,12 @@ def register(subparsers: Any) -> None:
 
 def run_verify(args: argparse.Namespace) -> int:
     from dealer_console.round.audit import audit
-    from dealer_console.storage import StorageError, open_table_db
+    from dealer_console.storage import StorageError, open_for_reading
 
     if not args.db.exists():
         raise CommandError(f"{args.db}: no such table database")
     try:
-        db = open_table_db(args.db)
+        db = open_for_reading(args.db)  # an audit never changes what it audits
     except StorageError as exc:
         raise CommandError(str(exc)) from None
     report = audit(db)

@@ -53,13 +53,11 @@ def _track() -> str:
 def run(args: argparse.Namespace) -> int:
     from dealer_console.employees import registry
     from dealer_console.employees.registry import RegistryError, Role
-    from dealer_console.jackpot.store import apply_migrations
-    from dealer_console.storage.connection import StorageError, connect
+    from dealer_console.storage.connection import StorageError, open_table_db
 
     actor = args.by or getpass.getuser()
     try:
-        db = connect(args.db)
-        apply_migrations(db)
+        db = open_table_db(args.db)  # the registry lives in the table's own database
     except (StorageError, OSError) as exc:
         raise CommandError(f"--db {args.db}: {exc}") from None
     try:

@@ -29,15 +29,14 @@ def run(args: argparse.Namespace) -> int:
     from dealer_console.jackpot.audit import verify_meters
     from dealer_console.jackpot.display import meter_display
     from dealer_console.jackpot.history import hit_history
-    from dealer_console.jackpot.store import JackpotError, apply_migrations, get_hit
+    from dealer_console.jackpot.store import JackpotError, get_hit
     from dealer_console.money import format_cents
-    from dealer_console.storage.connection import StorageError, connect
+    from dealer_console.storage.connection import StorageError, open_for_reading
 
     if not Path(args.db).is_file():
         raise CommandError(f"--db {args.db}: no such database")
     try:
-        db = connect(args.db)
-        apply_migrations(db)
+        db = open_for_reading(args.db)  # reports and the meter audit never write
     except (StorageError, OSError) as exc:
         raise CommandError(f"--db {args.db}: {exc}") from None
     try:

@@ -23,14 +23,14 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_console.round.recall import format_round, recall
-    from dealer_console.storage import StorageError, open_table_db
+    from dealer_console.storage import StorageError, open_for_reading
 
     if args.last < 1:
         raise CommandError(f"--last must be 1 or more, not {args.last}")
     if not args.db.exists():
         raise CommandError(f"{args.db}: no such table database")
     try:
-        db = open_table_db(args.db)
+        db = open_for_reading(args.db)  # an audit never changes what it audits
     except StorageError as exc:
         raise CommandError(str(exc)) from None
     rounds = recall(db, args.last)

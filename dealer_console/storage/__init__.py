@@ -3,7 +3,13 @@
 The database is always passed in (never a module-level handle); see ``docs/storage.md``.
 """
 
-from dealer_console.storage.connection import StorageError, connect, open_table_db, pragmas
+from dealer_console.storage.connection import (
+    StorageError,
+    connect,
+    open_for_reading,
+    open_table_db,
+    pragmas,
+)
 from dealer_console.storage.eventlog import Event, append, events, verify_chain
 
 __all__ = [
@@ -12,6 +18,7 @@ __all__ = [
     "append",
     "connect",
     "events",
+    "open_for_reading",
     "open_table_db",
     "pragmas",
     "verify_chain",

@@ -49,6 +49,42 @@ def open_table_db(path: str | Path) -> Database:
     return db
 
 
+def open_for_reading(path: str | Path) -> Database:
+    """Open a table database read-only, for recall, audit and reports.
+
+    An auditor's copy must be exactly what the table wrote: nothing is migrated or written (the
+    connection is read-only at the file and at the query level). A database whose schema is
+    older than this console's is refused with the migrations it lacks, rather than upgraded
+    behind the auditor's back.
+    """
+    from dealer_console.jackpot.store import MIGRATIONS as JACKPOT_MIGRATIONS
+
+    file = Path(path)
+    if not file.is_file():
+        raise StorageError(f"{path}: no such table database")
+    try:
+        conn = sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True,
+                               isolation_level=None, timeout=30.0)
+        conn.execute("PRAGMA query_only=ON")
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as exc:
+        raise StorageError(f"{path}: cannot read the table database: {exc}") from exc
+    db = Database(conn, execute_plugins=False)
+    try:
+        missing = [m.name for m in (*MIGRATIONS.pending(db),
+                                    *JACKPOT_MIGRATIONS.pending(db))]
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise StorageError(f"{path}: not a table database: {exc}") from exc
+    if missing:
+        db.close()
+        raise StorageError(
+            f"{path}: its schema is older than this console's (missing {', '.join(missing)});"
+            " read it with the console version that wrote it, or upgrade a copy by opening"
+            " it with this console")
+    return db
+
+
 def pragmas(db: Database) -> dict[str, object]:
     """The pragmas that matter for durability, for tests and the audit."""
     out: dict[str, object] = {}

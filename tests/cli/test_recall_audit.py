@@ -134,3 +134,36 @@ def test_audit_includes_the_jackpot_meters(tmp_path: Path) -> None:
     _tamper(path, "UPDATE jackpot_levels SET meter_micro = meter_micro + 1")
     out = run("audit", "verify", "--db", str(path))
     assert out.returncode == 1 and "jackpot game 1" in out.stdout, out.stdout
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.suffix == ".db"}
+
+
+def test_recall_and_audit_change_nothing_in_the_file_they_read(played: Path) -> None:
+    """An auditor's copy stays byte for byte what the table wrote, even on a read-only file."""
+    before = _files(played.parent)
+    played.chmod(0o444)
+    try:
+        for args in (("recall", "--last", "3"), ("audit", "verify"), ("jackpot", "meters"),
+                     ("jackpot", "hits"), ("jackpot", "audit")):
+            out = run(*args, "--db", str(played))
+            assert out.returncode == 0, (args, out.stdout + out.stderr)
+    finally:
+        played.chmod(0o644)
+    assert _files(played.parent) == before
+
+
+def test_a_database_older_than_the_console_is_refused_not_upgraded(played: Path) -> None:
+    conn = sqlite3.connect(played)
+    last = conn.execute("SELECT name FROM _sqlite_migrations WHERE migration_set ="
+                        " 'dealer_console' ORDER BY rowid DESC LIMIT 1").fetchone()[0]
+    conn.execute("DELETE FROM _sqlite_migrations WHERE name = ?", [last])
+    conn.commit()
+    conn.close()
+    before = played.read_bytes()
+    for args in (("recall",), ("audit", "verify"), ("jackpot", "meters")):
+        out = run(*args, "--db", str(played))
+        assert out.returncode == 2, out.stdout
+        assert "older than this console's" in out.stderr and last in out.stderr
+    assert played.read_bytes() == before
