@@ -82,11 +82,11 @@ def settlement_order(rules: RoundRules, banker_seat: int, action_seat: int) -> t
     farthest to the dealer's right). With a Catfish Bend player banker the house's own wager at
     the dealer's spot is settled first ("Player Banker": starting with the house bet)."""
     if rules.profile.settle_from is SettleFrom.FIRST_AFTER_BANKER:
-        order = [s for s in order_from(rules, banker_seat) if s != banker_seat]
-        if 0 in order:
-            order.remove(0)
-            order.insert(0, 0)
-        return tuple(order)
+        # The dealer's spot comes first in ``order_from(rules, 0)``: the house's wager when a
+        # player banks, left out when the house banks. The players follow from the one
+        # farthest to the dealer's right wherever the banker button is: a player banker covers
+        # every winning wager, so the order is the sheet's, not a coverage walk.
+        return tuple(s for s in order_from(rules, 0) if s != banker_seat)
     return tuple(s for s in order_from(rules, action_seat) if s != banker_seat)
 
 

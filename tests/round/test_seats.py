@@ -73,8 +73,10 @@ def test_settlement_orders() -> None:
     assert settlement_order(CALIFORNIA, 3, 6) == (6, 7, 1, 2, 4, 5)
     # Catfish Bend: from the first position after the banker, counter-clockwise.
     assert settlement_order(CATFISH, 0, 2) == (6, 5, 4, 3, 2, 1)
-    # With a player banker at seat 4 the house's wager (spot 0) is settled first.
-    assert settlement_order(CATFISH, 4, 2) == (0, 3, 2, 1, 6, 5)
+    # With a player banker at seat 4 the house's wager (spot 0) is settled first, then the
+    # players from the one farthest to the dealer's right (seat 6), the banker's seat skipped.
+    assert settlement_order(CATFISH, 4, 2) == (0, 6, 5, 3, 2, 1)
+    assert settlement_order(CATFISH, 6, 2) == (0, 5, 4, 3, 2, 1)
 
 
 def test_seven_piles_golden() -> None:
