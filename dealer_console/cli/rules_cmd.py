@@ -42,23 +42,30 @@ def register(subparsers: Any) -> None:
             help="with --json: read one hand per line from stdin, write one JSON object per line",
         )
         p.add_argument(
+            "--profile",
+            help="take the wheel, the joker in a flush and the House Way from this table "
+                 "profile (an option given as well overrides it)",
+        )
+        p.add_argument(
             "--wheel",
             choices=("lowest", "second_highest"),
-            default="lowest",
-            help="where A-2-3-4-5 ranks among straights (default: lowest)",
+            default=None,
+            help="where A-2-3-4-5 ranks among straights (default: the profile's, else lowest)",
         )
         p.add_argument(
             "--joker-in-flush",
             choices=("highest_missing", "ace"),
-            default="highest_missing",
-            help="what a joker counts as in a flush that holds an ace (default: highest_missing)",
+            default=None,
+            help="what a joker counts as in a flush that holds an ace (default: the "
+                 "profile's, else highest_missing)",
         )
         if cards_help is not None:
             p.add_argument("cards", nargs="*", metavar="CARD", help=cards_help)
         p.set_defaults(func=run)
 
     house_way = sub.add_parser("house-way", help="set seven cards the House Way")
-    house_way.add_argument("--house-way", required=True, choices=HOUSE_WAYS)
+    house_way.add_argument("--house-way", choices=HOUSE_WAYS,
+                           help="the chart (required unless --profile names the table)")
     common(house_way, "seven cards, for example As Kd 9c 7h 5s 3d 2c")
     classify = sub.add_parser("classify", help="Fortune class, ace-high pai gow and best five")
     common(classify, "seven cards")
@@ -71,6 +78,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from dealer_console.hands import HandRules, JokerInFlush, Wheel
 
+    _apply_profile(args)
     rules = HandRules(Wheel(args.wheel), JokerInFlush(args.joker_in_flush))
     answer_line = _answerer(args, rules)
     if args.batch:
@@ -86,6 +94,29 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     print(json.dumps(answer) if args.json else text)
     return 0
+
+
+def _apply_profile(args: argparse.Namespace) -> None:
+    """Fill the options left out from ``--profile`` (or the defaults), so an auditor checking
+    a Catfish Bend hand cannot forget that its wheel is the second-highest straight."""
+    wheel, joker, chart = "lowest", "highest_missing", None
+    if args.profile is not None:
+        from dealer_console.profiles.loader import get_profile
+        from dealer_console.profiles.schema import ConfigError
+
+        try:
+            profile = get_profile(args.profile)
+        except (KeyError, ConfigError) as exc:
+            raise CommandError(str(exc).strip("'\"")) from None
+        wheel, joker, chart = (profile.wheel.value, profile.joker_in_flush.value,
+                               profile.house_way)
+    args.wheel = args.wheel or wheel
+    args.joker_in_flush = args.joker_in_flush or joker
+    if args.question == "house-way":
+        args.house_way = args.house_way or chart
+        if args.house_way is None:
+            raise CommandError("house-way needs --house-way CHART or --profile NAME; charts: "
+                               + ", ".join(HOUSE_WAYS))
 
 
 def _line_from_args(args: argparse.Namespace) -> str:

@@ -226,3 +226,25 @@ def test_batch_answers_every_golden_line_and_random_hands_as_the_library(name: s
         assert answer["rule"] == expected.rule, format_cards(cards)
         assert setting_values(got) == setting_values(expected), format_cards(cards)
         assert sorted(got.cards) == sorted(cards)
+
+
+def test_profile_supplies_the_table_rules_and_an_option_overrides_it() -> None:
+    """Catfish Bend ranks the wheel second highest; auditing its hands by the profile cannot
+    forget that, and an explicit option still wins."""
+    player, banker = "Kd Qc | Ad 2c 3h 4s 5d", "Jd Tc | 6s 7h 8d 9c Ts"
+    by_profile = run("compare", "--json", "--profile", "catfish-bend-fortune",
+                     "--banker", banker, "--player", player)
+    assert by_profile.returncode == 0, by_profile.stderr
+    assert json.loads(by_profile.stdout)["high"] == "player"
+    overridden = run("compare", "--json", "--profile", "catfish-bend-fortune",
+                     "--wheel", "lowest", "--banker", banker, "--player", player)
+    assert json.loads(overridden.stdout)["high"] in ("banker", "copy")
+    for profile, chart in (("catfish-bend-fortune", "catfish_bend"),
+                           ("oxford-downs-face-up", "oxford_downs")):
+        hand = ["As", "Ks", "Qs", "Js", "Ts", "9d", "2c"]
+        named = run("house-way", "--json", "--profile", profile, *hand)
+        direct = run("house-way", "--json", "--house-way", chart, *hand)
+        assert named.returncode == 0, named.stderr
+        assert json.loads(named.stdout) == json.loads(direct.stdout)
+    unknown = run("classify", "--profile", "nowhere", *HAND)
+    assert unknown.returncode == 2 and "unknown profile 'nowhere'" in unknown.stderr
