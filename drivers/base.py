@@ -41,6 +41,9 @@ TransportFactory = Callable[[], Transport]
 """Opens the port; raises :class:`TransportError` when it cannot."""
 
 RAW_FRAMES_KEPT = 16
+EVENT_BACKLOG = 10_000
+"""Events kept for :meth:`DeviceThread.get_event` when no one reads them (a day of heartbeats
+is far less; a reader that keeps up never gets near it)."""
 
 
 Redactor = Callable[[bytes], str]
@@ -124,6 +127,7 @@ class Diagnostics:
                 bytes_out=c["bytes_out"],
                 connects=c["connects"],
                 disconnects=c["disconnects"],
+                events_unread_dropped=c["events_unread_dropped"],
                 last_error=self.last_error,
                 last_rx=tuple(self.last_rx),
                 last_tx=tuple(self.last_tx),
@@ -151,13 +155,14 @@ class DeviceThread:
         self._open_transport = open_transport
         self._backoff = backoff or Backoff()
         self._silence_timeout = silence_timeout
-        self._events: queue.Queue[DeviceEvent] = queue.Queue()
+        self._events: queue.Queue[DeviceEvent] = queue.Queue(maxsize=EVENT_BACKLOG)
         self._sinks: list[EventSink] = []
         self._sinks_lock = threading.Lock()
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._event_seq = 0
+        self._unread_dropped = 0
         self._transport: Transport | None = None
         self._alive = False
         self._last_heard = 0.0
@@ -245,7 +250,7 @@ class DeviceThread:
     def _emit(self, factory: Callable[..., E], **fields: Any) -> E:
         self._event_seq += 1
         event = factory(device=self._name, seq=self._event_seq, **fields)
-        self._events.put(event)
+        self._keep_for_readers(event)
         with self._sinks_lock:
             sinks = list(self._sinks)
         for sink in sinks:
@@ -254,6 +259,25 @@ class DeviceThread:
             except Exception:  # a faulty subscriber must not kill the device thread
                 log.exception("%s: event subscriber failed on %r", self._name, event)
         return event
+
+    def _keep_for_readers(self, event: DeviceEvent) -> None:
+        """Keep ``event`` for :meth:`get_event`; when nobody has read the last
+        ``EVENT_BACKLOG`` events (a screen that only subscribes), drop the oldest unread one,
+        count it and log it, rather than grow without end all day."""
+        while True:
+            try:
+                self._events.put_nowait(event)
+                return
+            except queue.Full:
+                try:
+                    dropped = self._events.get_nowait()
+                except queue.Empty:
+                    continue
+                self.diag.count("events_unread_dropped")
+                self._unread_dropped += 1
+                if self._unread_dropped % 1000 == 1:  # the first, then one line per thousand
+                    log.warning("%s: %d events unread; dropped the oldest (%d so far): %r",
+                                self._name, EVENT_BACKLOG, self._unread_dropped, dropped)
 
     def _write(self, frame: bytes, retransmission: bool = False) -> None:
         """Send one frame now (I/O thread only); a dead port is handled by the loop."""

@@ -36,6 +36,8 @@ class DiagnosticsSnapshot:
     bytes_out: int = 0
     connects: int = 0
     disconnects: int = 0
+    events_unread_dropped: int = 0
+    """Events no reader took off the driver's queue in time (only subscribers listened)."""
     last_error: str = ""
     last_rx: tuple[str, ...] = ()
     last_tx: tuple[str, ...] = ()

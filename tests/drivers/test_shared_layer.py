@@ -266,3 +266,24 @@ def test_a_bug_in_the_protocol_code_is_reported_and_survived() -> None:
         driver.wait_for(DeviceConnected, 2)  # the thread lives on and reconnects
         assert driver.state is ConnectionState.CONNECTED
     assert "protocol bug" in driver.diagnostics().last_error
+
+
+def test_unread_events_are_bounded_and_subscribers_still_get_every_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A screen that only subscribes must not make the queue grow all day: past the backlog
+    the oldest unread event goes, counted, while every subscriber sees every event."""
+    import drivers.base
+
+    monkeypatch.setattr(drivers.base, "EVENT_BACKLOG", 50)
+    driver = EchoDriver("echo", Line().open, silence_timeout=10)
+    seen: list[DeviceEvent] = []
+    driver.subscribe(seen.append)
+    for _ in range(57):
+        driver._emit(DeviceConnected, firmware="1.0", serial_number="E1")
+    assert [e.seq for e in seen] == list(range(1, 58))
+    first = driver.get_event(0)
+    assert first is not None and first.seq == 8  # the seven oldest unread were dropped
+    assert driver.diagnostics().events_unread_dropped == 7
+    rest = [driver.get_event(0) for _ in range(49)]
+    assert [e.seq for e in rest if e is not None] == list(range(9, 58))
+    assert driver.get_event(0) is None
