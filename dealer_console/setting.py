@@ -1,8 +1,8 @@
 """A seven-card hand set as a two-card low and a five-card high, and its comparison.
 
-Rules README, "Setting and comparing hands": the high hand must outrank the low hand or the
-hand is foul; each player hand is compared with the banker's corresponding hand, and an equal
-rank (a copy) goes to the banker.
+Rules README, "Setting and comparing hands": a setting whose low hand outranks its high hand
+is foul; a player's high and low are each matched against the banker's high and low, and a
+tie (a copy) is the banker's.
 """
 
 from __future__ import annotations

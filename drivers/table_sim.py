@@ -601,7 +601,8 @@ class TableSim:
                 self._do(c.PlaceWager(seat, kind, cents))
         chips = {seat: cents for seat, kind, cents in planned if kind == "jackpot"}
         if self.jackpot is not None:
-            # START GAME on the keypad locks the sensors; the chips they hold are the wagers.
+            # The keypad's START GAME freezes the sensors; whatever chips they hold then are
+            # the jackpot wagers.
             locked = self.jackpot.start_game(sorted(chips))
             chips = {seat: cents for seat, cents in chips.items() if seat in locked}
         for seat, cents in sorted(chips.items()):

@@ -82,7 +82,7 @@ def set_hand(cards: Sequence[Card], rules: HandRules = DEFAULT_RULES) -> Setting
     quads, trips, pairs = hand.quads, hand.trips, hand.pairs
 
     if hand.five_aces:
-        # "Five Aces: Play a Pair of aces in front" -- even beside a pair of kings.
+        # Chart line "Five Aces": two of the aces go in front, even beside a pair of kings.
         return choose_front(hand, pair_fronts(hand, ACE), "five aces: pair of aces in front")
     if quads and (pairs or trips):
         # "Four of a Kind with a Pair". JUDGEMENT: four of a kind beside three of a kind holds
@@ -98,8 +98,8 @@ def set_hand(cards: Sequence[Card], rules: HandRules = DEFAULT_RULES) -> Setting
             hand, pair_fronts(hand, trips[0]), "two three of a kinds: highest pair in front"
         )
     if trips and pairs:
-        # "Full House ... Put the highest Pair in front while keeping at least Three of a
-        # Kind behind": the pair never comes out of the trips.
+        # Chart line "Full House": the top pair goes in front and the three of a kind stays
+        # whole behind (the pair is never taken out of the trips).
         return choose_front(
             hand, pair_fronts(hand, pairs[0]), "full house: highest pair in front, trips behind"
         )
@@ -138,8 +138,9 @@ def _complete(hand: Seven) -> Setting:
     highest high hand)."""
     trips, pairs = hand.trips, hand.pairs
     if trips:
-        # "Put Pair or ace in front with complete hand behind": a pair when one can go up,
-        # else the highest cards (which hold an ace whenever the chart's case arises).
+        # Chart line "Straight, flush or straight flush with three of a kind": keep the
+        # complete hand behind and put a pair in front when one can go up, else the highest
+        # cards (an ace whenever the chart's case arises).
         setting = best_complete(
             hand, "straight/flush with three of a kind: pair or ace in front, complete hand behind"
         )

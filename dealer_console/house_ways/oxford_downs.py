@@ -67,9 +67,10 @@ def set_hand(cards: Sequence[Card], rules: HandRules = DEFAULT_RULES) -> Setting
     if hand.five_aces:
         return choose_front(hand, pair_fronts(hand, ACE), "five aces: pair of aces in front")
     if quads and (pairs or trips):
-        # "If 4 of a kind with a pair - play complete hand behind". JUDGEMENT: the complete
-        # hand is the four of a kind, and the pair (out of three of a kind if that is what
-        # the hand holds) goes in front: the highest low hand that keeps the quads behind.
+        # Chart, "Four of a kind", last line (quads beside a pair): the complete hand stays
+        # behind. JUDGEMENT: the complete hand is the four of a kind, and the pair (out of
+        # three of a kind if that is what the hand holds) goes in front: the highest low
+        # hand that keeps the quads behind.
         return choose_front(
             hand,
             pair_fronts(hand, (pairs or trips)[0]),
@@ -134,13 +135,15 @@ def _complete(hand: Seven) -> Setting:
     "Setting and comparing hands")."""
     trips, pairs = hand.trips, hand.pairs
     if trips:
-        # "play complete hand in back, pair in front that will leave any complete hand
-        # behind": a pair if one can go up, else the highest two cards.
+        # Chart, "Straight, Flush, Straight Flush" with three of a kind: the complete hand stays in
+        # back, and a pair goes in front when one can without breaking it; else the highest
+        # two cards.
         setting = best_complete(
             hand, "straight/flush with three of a kind: complete hand behind, pair in front"
         )
     elif len(pairs) == 2:
-        # "With two pairs - play according to two pairs strategy": the straight is ignored.
+        # Chart, "Straight, Flush, Straight Flush" with two pairs: set it as plain two pair
+        # (the straight or flush is ignored).
         return _two_pair(hand, prefix="straight/flush with two pairs: two pairs strategy; ")
     elif pairs:
         setting = best_complete(hand, "straight/flush with one pair: play the complete hand")

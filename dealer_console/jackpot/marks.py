@@ -1,15 +1,16 @@
 """The hands marked for a jackpot pay in one round, and the order they are paid in.
 
 Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 d: the dealer selects
-the winning player's spot and presses the hand button; pressing it again turns it off. The
-console also marks, on its own, every hand it can see qualifies (item 2: the best hand among
-the player's seven cards); the dealer's buttons correct it. A seat holds at most one mark per
-game (a hand wins its highest line only), so pressing another line moves the mark.
+the winner's seat and then the line's hand button, and a second press of that button undoes
+the first. The console also marks, on its own, every hand it can see qualifies (item 2: the
+best hand among the player's seven cards); the dealer's buttons correct it. A seat holds at
+most one mark per game (a hand wins its highest line only), so pressing another line moves the
+mark.
 
-Item 9 c: several meter pays in one round are paid starting with the player farthest to the
-dealer's right, moving counter-clockwise. Seats are numbered 1-7 from the dealer's left (first
-base) to the dealer's right (third base), as the bet sensors are, so that order is the seats
-from the highest number down.
+Item 9 c: when one round holds several meter pays, the first paid is the seat at the dealer's
+far right, and the rest follow counter-clockwise. Seats are numbered 1-7 from the dealer's
+left (first base) to the dealer's right (third base), as the bet sensors are, so that order is
+the seats from the highest number down.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Envy: the chance that another hand earns the envy holders a payout, and what it is worth.
 
-Rules README, "Fortune bonus and Envy": an envy holder is paid the table's fixed amount once for
-every *other* hand that placed a Fortune wager and holds four of a kind or better.
+Rules README, "Fortune bonus and Envy": the holder of an envy bet collects the table's fixed
+amount once per *other* Fortune-wagering hand whose class is four of a kind or above.
 
 The figures are unconditional: each other hand, looked at alone before the deal, is seven cards
 drawn from the full deck, so its chance of each class is the full-deck count over C(53,7). The

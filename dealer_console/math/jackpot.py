@@ -2,8 +2,8 @@
 
 Washington document, "Face Up Pai Gow Poker Jackpot Paytables" and "Progressive systems
 flexibility": fixed pays are "N for 1" (the wager is not returned), percentage pays take that
-share of a meter; each wager adds the contribution rate to the meter and the reserve rate to the
-reserve; a 100% award restarts the meter at seed plus reserve.
+share of a meter; every wager feeds the meter by its contribution rate and the reserve by the
+reserve rate; after a 100% award the meter starts again from the seed plus the reserve.
 
 Two figures answer two questions:
 

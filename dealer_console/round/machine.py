@@ -214,7 +214,7 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     if (cmd.seat, cmd.kind) in state.wagers:
         raise Refused(f"seat {cmd.seat} already has a {cmd.kind} wager; remove it first")
     is_banker = state.banker_kind == "player" and cmd.seat == state.banker_seat
-    # Catfish Bend, "Player Banker": the player banker may play the Fortune bonus.
+    # Catfish Bend, "Player Banker": a Fortune wager is the one bet open to the banking player.
     banker_fortune = cmd.kind == "fortune" and rules.banking is Banking.HOUSE_OR_PLAYER_BANKER
     if is_banker and not banker_fortune:
         raise Refused(f"seat {cmd.seat} is the banker and cannot place a {cmd.kind} wager")

@@ -1,7 +1,7 @@
 """Positions around the table: numbering from the banker, the action seat, deal order, and the
 seven-pile pattern of a hand-dealt deal.
 
-Rules README, "Round procedure": positions are numbered from the banker as 1 in the profile's
+Rules README, "Round procedure": the banker is position 1 and the count runs in the profile's
 direction; a number ``n`` (dice 3-18, an RNG, the shuffler) picks position ``((n - 1) mod 7) + 1``
 for the first hand, and when that is the banker (n = 1, 8, 15) the banker takes the first hand
 while the next position takes the action button. The California document ("Dealing procedures",

@@ -37,7 +37,7 @@ class MisdealReason(Enum):
 
     @property
     def deck_count_due(self) -> bool:
-        """After 1 or 5 the whole deck is counted for 53 cards before play resumes."""
+        """After 1 or 5 play waits for a count of the deck (53 cards expected)."""
         return self in (MisdealReason.NOT_FOUR_LEFT, MisdealReason.CARD_COUNT_ERROR)
 
 

@@ -37,7 +37,8 @@ def fortune_due(table: Paytable, cards: Sequence[Card], wager: int) -> Due:
 
 def ace_high_due(table: Paytable, player: Sequence[Card], banker_status: AceHigh | None,
                  wager: int) -> Due:
-    """Both ace-high pai gow: top line whatever the joker; else the banker's alone decides."""
+    """Player and banker both ace-high pai gow pays the top line, joker or not; otherwise the
+    banker's status alone picks the line."""
     if banker_status is None:
         return Due(LineOutcome.LOSS, wager, "the banker's hand is not ace-high pai gow")
     if ace_high_status(player) is not None:

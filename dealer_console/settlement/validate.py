@@ -154,8 +154,8 @@ def validate(profile: Profile, rnd: RoundInput) -> None:
         if counts[card] > 1:
             raise RoundError(where, f"card {card} is dealt to more than one hand")
     if player_banker and not profile.banking.covered:
-        # Catfish Bend, "Introduction" and "Player Banker": a player banks only when they can
-        # cover every standard wager on the table and the house's wager against them.
+        # Catfish Bend, "Introduction" and "Player Banker": the bank goes to a player only if
+        # their stake covers all the base wagers plus the house's wager against them.
         at_risk = base_total + (rnd.house.wager if rnd.house is not None else 0)
         if banker.wager < at_risk:
             raise RoundError("banker.wager", f"the player banker must cover every standard wager "
