@@ -26,6 +26,17 @@ class CommandError(Exception):
         self.status = status
 
 
+def read_table_db(path: object) -> Any:
+    """The table database at ``path`` opened read-only for a report or an audit (see
+    ``open_for_reading``); a missing file or an older schema is a :class:`CommandError`."""
+    from dealer_console.storage import StorageError, open_for_reading
+
+    try:
+        return open_for_reading(str(path))
+    except StorageError as exc:
+        raise CommandError(str(exc)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dealer-console",

@@ -7,8 +7,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from dealer_console.cli import CommandError
-
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("audit", help="audit a table database")
@@ -23,15 +21,10 @@ def register(subparsers: Any) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    from dealer_console.cli import read_table_db
     from dealer_console.round.audit import audit
-    from dealer_console.storage import StorageError, open_for_reading
 
-    if not args.db.exists():
-        raise CommandError(f"{args.db}: no such table database")
-    try:
-        db = open_for_reading(args.db)  # an audit never changes what it audits
-    except StorageError as exc:
-        raise CommandError(str(exc)) from None
+    db = read_table_db(args.db)  # an audit never changes what it audits
     report = audit(db)
     for problem in report.problems:
         print(f"PROBLEM: {problem}")

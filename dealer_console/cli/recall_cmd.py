@@ -22,17 +22,12 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealer_console.cli import read_table_db
     from dealer_console.round.recall import format_round, recall
-    from dealer_console.storage import StorageError, open_for_reading
 
     if args.last < 1:
         raise CommandError(f"--last must be 1 or more, not {args.last}")
-    if not args.db.exists():
-        raise CommandError(f"{args.db}: no such table database")
-    try:
-        db = open_for_reading(args.db)  # an audit never changes what it audits
-    except StorageError as exc:
-        raise CommandError(str(exc)) from None
+    db = read_table_db(args.db)  # recall never changes what it reads
     rounds = recall(db, args.last)
     if args.json:
         print(json.dumps(rounds, indent=2))
