@@ -47,6 +47,7 @@ from dealer_console.setting import Setting, is_foul, make_setting
 from dealer_console.storage import open_table_db
 
 if TYPE_CHECKING:
+    from dealer_console.jackpot.config import TableJackpots
     from dealer_console.jackpot.round_hook import JackpotSystem
 
 FAULTS = ("misdeal", "exposed", "wrong-first", "reconstruct", "foul", "device-repeat", "wire",
@@ -56,10 +57,6 @@ FAULT_RATE = 0.15
 JACKPOT_HANDS_RATE = 0.3
 """Chance per round that ``jackpot-hands`` stacks the deck: real hit rates are far too small
 for a short run to see a jackpot (a seven-card straight flush is 32 hands in 154 million)."""
-SIM_LEVEL = {"seed": "$1,000", "contribution": "15%", "reserve": "2%"}
-"""The simulated table's set-up of every jackpot meter (the casino's choice at a real table)."""
-SIM_EXECUTIVE_ABOVE = 100_000
-"""Awards above $1,000 need an executive's card on the simulated table."""
 SIM_STAFF = (("SIM-S1", "Sim Supervisor", "supervisor", "5000100000001=2912"),
              ("SIM-X1", "Sim Executive", "executive", "5000200000001=2912"),
              ("SIM-D1", "Sim Dealer", "dealer", "5000300000001=2912"))
@@ -348,28 +345,25 @@ class InlineJackpotDevices:
 Devices = JackpotDevices | InlineJackpotDevices
 
 
-def install_sim_jackpot(db: Any, paytable_name: str, wager_cents: int) -> None:
-    """The simulated table's jackpot game (sensor spot 1) and staff, on first use."""
+def install_sim_jackpot(db: Any, setup: TableJackpots | None) -> None:
+    """The profile's jackpot games (installed on first use, else checked against the
+    database) and the simulated table's staff."""
     from dealer_console.employees import registry
     from dealer_console.employees.cardhash import KdfParams
     from dealer_console.employees.registry import Role
-    from dealer_console.jackpot import store
-    from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
-    from dealer_console.jackpot.paytable import load
+    from dealer_console.jackpot.setup import JackpotSetupMismatch, install_from_profile
 
-    if store.spots(db):
-        return
-    paytable = load(paytable_name)
+    try:
+        install_from_profile(db, setup, actor="simulate")
+    except JackpotSetupMismatch as exc:
+        raise CommandError(str(exc)) from None
+    known = {e.employee_id for e in registry.list_employees(db)}
     with db.atomic():
-        store.install_game(db, GameConfig(
-            spot=1, paytable=paytable, mode=JackpotMode.HOUSE,
-            levels=level_configs(paytable, {lv: SIM_LEVEL for lv in paytable.levels}),
-            wager_cents=wager_cents, executive_threshold_cents=SIM_EXECUTIVE_ABOVE,
-        ), actor="simulate")
         for emp_id, name, role, track in SIM_STAFF:
-            # a cheaper scrypt than a real table's: these cards are public test data
-            registry.add(db, emp_id, name, Role(role), track, actor="simulate",
-                         kdf=KdfParams(n=2**10))
+            if emp_id not in known:
+                # a cheaper scrypt than a real table's: these cards are public test data
+                registry.add(db, emp_id, name, Role(role), track, actor="simulate",
+                             kdf=KdfParams(n=2**10))
 
 
 def _card_text(rank: str, suit: str) -> str:
@@ -962,7 +956,7 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
     _check_meta(db, profile, seed, faults, devices)
     system = None
     if prof.jackpot is not None:
-        install_sim_jackpot(db, prof.jackpot.paytable.name, prof.jackpot.wager)
+        install_sim_jackpot(db, prof.jackpots)
         system = JackpotSystem(db)
     table = Table.open(db, rules, jackpot=system)
     shuffler: Shuffler = (DriverShuffler(seed, "wire" in faults)

@@ -10,6 +10,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 from dealer_console.devices.diagnostics import DeviceDriver
+from dealer_console.jackpot.setup import install_from_profile
 from dealer_console.profiles.model import Profile
 from dealer_console.storage.connection import open_table_db
 from ui.status import StatusScreen
@@ -36,8 +37,12 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
             quit_after: float | None = None) -> int:
     Path(db_path).parent.mkdir(parents=True, exist_ok=True)
     db = open_table_db(db_path)
-    rounds = int(db.execute("SELECT count(*) FROM rounds").fetchone()[0])
-    db.conn.close()
+    try:
+        # the profile's jackpot games, installed on first use and checked on every start
+        install_from_profile(db, profile.jackpots, actor="console")
+        rounds = int(db.execute("SELECT count(*) FROM rounds").fetchone()[0])
+    finally:
+        db.conn.close()
     hardware = None
     drivers: list[DeviceDriver] = []
     if simulated:

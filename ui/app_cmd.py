@@ -29,7 +29,12 @@ def run(args: argparse.Namespace) -> int:
         profile = get_profile(args.profile)
     except (KeyError, ConfigError) as exc:
         raise CommandError(str(exc.args[0] if isinstance(exc, KeyError) else exc)) from None
+    from dealer_console.jackpot.setup import JackpotSetupMismatch
+    from dealer_console.storage import StorageError
     from ui.app import run_app
 
-    return run_app(profile=profile, simulated=args.simulated, db_path=args.db,
-                   quit_after=args.quit_after)
+    try:
+        return run_app(profile=profile, simulated=args.simulated, db_path=args.db,
+                       quit_after=args.quit_after)
+    except (JackpotSetupMismatch, StorageError) as exc:
+        raise CommandError(f"{args.db}: {exc}") from None

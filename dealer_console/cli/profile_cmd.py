@@ -39,8 +39,27 @@ def run_check(args: argparse.Namespace) -> int:
         if unfair:
             print(_red(f"{args.file}: ace_high.paytable: {unfair}"), file=sys.stderr)
             return 1
+    for warning in _jackpot_warnings(profile):
+        print(f"{args.file}: warning: {warning}", file=sys.stderr)
     print(f"{args.file}: ok ({profile.name}: {profile.title})")
     return 0
+
+
+def _jackpot_warnings(profile: Any) -> list[str]:
+    """Advice the Washington document gives ("Progressive systems flexibility", seed amount):
+    a seed below the largest fixed award is allowed but not recommended."""
+    from dealer_console.money import format_cents
+    from dealer_console.profiles.jackpot_section import largest_fixed_award
+
+    out = []
+    for game in profile.jackpots.games if profile.jackpots is not None else ():
+        largest = largest_fixed_award(game)
+        for level in game.levels:
+            if level.seed_cents < largest:
+                out.append(f"jackpot game {game.spot}, meter {level.name}: the seed "
+                           f"{format_cents(level.seed_cents)} is below the largest fixed award "
+                           f"{format_cents(largest)}; the document recommends at least that")
+    return out
 
 
 def _ace_high_over_100(table: Paytable) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dealer_console.jackpot.config import GameConfig
 from dealer_console.paytables import Paytable
 from dealer_console.profiles.model import Profile
 
@@ -73,4 +74,23 @@ def profile_to_data(profile: Profile) -> dict[str, Any]:
             "wager_cents": profile.jackpot.wager,
             "paytable": paytable_to_data(profile.jackpot.paytable),
         },
+        "jackpot_games": None if profile.jackpots is None else [
+            jackpot_game_to_data(game) for game in profile.jackpots.games],
+    }
+
+
+def jackpot_game_to_data(game: GameConfig) -> dict[str, Any]:
+    """One jackpot game's set-up (the jackpot system's view): spot, mode, wager, meters."""
+    from dealer_console.jackpot.config import format_rate
+
+    return {
+        "spot": game.spot,
+        "paytable": game.paytable.name,
+        "mode": game.mode.value,
+        "wager_cents": game.wager_cents,
+        "fixed_from_meter": game.fixed_from_meter,
+        "executive_above_cents": game.executive_threshold_cents,
+        "meters": [{"name": lv.name, "seed_cents": lv.seed_cents,
+                    "contribution": format_rate(lv.contribution_ppm),
+                    "reserve": format_rate(lv.reserve_ppm)} for lv in game.levels],
     }

@@ -14,6 +14,7 @@ from dealer_console import house_ways
 from dealer_console.hands import JokerInFlush, Wheel
 from dealer_console.money import format_cents
 from dealer_console.paytables import CONFIG_DIR, Paytable, PaytableKind, get_paytable
+from dealer_console.profiles.jackpot_section import read_jackpots
 from dealer_console.profiles.model import (
     ActionSeatMethod,
     AggregateLimit,
@@ -175,12 +176,15 @@ def load_profile(path: Path) -> Profile:
                                                   default="table")),
         )
         aggregate_section.done()
-    jackpot_section = top.section("jackpot", optional=True)
+    jackpots = read_jackpots(
+        top, lambda section, key: _paytable(section, key, PaytableKind.JACKPOT))
     jackpot = None
-    if jackpot_section is not None:
-        jackpot = JackpotGame(_paytable(jackpot_section, "paytable", PaytableKind.JACKPOT),
-                              jackpot_section.money("wager", minimum=1))
-        jackpot_section.done()
+    if jackpots is not None:
+        if 1 not in [g.spot for g in jackpots.games]:
+            raise ConfigError(str(path), "jackpot", "the first jackpot game takes sensor spot 1"
+                                                    " (a second one, spot 2)")
+        first = jackpots.game(1)
+        jackpot = JackpotGame(get_paytable(first.paytable.name), first.wager_cents)
     top.done()
 
     def need_limit(area: Area, why: str) -> None:
@@ -241,7 +245,7 @@ def load_profile(path: Path) -> Profile:
         action_seat_methods=action, deal_methods=deal, banker_rotation=rotation,
         backline=backline, tip_bets=tip_bets, limits=limits, fortune=fortune, envy=envy,
         ace_high=ace_high, commission=commission, fees=fees, aggregate_limit=aggregate,
-        jackpot=jackpot, house_covers_bonuses=house_covers_bonuses,
+        jackpot=jackpot, house_covers_bonuses=house_covers_bonuses, jackpots=jackpots,
     )
 
 

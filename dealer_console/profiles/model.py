@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from dealer_console.hands import HandRules, JokerInFlush, Wheel
+from dealer_console.jackpot.config import TableJackpots
 from dealer_console.money import format_cents
 from dealer_console.paytables import Paytable
 
@@ -156,6 +157,9 @@ class AggregateLimit:
 
 @dataclass(frozen=True, slots=True)
 class JackpotGame:
+    """The jackpot game on sensor spot 1 as the round and settlement see it; the whole set-up
+    (both games, meters, mode) is ``Profile.jackpots``."""
+
     paytable: Paytable
     wager: int  # the fixed jackpot wager in cents; pays scale from the printed $1
 
@@ -188,6 +192,8 @@ class Profile:
     aggregate_limit: AggregateLimit | None
     jackpot: JackpotGame | None
     house_covers_bonuses: bool  # Catfish Bend: the house pays Fortune and Envy, even with a PB
+    jackpots: TableJackpots | None = None
+    """Every jackpot game of the layout (at most two, one per sensor spot) with its meters."""
 
     @property
     def hand_rules(self) -> HandRules:

@@ -1,0 +1,70 @@
+"""A table database's jackpot games come from its profile, and stay as the profile says.
+
+On first use the profile's games are installed with their meters at seed. Afterwards a profile
+that says something else (another paytable, wager, mode, seed, rate or threshold, a game added
+or taken away) is refused with every difference listed: the meters of a live jackpot belong to
+its players, and changing its set-up is a regulated procedure, not a side effect of editing a
+file (Washington document, "House Jackpot and Progressive Jackpots" and "Progressive systems
+flexibility"; see ``docs/jackpot.md``).
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+
+from dealer_console.jackpot import store
+from dealer_console.jackpot.config import GameConfig, TableJackpots
+
+
+class JackpotSetupMismatch(ValueError):
+    """The table database's jackpot games differ from the profile's."""
+
+
+def install_from_profile(db: Database, setup: TableJackpots | None, *, actor: str) -> None:
+    """Install ``setup`` in an empty table, or check that the installed games equal it."""
+    installed = store.spots(db)
+    wanted = setup.games if setup is not None else ()
+    if not installed:
+        with db.atomic():
+            for game in wanted:
+                store.install_game(db, game, actor=actor)
+        return
+    differences = differences_from(db, wanted)
+    if differences:
+        raise JackpotSetupMismatch(
+            "the table database's jackpot games differ from the profile: "
+            + "; ".join(differences)
+            + ". Keep the profile's jackpot set-up as installed, or start a new table database"
+              " (changing a live jackpot is a regulated procedure)")
+
+
+def differences_from(db: Database, wanted: tuple[GameConfig, ...]) -> list[str]:
+    """What the installed games and ``wanted`` disagree on, in words (empty: the same)."""
+    out: list[str] = []
+    by_spot = {g.spot: g for g in wanted}
+    installed = store.spots(db)
+    for spot in sorted(set(installed) | set(by_spot)):
+        if spot not in by_spot:
+            out.append(f"spot {spot} has a game the profile does not list")
+            continue
+        if spot not in installed:
+            out.append(f"the profile adds a game on spot {spot}")
+            continue
+        have, want = store.game_config(db, spot), by_spot[spot]
+        for what, a, b in (
+            ("paytable", have.paytable.name, want.paytable.name),
+            ("mode", have.mode.value, want.mode.value),
+            ("wager (cents)", have.wager_cents, want.wager_cents),
+            ("fixed_from_meter", have.fixed_from_meter, want.fixed_from_meter),
+            ("executive_above (cents)", have.executive_threshold_cents,
+             want.executive_threshold_cents),
+            ("meters", _levels(have), _levels(want)),
+        ):
+            if a != b:
+                out.append(f"spot {spot} {what}: installed {a}, profile {b}")
+    return out
+
+
+def _levels(game: GameConfig) -> str:
+    return ", ".join(f"{lv.name} seed {lv.seed_cents} contribution {lv.contribution_ppm} ppm"
+                     f" reserve {lv.reserve_ppm} ppm" for lv in game.levels)
