@@ -17,7 +17,8 @@ def register(subparsers: Any) -> None:
         "simulate", help="play whole rounds headless with simulated devices",
         description="Plays rounds with random but legal wagers and settings (seeded: the same "
                     "seed gives the same result) and prints a summary.")
-    parser.add_argument("--profile", required=True, help="table profile name")
+    parser.add_argument("--profile", required=True,
+                        help="a shipped profile's name, or the path of a profile TOML file")
     parser.add_argument("--rounds", type=int, default=100, help="rounds to complete in all")
     parser.add_argument("--seed", type=int, default=0, help="seed of every random choice")
     parser.add_argument("--db", required=True, type=Path, help="the table's database file")

@@ -38,6 +38,7 @@ from dealer_console.devices.shuffler import (
     HandDelivered,
 )
 from dealer_console.round import commands as c
+from dealer_console.round.jackpot import JACKPOT_KINDS, SPOT_OF_KIND
 from dealer_console.round.machine import Refused, button_seat
 from dealer_console.round.rules import ActionSeatMethod, Banking, RoundRules, round_rules
 from dealer_console.round.seats import piles_in_deal_order, seven_piles
@@ -215,9 +216,7 @@ class JackpotDevices:
     driver and pyusb): chips are placed on the sensors, START GAME on the keypad locks them and
     the locked spots are the round's jackpot wagers; END GAME releases them."""
 
-    SPOT = 1  # the table's single jackpot game is on each seat's first sensor
-
-    def __init__(self, seats: tuple[int, ...]) -> None:
+    def __init__(self, seats: tuple[int, ...], spots: tuple[int, ...] = (1,)) -> None:
         from dealer_console.devices.bet_sensors import SensorNodeChanged
         from dealer_console.devices.events import DeviceConnected
         from drivers.backoff import Backoff
@@ -229,6 +228,7 @@ class JackpotDevices:
         from drivers.sim.usb_backend import VirtualUsbBackend
 
         self.seats = seats
+        self.spots = spots  # the sensor spots that carry a jackpot game
         self.locked: int | None = None
         self.bus = BetSensorBusDouble(list(seats))
         self.server = PtyServer(self.bus)
@@ -284,20 +284,22 @@ class JackpotDevices:
         except TimeoutError as exc:
             raise SimError(str(exc)) from None
 
-    def start_game(self, chips: list[int]) -> set[int]:
-        """Chips on these seats' sensors, START GAME pressed: the seats locked as wagered."""
+    def start_game(self, chips: set[tuple[int, int]]) -> set[tuple[int, int]]:
+        """Chips on these (seat, spot) sensors, START GAME pressed: the ones locked as
+        wagered."""
         from dealer_console.devices.bet_sensors import BetsLocked
         from dealer_console.devices.keypad import Button
 
         for seat in self.seats:
-            (self.bus.place if seat in chips else self.bus.take)(seat, self.SPOT)
+            for spot in self.spots:
+                (self.bus.place if (seat, spot) in chips else self.bus.take)(seat, spot)
         try:
             self._press(Button.START_GAME)
             lock_id = self.locked = self.sensors.lock()
             while True:
                 locked = self.sensors.wait_for(BetsLocked, DEAL_TIMEOUT)
                 if locked.lock_id == lock_id:
-                    return {spot.seat for spot in locked.wagered if spot.spot == self.SPOT}
+                    return {(s.seat, s.spot) for s in locked.wagered if s.spot in self.spots}
         except TimeoutError as exc:
             raise SimError(str(exc)) from None
 
@@ -314,7 +316,8 @@ class JackpotDevices:
         except TimeoutError as exc:
             raise SimError(str(exc)) from None
         for seat in self.seats:
-            self.bus.take(seat, self.SPOT)
+            for spot in self.spots:
+                self.bus.take(seat, spot)
 
     def close(self) -> None:
         self.keypad_driver.stop()
@@ -326,7 +329,7 @@ class InlineJackpotDevices:
     """The sensors and keypad without a wire: every chip placed is sensed, every button and
     swipe arrives as made (for quick runs; the same choices as :class:`JackpotDevices`)."""
 
-    def start_game(self, chips: list[int]) -> set[int]:
+    def start_game(self, chips: set[tuple[int, int]]) -> set[tuple[int, int]]:
         return set(chips)
 
     def press(self, button: object) -> None:
@@ -467,9 +470,15 @@ def planned_wagers(rules: RoundRules, state: RoundState, seed: int) -> list[tupl
             if kind in rules.wager_kinds and limit is not None and roll < p:
                 out.append((seat, kind, _amount(rng, limit.minimum, limit.maximum,
                                                 limit.increment, 1000)))
-        jackpot = rules.profile.jackpot
-        if jackpot is not None and jackpot_roll < 0.5:
-            out.append((seat, "jackpot", jackpot.wager))
+        for kind, spot in SPOT_OF_KIND.items():
+            fixed = rules.jackpot_wager(kind)
+            if fixed is None or kind not in rules.wager_kinds:
+                continue
+            # a second game draws its own number, so a one-game table's rounds stay as they were
+            roll = jackpot_roll if spot == 1 else rng_for(
+                seed, state.round_id, f"jackpot-{spot}/{seat}").random()
+            if roll < 0.5:
+                out.append((seat, kind, fixed))
     if not any(k == "base" for _s, k, _a in out):
         seat = next(s for s in rules.player_seats
                     if not (state.banker_kind == "player" and s == state.banker_seat))
@@ -591,17 +600,18 @@ class TableSim:
     def _betting(self) -> None:
         planned = planned_wagers(self.rules, self.state, self.seed)
         for seat, kind, cents in planned:
-            if kind != "jackpot" and (seat, kind) not in self.state.wagers:
+            if kind not in SPOT_OF_KIND and (seat, kind) not in self.state.wagers:
                 self._do(c.PlaceWager(seat, kind, cents))
-        chips = {seat: cents for seat, kind, cents in planned if kind == "jackpot"}
+        chips = {(seat, SPOT_OF_KIND[kind]): cents for seat, kind, cents in planned
+                 if kind in SPOT_OF_KIND}
         if self.jackpot is not None:
             # The keypad's START GAME freezes the sensors; whatever chips they hold then are
             # the jackpot wagers.
-            locked = self.jackpot.start_game(sorted(chips))
-            chips = {seat: cents for seat, cents in chips.items() if seat in locked}
-        for seat, cents in sorted(chips.items()):
-            if (seat, "jackpot") not in self.state.wagers:
-                self._do(c.PlaceWager(seat, "jackpot", cents))
+            locked = self.jackpot.start_game(set(chips))
+            chips = {key: cents for key, cents in chips.items() if key in locked}
+        for (seat, spot), cents in sorted(chips.items()):
+            if (seat, JACKPOT_KINDS[spot]) not in self.state.wagers:
+                self._do(c.PlaceWager(seat, JACKPOT_KINDS[spot], cents))
         if not self._do(c.StartGame()):
             raise SimError(f"round {self.state.round_id}: START GAME refused")
 
@@ -933,7 +943,7 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
              resume: bool, deal: str | None = None, hold_before_end: float = 0.0,
              holds: Mapping[Phase, float] | None = None) -> Iterator[TableSim]:
     """Yield a ready simulator; closes the devices and database afterwards."""
-    from dealer_console.profiles.loader import get_profile
+    from dealer_console.profiles.loader import find_profile
     from dealer_console.profiles.schema import ConfigError
 
     if db_path.exists() and not resume:
@@ -941,7 +951,7 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
     if resume and not db_path.exists():
         raise CommandError(f"{db_path}: nothing to resume")
     try:
-        prof = get_profile(profile)
+        prof = find_profile(profile)
     except (KeyError, ConfigError) as exc:
         raise CommandError(str(exc)) from None
     if deal is None and any(m.value == "shuffler" for m in prof.deal_methods):
@@ -964,7 +974,8 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
     jackpot: Devices | None = None
     try:
         if prof.jackpot is not None:
-            jackpot = (JackpotDevices(rules.player_seats) if devices == "drivers"
+            spots = tuple(g.spot for g in prof.jackpots.games) if prof.jackpots else (1,)
+            jackpot = (JackpotDevices(rules.player_seats, spots) if devices == "drivers"
                        else InlineJackpotDevices())
         yield TableSim(table, shuffler, seed, faults, jackpot, system, hold_before_end, holds)
     finally:

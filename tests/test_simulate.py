@@ -218,3 +218,23 @@ def test_crash_between_a_confirming_swipe_and_end_game(tmp_path: Path) -> None:
     assert finished["jackpot_hits"] > 0
     assert finished["jackpot"]["awarded_cents"] == (finished["jackpot"]["from_meter_cents"]
                                                     + finished["jackpot"]["from_tray_cents"])
+
+
+def test_a_layout_with_two_jackpot_games(tmp_path: Path) -> None:
+    """A casino's profile file with a jackpot game on each sensor spot: wagers on both, hits
+    confirmed on both, the same through the real drivers as inline, and the audit passes."""
+    from tests.profiles.test_jackpot_setup import ONE_GAME, TWO_GAMES, WASHINGTON
+
+    profile = tmp_path / "two-jackpots.toml"
+    profile.write_text(WASHINGTON.replace(ONE_GAME, TWO_GAMES))
+    runs = [summary_of(simulate(tmp_path / f"{devices}.db", "--devices", devices, "--faults",
+                                "jackpot-hands,wire", profile=str(profile), rounds=20, seed=3))
+            for devices in ("drivers", "inline")]
+    assert runs[0] == runs[1]
+    games = {key.split("/")[0] for key in runs[0]["jackpot"]["by_line"]}
+    assert games == {"1", "2"}  # hits on both games
+    assert set(runs[0]["jackpot"]["meters"]) == {"1/main", "2/mega", "2/major", "2/minor"}
+    audit_ok(tmp_path / "drivers.db")
+    again = simulate(tmp_path / "drivers.db", "--devices", "inline", "--resume",
+                     profile="washington-face-up", rounds=20, seed=3)
+    assert again.returncode == 2 and "--profile" in again.stderr

@@ -263,3 +263,12 @@ def get_profile(name: str) -> Profile:
     if profile.name != name:
         raise ConfigError(str(path), "name", f"{profile.name!r} must match the file name")
     return profile
+
+
+def find_profile(text: str) -> Profile:
+    """A shipped profile by name, or a casino's profile by the path of its TOML file (so it can
+    be tried headless before it goes on a table). Errors as :func:`get_profile` and
+    :func:`load_profile` raise them."""
+    if text.endswith(".toml") or "/" in text:
+        return load_profile(Path(text))
+    return get_profile(text)

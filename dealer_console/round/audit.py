@@ -25,7 +25,8 @@ from dealer_console.round.rules import base_kind
 from dealer_console.round.state import Line, Phase, RoundState
 from dealer_console.storage import eventlog
 
-SETTLED_KINDS = ("base", "fortune", "ace_high", "jackpot", "house_wager", "tips", "backline")
+SETTLED_KINDS = ("base", "fortune", "ace_high", "jackpot", "jackpot_2", "house_wager", "tips",
+                 "backline")
 """Wager kinds that each get exactly one settlement line in a completed round."""
 
 

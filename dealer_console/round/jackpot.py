@@ -33,6 +33,15 @@ from dealer_console.round.state import Line, RoundState
 
 JACKPOT_KIND = "jackpot"
 """The round's wager kind for the jackpot game on each seat's first sensor (spot 1)."""
+JACKPOT_KINDS = {1: JACKPOT_KIND, 2: "jackpot_2"}
+"""The wager kind of each sensor spot's jackpot game (a layout has at most two: Washington,
+"House Jackpot and Progressive Jackpots")."""
+SPOT_OF_KIND = {kind: spot for spot, kind in JACKPOT_KINDS.items()}
+
+
+def award_kind(spot: int, hand_line: int) -> str:
+    """The settlement line of a confirmed award: ``jackpot_award_N``, ``jackpot_2_award_N``."""
+    return f"{JACKPOT_KINDS[spot]}_award_{hand_line}"
 
 
 class JackpotRefused(Exception):
@@ -86,8 +95,8 @@ def sensed_wagers(locked: list[list[Any]]) -> dict[int, dict[int, int]]:
     """``{spot: {seat: cents}}`` from the locked wagers of a ``game_started`` event."""
     out: dict[int, dict[int, int]] = {}
     for seat, kind, cents in locked:
-        if kind == JACKPOT_KIND:
-            out.setdefault(1, {})[int(seat)] = int(cents)
+        if kind in SPOT_OF_KIND:
+            out.setdefault(SPOT_OF_KIND[kind], {})[int(seat)] = int(cents)
     return out
 
 
@@ -104,9 +113,19 @@ class Planner(Protocol):
 
 
 def wager_only_planner(planner: Planner) -> Planner:
-    """``planner`` with every jackpot line reduced to the wager taken (see the module doc)."""
+    """``planner`` with every jackpot line reduced to the wager taken (see the module doc).
+
+    The settlement engine knows only the first sensor's game; a second game's wagers are
+    added here, after their seat's other lines, each taken the same way."""
 
     def plan(state: RoundState, rules: RoundRules) -> list[Line]:
-        return [wager_only(x) if x.kind == JACKPOT_KIND else x for x in planner(state, rules)]
+        lines = [wager_only(x) if x.kind == JACKPOT_KIND else x for x in planner(state, rules)]
+        second = JACKPOT_KINDS[2]
+        for (seat, kind), cents in sorted(state.wagers.items()):
+            if kind == second:
+                at = max((i + 1 for i, x in enumerate(lines) if x.seat == seat),
+                         default=len(lines))
+                lines.insert(at, wager_only(Line(seat, second, "", cents, 0, 0, 0)))
+        return lines
 
     return plan

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from dealer_console.cards import Card, CardError, format_cards, parse_cards
 from dealer_console.round import commands as c
+from dealer_console.round.jackpot import JACKPOT_KINDS, award_kind
 from dealer_console.round.rules import (
     BACKLINE_PREFIX,
     ActionSeatMethod,
@@ -218,14 +219,13 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     banker_fortune = cmd.kind == "fortune" and rules.banking is Banking.HOUSE_OR_PLAYER_BANKER
     if is_banker and not banker_fortune:
         raise Refused(f"seat {cmd.seat} is the banker and cannot place a {cmd.kind} wager")
-    rides = ("fortune", "ace_high", "jackpot", "tips", "backline")
+    rides = ("fortune", "ace_high", "tips", "backline", *JACKPOT_KINDS.values())
     if base_kind(cmd.kind) in rides and not is_banker and (cmd.seat, "base") not in state.wagers:
         raise Refused(f"seat {cmd.seat}: a {cmd.kind} wager needs a base wager first")
-    if cmd.kind == "jackpot":
-        jackpot = rules.profile.jackpot
-        assert jackpot is not None
-        if cents != jackpot.wager:
-            raise Refused(f"seat {cmd.seat}: the jackpot wager is fixed at {jackpot.wager} "
+    fixed = rules.jackpot_wager(cmd.kind)
+    if fixed is not None:
+        if cents != fixed:
+            raise Refused(f"seat {cmd.seat}: the {cmd.kind} wager is fixed at {fixed} "
                           f"cents, not {cents}")
     else:
         limit = rules.limit(cmd.kind)
@@ -604,12 +604,15 @@ def _jackpot_hit(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     _need(state, Phase.SETTLEMENT, Phase.END, what="a jackpot hit")
     if rules.profile.jackpot is None:
         raise Refused("this table has no jackpot")
-    if cmd.spot != 1:
-        raise Refused(f"this table takes jackpot wagers on sensor spot 1 only, not {cmd.spot}")
-    if (cmd.seat, "jackpot") not in state.wagers:
-        raise Refused(f"seat {cmd.seat} has no jackpot wager")
-    if any(h[0] == cmd.seat for h in state.jackpot_hits):
-        raise Refused(f"seat {cmd.seat} already has a jackpot hit this round")
+    kind = JACKPOT_KINDS.get(cmd.spot)
+    if kind is None or kind not in rules.wager_kinds:
+        games = [s for s, k in JACKPOT_KINDS.items() if k in rules.wager_kinds]
+        raise Refused(f"this table has no jackpot game on sensor spot {cmd.spot} "
+                      f"(its games: spot {', '.join(map(str, games))})")
+    if (cmd.seat, kind) not in state.wagers:
+        raise Refused(f"seat {cmd.seat} has no jackpot wager on spot {cmd.spot}")
+    if any(h[0] == cmd.seat and h[4] == cmd.spot for h in state.jackpot_hits):
+        raise Refused(f"seat {cmd.seat} already has a jackpot hit on spot {cmd.spot} this round")
     if not cmd.track.strip():
         raise Refused("a jackpot hit needs the supervisor's or executive's card swipe")
     # The jackpot hook authorises the swipe and computes the award inside the same
@@ -793,8 +796,9 @@ def evolve(state: RoundState, event: EventTuple) -> None:
             state.phase = Phase.END
     elif kind == "jackpot_hit":
         award = int(p.get("award_cents", 0))
-        state.jackpot_hits.append((p["seat"], p["hand_line"], award, p["who"]))
-        state.lines.append(Line(p["seat"], f"jackpot_award_{p['hand_line']}", "win", 0, award,
+        spot = int(p.get("spot", 1))
+        state.jackpot_hits.append((p["seat"], p["hand_line"], award, p["who"], spot))
+        state.lines.append(Line(p["seat"], award_kind(spot, p["hand_line"]), "win", 0, award,
                                 0, -award, f"confirmed by {p['who']}"))
     elif kind == "game_ended":
         state.opening["next"] = p["next"]

@@ -128,9 +128,27 @@ class RoundRules:
         kinds = [k for k, area in WAGER_AREAS.items() if area in self.profile.limits
                  and (k != "tips" or self.profile.tip_bets)
                  and (k != "backline" or self.profile.backline)]
-        if self.profile.jackpot is not None:
-            kinds.append("jackpot")
+        from dealer_console.round.jackpot import JACKPOT_KINDS  # (it imports this module)
+
+        if self.profile.jackpots is not None:
+            kinds += [JACKPOT_KINDS[g.spot] for g in self.profile.jackpots.games]
+        elif self.profile.jackpot is not None:
+            kinds.append(JACKPOT_KINDS[1])
         return tuple(kinds)
+
+    def jackpot_wager(self, kind: str) -> int | None:
+        """The fixed wager of the jackpot game taking ``kind``, or None for other kinds."""
+        from dealer_console.round.jackpot import SPOT_OF_KIND
+
+        spot = SPOT_OF_KIND.get(kind)
+        if spot is None:
+            return None
+        if self.profile.jackpots is not None:
+            games = {g.spot: g.wager_cents for g in self.profile.jackpots.games}
+            return games.get(spot)
+        if spot == 1 and self.profile.jackpot is not None:
+            return self.profile.jackpot.wager
+        return None
 
     @property
     def envy_threshold(self) -> int | None:

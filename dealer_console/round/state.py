@@ -90,7 +90,8 @@ class RoundState:
     plan: list[Line] = field(default_factory=list)
     settled_seats: list[int] = field(default_factory=list)
     lines: list[Line] = field(default_factory=list)
-    jackpot_hits: list[tuple[int, int, int, str]] = field(default_factory=list)
+    jackpot_hits: list[tuple[int, int, int, str, int]] = field(default_factory=list)
+    """Confirmed hits: (seat, hand line, award cents, who confirmed, sensor spot)."""
     last_seq: int = 0
     banker_first: bool = True  # the profile's order: banker's hand before the players'
     opening: dict[str, Any] = field(default_factory=dict)  # round_opened payload and notes

@@ -71,6 +71,9 @@ class Table:
         """Resume the unfinished round, or open the next one."""
         services = services or default_services(rules)
         jackpot = jackpot or NoJackpot()
+        if "jackpot_2" in rules.wager_kinds and not jackpot.owns_awards:
+            raise ValueError("a second jackpot game is settled and paid only by the jackpot "
+                             "system: open the table with it")
         if jackpot.owns_awards:
             services = replace(services, planner=wager_only_planner(services.planner))
         row = db.execute("SELECT profile FROM rounds ORDER BY round_id DESC LIMIT 1").fetchone()

@@ -171,3 +171,13 @@ def test_the_profile_set_up_is_installed_once_then_held_to(tmp_path: Path) -> No
     install_from_profile(fresh, one, actor="test")
     with pytest.raises(JackpotSetupMismatch, match="the profile adds a game on spot 2"):
         install_from_profile(fresh, two, actor="test")
+
+
+def test_the_two_game_example_in_the_docs_loads(tmp_path: Path) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "profiles.md").read_text()
+    blocks = [part.split("```", 1)[0] for part in doc.split("```toml\n")[1:]]
+    example = next(b for b in blocks if "[[jackpot]]" in b)
+    profile = load_profile(_profile(tmp_path, example))
+    assert profile.jackpots is not None
+    assert [(g.spot, g.paytable.name) for g in profile.jackpots.games] == [
+        (1, "fupgpp-wa01"), (2, "fupgpp-ml02")]

@@ -105,7 +105,8 @@ def test_bad_paytable_names_file_and_key(tmp_path: Path, body: str, key: str, sa
 
 def test_paytable_example_in_docs_loads(tmp_path: Path) -> None:
     doc = (Path(__file__).resolve().parents[2] / "docs" / "profiles.md").read_text()
-    body = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    blocks = [part.split("```", 1)[0] for part in doc.split("```toml\n")[1:]]
+    body = next(b for b in blocks if 'kind = "fortune"' in b)
     path = tmp_path / "wa-fortune-1.toml"
     path.write_text(body)
     table = load_paytable(path)
