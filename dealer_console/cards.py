@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from dealer_console.errors import ConsoleError
+
 SUITS: Final = "cdhs"
 RANK_CHARS: Final = "23456789TJQKA"
 ACE: Final = 14
@@ -22,7 +24,7 @@ TEN: Final = 10
 JOKER_RANK: Final = 0
 
 
-class CardError(ValueError):
+class CardError(ConsoleError, ValueError):
     """A card text that cannot be read, a duplicate card, or a wrong number of cards."""
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from dealer_console.errors import ConsoleError
+
 _MONEY_RE: Final = re.compile(r"^\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$")
 
 
-class MoneyError(ValueError):
+class MoneyError(ConsoleError, ValueError):
     """Text that is not an amount of money in dollars and cents."""
 
 

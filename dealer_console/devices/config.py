@@ -17,6 +17,8 @@ from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Final
 
+from dealer_console.errors import ConsoleError
+
 BAUD_RATES: Final = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 """Rates a UART and a USB serial adapter both offer; anything else is a typing error."""
 
@@ -25,7 +27,7 @@ DEFAULT_VENDOR_ID: Final = 0x1209
 DEFAULT_PRODUCT_ID: Final = 0x0001
 
 
-class DeviceConfigError(ValueError):
+class DeviceConfigError(ConsoleError, ValueError):
     """A device setting that cannot work; the message names where it is."""
 
 

@@ -13,6 +13,7 @@ from enum import Enum
 from sqlite_utils import Database
 
 from dealer_console.employees.registry import Employee, Role, find_by_card, log
+from dealer_console.errors import Refusal
 
 _RANK = {Role.SUPERVISOR: 1, Role.EXECUTIVE: 2}
 _ARTICLE = {Role.SUPERVISOR: "a supervisor's", Role.EXECUTIVE: "an executive's"}
@@ -24,7 +25,7 @@ class RefusalReason(Enum):
     NOT_AUTHORISED = "role may not confirm this"
 
 
-class Refused(Exception):
+class Refused(Refusal):
     """A swipe that does not authorise the action; already logged."""
 
     def __init__(self, reason: RefusalReason, message: str) -> None:

@@ -22,6 +22,7 @@ from dealer_console.employees.cardhash import (
     card_tag,
     hash_card,
 )
+from dealer_console.errors import ConsoleError
 
 MIGRATIONS = Migrations("employees")
 
@@ -37,7 +38,7 @@ class Role(Enum):
     TECHNICIAN = "technician"
 
 
-class RegistryError(ValueError):
+class RegistryError(ConsoleError, ValueError):
     """A registry change refused: an unknown or duplicate id, an empty name, a bad card."""
 
 

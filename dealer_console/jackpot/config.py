@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from enum import Enum
 
+from dealer_console.errors import ConsoleError
 from dealer_console.jackpot.paytable import FixedPay, JackpotPaytable
 
 PPM = 1_000_000
@@ -26,7 +27,7 @@ PPM = 1_000_000
 MAX_GAMES = 2
 
 
-class JackpotConfigError(ValueError):
+class JackpotConfigError(ConsoleError, ValueError):
     """A jackpot set-up the console refuses, with the place it is wrong."""
 
 

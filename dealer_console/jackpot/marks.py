@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from dealer_console.cards import Card
+from dealer_console.errors import Refusal
 from dealer_console.jackpot.paytable import JackpotLine, JackpotPaytable
 from dealer_console.jackpot.qualify import winning_line
 
 
-class MarkError(ValueError):
+class MarkError(Refusal, ValueError):
     """A hand button the round cannot take: no seat selected, a seat without a jackpot wager."""
 
 

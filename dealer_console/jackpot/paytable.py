@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dealer_console.errors import ConsoleError
 from dealer_console.paytables import Paytable, PaytableKind, get_paytable
 from dealer_console.seven import FortuneClass
 
@@ -18,7 +19,7 @@ MAIN_LEVEL = "main"
 """The name of the only meter of a one-meter paytable (WA01, WA03, WA07)."""
 
 
-class PaytableError(ValueError):
+class PaytableError(ConsoleError, ValueError):
     """A jackpot paytable that cannot be played: no lines, a bad percentage, an unknown level."""
 
 

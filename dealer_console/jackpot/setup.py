@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
+from dealer_console.errors import ConsoleError
 from dealer_console.jackpot import store
 from dealer_console.jackpot.config import GameConfig, TableJackpots
 
 
-class JackpotSetupMismatch(ValueError):
+class JackpotSetupMismatch(ConsoleError, ValueError):
     """The table database's jackpot games differ from the profile's."""
 
 

@@ -19,6 +19,7 @@ from dealer_console.cards import Card, format_cards
 from dealer_console.employees import registry
 from dealer_console.employees.authorize import authorise, log_accepted, required_role
 from dealer_console.employees.registry import Role
+from dealer_console.errors import ConsoleError
 from dealer_console.jackpot import meters
 from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
 from dealer_console.jackpot.meters import MICRO, Award, MeterState
@@ -27,7 +28,7 @@ from dealer_console.jackpot.paytable import JackpotPaytable, load
 MIGRATIONS = Migrations("jackpot")
 
 
-class JackpotError(ValueError):
+class JackpotError(ConsoleError, ValueError):
     """A jackpot action refused: no wager, a hit already confirmed, an unknown game."""
 
 

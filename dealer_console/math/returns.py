@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dealer_console.errors import ConsoleError
 from dealer_console.math.ace_high_counts import AceHighTally, count_ace_high
 from dealer_console.math.deck import HAND_SIZE
 from dealer_console.math.fortune_counts import FortuneTally, count_fortune
@@ -19,7 +20,7 @@ from dealer_console.paytables import AceHighLine, Paytable, PaytableKind
 from dealer_console.seven import FortuneClass
 
 
-class PaytableKindError(ValueError):
+class PaytableKindError(ConsoleError, ValueError):
     """A paytable of the wrong kind for the figure asked."""
 
 

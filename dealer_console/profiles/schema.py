@@ -12,12 +12,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from dealer_console.errors import ConsoleError
 from dealer_console.money import MoneyError, format_cents, parse_cents
 
 _MISSING: Any = object()
 
 
-class ConfigError(ValueError):
+class ConfigError(ConsoleError, ValueError):
     """A config file that cannot be used; names the file, the key and what is allowed."""
 
     def __init__(self, file: str, key: str, message: str) -> None:

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from sqlite_utils import Database
 
 from dealer_console.cards import Card
+from dealer_console.errors import Refusal
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import Line, RoundState
 
@@ -44,7 +45,7 @@ def award_kind(spot: int, hand_line: int) -> str:
     return f"{JACKPOT_KINDS[spot]}_award_{hand_line}"
 
 
-class JackpotRefused(Exception):
+class JackpotRefused(Refusal):
     """The jackpot system refuses the transition; the round turns it into ``Refused``."""
 
 

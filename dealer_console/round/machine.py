@@ -18,8 +18,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from dealer_console.cards import Card, CardError, format_cards, parse_cards
+from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
+from dealer_console.round.events import EventKind as E
 from dealer_console.round.jackpot import JACKPOT_KINDS, award_kind
+from dealer_console.round.phases import not_accepted
 from dealer_console.round.rules import (
     BACKLINE_PREFIX,
     ActionSeatMethod,
@@ -48,7 +51,7 @@ DECK_SIZE = 53
 DICE_RANGE = (3, 18)
 
 
-class Refused(Exception):
+class Refused(Refusal):
     """A command that is not allowed now; the message says why. Nothing was changed."""
 
 
@@ -97,7 +100,7 @@ def opening(rules: RoundRules, round_id: int, previous: Payload | None) -> Event
     """The ``round_opened`` event: who banks or is offered the bank (rules README, "Banker
     rotation"). ``previous`` is the last round's ``next`` block, None for the first round."""
     if previous is not None:
-        return "round_opened", {"round_id": round_id, "profile": rules.name, **previous}
+        return E.ROUND_OPENED, {"round_id": round_id, "profile": rules.name, **previous}
     if rules.banking is Banking.HOUSE:
         block = _house_banks(rotation=0)
     elif rules.banking is Banking.HOUSE_OR_PLAYER_BANKER:
@@ -107,7 +110,7 @@ def opening(rules: RoundRules, round_id: int, previous: Payload | None) -> Event
         block = {"phase": Phase.BANKER.value, "banker_seat": first, "banker_kind": "player",
                  "offer_seat": first, "offer_start": first, "rotation_seat": first,
                  "prev_banker": None, "prev_consecutive": 0, "consecutive": 1}
-    return "round_opened", {"round_id": round_id, "profile": rules.name, **block}
+    return E.ROUND_OPENED, {"round_id": round_id, "profile": rules.name, **block}
 
 
 def _house_banks(rotation: int) -> Payload:
@@ -135,10 +138,11 @@ def new_state(payload: Payload, seq: int = 0, banker_first: bool = True) -> Roun
 # -- decide ---------------------------------------------------------------------------------
 
 
-def _need(state: RoundState, *phases: Phase, what: str) -> None:
-    if state.phase not in phases:
-        allowed = " or ".join(p.value for p in phases)
-        raise Refused(f"{what} is not allowed in phase {state.phase.value} (only {allowed})")
+def _need(state: RoundState, cmd: c.Command) -> None:
+    """Refuse ``cmd`` unless the phase table (:mod:`dealer_console.round.phases`) accepts it."""
+    problem = not_accepted(state.phase, type(cmd))
+    if problem:
+        raise Refused(problem)
 
 
 def decide(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
@@ -154,7 +158,7 @@ def decide(state: RoundState, rules: RoundRules, cmd: c.Command, services: Servi
 def _accept_bank(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                  ) -> list[EventTuple]:
     assert isinstance(cmd, c.AcceptBank)
-    _need(state, Phase.BANKER, what="accepting the bank")
+    _need(state, cmd)
     if cmd.seat != state.offer_seat:
         raise Refused(f"the bank is offered to seat {state.offer_seat}, not seat {cmd.seat}")
     if not isinstance(cmd.wager_cents, int) or cmd.wager_cents <= 0:
@@ -168,23 +172,23 @@ def _accept_bank(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     if rules.max_consecutive_bank and consecutive > rules.max_consecutive_bank:
         raise Refused(f"seat {cmd.seat} has banked {consecutive - 1} rounds running; the limit "
                       f"is {rules.max_consecutive_bank}")
-    return [("bank_accepted", {"seat": cmd.seat, "wager_cents": cmd.wager_cents,
+    return [(E.BANK_ACCEPTED, {"seat": cmd.seat, "wager_cents": cmd.wager_cents,
                                "consecutive": consecutive})]
 
 
 def _decline_bank(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                   ) -> list[EventTuple]:
     assert isinstance(cmd, c.DeclineBank)
-    _need(state, Phase.BANKER, what="declining the bank")
+    _need(state, cmd)
     if cmd.seat != state.offer_seat:
         raise Refused(f"the bank is offered to seat {state.offer_seat}, not seat {cmd.seat}")
     if rules.banking is Banking.HOUSE_OR_PLAYER_BANKER:
         # Catfish Bend: a player who does not bank leaves the house as banker this round.
-        return [("bank_declined", {"seat": cmd.seat, "house_banks": True, "next_offer": 0})]
+        return [(E.BANK_DECLINED, {"seat": cmd.seat, "house_banks": True, "next_offer": 0})]
     following = next_seat(rules, cmd.seat, rules.direction)
     if following == state.opening.get("offer_start"):
         raise Refused("every seat has declined the bank; void the round")
-    return [("bank_declined", {"seat": cmd.seat, "house_banks": False, "next_offer": following})]
+    return [(E.BANK_DECLINED, {"seat": cmd.seat, "house_banks": False, "next_offer": following})]
 
 
 def _check_amount(seat: int, kind: str, cents: object) -> int:
@@ -200,7 +204,7 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     assert isinstance(cmd, c.PlaceWager)
     if state.locked:
         raise Refused(f"seat {cmd.seat}: no wager after START GAME (wagers are locked)")
-    _need(state, Phase.BETTING, what="placing a wager")
+    _need(state, cmd)
     cents = _check_amount(cmd.seat, cmd.kind, cmd.cents)
     if base_kind(cmd.kind) == "backline" and not cmd.kind[len(BACKLINE_PREFIX):].strip():
         raise Refused(f"seat {cmd.seat}: name the backline bettor (kind 'backline:<name>')")
@@ -234,7 +238,7 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
             raise Refused(f"seat {cmd.seat} {cmd.kind}: {cents} cents is {problem}")
     threshold = rules.envy_threshold
     envy = cmd.kind == "fortune" and threshold is not None and cents >= threshold
-    return [("wager_placed", {"seat": cmd.seat, "kind": cmd.kind, "cents": cents,
+    return [(E.WAGER_PLACED, {"seat": cmd.seat, "kind": cmd.kind, "cents": cents,
                               "envy": envy})]
 
 
@@ -243,12 +247,12 @@ def _remove_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Serv
     assert isinstance(cmd, c.RemoveWager)
     if state.locked:
         raise Refused(f"seat {cmd.seat}: wagers are locked after START GAME")
-    _need(state, Phase.BETTING, what="removing a wager")
+    _need(state, cmd)
     if (cmd.seat, cmd.kind) not in state.wagers:
         raise Refused(f"seat {cmd.seat} has no {cmd.kind} wager")
     if cmd.kind == "base" and any(s == cmd.seat and k != "base" for (s, k) in state.wagers):
         raise Refused(f"seat {cmd.seat}: remove the bonus wagers before the base wager")
-    return [("wager_removed", {"seat": cmd.seat, "kind": cmd.kind})]
+    return [(E.WAGER_REMOVED, {"seat": cmd.seat, "kind": cmd.kind})]
 
 
 def _start_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
@@ -256,7 +260,7 @@ def _start_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servic
     """START GAME locks and counts the wagers and takes the collection fees or the rake, which
     both documents have paid before the deal (California "Collection procedures", Oxford Downs
     "House Rake")."""
-    _need(state, Phase.BETTING, what="START GAME")
+    _need(state, cmd)
     if not any(k == "base" for (_seat, k) in state.wagers):
         raise Refused("START GAME needs at least one base wager")
     player_banker = state.banker_kind == "player"
@@ -275,25 +279,25 @@ def _start_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servic
             kind = "rake" if rules.rake_payer and seat == state.banker_seat else "collection_fee"
             fees.append([seat, kind, fee])
     locked = [[s, k, a] for (s, k), a in sorted(state.wagers.items())]
-    return [("game_started", {"wagers": locked, "total_cents": sum(x[2] for x in locked),
+    return [(E.GAME_STARTED, {"wagers": locked, "total_cents": sum(x[2] for x in locked),
                               "fees": fees})]
 
 
 def _void_round(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                 ) -> list[EventTuple]:
     assert isinstance(cmd, c.VoidRound)
-    _need(state, Phase.BANKER, Phase.BETTING, what="voiding the round")
+    _need(state, cmd)
     if not cmd.who.strip():
         raise Refused("voiding a round needs the name of who voids it")
     lines = [Line(s, k, "returned", a, a, 0, 0, "round voided")
              for (s, k), a in sorted(state.wagers.items())]
-    return [("round_voided", {"reason": cmd.reason, "who": cmd.who,
+    return [(E.ROUND_VOIDED, {"reason": cmd.reason, "who": cmd.who,
                               "lines": [line_json(x) for x in lines]})]
 
 
 def _action(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
             ) -> list[EventTuple]:
-    _need(state, Phase.ACTION, what="setting the action")
+    _need(state, cmd)
     try:
         if isinstance(cmd, c.SetActionSeat):
             if rules.action_method is not ActionSeatMethod.HIGH_CARD:
@@ -315,7 +319,7 @@ def _action(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
     except ValueError as exc:
         raise Refused(str(exc)) from None
     order = order_from(rules, action.first_seat)
-    return [("action_set", {"number": action.number, "position": action.position,
+    return [(E.ACTION_SET, {"number": action.number, "position": action.position,
                             "first_seat": action.first_seat, "action_seat": action.action_seat,
                             "order": list(order)})]
 
@@ -336,14 +340,14 @@ def button_seat(state: RoundState, rules: RoundRules) -> int | None:
 
 
 def _misdeal(reason: MisdealReason, detail: str, source: str) -> EventTuple:
-    return ("misdeal", {"reason": reason.value, "detail": detail, "source": source,
+    return (E.MISDEAL, {"reason": reason.value, "detail": detail, "source": source,
                         "deck_count_due": reason.deck_count_due})
 
 
 def _deal_hand(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                ) -> list[EventTuple]:
     assert isinstance(cmd, c.DealHand)
-    _need(state, Phase.DEALING, what="dealing a hand")
+    _need(state, cmd)
     start = state.wrong_start if state.wrong_start is not None else state.first_seat
     assert start is not None
     expected = order_from(rules, start)[len(state.delivered)]
@@ -376,25 +380,25 @@ def _deal_hand(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Service
     elif seat != expected:
         return [_misdeal(MisdealReason.POSITION_MISSED,
                          f"seat {expected} was missed (hand went to seat {seat})", "dealer")]
-    return [("hand_dealt", {"seat": seat, "cards": format_cards(cmd.cards),
+    return [(E.HAND_DEALT, {"seat": seat, "cards": format_cards(cmd.cards),
                             "delivery": len(state.delivered) + 1, "wrong_start": wrong_start})]
 
 
 def _correct_first(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                    ) -> list[EventTuple]:
-    _need(state, Phase.DEALING, Phase.DEAL_CHECK, what="moving the hands")
+    _need(state, cmd)
     if state.wrong_start is None or state.first_seat is None:
         raise Refused("the first hand went to the right seat; nothing to move")
     wrong = order_from(rules, state.wrong_start)
     right = order_from(rules, state.first_seat)
     moves = [[wrong[i], right[i]] for i in range(len(state.delivered))]
-    return [("first_hand_corrected", {"moves": moves})]
+    return [(E.FIRST_HAND_CORRECTED, {"moves": moves})]
 
 
 def _remaining(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                ) -> list[EventTuple]:
     assert isinstance(cmd, c.RemainingCards)
-    _need(state, Phase.DEALING, Phase.DEAL_CHECK, what="counting the remaining cards")
+    _need(state, cmd)
     if state.phase is Phase.DEALING:
         # The shuffler reports the cards left when it has finished: finishing with positions
         # still without a hand is a spot missed (Catfish Bend, "Irregularities" 2).
@@ -405,13 +409,13 @@ def _remaining(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Service
         raise Refused("the first hand went to the wrong seat: move the hands first")
     if cmd.count != LEFT_OVER:
         return [_misdeal(MisdealReason.NOT_FOUR_LEFT, f"{cmd.count} cards left", "device")]
-    return [("deal_checked", {"remaining": cmd.count})]
+    return [(E.DEAL_CHECKED, {"remaining": cmd.count})]
 
 
 def _count_error(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                  ) -> list[EventTuple]:
     assert isinstance(cmd, c.CardCountError)
-    _need(state, Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK, what="a card-count error")
+    _need(state, cmd)
     return [_misdeal(MisdealReason.CARD_COUNT_ERROR, cmd.detail or "shuffler card-count error",
                      "device")]
 
@@ -419,19 +423,19 @@ def _count_error(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
 def _exposed(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
              ) -> list[EventTuple]:
     assert isinstance(cmd, c.CardsExposed)
-    _need(state, Phase.DEALING, Phase.DEAL_CHECK, what="reporting exposed cards")
+    _need(state, cmd)
     if cmd.count <= 0:
         raise Refused(f"exposed cards must be 1 or more, not {cmd.count}")
     total = state.exposed + cmd.count
     if total > 3:
         return [_misdeal(MisdealReason.CARDS_EXPOSED, f"{total} cards exposed", "dealer")]
-    return [("cards_exposed", {"count": cmd.count, "total": total})]
+    return [(E.CARDS_EXPOSED, {"count": cmd.count, "total": total})]
 
 
 def _declare_misdeal(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                      ) -> list[EventTuple]:
     assert isinstance(cmd, c.DeclareMisdeal)
-    _need(state, Phase.DEALING, Phase.DEAL_CHECK, what="declaring a misdeal")
+    _need(state, cmd)
     try:
         reason = MisdealReason(cmd.reason)
     except ValueError:
@@ -443,18 +447,18 @@ def _declare_misdeal(state: RoundState, rules: RoundRules, cmd: c.Command, _s: S
 def _deck_counted(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                   ) -> list[EventTuple]:
     assert isinstance(cmd, c.DeckCounted)
-    _need(state, Phase.MISDEAL, what="counting the deck")
+    _need(state, cmd)
     if not state.deck_count_due:
         raise Refused("no deck count is due after this misdeal")
-    return [("deck_counted", {"count": cmd.count, "ok": cmd.count == DECK_SIZE})]
+    return [(E.DECK_COUNTED, {"count": cmd.count, "ok": cmd.count == DECK_SIZE})]
 
 
 def _redeal(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
             ) -> list[EventTuple]:
-    _need(state, Phase.MISDEAL, what="redealing")
+    _need(state, cmd)
     if state.deck_count_due:
         raise Refused("count the whole deck for 53 cards before play resumes")
-    return [("redeal", {"deal_no": state.deal_no + 1})]
+    return [(E.REDEAL, {"deal_no": state.deal_no + 1})]
 
 
 def _check_same_cards(seat: int, hand: tuple[Card, ...], setting: Setting) -> None:
@@ -481,12 +485,12 @@ def _banker_setting(state: RoundState, rules: RoundRules, setting: Setting | Non
 def _set_banker(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
                 ) -> list[EventTuple]:
     assert isinstance(cmd, c.SetBankerHand)
-    _need(state, Phase.BANKER_SET, what="setting the banker's hand")
+    _need(state, cmd)
     setting, how = _banker_setting(state, rules, cmd.setting, services)
     hand = state.hands[state.banker_seat]
     status = ace_high_status(hand)
     push = bool(rules.face_up and status is not None)
-    events: list[EventTuple] = [("banker_set", {
+    events: list[EventTuple] = [(E.BANKER_SET, {
         **setting_json(setting), "how": how, "ace_high": status.value if status else None,
         "ace_high_push": push})]
     if push or not rules.face_up:
@@ -497,7 +501,7 @@ def _set_banker(state: RoundState, rules: RoundRules, cmd: c.Command, services: 
 def _set_player(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
                 ) -> list[EventTuple]:
     assert isinstance(cmd, c.SetPlayerHand)
-    _need(state, Phase.PLAYERS_SET, what="setting a player's hand")
+    _need(state, cmd)
     seat = cmd.seat
     if seat == state.banker_seat:
         raise Refused(f"seat {seat} is the banker")
@@ -525,7 +529,7 @@ def _set_player(state: RoundState, rules: RoundRules, cmd: c.Command, services: 
                 how, dead = "foul", True  # the second foul: a dead hand that loses
             else:
                 setting, how = services.house_way(hand), "foul_reset_house_way"
-    events: list[EventTuple] = [("player_set", {"seat": seat, **setting_json(setting),
+    events: list[EventTuple] = [(E.PLAYER_SET, {"seat": seat, **setting_json(setting),
                                                 "how": how, "fouls": fouls, "dead": dead})]
     remaining = [s for s in state.seats_with_base() if s != state.banker_seat
                  and s not in state.settings and s != seat]
@@ -533,7 +537,7 @@ def _set_player(state: RoundState, rules: RoundRules, cmd: c.Command, services: 
         if rules.face_up:
             events.append(_plan_event(state, rules, services, events))
         else:
-            events.append(("players_done", {}))
+            events.append((E.PLAYERS_DONE, {}))
     return events
 
 
@@ -552,14 +556,13 @@ def _plan_event(state: RoundState, rules: RoundRules, services: Services,
     order = settlement_order(rules, trial.banker_seat, trial.action_seat)
     seats = [s for s in order if any(x.seat == s for x in lines)]
     seats += sorted({x.seat for x in lines} - set(seats))
-    return ("settlement_planned", {"lines": [line_json(x) for x in lines], "seats": seats})
+    return (E.SETTLEMENT_PLANNED, {"lines": [line_json(x) for x in lines], "seats": seats})
 
 
 def _reconstruct(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
                  ) -> list[EventTuple]:
     assert isinstance(cmd, c.ReconstructBankerHand)
-    _need(state, Phase.PLAYERS_SET, Phase.SETTLEMENT,
-          what="reconstructing the banker's hand")
+    _need(state, cmd)
     if not cmd.who.strip():
         raise Refused("a supervisor must be named to reconstruct the banker's hand")
     if state.banker_setting is None:
@@ -575,7 +578,7 @@ def _reconstruct(state: RoundState, rules: RoundRules, cmd: c.Command, services:
         # house's is the House Way and nothing else (rules README, "Setting and comparing").
         raise Refused("the house's hand is always set the House Way; a reconstruction cannot "
                       "set it otherwise")
-    events: list[EventTuple] = [("banker_reconstructed", {**setting_json(cmd.setting),
+    events: list[EventTuple] = [(E.BANKER_RECONSTRUCTED, {**setting_json(cmd.setting),
                                                            "who": cmd.who})]
     if state.phase is Phase.SETTLEMENT:
         events.append(_plan_event(state, rules, services, events))
@@ -588,20 +591,20 @@ def _same_split(a: Setting, b: Setting) -> bool:
 
 def _settle_next(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                  ) -> list[EventTuple]:
-    _need(state, Phase.SETTLEMENT, what="settling")
+    _need(state, cmd)
     seats: list[int] = state.opening.get("plan_seats", [])
     todo = [s for s in seats if s not in state.settled_seats]
     if not todo:
         raise Refused("every seat is settled")
     seat = todo[0]
     lines = [line_json(x) for x in state.plan if x.seat == seat]
-    return [("seat_settled", {"seat": seat, "lines": lines, "last": len(todo) == 1})]
+    return [(E.SEAT_SETTLED, {"seat": seat, "lines": lines, "last": len(todo) == 1})]
 
 
 def _jackpot_hit(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                  ) -> list[EventTuple]:
     assert isinstance(cmd, c.JackpotHit)
-    _need(state, Phase.SETTLEMENT, Phase.END, what="a jackpot hit")
+    _need(state, cmd)
     if rules.profile.jackpot is None:
         raise Refused("this table has no jackpot")
     kind = JACKPOT_KINDS.get(cmd.spot)
@@ -617,7 +620,7 @@ def _jackpot_hit(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
         raise Refused("a jackpot hit needs the supervisor's or executive's card swipe")
     # The jackpot hook authorises the swipe and computes the award inside the same
     # transaction; it replaces "track" (never stored) by who confirmed and what was paid.
-    return [("jackpot_hit", {"seat": cmd.seat, "hand_line": cmd.hand_line, "spot": cmd.spot,
+    return [(E.JACKPOT_HIT, {"seat": cmd.seat, "hand_line": cmd.hand_line, "spot": cmd.spot,
                              "track": cmd.track,
                              "cards": format_cards(state.hands[cmd.seat])})]
 
@@ -627,7 +630,7 @@ def _end_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
     if state.phase is not Phase.END:
         raise Refused(f"END GAME is refused in phase {state.phase.value}: settle every seat "
                       "first")
-    return [("game_ended", {"next": next_banker(state, rules)})]
+    return [(E.GAME_ENDED, {"next": next_banker(state, rules)})]
 
 
 def next_banker(state: RoundState, rules: RoundRules) -> Payload:
@@ -712,98 +715,98 @@ def clone(state: RoundState) -> RoundState:
 def evolve(state: RoundState, event: EventTuple) -> None:
     """Apply one event to ``state`` in place (no validation: the event is a fact)."""
     kind, p = event
-    if kind == "bank_accepted":
+    if kind == E.BANK_ACCEPTED:
         state.banker_seat = p["seat"]
         state.banker_kind = "player"
         state.banker_wager = p["wager_cents"]
         state.consecutive = p["consecutive"]
         state.phase = Phase.BETTING
-    elif kind == "bank_declined":
+    elif kind == E.BANK_DECLINED:
         if p["house_banks"]:
             state.banker_seat, state.banker_kind, state.phase = 0, "house", Phase.BETTING
         else:
             state.offer_seat = state.banker_seat = p["next_offer"]
-    elif kind == "wager_placed":
+    elif kind == E.WAGER_PLACED:
         state.wagers[(p["seat"], p["kind"])] = p["cents"]
-    elif kind == "wager_removed":
+    elif kind == E.WAGER_REMOVED:
         del state.wagers[(p["seat"], p["kind"])]
-    elif kind == "game_started":
+    elif kind == E.GAME_STARTED:
         state.locked = True
         state.fees = {(seat, k): cents for seat, k, cents in p.get("fees", [])}
         state.phase = Phase.ACTION
-    elif kind == "round_voided":
+    elif kind == E.ROUND_VOIDED:
         state.lines = [line_from(x) for x in p["lines"]]
         state.phase = Phase.VOIDED
-    elif kind == "action_set":
+    elif kind == E.ACTION_SET:
         state.action_number = p["number"]
         state.first_seat = p["first_seat"]
         state.action_seat = p["action_seat"]
         state.order = tuple(p["order"])
         state.phase = Phase.DEALING
-    elif kind == "hand_dealt":
+    elif kind == E.HAND_DEALT:
         state.hands[p["seat"]] = parse_cards(p["cards"])
         state.delivered.append(p["seat"])
         if p.get("wrong_start") is not None:
             state.wrong_start = p["wrong_start"]
         if len(state.delivered) == len(state.order):
             state.phase = Phase.DEAL_CHECK
-    elif kind == "first_hand_corrected":
+    elif kind == E.FIRST_HAND_CORRECTED:
         moved = {to: state.hands[frm] for frm, to in p["moves"]}
         state.hands = moved
         state.delivered = [to for _frm, to in p["moves"]]
         state.wrong_start = None
-    elif kind == "cards_exposed":
+    elif kind == E.CARDS_EXPOSED:
         state.exposed = p["total"]
-    elif kind == "deal_checked":
+    elif kind == E.DEAL_CHECKED:
         state.phase = Phase.BANKER_SET if state.banker_first else Phase.PLAYERS_SET
-    elif kind == "misdeal":
+    elif kind == E.MISDEAL:
         state.misdeal_reason = p["reason"]
         state.deck_count_due = bool(p["deck_count_due"])
         state.phase = Phase.MISDEAL
-    elif kind == "deck_counted":
+    elif kind == E.DECK_COUNTED:
         if p["ok"]:
             state.deck_count_due = False
-    elif kind == "redeal":
+    elif kind == E.REDEAL:
         state.deal_no = p["deal_no"]
         state.hands, state.delivered, state.order = {}, [], ()
         state.wrong_start, state.exposed, state.misdeal_reason = None, 0, None
         state.first_seat = state.action_seat = state.action_number = None
         state.phase = Phase.ACTION
-    elif kind == "banker_set":
+    elif kind == E.BANKER_SET:
         state.banker_setting = setting_from(p)
         state.ace_high_push = p["ace_high_push"]
         if state.banker_first and not state.ace_high_push:
             state.phase = Phase.PLAYERS_SET
-    elif kind == "player_set":
+    elif kind == E.PLAYER_SET:
         seat = p["seat"]
         state.settings[seat] = setting_from(p)
         state.set_how[seat] = p["how"]
         state.fouls[seat] = p["fouls"]
         if p["dead"]:
             state.dead.add(seat)
-    elif kind == "players_done":
+    elif kind == E.PLAYERS_DONE:
         state.phase = Phase.BANKER_SET
-    elif kind == "banker_reconstructed":
+    elif kind == E.BANKER_RECONSTRUCTED:
         state.banker_setting = setting_from(p)
-    elif kind == "settlement_planned":
+    elif kind == E.SETTLEMENT_PLANNED:
         state.plan = [line_from(x) for x in p["lines"]]
         state.opening["plan_seats"] = list(p["seats"])
         state.phase = Phase.SETTLEMENT if p["seats"] else Phase.END
-    elif kind == "seat_settled":
+    elif kind == E.SEAT_SETTLED:
         state.settled_seats.append(p["seat"])
         state.lines.extend(line_from(x) for x in p["lines"])
         if p["last"]:
             state.phase = Phase.END
-    elif kind == "jackpot_hit":
+    elif kind == E.JACKPOT_HIT:
         award = int(p.get("award_cents", 0))
         spot = int(p.get("spot", 1))
         state.jackpot_hits.append((p["seat"], p["hand_line"], award, p["who"], spot))
         state.lines.append(Line(p["seat"], award_kind(spot, p["hand_line"]), "win", 0, award,
                                 0, -award, f"confirmed by {p['who']}"))
-    elif kind == "game_ended":
+    elif kind == E.GAME_ENDED:
         state.opening["next"] = p["next"]
         state.phase = Phase.COMPLETE
-    elif kind == "round_opened":
+    elif kind == E.ROUND_OPENED:
         raise ValueError("round_opened starts a new state; use new_state()")
     else:
         raise ValueError(f"unknown event kind {kind!r}")
@@ -811,7 +814,7 @@ def evolve(state: RoundState, event: EventTuple) -> None:
 
 def replay(events: Sequence[tuple[int, str, Payload]], banker_first: bool) -> RoundState:
     """Rebuild a round from its events ``(seq, kind, payload)``; the first is round_opened."""
-    if not events or events[0][1] != "round_opened":
+    if not events or events[0][1] != E.ROUND_OPENED:
         raise ValueError("a round's events begin with round_opened")
     state = new_state(events[0][2], events[0][0], banker_first)
     for seq, kind, payload in events[1:]:

@@ -12,6 +12,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from dealer_console.cards import format_cards
+from dealer_console.round.events import EventKind as E
 from dealer_console.round.state import Line, RoundState
 
 Payload = dict[str, Any]
@@ -20,7 +21,7 @@ Payload = dict[str, Any]
 def project(db: Database, state: RoundState, kind: str, p: Payload, seq: int) -> None:
     """Apply one event (already evolved into ``state``) to the tables."""
     rid = state.round_id
-    if kind == "round_opened":
+    if kind == E.ROUND_OPENED:
         db.execute(
             "INSERT INTO rounds (round_id, profile, phase, status, banker_seat, banker_kind,"
             " first_seq, last_seq) VALUES (?, ?, ?, 'open', ?, ?, ?, ?)",
@@ -32,60 +33,60 @@ def project(db: Database, state: RoundState, kind: str, p: Payload, seq: int) ->
     if fact is not None:
         db.execute("INSERT INTO device_facts (round_id, device, fact, seq) VALUES (?, ?, ?, ?)",
                    [rid, fact["device"], fact["fact"], seq])
-    if kind == "wager_placed":
+    if kind == E.WAGER_PLACED:
         db.execute("INSERT INTO wagers (round_id, seat, kind, amount_cents, envy_button)"
                    " VALUES (?, ?, ?, ?, ?)", [rid, p["seat"], p["kind"], p["cents"],
                                                int(p["envy"])])
-    elif kind == "wager_removed":
+    elif kind == E.WAGER_REMOVED:
         db.execute("DELETE FROM wagers WHERE round_id = ? AND seat = ? AND kind = ?",
                    [rid, p["seat"], p["kind"]])
-    elif kind == "game_started":
+    elif kind == E.GAME_STARTED:
         for seat, fee_kind, cents in p.get("fees", []):
             db.execute("INSERT INTO fees (round_id, seat, kind, amount_cents) VALUES (?,?,?,?)",
                        [rid, seat, fee_kind, cents])
-    elif kind == "hand_dealt":
+    elif kind == E.HAND_DEALT:
         db.execute("INSERT INTO hands (round_id, deal_no, seat, delivery, cards)"
                    " VALUES (?, ?, ?, ?, ?)",
                    [rid, state.deal_no, p["seat"], p["delivery"], p["cards"]])
-    elif kind == "first_hand_corrected":
+    elif kind == E.FIRST_HAND_CORRECTED:
         db.execute("DELETE FROM hands WHERE round_id = ? AND deal_no = ?", [rid, state.deal_no])
         for delivery, seat in enumerate(state.delivered, 1):
             db.execute("INSERT INTO hands (round_id, deal_no, seat, delivery, cards)"
                        " VALUES (?, ?, ?, ?, ?)",
                        [rid, state.deal_no, seat, delivery, format_cards(state.hands[seat])])
         _intervention(db, seq, rid, "first_hand_moved", "dealer", str(p["moves"]))
-    elif kind == "misdeal":
+    elif kind == E.MISDEAL:
         db.execute("INSERT INTO misdeals (round_id, deal_no, reason, detail, source,"
                    " deck_count_due) VALUES (?, ?, ?, ?, ?, ?)",
                    [rid, state.deal_no, p["reason"], p["detail"], p["source"],
                     int(p["deck_count_due"])])
         db.execute("UPDATE hands SET void = 1 WHERE round_id = ? AND deal_no = ?",
                    [rid, state.deal_no])
-    elif kind == "deck_counted":
+    elif kind == E.DECK_COUNTED:
         db.execute("UPDATE misdeals SET deck_counted = ? WHERE round_id = ? AND deal_no = ?",
                    [p["count"], rid, state.deal_no])
-    elif kind in ("banker_set", "banker_reconstructed"):
+    elif kind in (E.BANKER_SET, E.BANKER_RECONSTRUCTED):
         how = p.get("how", "supervisor")
         db.execute("UPDATE hands SET low = ?, high = ?, set_how = ? WHERE round_id = ?"
                    " AND deal_no = ? AND seat = ?",
                    [p["low"], p["high"], how, rid, state.deal_no, state.banker_seat])
-        if kind == "banker_reconstructed":
+        if kind == E.BANKER_RECONSTRUCTED:
             _intervention(db, seq, rid, "banker_hand_reconstructed", p["who"],
                           f"{p['low']} | {p['high']}")
-    elif kind == "player_set":
+    elif kind == E.PLAYER_SET:
         db.execute("UPDATE hands SET low = ?, high = ?, set_how = ?, foul_count = ?, dead = ?"
                    " WHERE round_id = ? AND deal_no = ? AND seat = ?",
                    [p["low"], p["high"], p["how"], p["fouls"], int(p["dead"]), rid,
                     state.deal_no, p["seat"]])
-    elif kind in ("seat_settled", "round_voided"):
+    elif kind in (E.SEAT_SETTLED, E.ROUND_VOIDED):
         _lines(db, rid, state.lines[len(state.lines) - len(p["lines"]):])
-        if kind == "round_voided":
+        if kind == E.ROUND_VOIDED:
             _intervention(db, seq, rid, "round_voided", p["who"], p["reason"])
-    elif kind == "jackpot_hit":
+    elif kind == E.JACKPOT_HIT:
         _lines(db, rid, state.lines[-1:])
         _intervention(db, seq, rid, "jackpot_confirmed", p["who"],
                       f"seat {p['seat']} line {p['hand_line']}: {p.get('award_cents', 0)} cents")
-    elif kind == "game_ended":
+    elif kind == E.GAME_ENDED:
         nxt = p["next"]
         db.execute("INSERT INTO banker_rotation (round_id, banker_seat, banker_kind,"
                    " consecutive, next_offer_seat) VALUES (?, ?, ?, ?, ?)",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dealer_console.errors import ConsoleError
 from dealer_console.hands import HandRules
 from dealer_console.profiles.model import (
     ActionSeatMethod,
@@ -58,7 +59,7 @@ def base_kind(kind: str) -> str:
     return "backline" if kind.startswith(BACKLINE_PREFIX) else kind
 
 
-class RulesError(ValueError):
+class RulesError(ConsoleError, ValueError):
     """A table choice the profile does not allow."""
 
 

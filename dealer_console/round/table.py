@@ -15,8 +15,10 @@ from typing import Any
 from sqlite_utils import Database
 
 from dealer_console.cards import Card
+from dealer_console.errors import ConsoleError
 from dealer_console.house_ways import set_house_way
 from dealer_console.round import commands as c
+from dealer_console.round.events import EventKind as E
 from dealer_console.round.jackpot import (
     JackpotHook,
     JackpotRefused,
@@ -50,7 +52,7 @@ def default_services(rules: RoundRules) -> Services:
     return Services(house_way=house_way, planner=plan_settlement)
 
 
-class TableMismatch(ValueError):
+class TableMismatch(ConsoleError, ValueError):
     """A database opened with another profile than the one its rounds were played under."""
 
 
@@ -139,10 +141,10 @@ class Table:
 
     def _hook(self, state: RoundState, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         try:
-            if kind == "game_started":
+            if kind == E.GAME_STARTED:
                 self.jackpot.start_game(self.db, state.round_id,
                                         sensed_wagers(payload["wagers"]))
-            elif kind == "jackpot_hit":
+            elif kind == E.JACKPOT_HIT:
                 payload = dict(payload)
                 track = str(payload.pop("track"))  # authorises; never stored
                 hit = self.jackpot.award(self.db, state.round_id, payload["spot"],
@@ -150,7 +152,7 @@ class Table:
                                          state.hands[payload["seat"]], track)
                 payload.update(hit.detail)
                 payload.update(award_cents=int(hit.award_cents), who=hit.who)
-            elif kind == "game_ended":
+            elif kind == E.GAME_ENDED:
                 self.jackpot.end_game(self.db, state.round_id)
         except JackpotRefused as exc:
             raise Refused(str(exc)) from None

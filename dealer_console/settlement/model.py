@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from dealer_console.cards import Card
+from dealer_console.errors import ConsoleError
 from dealer_console.setting import Setting
 
 
@@ -30,7 +31,7 @@ class BankedBy(Enum):
     PLAYER = "player"
 
 
-class RoundError(ValueError):
+class RoundError(ConsoleError, ValueError):
     """A round that cannot be settled; ``place`` says where in the input (``positions[2].cards``).
 
     Raised before anything is settled: a refused round moves no money."""

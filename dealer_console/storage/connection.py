@@ -14,10 +14,11 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from dealer_console.errors import ConsoleError
 from dealer_console.storage.schema import MIGRATIONS
 
 
-class StorageError(Exception):
+class StorageError(ConsoleError):
     """A database that cannot be opened or does not hold what the console expects."""
 
 
