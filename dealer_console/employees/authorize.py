@@ -43,6 +43,11 @@ def check(db: Database, track: str, required: Role) -> Employee | Refused:
     employee = find_by_card(db, track)
     if employee is None:
         return Refused(RefusalReason.UNKNOWN_CARD, "card not recognised: no employee holds it")
+    return permits(employee, required)
+
+
+def permits(employee: Employee, required: Role) -> Employee | Refused:
+    """``employee`` if they may do what needs ``required``, else the refusal."""
     if not employee.enabled:
         return Refused(RefusalReason.DISABLED,
                        f"{employee.name} ({employee.employee_id}) is disabled")

@@ -8,10 +8,11 @@ Gow Poker Jackpot Rules of Play" items 6 and 9:
   transaction (``start_game``);
 - the console marks each qualifying hand as soon as it knows the cards (:meth:`marks`), and
   the dealer's seat and hand buttons correct the marks (:meth:`select_seat`, :meth:`press_hand`);
-- a swipe confirms the next hit in the rule's order (:meth:`confirm`). The swipe is checked
-  *before* the round's transaction, so a refusal is logged and committed on its own (a refused
-  transition rolls back everything it wrote); an accepted one is checked again inside the
-  transaction that writes the hit, the meter change, who confirmed it and the round's event;
+- a swipe confirms the next hit in the rule's order (:meth:`confirm`). The swipe is
+  authorised once, *before* the round's transaction, so a refusal is logged and committed on
+  its own (a refused transition rolls back everything it wrote); an accepted one hands the
+  round the employee (never the card's data), and the transaction writes the hit, the meter
+  change, who confirmed it and the round's event together;
 - END GAME is refused while a marked hand waits for its confirmation (``end_game``).
 
 Marks live in memory (a crash loses a dealer's unconfirmed correction, never a confirmed
@@ -27,7 +28,7 @@ from sqlite_utils import Database
 
 from dealer_console.cards import Card
 from dealer_console.employees.authorize import Refused as SwipeRefused
-from dealer_console.employees.authorize import authorise, check, required_role
+from dealer_console.employees.authorize import authorise, required_role
 from dealer_console.jackpot import store
 from dealer_console.jackpot.marks import Mark, MarkError
 from dealer_console.jackpot.meters import MICRO
@@ -74,7 +75,7 @@ class JackpotSystem:
             raise JackpotRefused(str(exc)) from None
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], track: str) -> Confirmed:
+              cards: tuple[Card, ...], employee_id: str) -> Confirmed:
         jr = self._for(round_id)
         try:
             if seat not in jr.hands:
@@ -83,7 +84,7 @@ class JackpotSystem:
             if mark is None or jr.game(spot).paytable.number_of(mark.line) != hand_line:
                 raise MarkError(f"seat {seat}'s hand button on game {spot} is not line "
                                 f"{hand_line}: select the seat and press the hand button")
-            hit = jr.confirm(spot, seat, track)
+            hit = jr.confirm_as(spot, seat, employee_id)
         except (JackpotError, MarkError, SwipeRefused) as exc:
             raise JackpotRefused(str(exc)) from None
         return Confirmed(hit.amount_cents, f"{hit.employee_name} ({hit.employee_id}, "
@@ -141,24 +142,25 @@ class JackpotSystem:
         return required_role(amount, game.executive_threshold_cents).value
 
     def confirm(self, table: Table, track: str) -> HitRecord:
-        """A swipe confirms the next hit in order; a refusal is logged and raised."""
+        """A swipe confirms the next hit in order. The card is authorised here, once: a
+        refusal is logged (committed on its own) and raised, nothing else changes; an accepted
+        swipe hands the round the employee, never the card's data."""
         from dealer_console.round.commands import JackpotHit
 
         pending = self.marks(table.state)
         if not pending:
             raise MarkError("no jackpot hand is waiting to be confirmed")
         first = pending[0]
-        game = store.game_config(self.db, first.spot)
-        line_no = game.paytable.number_of(first.mark.line)
-        amount = store.quote(self.db, first.spot, line_no).amount_cents
-        role = required_role(amount, game.executive_threshold_cents)
-        if isinstance(check(self.db, track, role), SwipeRefused):
-            # logged and committed on its own, then raised: nothing else changes
-            authorise(self.db, track, role, f"confirm jackpot game {first.spot} round "
-                      f"{table.state.round_id} seat {first.mark.seat}: {first.mark.line.label} "
-                      f"{amount} cents")
+        jr = self._need(table.state)
+        line_no = jr.game(first.spot).paytable.number_of(first.mark.line)
         round_id = table.state.round_id
-        table.handle(JackpotHit(first.mark.seat, line_no, track, first.spot))
+        try:
+            role, action = store.hit_action(self.db, round_id, first.spot, first.mark.seat,
+                                            line_no)
+        except JackpotError as exc:
+            raise JackpotRefused(str(exc)) from None
+        employee = authorise(self.db, track, role, action)
+        table.handle(JackpotHit(first.mark.seat, line_no, employee, first.spot))
         hit = store.hit_for(self.db, round_id, first.spot, first.mark.seat)
         assert hit is not None
         return hit

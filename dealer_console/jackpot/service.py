@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from dealer_console.cards import Card
+from dealer_console.employees.authorize import authorise
 from dealer_console.jackpot import store
 from dealer_console.jackpot.marks import GameMarks, Mark, MarkError, payment_order
 from dealer_console.jackpot.paytable import FixedPay
@@ -89,10 +90,24 @@ class JackpotRound:
         return store.game_config(self.db, spot).fixed_from_meter
 
     def confirm(self, spot: int, seat: int, track: str) -> HitRecord:
+        """A card swipe confirms seat ``seat``'s hit: authorised once, then recorded."""
         game = self.game(spot)
-        mark = game.marks.get(seat)
+        mark = self._mark(spot, seat)
+        role, action = store.hit_action(self.db, self.round_id, spot, seat,
+                                        game.paytable.number_of(mark.line))
+        self._check_order(spot, seat)
+        employee = authorise(self.db, track, role, action)
+        return self.confirm_as(spot, seat, employee.employee_id)
+
+    def _mark(self, spot: int, seat: int) -> Mark:
+        mark = self.game(spot).marks.get(seat)
         if mark is None:
             raise MarkError(f"seat {seat} has no jackpot hand marked on game {spot}")
+        return mark
+
+    def _check_order(self, spot: int, seat: int) -> None:
+        game = self.game(spot)
+        mark = self._mark(spot, seat)
         if self._takes_from_meter(spot, mark):
             for earlier in payment_order(game.marks):
                 if earlier == seat:
@@ -103,11 +118,17 @@ class JackpotRound:
                         f"seat {earlier} is paid off the meter before seat {seat}: "
                         "confirm it first (farthest to the dealer's right first)"
                     )
-        cards = self.hands.get(seat)
+
+    def confirm_as(self, spot: int, seat: int, employee_id: str) -> HitRecord:
+        """Record seat ``seat``'s hit, confirmed by an employee whose swipe was authorised."""
+        game = self.game(spot)
+        mark = self._mark(spot, seat)
+        self._check_order(spot, seat)
         detected = game.seen.get(seat)
         return store.confirm_hit(
             self.db, round_id=self.round_id, spot=spot, seat=seat,
-            line_no=game.paytable.number_of(mark.line), track=track, cards=cards,
+            line_no=game.paytable.number_of(mark.line), employee_id=employee_id,
+            cards=self.hands.get(seat),
             detected_line_no=game.paytable.number_of(detected) if detected else None,
         )
 

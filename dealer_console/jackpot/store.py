@@ -17,7 +17,13 @@ from sqlite_utils import Database, Migrations
 
 from dealer_console.cards import Card, format_cards
 from dealer_console.employees import registry
-from dealer_console.employees.authorize import authorise, log_accepted, required_role
+from dealer_console.employees.authorize import Refused as SwipeRefused
+from dealer_console.employees.authorize import (
+    authorise,
+    log_accepted,
+    permits,
+    required_role,
+)
 from dealer_console.employees.registry import Role
 from dealer_console.errors import ConsoleError
 from dealer_console.jackpot import meters
@@ -354,16 +360,10 @@ def quote(db: Database, spot: int, line_no: int) -> Award:
     return meters.award(game, game.paytable.line(line_no), meter_states(db, spot))
 
 
-def confirm_hit(
-    db: Database, *, round_id: int, spot: int, seat: int, line_no: int, track: str,
-    cards: Sequence[Card] | None = None, detected_line_no: int | None = None,
-) -> HitRecord:
-    """A supervisor's (or, above the threshold, an executive's) swipe confirms a hit.
-
-    The award, the meter change (and a 100% award's reset) and who confirmed it are written in
-    one transaction. A refused swipe raises :class:`~dealer_console.employees.authorize.Refused`
-    after logging it; nothing else changes.
-    """
+def hit_action(db: Database, round_id: int, spot: int, seat: int, line_no: int
+               ) -> tuple[Role, str]:
+    """Whose card a hit needs now and how the swipe log names the action; refuses a hit that
+    cannot be confirmed (no wager, already confirmed)."""
     game = game_config(db, spot)
     line = game.paytable.line(line_no)
     if seat not in wagered_seats(db, round_id, spot):
@@ -373,9 +373,40 @@ def confirm_hit(
     quoted = meters.award(game, line, meter_states(db, spot))
     action = (f"confirm jackpot game {spot} round {round_id} seat {seat}: {line.label} "
               f"{quoted.amount_cents} cents")
-    employee = authorise(
-        db, track, required_role(quoted.amount_cents, game.executive_threshold_cents), action
-    )
+    return required_role(quoted.amount_cents, game.executive_threshold_cents), action
+
+
+def confirm_hit_by_card(
+    db: Database, *, round_id: int, spot: int, seat: int, line_no: int, track: str,
+    cards: Sequence[Card] | None = None, detected_line_no: int | None = None,
+) -> HitRecord:
+    """A swipe confirms a hit: authorised once (a refusal is logged, committed on its own, and
+    raised as :class:`~dealer_console.employees.authorize.Refused`), then recorded."""
+    role, action = hit_action(db, round_id, spot, seat, line_no)
+    employee = authorise(db, track, role, action)
+    return confirm_hit(db, round_id=round_id, spot=spot, seat=seat, line_no=line_no,
+                       employee_id=employee.employee_id, cards=cards,
+                       detected_line_no=detected_line_no)
+
+
+def confirm_hit(
+    db: Database, *, round_id: int, spot: int, seat: int, line_no: int, employee_id: str,
+    cards: Sequence[Card] | None = None, detected_line_no: int | None = None,
+) -> HitRecord:
+    """Record a hit confirmed by ``employee_id``, whose swipe was already authorised.
+
+    The award, the meter change (and a 100% award's reset) and who confirmed it are written in
+    one transaction. The employee is checked again against the amount (a withdrawn card or a
+    role too low is refused, nothing written), never by their card a second time.
+    """
+    role, action = hit_action(db, round_id, spot, seat, line_no)
+    game = game_config(db, spot)
+    line = game.paytable.line(line_no)
+    quoted = meters.award(game, line, meter_states(db, spot))
+    allowed = permits(registry.get(db, employee_id), role)
+    if isinstance(allowed, SwipeRefused):
+        raise allowed
+    employee = allowed
     with db.atomic():
         result = meters.award(game, line, meter_states(db, spot))
         if result != quoted:

@@ -3,9 +3,10 @@ by :func:`dealer_console.round.machine.decide`; a refused command changes nothin
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dealer_console.cards import Card
+from dealer_console.employees.registry import Employee
 from dealer_console.setting import Setting
 
 
@@ -160,12 +161,13 @@ class SettleNext(Command):
 @dataclass(frozen=True, slots=True)
 class JackpotHit(Command):
     """The dealer selected a seat and a hand button (line ``hand_line`` of the paytable of the
-    jackpot game on sensor ``spot``); ``track`` is the confirming card swipe's track data. The
-    track is handed to the jackpot system and never logged (it is left out of repr)."""
+    jackpot game on sensor ``spot``) and ``confirmer`` swiped their card for it. The swipe was
+    authorised once, before this command was made (the jackpot system does it and logs a
+    refusal); the card's data never reaches the round."""
 
     seat: int
     hand_line: int
-    track: str = field(repr=False)
+    confirmer: Employee
     spot: int = 1
 
 

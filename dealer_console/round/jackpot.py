@@ -68,8 +68,9 @@ class JackpotHook(Protocol):
         """Lock the sensors and take each wager: ``{spot: {seat: cents}}``."""
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], track: str) -> Confirmed:
-        """Confirm a hit with the swipe's track data; adjust the meter; say what is paid."""
+              cards: tuple[Card, ...], employee_id: str) -> Confirmed:
+        """Record a hit confirmed by ``employee_id`` (whose swipe was already authorised);
+        adjust the meter; say what is paid."""
 
     def end_game(self, db: Database, round_id: int) -> None:
         """Reset for the next round (refuse while a marked hit is unconfirmed)."""
@@ -85,7 +86,7 @@ class NoJackpot:
         return None
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], track: str) -> Confirmed:
+              cards: tuple[Card, ...], employee_id: str) -> Confirmed:
         raise JackpotRefused("this table has no jackpot system to confirm a hit with")
 
     def end_game(self, db: Database, round_id: int) -> None:

@@ -616,12 +616,13 @@ def _jackpot_hit(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
         raise Refused(f"seat {cmd.seat} has no jackpot wager on spot {cmd.spot}")
     if any(h[0] == cmd.seat and h[4] == cmd.spot for h in state.jackpot_hits):
         raise Refused(f"seat {cmd.seat} already has a jackpot hit on spot {cmd.spot} this round")
-    if not cmd.track.strip():
-        raise Refused("a jackpot hit needs the supervisor's or executive's card swipe")
-    # The jackpot hook authorises the swipe and computes the award inside the same
-    # transaction; it replaces "track" (never stored) by who confirmed and what was paid.
+    if not cmd.confirmer.enabled:
+        raise Refused(f"{cmd.confirmer.name}'s card is withdrawn: a jackpot hit needs the "
+                      "card of a supervisor or executive in service")
+    # The jackpot hook computes the award inside the same transaction and replaces
+    # "confirmer" (the employee's id) by who confirmed and what was paid.
     return [(E.JACKPOT_HIT, {"seat": cmd.seat, "hand_line": cmd.hand_line, "spot": cmd.spot,
-                             "track": cmd.track,
+                             "confirmer": cmd.confirmer.employee_id,
                              "cards": format_cards(state.hands[cmd.seat])})]
 
 

@@ -146,10 +146,10 @@ class Table:
                                         sensed_wagers(payload["wagers"]))
             elif kind == E.JACKPOT_HIT:
                 payload = dict(payload)
-                track = str(payload.pop("track"))  # authorises; never stored
+                employee_id = str(payload.pop("confirmer"))  # already authorised
                 hit = self.jackpot.award(self.db, state.round_id, payload["spot"],
                                          payload["seat"], payload["hand_line"],
-                                         state.hands[payload["seat"]], track)
+                                         state.hands[payload["seat"]], employee_id)
                 payload.update(hit.detail)
                 payload.update(award_cents=int(hit.award_cents), who=hit.who)
             elif kind == E.GAME_ENDED:

@@ -82,8 +82,8 @@ def test_hits_are_confirmed_in_rule_order_and_only_once(game: Database) -> None:
     jr.confirm(1, 5, CARDS["supervisor"])
     jr.confirm(1, 2, CARDS["executive"])
     with pytest.raises(JackpotError, match="already confirmed"):
-        store.confirm_hit(game, round_id=1, spot=1, seat=2, line_no=1,
-                          track=CARDS["executive"])
+        store.confirm_hit_by_card(game, round_id=1, spot=1, seat=2, line_no=1,
+                                  track=CARDS["executive"])
     with pytest.raises(sqlite3.IntegrityError):
         game.execute("UPDATE jackpot_hits SET amount_cents = 0")
 

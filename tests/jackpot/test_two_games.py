@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dealer_console.employees import registry
 from dealer_console.jackpot import store
 from dealer_console.jackpot.audit import verify_meters
 from dealer_console.jackpot.meters import MICRO
@@ -122,17 +123,18 @@ def test_second_game_wagers_and_hits_are_checked(tmp_path: Path) -> None:
     table.handle(c.RemainingCards(4))
     set_all_house_way(table)
     settle_all(table)
+    supervisor = registry.get(table.db, "S1")  # authorised already: the round sees no card
     # seat 1 wagered on game 2 only, seat 2 on game 1 only: one mark each, on its own game
     assert sorted((p.spot, p.mark.seat) for p in system.marks(table.state)) == [(1, 2), (2, 1)]
     for refused, says in (
-            (c.JackpotHit(1, 5, CARDS["supervisor"], 1), "no jackpot wager on spot 1"),
-            (c.JackpotHit(2, 5, CARDS["supervisor"], 3), "no jackpot game on sensor spot 3")):
+            (c.JackpotHit(1, 5, supervisor, 1), "no jackpot wager on spot 1"),
+            (c.JackpotHit(2, 5, supervisor, 3), "no jackpot game on sensor spot 3")):
         with pytest.raises(Refused, match=says):
             table.handle(refused)
     while system.marks(table.state):
         system.confirm(table, CARDS["supervisor"])
     with pytest.raises(Refused, match="already has a jackpot hit on spot 2"):
-        table.handle(c.JackpotHit(1, 5, CARDS["supervisor"], 2))
+        table.handle(c.JackpotHit(1, 5, supervisor, 2))
     table.handle(c.EndGame())
     assert audit(table.db).ok
 

@@ -4,12 +4,14 @@ the hit's event (so a replay never recomputes it) and paid as a settlement line.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from sqlite_utils import Database
 
 from dealer_console.cards import Card
+from dealer_console.employees.registry import Employee, Role
 from dealer_console.round import commands as c
 from dealer_console.round.audit import audit
 from dealer_console.round.jackpot import Confirmed
@@ -24,6 +26,10 @@ from tests.round.helpers import (
     set_all_house_way,
     settle_all,
 )
+
+
+SUPERVISOR = Employee("S7", "Sam Super", Role.SUPERVISOR, enabled=True)
+"""Authorised already: the round never sees a card."""
 
 
 class MeterLedger:
@@ -43,10 +49,10 @@ class MeterLedger:
                    [round_id, sum(wagers[1].values()) // 2])
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], track: str) -> Confirmed:
+              cards: tuple[Card, ...], employee_id: str) -> Confirmed:
         self.calls.append(("award", db.conn.in_transaction))
         self.awards += 1
-        return Confirmed(123_45, f"holder of card {track[-4:]}", {"hit_id": 1})
+        return Confirmed(123_45, f"employee {employee_id}", {"hit_id": 1})
 
     def end_game(self, db: Database, round_id: int) -> None:
         self.calls.append(("end", db.conn.in_transaction))
@@ -70,12 +76,12 @@ def test_hook_runs_inside_each_transition_and_the_award_is_paid_once(tmp_path: P
     table.handle(c.RemainingCards(4))
     set_all_house_way(table)
     with pytest.raises(Refused, match="no jackpot wager"):
-        table.handle(c.JackpotHit(3, 1, "sup 1"))
-    with pytest.raises(Refused, match="card swipe"):
-        table.handle(c.JackpotHit(1, 1, " "))
-    table.handle(c.JackpotHit(1, 4, "5000123400001=2912"))
+        table.handle(c.JackpotHit(3, 1, SUPERVISOR))
+    with pytest.raises(Refused, match="withdrawn"):
+        table.handle(c.JackpotHit(1, 1, replace(SUPERVISOR, enabled=False)))
+    table.handle(c.JackpotHit(1, 4, SUPERVISOR))
     with pytest.raises(Refused, match="already has a jackpot hit"):
-        table.handle(c.JackpotHit(1, 4, "sup 1"))
+        table.handle(c.JackpotHit(1, 4, SUPERVISOR))
     settle_all(table)
     assert table.state.phase is Phase.END
     table.handle(c.EndGame())
@@ -84,8 +90,8 @@ def test_hook_runs_inside_each_transition_and_the_award_is_paid_once(tmp_path: P
                             " settlement_lines WHERE kind LIKE 'jackpot_award%'").fetchone()
     assert tuple(line) == ("jackpot_award_4", 12345, -12345)
     hit = table.db.execute("SELECT payload FROM events WHERE kind = 'jackpot_hit'").fetchone()
-    assert "5000123400001" not in hit[0]  # the card's data is never logged
-    assert '"who":"holder of card 2912"' in hit[0] and '"hit_id":1' in hit[0]
+    assert "confirmer" not in hit[0]  # the hook turned the employee into who confirmed
+    assert '"who":"employee S7"' in hit[0] and '"hit_id":1' in hit[0]
     assert audit(table.db).ok
     again = reopen(table)  # replayed without calling the hook again
     assert ledger.awards == 1
@@ -95,4 +101,4 @@ def test_hook_runs_inside_each_transition_and_the_award_is_paid_once(tmp_path: P
 def test_without_a_jackpot_system_a_hit_is_refused(tmp_path: Path) -> None:
     table = make_table(tmp_path, "california-face-up")
     with pytest.raises(Refused, match="not allowed in phase banker"):
-        table.handle(c.JackpotHit(1, 1, "sup"))
+        table.handle(c.JackpotHit(1, 1, SUPERVISOR))

@@ -1,0 +1,108 @@
+"""A frozen picture of a round for screens to draw: they never hold the mutable
+:class:`~dealer_console.round.state.RoundState`, so nothing a widget does can change a round,
+and a picture taken before a command still shows what was true then."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from dealer_console.cards import Card
+from dealer_console.round.state import Line, Phase, RoundState
+from dealer_console.setting import Setting
+
+
+@dataclass(frozen=True, slots=True)
+class JackpotHitView:
+    seat: int
+    hand_line: int
+    award_cents: int
+    who: str
+    spot: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSnapshot:
+    round_id: int
+    profile: str
+    phase: Phase
+    banker_seat: int
+    banker_kind: str
+    offer_seat: int
+    consecutive: int
+    banker_wager: int
+    wagers: Mapping[tuple[int, str], int]
+    fees: Mapping[tuple[int, str], int]
+    locked: bool
+    action_number: int | None
+    first_seat: int | None
+    action_seat: int | None
+    deal_no: int
+    order: tuple[int, ...]
+    wrong_start: int | None
+    hands: Mapping[int, tuple[Card, ...]]
+    delivered: tuple[int, ...]
+    exposed: int
+    deck_count_due: bool
+    misdeal_reason: str | None
+    banker_setting: Setting | None
+    ace_high_push: bool
+    settings: Mapping[int, Setting]
+    set_how: Mapping[int, str]
+    fouls: Mapping[int, int]
+    dead: frozenset[int]
+    plan: tuple[Line, ...]
+    plan_seats: tuple[int, ...]
+    settled_seats: tuple[int, ...]
+    lines: tuple[Line, ...]
+    jackpot_hits: tuple[JackpotHitView, ...]
+    banker_first: bool
+
+    @classmethod
+    def of(cls, state: RoundState) -> RoundSnapshot:
+        return cls(
+            round_id=state.round_id, profile=state.profile, phase=state.phase,
+            banker_seat=state.banker_seat, banker_kind=state.banker_kind,
+            offer_seat=state.offer_seat, consecutive=state.consecutive,
+            banker_wager=state.banker_wager,
+            wagers=MappingProxyType(dict(state.wagers)),
+            fees=MappingProxyType(dict(state.fees)), locked=state.locked,
+            action_number=state.action_number, first_seat=state.first_seat,
+            action_seat=state.action_seat, deal_no=state.deal_no, order=tuple(state.order),
+            wrong_start=state.wrong_start, hands=MappingProxyType(dict(state.hands)),
+            delivered=tuple(state.delivered), exposed=state.exposed,
+            deck_count_due=state.deck_count_due, misdeal_reason=state.misdeal_reason,
+            banker_setting=state.banker_setting, ace_high_push=state.ace_high_push,
+            settings=MappingProxyType(dict(state.settings)),
+            set_how=MappingProxyType(dict(state.set_how)),
+            fouls=MappingProxyType(dict(state.fouls)), dead=frozenset(state.dead),
+            plan=tuple(state.plan),
+            plan_seats=tuple(int(s) for s in state.opening.get("plan_seats", ())),
+            settled_seats=tuple(state.settled_seats), lines=tuple(state.lines),
+            jackpot_hits=tuple(JackpotHitView(*hit) for hit in state.jackpot_hits),
+            banker_first=state.banker_first,
+        )
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in (Phase.COMPLETE, Phase.VOIDED)
+
+    def wager(self, seat: int, kind: str) -> int:
+        return self.wagers.get((seat, kind), 0)
+
+    def seats_with_base(self) -> list[int]:
+        return sorted({s for (s, k) in self.wagers if k in ("base", "house_wager")})
+
+    def next_to_settle(self) -> int | None:
+        """The seat the dealer pays or takes next, in the settlement order."""
+        todo = [s for s in self.plan_seats if s not in self.settled_seats]
+        return todo[0] if todo else None
+
+    def lines_of(self, seat: int) -> tuple[Line, ...]:
+        return tuple(x for x in self.plan if x.seat == seat)
+
+    def players_to_set(self) -> list[int]:
+        """Seats holding a base wager whose hand is not set yet (the banker's excepted)."""
+        return [s for s in self.seats_with_base()
+                if s != self.banker_seat and s not in self.settings]
