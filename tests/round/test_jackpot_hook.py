@@ -27,7 +27,6 @@ from tests.round.helpers import (
     settle_all,
 )
 
-
 SUPERVISOR = Employee("S7", "Sam Super", Role.SUPERVISOR, enabled=True)
 """Authorised already: the round never sees a card."""
 
