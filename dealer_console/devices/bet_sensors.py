@@ -19,6 +19,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.devices.events import DeviceEvent
 
 SEATS: Final = 7
@@ -129,13 +130,15 @@ class SensorNodeChanged(DeviceEvent):
     firmware: str = ""
 
 
-class BetSensorControl(Protocol):
-    """What the round may ask of the bet sensors; safe from any thread, returns at once."""
+class BetSensorControl(DeviceDriver, Protocol):
+    """What the table controller asks of the bet sensors (``drivers.bet_sensors`` fulfils it);
+    safe from any thread, returns at once."""
 
-    def set_light(self, spot: Spot, mode: LightMode, colour: LightColour) -> None: ...
+    def set_light(self, spot: Spot, mode: LightMode, colour: LightColour = ...) -> None: ...
 
-    def lock(self) -> int:
-        """Lock every spot (START GAME); returns the lock id the events will carry."""
+    def lock(self, lock_id: int | None = None) -> int:
+        """Lock every spot (START GAME); returns the lock id the events will carry. The round
+        passes its own id, so a lock asked for again after a restart is the same fact."""
 
     def unlock(self) -> None:
         """Release the lock (END GAME)."""

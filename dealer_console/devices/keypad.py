@@ -20,8 +20,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Protocol
 
+from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.devices.events import DeviceEvent
 
 
@@ -212,3 +213,11 @@ class SetLeds:
     def all(cls, mode: LedMode) -> SetLeds:
         """Every light in ``mode``: the technician's light test."""
         return cls.of({b: mode for b in Button})
+
+
+class KeypadControl(DeviceDriver, Protocol):
+    """What the table controller asks of the jackpot keypad (``drivers.keypad`` fulfils it);
+    its buttons and the card reader's swipes arrive as events."""
+
+    def set_leds(self, command: SetLeds) -> None:
+        """Light the buttons: the next step lit, the others dark or blinking."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from dealer_console.cards import Card
+from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.devices.events import DeviceEvent
 
 DECK_SIZE: Final = 53
@@ -137,14 +138,18 @@ class CardCountError(DeviceEvent):
         return ("count-error", self.device, self.deal_id)
 
 
-class ShufflerControl(Protocol):
-    """What the round may ask of a shuffler driver; calls are safe from any thread and return
-    at once: the answers arrive as events."""
+class ShufflerControl(DeviceDriver, Protocol):
+    """What the table controller asks of a shuffler driver (``drivers.shuffler`` fulfils it);
+    calls are safe from any thread and return at once: the answers arrive as events."""
 
     def request_status(self) -> None: ...
 
-    def start_deal(self, hands: int) -> int:
-        """Ask for ``hands`` hands; returns the deal id the events will carry."""
+    def start_deal(self, hands: int, deal_id: int | None = None) -> int:
+        """Ask for ``hands`` hands; returns the deal id the events will carry. The round passes
+        its own id so that a deal asked for again after a restart is the same fact."""
 
     def reset(self) -> None:
         """Clear a fault (after the door is closed or the jam removed)."""
+
+    def count_deck(self) -> None:
+        """Count the deck in the machine (answered by ``DeckChecked`` with deal id 0)."""

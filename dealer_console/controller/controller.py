@@ -1,0 +1,511 @@
+"""The table controller (see the package doc): device events and dealer commands in, the round's
+transitions and each phase's device actions out, a frozen view for the screens.
+
+Threads: a driver's I/O thread only calls :meth:`TableController.deliver`, which queues the
+event and calls ``wake`` (the console's Qt bridge emits a queued signal there; a headless owner
+just calls :meth:`pump`). Everything else runs on the thread that owns the database.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections import deque
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+from dealer_console.controller.health import TITLES, DeviceHealth
+from dealer_console.controller.table_root import OpenTable
+from dealer_console.controller.view import Level, Notice, PendingHit, TableSnapshot
+from dealer_console.devices.bet_sensors import (
+    BetRemoved,
+    BetSensorControl,
+    BetsLocked,
+    LateBet,
+)
+from dealer_console.devices.diagnostics import DeviceDriver
+from dealer_console.devices.events import DeviceEvent
+from dealer_console.devices.keypad import (
+    BadRead,
+    Button,
+    ButtonPressed,
+    CardSwiped,
+    KeypadControl,
+)
+from dealer_console.devices.shuffler import (
+    CardCountError,
+    CardsLeft,
+    DeckChecked,
+    FirstPositionDrawn,
+    HandDelivered,
+    ShufflerControl,
+)
+from dealer_console.errors import Refusal
+from dealer_console.jackpot import store
+from dealer_console.jackpot.round_hook import JackpotSystem
+from dealer_console.round import commands as c
+from dealer_console.round.jackpot import JACKPOT_KINDS
+from dealer_console.round.machine import Refused, decide
+from dealer_console.round.phases import ACCEPTS, not_accepted
+from dealer_console.round.rules import ActionSeatMethod, DealMethod
+from dealer_console.round.snapshot import RoundSnapshot
+from dealer_console.round.state import Phase, RoundState
+from dealer_console.storage.eventlog import Event
+
+HANDS = 7
+"""Hands a Pai Gow deal delivers: seven, whatever the number of players."""
+
+Listener = Callable[[TableSnapshot], None]
+
+
+def deal_id_for(round_id: int, deal_no: int) -> int:
+    """The shuffler's deal id (1-65535) for a round's deal: the same after a restart, so a deal
+    asked for again reports the same facts and the round applies each once."""
+    return ((round_id - 1) * 8 + deal_no) % 0xFFFF + 1
+
+
+def lock_id_for(round_id: int) -> int:
+    """The bet sensors' lock id (1-65535) for a round, for the same reason."""
+    return (round_id - 1) % 0xFFFF + 1
+
+
+@dataclass
+class TableDevices:
+    """The table's devices, through the control interfaces the drivers fulfil; any may be
+    absent (a table without a jackpot has no sensors or keypad)."""
+
+    shuffler: ShufflerControl | None = None
+    sensors: BetSensorControl | None = None
+    keypad: KeypadControl | None = None
+
+    def all(self) -> list[DeviceDriver]:
+        return [d for d in (self.shuffler, self.sensors, self.keypad) if d is not None]
+
+
+class _Hold(Exception):
+    """A device fact that arrived before its phase: kept and tried again after the next
+    transition (hands delivered while the dealer still enters the dice)."""
+
+
+class TableController:
+    def __init__(self, opened: OpenTable, devices: TableDevices | None = None,
+                 wake: Callable[[], None] | None = None) -> None:
+        self.opened = opened
+        self.table = opened.table
+        self.rules = opened.rules
+        self.devices = devices or TableDevices()
+        self.wake = wake
+        self._inbox: queue.SimpleQueue[DeviceEvent] = queue.SimpleQueue()
+        self._ready: deque[DeviceEvent] = deque()
+        self._held: list[DeviceEvent] = []
+        self._listeners: list[Listener] = []
+        self._health = {d.name: DeviceHealth(d.name, d.state) for d in self.devices.all()}
+        self._deal_id: int | None = None
+        self._lock_id: int | None = None
+        self._counting = False
+        self._first_seat: int | None = None
+        self._armed = False
+        spots = sorted(s for s, k in JACKPOT_KINDS.items() if k in self.rules.wager_kinds)
+        self._game = spots[0] if spots else 1
+        self._notice: Notice | None = None
+        self._notices = 0
+        self._view: TableSnapshot | None = None
+        for driver in self.devices.all():
+            driver.subscribe(self.deliver)
+
+    # -- what screens read ------------------------------------------------------------------
+
+    @property
+    def state(self) -> RoundState:
+        """The round as it stands (the table's own object: screens use :meth:`snapshot`)."""
+        return self.table.state
+
+    def snapshot(self) -> TableSnapshot:
+        if self._view is None:
+            self._view = self._build_view()
+        return self._view
+
+    def add_listener(self, listener: Listener) -> None:
+        """``listener`` is called on the owner thread with the new view after every change."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def accepts(self, kind: type[c.Command]) -> bool:
+        return kind in ACCEPTS[self.state.phase]
+
+    def check(self, cmd: c.Command) -> str | None:
+        """Why the round would refuse ``cmd`` now, or None: the machine is asked and nothing
+        changes (python-chess's ``is_legal``), so a screen enables what the rules allow."""
+        problem = not_accepted(self.state.phase, type(cmd))
+        if problem:
+            return problem
+        try:
+            decide(self.state, self.rules, cmd, self.table.services)
+        except Refused as exc:
+            return exc.why
+        return None
+
+    @property
+    def waiting_for(self) -> str | None:
+        """The device step the table waits on, or None."""
+        st = self.state
+        if self._lock_id is not None:
+            return "the bet sensors to lock the wagers"
+        if self._counting:
+            return "the shuffler to count the deck"
+        dealing = st.phase is Phase.DEALING or (
+            st.phase is Phase.ACTION and self.rules.action_method is ActionSeatMethod.SHUFFLER
+        ) or (st.phase is Phase.DEAL_CHECK and st.wrong_start is None)
+        if dealing and self._shuffler_deals() and self._deal_id is not None:
+            return "the shuffler's hands"
+        return None
+
+    # -- device events (any thread in, owner thread applies) ---------------------------------
+
+    def deliver(self, event: DeviceEvent) -> None:
+        """A driver's event, from its I/O thread (or a test standing in for one): queued for
+        the owner thread; never touches the database here."""
+        self._inbox.put(event)
+        if self.wake is not None:
+            self.wake()
+
+    def pump(self, timeout: float = 0.0, max_events: int | None = None) -> int:
+        """Apply queued device events on the owner thread; wait up to ``timeout`` for the
+        first. Returns how many were applied."""
+        done = 0
+        while max_events is None or done < max_events:
+            event = self._next_event(timeout if done == 0 else 0.0)
+            if event is None:
+                break
+            self._apply(event)
+            done += 1
+        return done
+
+    def _next_event(self, timeout: float) -> DeviceEvent | None:
+        if self._ready:
+            return self._ready.popleft()
+        try:
+            return self._inbox.get(timeout=timeout) if timeout > 0 else self._inbox.get_nowait()
+        except queue.Empty:
+            return None
+
+    def _apply(self, event: DeviceEvent) -> None:
+        health = self._health.get(event.device)
+        if health is not None and health.apply(event):
+            self._changed()
+        try:
+            if isinstance(event, (FirstPositionDrawn, HandDelivered, CardsLeft,
+                                  CardCountError)):
+                self._deal_fact(event)
+            elif isinstance(event, DeckChecked):
+                self._deck_checked(event)
+            elif isinstance(event, BetsLocked):
+                self._bets_locked(event)
+            elif isinstance(event, (LateBet, BetRemoved)):
+                self._bet_moved(event)
+            elif isinstance(event, ButtonPressed):
+                self._button(event.button)
+            elif isinstance(event, CardSwiped):
+                self._swiped(event.track)
+            elif isinstance(event, BadRead):
+                self._tell(Level.WARNING, "the card was not read", "swipe it again, steadily")
+        except _Hold:
+            self._held.append(event)
+        except Refusal as exc:
+            self._tell(Level.REFUSED, exc.why)
+
+    def _deal_fact(self, event: FirstPositionDrawn | HandDelivered | CardsLeft
+                   | CardCountError) -> None:
+        if event.deal_id != self._deal_id:
+            return  # an earlier deal's report (a void deal, or before a restart)
+        st, name, key = self.state, event.device, event.key
+        if isinstance(event, FirstPositionDrawn):
+            if self.rules.action_method is ActionSeatMethod.SHUFFLER and st.phase is Phase.ACTION:
+                self._handle(c.SetActionNumber(event.number), device=name, fact=key)
+        elif isinstance(event, CardCountError):
+            if st.phase in (Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK):
+                self._handle(c.CardCountError(f"the shuffler counted {event.counted} cards"),
+                             device=name, fact=key)
+        elif st.phase is Phase.ACTION:
+            raise _Hold
+        elif isinstance(event, HandDelivered):
+            if st.phase is Phase.DEALING:
+                seat = self._first_seat if not st.delivered else None
+                self._handle(c.DealHand(event.cards, seat, event.index), device=name, fact=key)
+        elif st.phase is Phase.DEALING or (st.phase is Phase.DEAL_CHECK
+                                           and st.wrong_start is None):
+            self._handle(c.RemainingCards(event.count), device=name, fact=key)
+        elif st.phase is Phase.DEAL_CHECK:
+            raise _Hold  # counted once the dealer has moved the hands
+
+    def _deck_checked(self, event: DeckChecked) -> None:
+        if event.deal_id != 0 or not self._counting:
+            return  # the machine's own check before a deal; a count error says the rest
+        self._counting = False
+        if self.state.phase is Phase.MISDEAL and self.state.deck_count_due:
+            self._handle(c.DeckCounted(event.counted), device=event.device, fact=event.key)
+        else:
+            self._changed()
+
+    def _bets_locked(self, event: BetsLocked) -> None:
+        if event.lock_id != self._lock_id or self.state.phase is not Phase.BETTING:
+            return
+        self._lock_id = None
+        st = self.state
+        for spot in sorted(event.wagered):
+            kind = JACKPOT_KINDS.get(spot.spot)
+            fixed = self.rules.jackpot_wager(kind) if kind else None
+            if kind is None or fixed is None or (spot.seat, kind) in st.wagers:
+                continue
+            try:
+                self._handle(c.PlaceWager(spot.seat, kind, fixed), device=event.device,
+                             fact=(*_tuple(event.key), spot.seat, spot.spot))
+            except Refusal as exc:
+                self._tell(Level.WARNING, f"jackpot chip at seat {spot.seat} not taken: "
+                           f"{exc.why}", "give the chip back to the player")
+        try:
+            self._handle(c.StartGame(), device=event.device, fact=event.key)
+        except Refusal:
+            self._release_sensors()
+            raise
+
+    def _bet_moved(self, event: LateBet | BetRemoved) -> None:
+        if isinstance(event, LateBet):
+            self._tell(Level.WARNING, f"a chip was put on seat {event.spot.seat}'s jackpot "
+                       "sensor after START GAME: it is not a wager",
+                       "give the chip back to the player")
+        else:
+            self._tell(Level.WARNING, f"the jackpot chip of seat {event.spot.seat} was taken "
+                       "off its sensor: the wager stands", "put the chip back on the sensor")
+
+    def _button(self, button: Button) -> None:
+        if button is Button.START_GAME:
+            self.start_game()
+        elif button is Button.END_GAME:
+            self.end_game()
+        elif button.seat is not None:
+            self.jackpot_seat(button.seat)
+        elif button.hand_line is not None:
+            self.jackpot_hand(button.hand_line)
+        elif button is Button.CONFIRM:
+            self.arm_confirmation()
+        elif button is Button.CANCEL:
+            self._armed = False
+            self._changed()
+        elif button is Button.MONEY_BAG:
+            self._tell(Level.INFO, "the win page is printed from the supervisor's screen",
+                       "open the jackpot screen")
+
+    def _swiped(self, track: str) -> None:
+        if not self._armed:
+            self._tell(Level.WARNING, "a card was swiped but nothing waits for a card",
+                       "press CONFIRM first, then swipe")
+            return
+        self.confirm_jackpot(track)
+
+    # -- dealer commands (owner thread) -----------------------------------------------------
+
+    def do(self, cmd: c.Command) -> list[Event]:
+        """Apply a dealer's command; raises :class:`~dealer_console.errors.Refusal` with the
+        reason (nothing changed)."""
+        return self._handle(cmd)
+
+    def start_game(self) -> None:
+        """START GAME: on a jackpot table the sensors are locked first and the round starts
+        when they answer with the chips they hold; elsewhere at once."""
+        problem = self.check(c.StartGame())
+        if problem:
+            raise Refused(problem)
+        if self._lock_id is not None:
+            raise Refused("START GAME is under way: waiting for the bet sensors")
+        if self._shuffler_deals():
+            self._need(self.devices.shuffler, "the deal")
+        sensors = self._jackpot_sensors()
+        if sensors is None:
+            self._handle(c.StartGame())
+            return
+        self._need(sensors, "START GAME (the jackpot wagers are read from them)")
+        self._lock_id = lock_id_for(self.state.round_id)
+        sensors.lock(self._lock_id)
+        self._changed()
+
+    def end_game(self) -> None:
+        self._handle(c.EndGame())
+
+    def count_deck(self) -> None:
+        """After a misdeal that needs it: the shuffler counts the deck (53 expected)."""
+        st = self.state
+        if st.phase is not Phase.MISDEAL or not st.deck_count_due:
+            raise Refused("no deck count is due now")
+        shuffler = self.devices.shuffler
+        if shuffler is None:
+            raise Refused("no shuffler here: count the deck by hand and enter the count")
+        self._need(shuffler, "the deck count")
+        self._counting = True
+        shuffler.count_deck()
+        self._changed()
+
+    def first_hand_went_to(self, seat: int) -> None:
+        """The dealer put the coming first hand at ``seat`` (not the first position): the deal
+        goes on from there and the hands are moved afterwards (CorrectFirstHand)."""
+        if self.state.phase not in (Phase.ACTION, Phase.DEALING) or self.state.delivered:
+            raise Refused("the first hand's seat is told before the first hand is dealt")
+        if seat not in self.rules.seats:
+            raise Refused(f"seat {seat} is not at this table")
+        self._first_seat = seat
+
+    # jackpot: the keypad's buttons, or the same on screen
+
+    def select_jackpot_game(self, spot: int) -> None:
+        if JACKPOT_KINDS.get(spot) not in self.rules.wager_kinds:
+            raise Refused(f"this table has no jackpot game on sensor spot {spot}")
+        self._game = spot
+        self._changed()
+
+    def jackpot_seat(self, seat: int) -> None:
+        self._system().select_seat(self.state, self._game, seat)
+        self._changed()
+
+    def jackpot_hand(self, line_no: int) -> None:
+        """The hand button: set, move or (pressed again) clear the selected seat's mark."""
+        self._system().press_hand(self.state, self._game, line_no)
+        self._changed()
+
+    def arm_confirmation(self) -> None:
+        if not self._system().marks(self.state):
+            raise Refused("no jackpot hand is waiting to be confirmed")
+        self._armed = True
+        self._changed()
+
+    def confirm_jackpot(self, track: str) -> None:
+        """A card swipe confirms the first pending hit: authorised once by the jackpot system
+        (a refusal is logged and raised with its reason)."""
+        before = self.table.state
+        self._system().confirm(self.table, track)
+        self._armed = False
+        self._after(before)
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _handle(self, cmd: c.Command, device: str | None = None,
+                fact: Hashable | None = None) -> list[Event]:
+        before = self.table.state
+        events = self.table.handle(cmd, device=device, fact=fact)
+        if events:
+            self._after(before)
+        return events
+
+    def _after(self, before: RoundState) -> None:
+        """Each phase's device actions, after a transition."""
+        st = self.state
+        if st.round_id != before.round_id:
+            self._new_round()
+        elif st.phase is Phase.ACTION and (before.phase is not Phase.ACTION
+                                           or st.deal_no != before.deal_no):
+            self._request_deal()
+        if self._held:
+            self._ready.extend(self._held)  # tried again, one by one, by the next pump
+            self._held.clear()
+            if self.wake is not None:
+                self.wake()
+        self._changed()
+
+    def start(self) -> None:
+        """Bring the devices in line with the round as it was resumed (after a restart): a
+        deal in progress is asked for again (the facts already applied are recognised), the
+        sensors locked again for a round in play or released between rounds."""
+        st = self.state
+        sensors = self._jackpot_sensors()
+        if sensors is not None:
+            if st.phase in (Phase.BANKER, Phase.BETTING):
+                sensors.unlock()
+            else:
+                sensors.lock(lock_id_for(st.round_id))
+        if st.phase in (Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK):
+            self._request_deal()
+        self._changed()
+
+    def _new_round(self) -> None:
+        self._deal_id, self._lock_id, self._counting = None, None, False
+        self._first_seat, self._armed = None, False
+        self._held.clear()
+        self._release_sensors()
+
+    def _release_sensors(self) -> None:
+        self._lock_id = None
+        sensors = self._jackpot_sensors()
+        if sensors is not None:
+            sensors.unlock()
+
+    def _request_deal(self) -> None:
+        self._held.clear()
+        self._first_seat = None
+        if not self._shuffler_deals() or self.devices.shuffler is None:
+            return
+        st = self.state
+        self._deal_id = deal_id_for(st.round_id, st.deal_no)
+        self.devices.shuffler.start_deal(HANDS, self._deal_id)
+
+    def _shuffler_deals(self) -> bool:
+        return self.rules.deal_method is DealMethod.SHUFFLER
+
+    def _jackpot_sensors(self) -> BetSensorControl | None:
+        if not any(k in self.rules.wager_kinds for k in JACKPOT_KINDS.values()):
+            return None
+        return self.devices.sensors
+
+    def _need(self, driver: DeviceDriver | None, what: str) -> None:
+        if driver is None:
+            return
+        health = self._health[driver.name]
+        if not health.connected:
+            view = health.view()
+            raise Refused(f"{view.fault or TITLES.get(driver.name, driver.name)}: {what} "
+                          f"waits for it ({view.todo})")
+
+    def _system(self) -> JackpotSystem:
+        system = self.opened.jackpot
+        if system is None:
+            raise Refused("this table has no jackpot")
+        return system
+
+    def _tell(self, level: Level, what: str, todo: str = "") -> None:
+        self._notices += 1
+        self._notice = Notice(level, what, todo, self._notices)
+        self._changed()
+
+    def _changed(self) -> None:
+        self._view = None
+        if self._listeners:
+            view = self.snapshot()
+            for listener in list(self._listeners):
+                listener(view)
+
+    def _build_view(self) -> TableSnapshot:
+        st = self.state
+        return TableSnapshot(
+            title=self.opened.profile.title, profile=self.rules.name,
+            round=RoundSnapshot.of(st), accepts=ACCEPTS[st.phase],
+            waiting_for=self.waiting_for,
+            devices=tuple(h.view() for h in self._health.values()),
+            jackpot_pending=self._pending(st), jackpot_game=self._game,
+            jackpot_armed=self._armed, notice=self._notice)
+
+    def _pending(self, st: RoundState) -> tuple[PendingHit, ...]:
+        system = self.opened.jackpot
+        if system is None:
+            return ()
+        out = []
+        for pending in system.marks(st):
+            game = store.game_config(self.table.db, pending.spot)
+            line_no = game.paytable.number_of(pending.mark.line)
+            amount = store.quote(self.table.db, pending.spot, line_no).amount_cents
+            out.append(PendingHit(pending.spot, pending.mark.seat, line_no,
+                                  pending.mark.line.label, amount, system.required(pending)))
+        return tuple(out)
+
+
+def _tuple(key: Hashable) -> tuple[Hashable, ...]:
+    return key if isinstance(key, tuple) else (key,)
+

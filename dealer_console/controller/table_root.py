@@ -1,0 +1,61 @@
+"""The composition root: a table opened once, the same way for the console, ``simulate`` and a
+table PC's hardware set-up (database, profile, the profile's jackpot games, the jackpot
+system, the round resumed where it stopped)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from dealer_console.jackpot.round_hook import JackpotSystem
+from dealer_console.jackpot.setup import install_from_profile
+from dealer_console.profiles.model import DealMethod, Profile
+from dealer_console.round.rules import RoundRules, round_rules
+from dealer_console.round.table import Table
+from dealer_console.storage import open_table_db
+
+
+@dataclass
+class OpenTable:
+    """An open table; :meth:`close` closes its database."""
+
+    db: Database
+    db_path: Path
+    profile: Profile
+    rules: RoundRules
+    table: Table
+    jackpot: JackpotSystem | None
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def default_deal(profile: Profile) -> str:
+    """The console deals from the shuffler wherever the profile allows it (the hands reach the
+    round as the machine reports them); a hand-dealt-only profile deals by hand."""
+    if DealMethod.SHUFFLER in profile.deal_methods:
+        return DealMethod.SHUFFLER.value
+    return profile.deal_methods[0].value
+
+
+def open_table(db_path: str | Path, profile: Profile, *, actor: str,
+               deal: str | None = None, action: str | None = None) -> OpenTable:
+    """Open (creating if needed) the table database at ``db_path`` for ``profile``.
+
+    The profile's jackpot games are installed on first use and held to afterwards (a differing
+    profile is refused with every difference: ``JackpotSetupMismatch``); a database holding
+    another profile's rounds is refused (``TableMismatch``).
+    """
+    rules = round_rules(profile, action, deal or default_deal(profile))
+    path = Path(db_path)
+    db = open_table_db(path)
+    try:
+        install_from_profile(db, profile.jackpots, actor=actor)
+        system = JackpotSystem(db) if profile.jackpot is not None else None
+        table = Table.open(db, rules, jackpot=system)
+    except BaseException:
+        db.close()
+        raise
+    return OpenTable(db, path, profile, rules, table, system)

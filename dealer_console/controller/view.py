@@ -1,0 +1,83 @@
+"""What a screen draws: a frozen picture of the table, built by the controller after every
+change. Screens read this and send commands; they never reach into the round or a driver."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from dealer_console.round import commands as c
+from dealer_console.round.snapshot import RoundSnapshot
+
+
+class Level(Enum):
+    INFO = "info"
+    WARNING = "warning"
+    REFUSED = "refused"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something the dealer should read now: a refusal, a late bet, a card not read. ``what``
+    says what happened and ``todo`` what to do, both in plain words."""
+
+    level: Level
+    what: str
+    todo: str = ""
+    number: int = 0
+    """Counts up with every notice, so a screen can tell a new one from the one it shows."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceView:
+    """One device as the dealer and the technician see it."""
+
+    name: str
+    title: str
+    connected: bool
+    state: str
+    fault: str | None
+    """What is wrong, in plain words, or None."""
+    todo: str = ""
+    """What to do about the fault."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingHit:
+    """A jackpot hand waiting for its confirmation, in the order it will be confirmed."""
+
+    spot: int
+    seat: int
+    line_no: int
+    label: str
+    amount_cents: int
+    needs: str
+    """The role whose card confirms it: ``supervisor`` or ``executive``."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    title: str
+    profile: str
+    round: RoundSnapshot
+    accepts: frozenset[type[c.Command]]
+    """The commands the round's phase accepts now (the rules may still refuse one: ask the
+    controller's ``check``)."""
+    waiting_for: str | None
+    """A device step the table is waiting on (the sensors' lock, the shuffler's hands), or
+    None."""
+    devices: tuple[DeviceView, ...]
+    jackpot_pending: tuple[PendingHit, ...]
+    jackpot_game: int
+    """The sensor spot whose game the seat and hand buttons act on."""
+    jackpot_armed: bool
+    """CONFIRM was pressed: the next card swipe confirms the first pending hit."""
+    notice: Notice | None
+    test_mode: bool = False
+
+    @property
+    def faults(self) -> tuple[DeviceView, ...]:
+        return tuple(d for d in self.devices if d.fault is not None)
+
+    def accepts_now(self, kind: type[c.Command]) -> bool:
+        return kind in self.accepts
