@@ -3,9 +3,10 @@ and storage with ``synchronous=FULL`` (every transition is a committed, fsynced 
 
     .venv/bin/python benchmarks/round_sim.py [--rounds 500] [--profile washington-face-up]
 
-Prints one line per device mode: ``drivers`` (the shuffler double on a pseudo-terminal behind
-the real driver and pyserial) and ``inline`` (the same device events made in-process), plus
-the cost per logged event.
+Prints one line per link: ``drivers`` (the doubles on pseudo-terminals behind the real drivers
+and pyserial) and ``in-process`` (the same drivers and table controller over the in-process
+transport pair), plus the cost per logged event. Both run the console's own path: the table
+controller applies every device event.
 """
 
 from __future__ import annotations
@@ -16,19 +17,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from drivers.table_sim import open_sim, summary
+from drivers.sim.table.run import open_sim, parse_faults
+from drivers.sim.table.summary import summary
 
 
 def measure(profile: str, rounds: int, devices: str, faults: str, workdir: Path
             ) -> tuple[float, int, float]:
-    from drivers.table_sim import parse_faults
-
     db = workdir / f"{profile}-{devices}.db"
     with open_sim(db, profile, 7, devices, parse_faults(faults), resume=False) as sim:
         started = time.perf_counter()
-        sim.run(rounds)
+        sim.dealer.run(rounds)
         seconds = time.perf_counter() - started
-        events = summary(sim.table)["events"]
+        events = summary(sim.opened.db, profile)["events"]
     return rounds / seconds, events, seconds
 
 
@@ -41,10 +41,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=".") as tmp:
         print(f"simulate {args.profile}, {args.rounds} rounds, synchronous=FULL, WAL, "
               f"SQLite {sqlite3.sqlite_version}, faults: {args.faults or 'none'}")
-        for devices in ("drivers", "inline"):
+        for devices in ("drivers", "in-process"):
             rate, events, seconds = measure(args.profile, args.rounds, devices, args.faults,
                                             Path(tmp))
-            print(f"  {devices:8} {rate:7.1f} rounds/s  ({seconds:.2f} s, {events} events, "
+            print(f"  {devices:10} {rate:7.1f} rounds/s  ({seconds:.2f} s, {events} events, "
                   f"{seconds / events * 1000:.2f} ms per event)")
     return 0
 

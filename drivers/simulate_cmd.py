@@ -35,9 +35,11 @@ def register(subparsers: Any) -> None:
                         help="wait this long each time the round is in PHASE (repeatable), so "
                              "a power cut can be pulled there on purpose: the crash test uses "
                              "it to kill in every phase")
-    parser.add_argument("--devices", choices=("drivers", "inline"), default="drivers",
-                        help="drivers: real drivers over pseudo-terminals and the USB backend; "
-                             "inline: device events made in-process")
+    parser.add_argument("--devices", choices=("drivers", "in-process"), default="drivers",
+                        help="the real drivers with the doubles behind them, over "
+                             "pseudo-terminals (drivers) or over an in-process transport "
+                             "pair (in-process: the same drivers and controller, faster); the "
+                             "keypad is on the virtual USB bus either way")
     parser.add_argument("--deal", choices=("shuffler", "hand"), default=None,
                         help="how hands are dealt (default: the shuffler when the profile "
                              "allows it)")
@@ -46,6 +48,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drivers.table_sim import run_simulate
+    from drivers.sim.table.run import run_simulate
 
     return run_simulate(args)

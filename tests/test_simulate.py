@@ -1,6 +1,6 @@
-"""``dealer-console simulate``: seeded determinism, the real drivers giving the same result as
-in-process device events, resume, and the crash test (SIGKILL at random moments, resumed each
-time: the audit passes and the totals equal an uninterrupted run's)."""
+"""``dealer-console simulate``: seeded determinism, the real drivers giving the same result over
+pseudo-terminals as over the in-process link, resume, and the crash test (SIGKILL at random
+moments, resumed each time: the audit passes and the totals equal an uninterrupted run's)."""
 
 from __future__ import annotations
 
@@ -48,34 +48,35 @@ PROFILES = ["washington-face-up", "california-face-up", "oxford-downs-face-up",
 @pytest.mark.parametrize("profile", PROFILES)
 def test_same_seed_same_result_and_every_profile_plays_whole_rounds(tmp_path: Path,
                                                                    profile: str) -> None:
-    a = summary_of(simulate(tmp_path / "a.db", "--devices", "inline", "--faults", "all",
+    a = summary_of(simulate(tmp_path / "a.db", "--devices", "in-process", "--faults", "all",
                             profile=profile, rounds=25))
-    b = summary_of(simulate(tmp_path / "b.db", "--devices", "inline", "--faults", "all",
+    b = summary_of(simulate(tmp_path / "b.db", "--devices", "in-process", "--faults", "all",
                             profile=profile, rounds=25))
     assert a == b
     assert a["rounds_complete"] == 25
     assert a["players_net_cents"] + a["banker_net_cents"] + a["house_net_cents"] == 0
     assert sum(a["misdeals"].values()) > 0  # the faults really happened
-    c = summary_of(simulate(tmp_path / "c.db", "--devices", "inline", profile=profile,
+    c = summary_of(simulate(tmp_path / "c.db", "--devices", "in-process", profile=profile,
                             rounds=25, seed=8))
     assert c != a
     audit_ok(tmp_path / "a.db")
 
 
 @pytest.mark.parametrize("profile", ["washington-face-up", "catfish-bend-fortune"])
-def test_real_drivers_give_the_same_result_as_inline_events(tmp_path: Path,
+def test_pseudo_terminals_give_the_same_result_as_the_in_process_link(tmp_path: Path,
                                                             profile: str) -> None:
-    """The shuffler double on a pseudo-terminal with wire faults (split, corrupt, dropped
-    frames, garbage) behind the real driver and pyserial deals exactly the seeded hands."""
+    """The doubles on pseudo-terminals with wire faults (split, corrupt, dropped frames,
+    garbage) behind the real drivers and pyserial play exactly the rounds the same drivers
+    play over the in-process link: the controller's path does not depend on the pipe."""
     driven = summary_of(simulate(tmp_path / "d.db", "--devices", "drivers", "--faults", "all",
                                  profile=profile, rounds=15))
-    inline = summary_of(simulate(tmp_path / "i.db", "--devices", "inline", "--faults", "all",
-                                 profile=profile, rounds=15))
-    assert driven == inline
+    in_process = summary_of(simulate(tmp_path / "i.db", "--devices", "in-process", "--faults",
+                                     "all", profile=profile, rounds=15))
+    assert driven == in_process
 
 
 def test_hand_dealt_seven_piles(tmp_path: Path) -> None:
-    out = summary_of(simulate(tmp_path / "h.db", "--deal", "hand", "--devices", "inline",
+    out = summary_of(simulate(tmp_path / "h.db", "--deal", "hand", "--devices", "in-process",
                               profile="california-face-up", rounds=10))
     assert out["rounds_complete"] == 10
     audit_ok(tmp_path / "h.db")
@@ -83,14 +84,14 @@ def test_hand_dealt_seven_piles(tmp_path: Path) -> None:
 
 def test_resume_and_its_guards(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
-    first = summary_of(simulate(db, "--devices", "inline", rounds=5))
+    first = summary_of(simulate(db, "--devices", "in-process", rounds=5))
     assert first["rounds_complete"] == 5
-    again = simulate(db, "--devices", "inline", rounds=9)
+    again = simulate(db, "--devices", "in-process", rounds=9)
     assert again.returncode == 2 and "--resume" in again.stderr
-    other = simulate(db, "--devices", "inline", "--resume", rounds=9, seed=8)
+    other = simulate(db, "--devices", "in-process", "--resume", rounds=9, seed=8)
     assert other.returncode == 2 and "--seed" in other.stderr
-    resumed = summary_of(simulate(db, "--devices", "inline", "--resume", rounds=9))
-    straight = summary_of(simulate(tmp_path / "s.db", "--devices", "inline", rounds=9))
+    resumed = summary_of(simulate(db, "--devices", "in-process", "--resume", rounds=9))
+    straight = summary_of(simulate(tmp_path / "s.db", "--devices", "in-process", rounds=9))
     assert resumed == straight
     bad = simulate(tmp_path / "x.db", "--faults", "gremlins")
     assert bad.returncode == 2 and "unknown gremlins" in bad.stderr
@@ -170,7 +171,7 @@ def test_crash_test_sigkill_at_random_moments(tmp_path: Path, profile: str) -> N
     assert finished is not None and kills >= len(aims), (kills, finished)
     assert killed_in >= set(AIMED_PHASES), killed_in  # killed in every phase
     audit_ok(db)
-    reference = summary_of(simulate(tmp_path / "straight.db", "--devices", "inline",
+    reference = summary_of(simulate(tmp_path / "straight.db", "--devices", "in-process",
                                     "--faults", "all", profile=profile, rounds=rounds,
                                     seed=11))
     assert finished == reference
@@ -212,7 +213,7 @@ def test_crash_between_a_confirming_swipe_and_end_game(tmp_path: Path) -> None:
     finished = summary_of(subprocess.run([*args, "--resume"], capture_output=True, text=True,
                                          timeout=300))
     audit_ok(db)
-    reference = summary_of(simulate(tmp_path / "straight.db", "--devices", "inline",
+    reference = summary_of(simulate(tmp_path / "straight.db", "--devices", "in-process",
                                     "--faults", "jackpot-hands", rounds=rounds))
     assert finished == reference
     assert finished["jackpot_hits"] > 0
@@ -222,19 +223,19 @@ def test_crash_between_a_confirming_swipe_and_end_game(tmp_path: Path) -> None:
 
 def test_a_layout_with_two_jackpot_games(tmp_path: Path) -> None:
     """A casino's profile file with a jackpot game on each sensor spot: wagers on both, hits
-    confirmed on both, the same through the real drivers as inline, and the audit passes."""
+    confirmed on both, the same over pseudo-terminals as in-process, and the audit passes."""
     from tests.profiles.test_jackpot_setup import ONE_GAME, TWO_GAMES, WASHINGTON
 
     profile = tmp_path / "two-jackpots.toml"
     profile.write_text(WASHINGTON.replace(ONE_GAME, TWO_GAMES))
     runs = [summary_of(simulate(tmp_path / f"{devices}.db", "--devices", devices, "--faults",
                                 "jackpot-hands,wire", profile=str(profile), rounds=20, seed=3))
-            for devices in ("drivers", "inline")]
+            for devices in ("drivers", "in-process")]
     assert runs[0] == runs[1]
     games = {key.split("/")[0] for key in runs[0]["jackpot"]["by_line"]}
     assert games == {"1", "2"}  # hits on both games
     assert set(runs[0]["jackpot"]["meters"]) == {"1/main", "2/mega", "2/major", "2/minor"}
     audit_ok(tmp_path / "drivers.db")
-    again = simulate(tmp_path / "drivers.db", "--devices", "inline", "--resume",
+    again = simulate(tmp_path / "drivers.db", "--devices", "in-process", "--resume",
                      profile="washington-face-up", rounds=20, seed=3)
     assert again.returncode == 2 and "--profile" in again.stderr

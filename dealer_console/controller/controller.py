@@ -100,6 +100,10 @@ class TableController:
         self._listeners: list[Listener] = []
         self._health = {d.name: DeviceHealth(d.name, d.state) for d in self.devices.all()}
         self._deal_id: int | None = None
+        self._deal_open = False  # the shuffler is still delivering deal _deal_id
+        self._deal_wanted = False  # a new deal waits for the shuffler to finish the last
+        self.buttons_pressed = 0
+        """Keypad buttons acted on since the controller started (for observers and tests)."""
         self._lock_id: int | None = None
         self._counting = False
         self._first_seat: int | None = None
@@ -154,6 +158,8 @@ class TableController:
             return "the bet sensors to lock the wagers"
         if self._counting:
             return "the shuffler to count the deck"
+        if self._deal_wanted:
+            return "the shuffler to finish its last deal"
         dealing = st.phase is Phase.DEALING or (
             st.phase is Phase.ACTION and self.rules.action_method is ActionSeatMethod.SHUFFLER
         ) or (st.phase is Phase.DEAL_CHECK and st.wrong_start is None)
@@ -219,6 +225,15 @@ class TableController:
                    | CardCountError) -> None:
         if event.deal_id != self._deal_id:
             return  # an earlier deal's report (a void deal, or before a restart)
+        ends = isinstance(event, (CardsLeft, CardCountError))
+        if ends:
+            self._deal_open = False
+        if self._deal_wanted:
+            # the round has moved on (a misdeal, a redeal): this deal's reports are void, and
+            # the next deal is asked for once the machine has finished this one
+            if ends:
+                self._request_deal()
+            return
         st, name, key = self.state, event.device, event.key
         if isinstance(event, FirstPositionDrawn):
             if self.rules.action_method is ActionSeatMethod.SHUFFLER and st.phase is Phase.ACTION:
@@ -271,6 +286,9 @@ class TableController:
             raise
 
     def _bet_moved(self, event: LateBet | BetRemoved) -> None:
+        st = self.state
+        if not st.locked or event.lock_id != lock_id_for(st.round_id):
+            return  # a finished round's lock, still being released: its chips are free
         if isinstance(event, LateBet):
             self._tell(Level.WARNING, f"a chip was put on seat {event.spot.seat}'s jackpot "
                        "sensor after START GAME: it is not a wager",
@@ -280,6 +298,8 @@ class TableController:
                        "off its sensor: the wager stands", "put the chip back on the sensor")
 
     def _button(self, button: Button) -> None:
+        self.buttons_pressed += 1
+        self._changed()
         if button is Button.START_GAME:
             self.start_game()
         elif button is Button.END_GAME:
@@ -427,7 +447,7 @@ class TableController:
         self._changed()
 
     def _new_round(self) -> None:
-        self._deal_id, self._lock_id, self._counting = None, None, False
+        self._lock_id, self._counting, self._deal_wanted = None, False, False
         self._first_seat, self._armed = None, False
         self._held.clear()
         self._release_sensors()
@@ -439,13 +459,19 @@ class TableController:
             sensors.unlock()
 
     def _request_deal(self) -> None:
+        """Ask the shuffler for the round's current deal; while it still delivers an earlier
+        deal, the request waits for that deal's end (a real machine finishes a deal)."""
         self._held.clear()
         self._first_seat = None
         if not self._shuffler_deals() or self.devices.shuffler is None:
             return
         st = self.state
-        self._deal_id = deal_id_for(st.round_id, st.deal_no)
-        self.devices.shuffler.start_deal(HANDS, self._deal_id)
+        deal_id = deal_id_for(st.round_id, st.deal_no)
+        if self._deal_open and self._deal_id != deal_id:
+            self._deal_wanted = True
+            return
+        self._deal_id, self._deal_open, self._deal_wanted = deal_id, True, False
+        self.devices.shuffler.start_deal(HANDS, deal_id)
 
     def _shuffler_deals(self) -> bool:
         return self.rules.deal_method is DealMethod.SHUFFLER

@@ -1,52 +1,135 @@
 """The table's three devices simulated behind their real drivers, for the console's
-``--simulated`` start and for trainers: the shuffler and the bet-sensor bus each on a
-pseudo-terminal (real pyserial), the keypad on the virtual USB bus (real pyusb)."""
+``--simulated`` start, ``simulate`` and trainers.
+
+The shuffler and the bet-sensor bus are reached either over pseudo-terminals (``link="pty"``:
+real pyserial, exactly what a USB serial adapter presents) or over an in-process transport pair
+(``link="in-process"``: no kernel in between, for speed); the keypad is always on the virtual
+USB bus (real pyusb). Either way the drivers, their framers, link layers and reconnection are
+the ones the console runs with real hardware.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from dealer_console.controller import TableDevices
 from dealer_console.devices.diagnostics import DeviceDriver
+from drivers.backoff import Backoff
+from drivers.base import TransportFactory
 from drivers.bet_sensors.device import BetSensorDriver
 from drivers.keypad.device import KeypadDriver
 from drivers.shuffler.device import ShufflerDriver
+from drivers.sim import Double
 from drivers.sim.bet_sensors import BetSensorBusDouble
+from drivers.sim.faults import FaultInjector, FaultPlan
+from drivers.sim.inprocess import InProcessLink
 from drivers.sim.keypad import SimKeypad
 from drivers.sim.pty import PtyServer
 from drivers.sim.shuffler import ShufflerDouble, ShufflerScenario
 from drivers.sim.usb_backend import VirtualUsbBackend
 
 SEATS = (1, 2, 3, 4, 5, 6, 7)
+LINKS = ("pty", "in-process")
+DEVICES = ("shuffler", "bet-sensors", "keypad")
 
 
 @dataclass
 class SimulatedHardware:
-    """Doubles and drivers started together; ``close`` stops all of them."""
+    """Doubles and drivers started together; ``close`` stops all of them.
+
+    ``devices`` names the devices the table has (a table without a jackpot has no sensors
+    or keypad); ``wire_faults`` damages the shuffler's bytes on the way to the console.
+    """
 
     seed: int = 0
     seats: tuple[int, ...] = SEATS
+    link: str = "pty"
+    devices: tuple[str, ...] = DEVICES
+    wire_faults: FaultPlan | None = None
     drivers: list[DeviceDriver] = field(default_factory=list)
     servers: list[PtyServer] = field(default_factory=list)
+    links: dict[str, InProcessLink] = field(default_factory=dict)
+    shuffler: ShufflerDouble | None = None
+    bus: BetSensorBusDouble | None = None
     keypad: SimKeypad | None = None
+    table_devices: TableDevices = field(default_factory=TableDevices)
 
     def start(self) -> SimulatedHardware:
+        if self.link not in LINKS:
+            raise ValueError(f"link must be one of {', '.join(LINKS)}, not {self.link!r}")
+        unknown = set(self.devices) - set(DEVICES)
+        if unknown:
+            raise ValueError(f"unknown simulated devices {sorted(unknown)}")
         try:
-            shuffler_pty = PtyServer(ShufflerDouble(ShufflerScenario(seed=self.seed))).start()
-            self.servers.append(shuffler_pty)
-            sensor_pty = PtyServer(BetSensorBusDouble(list(self.seats))).start()
-            self.servers.append(sensor_pty)
-            self.keypad = SimKeypad()
-            self.drivers += [
-                ShufflerDriver(shuffler_pty.path),
-                BetSensorDriver(sensor_pty.path, seats=self.seats),
-                KeypadDriver(VirtualUsbBackend(self.keypad)),
-            ]
+            self._build()
             for driver in self.drivers:
                 driver.start()
         except Exception:
             self.close()
             raise
         return self
+
+    def _build(self) -> None:
+        if "shuffler" in self.devices:
+            self.shuffler = ShufflerDouble(ShufflerScenario(seed=self.seed), ack_timeout=0.05)
+            port = self._port("shuffler", self.shuffler, FaultInjector(self.wire_faults))
+            shuffler = ShufflerDriver(port, ack_timeout=0.05, heartbeat=0.5,
+                                      silence_timeout=5.0,
+                                      backoff=Backoff(initial=0.01, maximum=0.2))
+            self.table_devices.shuffler = shuffler
+            self.drivers.append(shuffler)
+        if "bet-sensors" in self.devices:
+            self.bus = BetSensorBusDouble(list(self.seats))
+            port = self._port("bet-sensors", self.bus, FaultInjector())
+            # Patient replies: on a loaded machine a node that misses 3 x 30 ms would be "away
+            # at the lock" and its chip a late bet, so a seeded run's wagers would depend on
+            # timing. Nodes going away are the driver tests' business.
+            sensors = BetSensorDriver(
+                port, seats=self.seats, reply_timeout=0.5, tries=5,
+                poll_interval=0.005 if self.link == "in-process" else 0.02,
+                offline_poll_interval=0.1, silence_timeout=5.0,
+                backoff=Backoff(initial=0.01, maximum=0.2))
+            self.table_devices.sensors = sensors
+            self.drivers.append(sensors)
+        if "keypad" in self.devices:
+            self.keypad = SimKeypad(retransmit_s=0.02)
+            keypad = KeypadDriver(VirtualUsbBackend(self.keypad), poll_interval=0.005,
+                                  backoff=Backoff(initial=0.005, maximum=0.05),
+                                  resend_after=0.03)
+            self.table_devices.keypad = keypad
+            self.drivers.append(keypad)
+
+    def _port(self, name: str, double: Double, faults: FaultInjector) -> str | TransportFactory:
+        if self.link == "pty":
+            server = PtyServer(double, faults=faults).start()
+            self.servers.append(server)
+            return server.path
+        link = InProcessLink(double, name, faults)
+        self.links[name] = link
+        return link.open
+
+    def unplug(self, name: str) -> None:
+        """Pull the named device's cable (the driver sees its port fail)."""
+        if name == "keypad":
+            assert self.keypad is not None
+            self.keypad.unplug()
+        elif self.link == "pty":
+            self.servers[self._serial_index(name)].unplug()
+        else:
+            self.links[name].unplug()
+
+    def replug(self, name: str) -> None:
+        if name == "keypad":
+            assert self.keypad is not None
+            self.keypad.replug()
+        elif self.link == "pty":
+            self.servers[self._serial_index(name)].replug()
+        else:
+            self.links[name].replug()
+
+    def _serial_index(self, name: str) -> int:
+        serial = [d for d in self.devices if d != "keypad"]
+        return serial.index(name)
 
     def close(self) -> None:
         for driver in self.drivers:
@@ -55,9 +138,11 @@ class SimulatedHardware:
             server.stop()
         self.drivers.clear()
         self.servers.clear()
+        self.links.clear()
 
     def __enter__(self) -> SimulatedHardware:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
