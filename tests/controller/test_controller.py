@@ -1,0 +1,205 @@
+"""The table controller end to end: wagers by touch, START GAME and END GAME on the keypad,
+the jackpot chips from the bet sensors, the hands from the shuffler, each applied once by its
+fact key on the owner thread; what screens ask (accepted commands, refusals); unplugged devices
+shown as faults and the round going on when they return; a restart in the middle of a deal."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from dealer_console.cards import parse_cards
+from dealer_console.devices.keypad import Button
+from dealer_console.devices.shuffler import HandDelivered
+from dealer_console.errors import Refusal
+from dealer_console.round import commands as c
+from dealer_console.round.audit import audit
+from dealer_console.round.state import Phase
+from drivers.sim.table.world import shuffled_deck
+from tests.controller.conftest import Rig, start_rig
+
+
+def notice_text(rig: Rig) -> str:
+    notice = rig.controller.snapshot().notice
+    return f"{notice.what} ({notice.todo})" if notice else ""
+
+
+def bet(rig: Rig) -> None:
+    ctl = rig.controller
+    ctl.do(c.PlaceWager(1, "base", 2000))
+    ctl.do(c.PlaceWager(2, "base", 1000))
+    assert rig.hardware.bus is not None
+    rig.hardware.bus.place(2, 1)  # seat 2's jackpot chip on its sensor
+
+
+def start_by_keypad(rig: Rig) -> None:
+    assert rig.hardware.keypad is not None
+    rig.hardware.keypad.tap(Button.START_GAME)
+    rig.until(lambda: rig.controller.state.phase is not Phase.BETTING, "START GAME")
+
+
+def finish_round(rig: Rig) -> None:
+    ctl = rig.controller
+    rig.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the deal")
+    ctl.do(c.SetBankerHand())
+    while ctl.state.phase is Phase.PLAYERS_SET:
+        seat = ctl.snapshot().round.players_to_set()[0]
+        ctl.do(c.SetPlayerHand(seat))
+    while ctl.state.phase is Phase.SETTLEMENT:
+        ctl.do(c.SettleNext())
+    assert ctl.state.phase is Phase.END
+
+
+def test_a_round_from_touch_keypad_sensors_and_shuffler(rig: Rig) -> None:
+    ctl = rig.controller
+    view = ctl.snapshot()
+    assert view.round.phase is Phase.BETTING
+    assert view.accepts_now(c.PlaceWager) and not view.accepts_now(c.SettleNext)
+    assert ctl.check(c.StartGame()) == "START GAME needs at least one base wager"
+    assert "not allowed in phase betting" in (ctl.check(c.SettleNext()) or "")
+    assert "needs a base wager first" in (ctl.check(c.PlaceWager(1, "jackpot", 100)) or "")
+    bet(rig)
+    assert "fixed at 100 cents" in (ctl.check(c.PlaceWager(1, "jackpot", 500)) or "")
+    assert ctl.check(c.StartGame()) is None
+    round_id = ctl.state.round_id
+    start_by_keypad(rig)
+    assert ctl.state.wagers[(2, "jackpot")] == 100  # read from the sensors at the lock
+    assert (1, "jackpot") not in ctl.state.wagers
+    finish_round(rig)
+    with pytest.raises(Refusal, match="not allowed in phase end"):
+        ctl.do(c.SettleNext())
+    assert rig.hardware.keypad is not None
+    rig.hardware.keypad.tap(Button.END_GAME)
+    rig.until(lambda: ctl.state.round_id == round_id + 1, "END GAME")
+    facts = [f for (f,) in rig.opened.db.execute(
+        "SELECT fact FROM device_facts WHERE round_id = ? ORDER BY seq", [round_id])]
+    assert sum(f.startswith("hand/shuffler/") for f in facts) == 7
+    assert any(f.startswith("random/") for f in facts) and any(f.startswith("left/")
+                                                               for f in facts)
+    assert any(f.startswith("locked/bet-sensors/") for f in facts)
+    report = audit(rig.opened.db)
+    assert report.ok, report.problems
+
+
+def test_a_device_event_is_applied_only_by_the_owner_thread(rig: Rig) -> None:
+    ctl = rig.controller
+    bet(rig)
+    start_by_keypad(rig)
+    rig.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the deal")
+    deal_id = ctl._deal_id
+    assert deal_id is not None
+    woken = threading.Event()
+    ctl.wake = woken.set
+    again = HandDelivered(device="shuffler", seq=999, deal_id=deal_id, index=3,
+                          cards=ctl.state.hands[ctl.state.delivered[2]])
+    before = rig.opened.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    thread = threading.Thread(target=ctl.deliver, args=(again,))
+    thread.start()
+    thread.join()
+    assert woken.is_set()
+    assert ctl.pump() == 1  # applied here, and recognised: the same fact, nothing written
+    assert rig.opened.db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == before
+
+
+def test_start_game_waits_for_a_missing_device_and_goes_on_when_it_returns(rig: Rig) -> None:
+    ctl = rig.controller
+    bet(rig)
+    rig.hardware.unplug("bet-sensors")
+    rig.until(lambda: any(d.name == "bet-sensors" for d in ctl.snapshot().faults),
+              "the sensors' fault")
+    fault = next(d for d in ctl.snapshot().faults if d.name == "bet-sensors")
+    assert "not connected" in (fault.fault or "") and "cable" in fault.todo
+    with pytest.raises(Refusal, match=r"Bet sensors not connected.*START GAME"):
+        ctl.start_game()
+    assert ctl.state.phase is Phase.BETTING and not ctl.state.locked
+    rig.hardware.replug("bet-sensors")
+    rig.until(lambda: not ctl.snapshot().faults, "the sensors back")
+    ctl.start_game()
+    rig.until(lambda: ctl.state.phase is not Phase.BETTING, "the lock")
+    assert ctl.state.wagers[(2, "jackpot")] == 100
+
+
+def test_shuffler_unplugged_in_the_middle_of_the_deal(rig: Rig) -> None:
+    ctl = rig.controller
+    assert rig.hardware.shuffler is not None
+    rig.hardware.shuffler.script(hand_interval=0.05)
+    bet(rig)
+    start_by_keypad(rig)
+    rig.until(lambda: len(ctl.state.delivered) >= 2, "two hands")
+    rig.hardware.unplug("shuffler")
+    rig.until(lambda: any(d.name == "shuffler" for d in ctl.snapshot().faults),
+              "the shuffler's fault")
+    rig.hardware.replug("shuffler")
+    finish_round(rig)
+    hands = [h for (h,) in rig.opened.db.execute(
+        "SELECT cards FROM hands WHERE round_id = ? AND void = 0", [ctl.state.round_id])]
+    assert len(hands) == 7 and len({card for h in hands for card in h.split()}) == 49
+    assert not ctl.snapshot().faults
+
+
+def test_restart_in_the_middle_of_the_deal_resumes_the_same_deal(tmp_path: Path) -> None:
+    first = start_rig(tmp_path / "t.db")
+    assert first.hardware.shuffler is not None
+    first.hardware.shuffler.script(hand_interval=0.05)
+    bet(first)
+    start_by_keypad(first)
+    first.until(lambda: len(first.controller.state.delivered) >= 3, "three hands")
+    dealt = dict(first.controller.state.hands)
+    first.close()  # the power goes
+    second = start_rig(tmp_path / "t.db")
+    try:
+        ctl = second.controller
+        assert ctl.state.phase is Phase.DEALING
+        for seat, cards in dealt.items():
+            assert ctl.state.hands[seat] == cards
+        finish_round(second)  # the same deal asked for again: the first hands not twice
+        assert len(ctl.state.hands) == 7
+        report = audit(second.opened.db)
+        assert report.ok, report.problems
+    finally:
+        second.close()
+
+
+def test_a_jackpot_hit_confirmed_by_keypad_and_card(tmp_path: Path) -> None:
+    rig = start_rig(tmp_path / "j.db")
+    try:
+        ctl = rig.controller
+        assert rig.hardware.shuffler is not None and rig.hardware.keypad is not None
+        stacked = list(parse_cards("As Ad Ah Ac JK"))
+        # the first delivery holds five aces, the rest a shuffle with no other jackpot hand
+        deck = stacked + [x for x in shuffled_deck(5, 1) if x not in stacked]
+        rig.hardware.shuffler.script(deck_order=tuple(deck), random_number=2)
+        for seat in range(1, 7):
+            ctl.do(c.PlaceWager(seat, "base", 1000))
+            assert rig.hardware.bus is not None
+            rig.hardware.bus.place(seat, 1)
+        start_by_keypad(rig)
+        finish_round(rig)
+        pending = ctl.snapshot().jackpot_pending
+        assert len(pending) == 1
+        hit = pending[0]
+        keypad = rig.hardware.keypad
+        keypad.swipe("5000300000001=2912")  # a card before CONFIRM: nothing happens
+        rig.until(lambda: notice_text(rig) != "", "the notice")
+        assert "press CONFIRM first" in notice_text(rig)
+        keypad.tap(Button.CONFIRM)
+        rig.until(lambda: ctl.snapshot().jackpot_armed, "CONFIRM")
+        keypad.swipe("5000300000001=2912")  # the dealer's own card: refused, logged
+        rig.until(lambda: "dealer" in notice_text(rig), "the refusal")
+        assert ctl.snapshot().jackpot_pending == pending
+        card = {"supervisor": "5000100000001=2912", "executive": "5000200000001=2912"}
+        keypad.swipe(card[hit.needs])
+        rig.until(lambda: not ctl.snapshot().jackpot_pending, "the confirmation")
+        payload = rig.opened.db.execute(
+            "SELECT payload FROM events WHERE kind = 'jackpot_hit'").fetchone()[0]
+        assert "500020000000" not in payload and "2912" not in payload  # no card data logged
+        assert '"who":"Sim Executive (SIM-X1, executive)"' in payload or hit.needs != "executive"
+        refused = rig.opened.db.execute(
+            "SELECT COUNT(*) FROM employee_log WHERE action = 'swipe_refused'").fetchone()[0]
+        assert refused == 1
+        report = audit(rig.opened.db)
+        assert report.ok, report.problems
+    finally:
+        rig.close()
