@@ -351,22 +351,18 @@ Devices = JackpotDevices | InlineJackpotDevices
 def install_sim_jackpot(db: Any, setup: TableJackpots | None) -> None:
     """The profile's jackpot games (installed on first use, else checked against the
     database) and the simulated table's staff."""
-    from dealer_console.employees import registry
     from dealer_console.employees.cardhash import KdfParams
-    from dealer_console.employees.registry import Role
+    from dealer_console.employees.registry import RegistryError
+    from dealer_console.employees.simulated import install_simulated_staff
     from dealer_console.jackpot.setup import JackpotSetupMismatch, install_from_profile
 
     try:
         install_from_profile(db, setup, actor="simulate")
-    except JackpotSetupMismatch as exc:
+        # set up and added on the sim executive's swipe; a cheaper scrypt than a real
+        # table's: these cards are public test data
+        install_simulated_staff(db, SIM_STAFF, actor="simulate", kdf=KdfParams(n=2**10))
+    except (JackpotSetupMismatch, RegistryError) as exc:
         raise CommandError(str(exc)) from None
-    known = {e.employee_id for e in registry.list_employees(db)}
-    with db.atomic():
-        for emp_id, name, role, track in SIM_STAFF:
-            if emp_id not in known:
-                # a cheaper scrypt than a real table's: these cards are public test data
-                registry.add(db, emp_id, name, Role(role), track, actor="simulate",
-                             kdf=KdfParams(n=2**10))
 
 
 def _card_text(rank: str, suit: str) -> str:
