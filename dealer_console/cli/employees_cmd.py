@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         db = open_table_db(args.db)  # the registry lives in the table's own database
     except (StorageError, OSError) as exc:
-        raise CommandError(f"--db {args.db}: {exc}") from None
+        raise CommandError(str(exc)) from None
     try:
         change = _change(db, args)
     except RegistryError as exc:
