@@ -3,6 +3,7 @@ without an enabled executive's card (and logged), done and logged with the autho
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -152,4 +153,14 @@ def test_a_request_that_cannot_be_done_writes_nothing(
     before, log_before, events_before = employees(db), log(db), staff_events(db)
     with pytest.raises(RegistryError, match=message):
         attempt(db)
+    assert (employees(db), log(db), staff_events(db)) == (before, log_before, events_before)
+
+
+def test_the_change_its_log_entry_and_its_event_are_one_transaction(db: Database) -> None:
+    """When the row cannot be written, neither the event nor the log entry stays."""
+    db.execute("CREATE TRIGGER no_new_staff BEFORE INSERT ON employees"
+               " BEGIN SELECT RAISE(ABORT, 'disk full, say'); END")
+    before, log_before, events_before = employees(db), log(db), staff_events(db)
+    with pytest.raises(sqlite3.IntegrityError, match="disk full"):
+        OPERATIONS["add"](db, CARDS["executive"])
     assert (employees(db), log(db), staff_events(db)) == (before, log_before, events_before)
