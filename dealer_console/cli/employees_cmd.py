@@ -1,8 +1,11 @@
-"""``dealer-console employees add|disable|enable|recard|list --db FILE``: the casino
-administrator's tool for the employee registry (who may confirm jackpot awards).
+"""``dealer-console employees setup|add|disable|enable|role|recard|list --db FILE``: the staff
+list of a table database (who may confirm jackpot awards).
 
-Card data is read from standard input (a swipe into the terminal, or typed), never from the
-command line, so it stays out of shell history and process lists.
+Every change but the one-time ``setup`` is authorised by an executive's card, and the
+authoriser is whoever swiped it. All card data comes from standard input (a reader that types
+into the terminal, or a line of track data), never from an argument, so it stays out of shell
+history and process lists: first the authorising executive's card, then, for ``add`` and
+``recard``, the employee's new card, one per line.
 """
 
 from __future__ import annotations
@@ -10,75 +13,156 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from dealer_console.cli import CommandError
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+    from dealer_console.employees.changes import Change
+
 ROLES = ("dealer", "supervisor", "executive", "technician")
+_LINE_MAX = 256
+"""Longest line read for a card (track 2 is at most 37 characters)."""
+
+_EXECUTIVE = "the authorising executive's card"
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("employees", help="manage employees and their cards")
+    parser = subparsers.add_parser(
+        "employees", help="manage employees and their cards",
+        description="Every change but setup needs an executive's card on standard input.")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
-    def common(p: argparse.ArgumentParser) -> None:
+    def command(name: str, helptext: str) -> argparse.ArgumentParser:
+        p: argparse.ArgumentParser = sub.add_parser(name, help=helptext, description=helptext)
         p.add_argument("--db", required=True, help="the table database file")
-        p.add_argument("--by", default=None, help="who makes the change (default: login name)")
+        return p
 
-    add = sub.add_parser("add", help="register an employee; the card is read from stdin")
-    common(add)
+    setup = command("setup", "put the table's first executive on file, once: their card is "
+                    "read from stdin; refused once any executive was ever on file")
+    setup.add_argument("employee_id")
+    setup.add_argument("name")
+    add = command("add", "register an employee: stdin gives an executive's card, then the "
+                  "new employee's card")
     add.add_argument("employee_id")
     add.add_argument("name")
     add.add_argument("role", choices=ROLES)
     for name, helptext in (("disable", "stop an employee's card from working"),
                            ("enable", "let a disabled employee's card work again")):
-        p = sub.add_parser(name, help=helptext)
-        common(p)
+        p = command(name, f"{helptext}: stdin gives an executive's card")
         p.add_argument("employee_id")
         p.add_argument("--reason", default="")
-    recard = sub.add_parser("recard", help="give an employee a new card (read from stdin)")
-    common(recard)
+    role = command("role", "give an employee another role: stdin gives an executive's card "
+                   "(not the employee's own)")
+    role.add_argument("employee_id")
+    role.add_argument("role", choices=ROLES)
+    role.add_argument("--reason", default="")
+    recard = command("recard", "give an employee a new card: stdin gives an executive's card, "
+                     "then the new card")
     recard.add_argument("employee_id")
-    lst = sub.add_parser("list", help="list employees (never their cards)")
-    common(lst)
+    command("list", "list employees (never their cards)")
     parser.set_defaults(func=run)
 
 
-def _track() -> str:
+def read_card(what: str) -> str:
+    """One card from standard input: a hidden prompt on a terminal, else the next line.
+    A reader's start and end sentinels (``;`` and ``?``) are dropped."""
     if sys.stdin.isatty():
-        return getpass.getpass("swipe the card (or type its data): ").strip()
-    return sys.stdin.readline().strip()
+        line = getpass.getpass(f"swipe {what} (or type its data): ")
+    else:
+        line = sys.stdin.readline(_LINE_MAX)
+        if not line:
+            raise CommandError(f"no card data on standard input for {what}")
+    track = line.strip()
+    if track.startswith(";"):
+        track = track[1:]
+    if track.endswith("?"):
+        track = track[:-1]
+    return track
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_console.employees import registry
-    from dealer_console.employees.registry import RegistryError, Role
+    from dealer_console.employees.registry import RegistryError
     from dealer_console.storage.connection import StorageError, open_table_db
 
-    actor = args.by or getpass.getuser()
+    if args.action == "list":
+        return _list(args)
+    if args.action != "setup" and not Path(args.db).is_file():
+        raise CommandError(f"--db {args.db}: no such table database (the first executive is "
+                           "put on file with employees setup)")
     try:
         db = open_table_db(args.db)  # the registry lives in the table's own database
     except (StorageError, OSError) as exc:
-        raise CommandError(f"--db {args.db}: {exc}") from None
+        raise CommandError(str(exc)) from None
     try:
-        if args.action == "list":
-            print(f"{'id':<12} {'role':<11} {'state':<9} name")
-            for e in registry.list_employees(db):
-                state = "enabled" if e.enabled else "disabled"
-                print(f"{e.employee_id:<12} {e.role.value:<11} {state:<9} {e.name}")
-            return 0
-        if args.action == "add":
-            e = registry.add(db, args.employee_id, args.name, Role(args.role), _track(),
-                             actor=actor)
-        elif args.action == "recard":
-            e = registry.recard(db, args.employee_id, _track(), actor=actor)
-        else:
-            e = registry.set_enabled(db, args.employee_id, args.action == "enable",
-                                     actor=actor, reason=args.reason)
-        print(f"{args.action}: {e.employee_id} {e.name} ({e.role.value}, "
-              f"{'enabled' if e.enabled else 'disabled'})")
-        return 0
+        change = _change(db, args)
     except RegistryError as exc:
         raise CommandError(str(exc)) from None
     finally:
         db.close()
+    e = change.employee
+    line = (f"{args.action}: {e.employee_id} {e.name} ({e.role.value}, "
+            f"{'enabled' if e.enabled else 'disabled'})")
+    if change.authorised_by is not None:
+        by = change.authorised_by
+        line += f", authorised by {by.name} ({by.employee_id})"
+    print(line)
+    return 0
+
+
+def _change(db: Database, args: argparse.Namespace) -> Change:
+    from dealer_console.employees import changes
+    from dealer_console.employees.authorize import Refused
+    from dealer_console.employees.registry import Role
+
+    if args.action == "setup":
+        card = _checked(read_card("the new executive's card"), "the new executive's card")
+        return changes.setup(db, args.employee_id, args.name, card,
+                             actor=f"setup from login {getpass.getuser()}")
+    by = _checked(read_card(_EXECUTIVE), _EXECUTIVE)
+    try:
+        if args.action == "add":
+            card = _checked(read_card("the new employee's card"), "the new employee's card")
+            return changes.add(db, by, args.employee_id, args.name, Role(args.role), card)
+        if args.action == "recard":
+            card = _checked(read_card("the new card"), "the new card")
+            return changes.recard(db, by, args.employee_id, card)
+        if args.action == "role":
+            return changes.change_role(db, by, args.employee_id, Role(args.role),
+                                       reason=args.reason)
+        return changes.set_enabled(db, by, args.employee_id, args.action == "enable",
+                                   reason=args.reason)
+    except Refused as exc:
+        raise CommandError(f"swipe refused (logged): {exc}") from None
+
+
+def _checked(track: str, what: str) -> str:
+    from dealer_console.employees.registry import RegistryError, check_track
+
+    try:
+        return check_track(track)
+    except RegistryError as exc:
+        raise CommandError(f"{what}: {exc}") from None
+
+
+def _list(args: argparse.Namespace) -> int:
+    import sqlite3
+
+    from dealer_console.cli import read_table_db
+    from dealer_console.employees.registry import list_employees
+
+    db = read_table_db(args.db)  # a listing writes nothing
+    try:
+        employees = list_employees(db)
+    except sqlite3.Error as exc:
+        raise CommandError(f"--db {args.db}: no employee registry ({exc})") from None
+    finally:
+        db.close()
+    print(f"{'id':<12} {'role':<11} {'state':<9} name")
+    for e in employees:
+        state = "enabled" if e.enabled else "disabled"
+        print(f"{e.employee_id:<12} {e.role.value:<11} {state:<9} {e.name}")
+    return 0

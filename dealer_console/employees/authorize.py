@@ -2,13 +2,15 @@
 
 Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 f: a supervisor's card
 confirms a jackpot award, an executive's card is needed above the configured level; item 9 h:
-backing out a confirmed award is a manual adjustment (an executive's card here). Every swipe is
+backing out a confirmed award is a manual adjustment (an executive's card here). Changes to the
+staff list need an executive's card too (``dealer_console/employees/changes.py``). Every swipe is
 logged with its outcome; a refusal says why, so the dealer can call the right person.
 """
 
 from __future__ import annotations
 
 from enum import Enum
+from typing import NoReturn
 
 from sqlite_utils import Database
 
@@ -23,6 +25,7 @@ class RefusalReason(Enum):
     UNKNOWN_CARD = "unknown card"
     DISABLED = "employee disabled"
     NOT_AUTHORISED = "role may not confirm this"
+    OWN_RECORD = "may not authorise this change to their own record"
 
 
 class Refused(Refusal):
@@ -68,11 +71,16 @@ def authorise(db: Database, track: str, required: Role, action: str) -> Employee
     result = check(db, track, required)
     if isinstance(result, Refused):
         employee = find_by_card(db, track)
-        with db.atomic():
-            log(db, "swipe_refused", employee.employee_id if employee else None, "card swipe",
-                f"{action}: {result.reason.value}: {result}")
-        raise result
+        refuse(db, employee.employee_id if employee else None, result, action)
     return result
+
+
+def refuse(db: Database, employee_id: str | None, refusal: Refused, action: str) -> NoReturn:
+    """Log a refused swipe (committed on its own when no transaction is open) and raise it."""
+    with db.atomic():
+        log(db, "swipe_refused", employee_id, "card swipe",
+            f"{action}: {refusal.reason.value}: {refusal}")
+    raise refusal
 
 
 def log_accepted(db: Database, employee: Employee, action: str) -> None:

@@ -1,27 +1,27 @@
 """The employee registry: who works the table, their role, and their card (as a hash only).
 
-Every change (add, disable, enable, re-card) and every swipe, accepted or refused, is written
-to ``employee_log``, which refuses UPDATE and DELETE. Functions take the table's database and
-run each change in one transaction (a savepoint when the caller already holds one).
+``employees`` and ``employee_log`` are written only from staff events in the table's
+hash-chained event log (:mod:`dealer_console.employees.events`), in the same transaction, so the
+audit can rebuild both from the log. Changes to the staff list are made by
+:mod:`dealer_console.employees.changes` (an executive's swipe, or the one-time set-up of the
+first executive); this module holds the schema, the checks on ids, names and cards, and the
+reads.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
+import sqlite3
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
 
 from sqlite_utils import Database, Migrations
 
-from dealer_console.employees.cardhash import (
-    DEFAULT_KDF,
-    KdfParams,
-    card_matches,
-    card_tag,
-    hash_card,
-)
+from dealer_console.employees import events
+from dealer_console.employees.cardhash import card_matches, card_tag
 from dealer_console.errors import ConsoleError
 
 MIGRATIONS = Migrations("employees")
@@ -29,6 +29,9 @@ MIGRATIONS = Migrations("employees")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$")
 _TRACK_CHARS = frozenset("0123456789:<=>")
 _TRACK_MAX = 37
+NAME_MAX = 64
+"""Longest name, in characters: it must fit the win page and the supervisor's screen."""
+REASON_MAX = 200
 
 
 class Role(Enum):
@@ -39,7 +42,14 @@ class Role(Enum):
 
 
 class RegistryError(ConsoleError, ValueError):
-    """A registry change refused: an unknown or duplicate id, an empty name, a bad card."""
+    """A registry change refused: an unknown or duplicate id, a bad name, a bad card."""
+
+
+class DuplicateEmployeeIds(sqlite3.IntegrityError):
+    """An older registry holds ids that differ only in case; it cannot be upgraded as is.
+
+    A database error, so opening the table database reports it as a migration failure and the
+    migration is rolled back (nothing is changed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,13 +108,103 @@ def _employees_v1(db: Database) -> None:
     )
 
 
+_LOG_V2 = (
+    """
+    CREATE TABLE employee_log_v2 (
+        entry INTEGER PRIMARY KEY,
+        recorded_at TEXT NOT NULL,
+        employee_id TEXT,
+        action TEXT NOT NULL CHECK (action IN ('setup', 'add', 'disable', 'enable', 'recard',
+                                               'role', 'swipe_accepted', 'swipe_refused')),
+        actor TEXT NOT NULL,
+        detail TEXT NOT NULL
+    )
+    """,
+    "INSERT INTO employee_log_v2 SELECT entry, recorded_at, employee_id, action, actor, detail"
+    " FROM employee_log ORDER BY entry",
+    # DROP TABLE does not fire the DELETE trigger; the rows were copied just above.
+    "DROP TABLE employee_log",
+    "ALTER TABLE employee_log_v2 RENAME TO employee_log",
+    """
+    CREATE TRIGGER employee_log_no_update BEFORE UPDATE ON employee_log
+    BEGIN SELECT RAISE(ABORT, 'the employee log is append-only: UPDATE refused'); END
+    """,
+    """
+    CREATE TRIGGER employee_log_no_delete BEFORE DELETE ON employee_log
+    BEGIN SELECT RAISE(ABORT, 'the employee log is append-only: DELETE refused'); END
+    """,
+    "CREATE UNIQUE INDEX employees_id_nocase ON employees (employee_id COLLATE NOCASE)",
+)
+
+
+@MIGRATIONS(name="0002_ids_without_case_and_staff_events")
+def _employees_v2(db: Database) -> None:
+    """Ids unique without regard to case; the log takes set-up and role changes; what an
+    older registry holds is carried into the event log as one event, so the audit can rebuild
+    the tables from the log from here on."""
+    clashes = db.execute(
+        "SELECT group_concat(employee_id, ' and ') FROM employees"
+        " GROUP BY employee_id COLLATE NOCASE HAVING COUNT(*) > 1 ORDER BY 1"
+    ).fetchall()
+    if clashes:
+        raise DuplicateEmployeeIds(
+            "employee ids that differ only in case: " + "; ".join(str(c[0]) for c in clashes)
+            + " (ids are now the same without regard to case; the registry's administrator"
+            " must settle which is which, see docs/storage.md)")
+    for statement in _LOG_V2:
+        db.execute(statement)
+    events.carry_over(db)
+
+
 def apply_migrations(db: Database) -> None:
-    """Create or upgrade the registry's tables in the table database."""
+    """Create or upgrade the registry's tables in the table database.
+
+    The registry writes its changes into the table's event log, so the log's own schema is
+    applied first (a no-op in a table database, which already has it)."""
+    from dealer_console.storage.schema import MIGRATIONS as STORAGE_MIGRATIONS
+
+    STORAGE_MIGRATIONS.apply(db)
     MIGRATIONS.apply(db)
 
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+# -- checks on what a change is given -------------------------------------------------------
+
+
+def check_id(employee_id: str) -> str:
+    if not _ID_RE.match(employee_id):
+        shown = employee_id if len(employee_id) <= 40 else employee_id[:40] + "..."
+        raise RegistryError(
+            f"employee id {shown!r}: use 1-32 letters, digits, '.', '_' or '-', starting with "
+            "a letter or digit")
+    return employee_id
+
+
+def _check_text(label: str, text: str, longest: int, *, may_be_empty: bool) -> str:
+    """Text as stored: NFC, without surrounding spaces, no control or format characters
+    (a newline or a right-to-left override would let a name pose as another on a screen or
+    in the log), at most ``longest`` characters."""
+    cleaned = unicodedata.normalize("NFC", text).strip()
+    if not cleaned and not may_be_empty:
+        raise RegistryError(f"{label} is empty")
+    if len(cleaned) > longest:
+        raise RegistryError(f"{label} is {len(cleaned)} characters long; at most {longest}")
+    for ch in cleaned:
+        if unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp"):
+            raise RegistryError(
+                f"{label} holds a control or formatting character (U+{ord(ch):04X})")
+    return cleaned
+
+
+def check_name(name: str) -> str:
+    return _check_text("the name", name, NAME_MAX, may_be_empty=False)
+
+
+def check_reason(reason: str) -> str:
+    return _check_text("the reason", reason, REASON_MAX, may_be_empty=True)
 
 
 def check_track(track: str) -> str:
@@ -116,7 +216,10 @@ def check_track(track: str) -> str:
     return track
 
 
-def _secret(db: Database) -> bytes:
+# -- reads ----------------------------------------------------------------------------------
+
+
+def card_secret(db: Database) -> bytes:
     row = db.execute("SELECT secret FROM employee_secret WHERE id = 1").fetchone()
     if row is None:
         raise RegistryError("the employee registry is not set up in this database")
@@ -124,11 +227,9 @@ def _secret(db: Database) -> bytes:
 
 
 def log(db: Database, action: str, employee_id: str | None, actor: str, detail: str) -> None:
-    db.execute(
-        "INSERT INTO employee_log (recorded_at, employee_id, action, actor, detail) "
-        "VALUES (?, ?, ?, ?, ?)",
-        [now(), employee_id, action, actor, detail],
-    )
+    """One entry of the employee log (a swipe), written through its event; inside the
+    caller's transaction."""
+    events.record(db, action, employee_id, actor, detail, None)
 
 
 def _row(row: tuple[object, ...]) -> Employee:
@@ -136,14 +237,22 @@ def _row(row: tuple[object, ...]) -> Employee:
     return Employee(str(employee_id), str(name), Role(role), bool(enabled))
 
 
-def get(db: Database, employee_id: str) -> Employee:
+def find(db: Database, employee_id: str) -> Employee | None:
+    """The employee with this id, whatever its case (``s1`` finds ``S1``)."""
     row = db.execute(
-        "SELECT employee_id, name, role, enabled FROM employees WHERE employee_id = ?",
+        "SELECT employee_id, name, role, enabled FROM employees"
+        " WHERE employee_id = ? COLLATE NOCASE",
         [employee_id],
     ).fetchone()
-    if row is None:
-        raise RegistryError(f"no employee {employee_id!r}")
-    return _row(row)
+    return None if row is None else _row(row)
+
+
+def get(db: Database, employee_id: str) -> Employee:
+    employee = find(db, employee_id)
+    if employee is None:
+        shown = employee_id if len(employee_id) <= 40 else employee_id[:40] + "..."
+        raise RegistryError(f"no employee {shown!r}")
+    return employee
 
 
 def list_employees(db: Database) -> list[Employee]:
@@ -153,73 +262,29 @@ def list_employees(db: Database) -> list[Employee]:
     return [_row(r) for r in rows]
 
 
-def _card_in_use(db: Database, track: str, but: str | None = None) -> str | None:
+def enabled_executives(db: Database) -> list[str]:
+    return [str(r[0]) for r in db.execute(
+        "SELECT employee_id FROM employees WHERE role = 'executive' AND enabled = 1"
+        " ORDER BY employee_id")]
+
+
+def executive_ever_made(db: Database) -> bool:
+    """Whether any executive was ever on file, even one since disabled or given another role
+    (the staff events keep what the table no longer shows)."""
+    if db.execute("SELECT 1 FROM employees WHERE role = 'executive' LIMIT 1").fetchone():
+        return True
+    return events.ever_named_executive(db)
+
+
+def card_in_use(db: Database, track: str, but: str | None = None) -> str | None:
+    """The id of the employee holding this card (other than ``but``), or None."""
     for employee_id, stored in db.execute(
         "SELECT employee_id, card_hash FROM employees WHERE card_tag = ?",
-        [card_tag(track, _secret(db))],
+        [card_tag(track, card_secret(db))],
     ).fetchall():
         if employee_id != but and card_matches(track, stored):
             return str(employee_id)
     return None
-
-
-def add(
-    db: Database, employee_id: str, name: str, role: Role, track: str, *,
-    actor: str, kdf: KdfParams = DEFAULT_KDF,
-) -> Employee:
-    """Register an employee with their card; the card must not belong to anyone else."""
-    if not _ID_RE.match(employee_id):
-        raise RegistryError(
-            f"employee id {employee_id!r}: use 1-32 letters, digits, '.', '_' or '-'"
-        )
-    if not name.strip():
-        raise RegistryError(f"employee {employee_id}: the name is empty")
-    check_track(track)
-    with db.atomic():
-        if db.execute("SELECT 1 FROM employees WHERE employee_id = ?",
-                      [employee_id]).fetchone():
-            raise RegistryError(f"employee {employee_id} is already registered")
-        other = _card_in_use(db, track)
-        if other is not None:
-            raise RegistryError(f"that card already belongs to employee {other}")
-        db.execute(
-            "INSERT INTO employees (employee_id, name, role, enabled, card_tag, card_hash, "
-            "created_at) VALUES (?, ?, ?, 1, ?, ?, ?)",
-            [employee_id, name.strip(), role.value, card_tag(track, _secret(db)),
-             hash_card(track, kdf), now()],
-        )
-        log(db, "add", employee_id, actor, f"{name.strip()}, {role.value}")
-    return get(db, employee_id)
-
-
-def set_enabled(db: Database, employee_id: str, enabled: bool, *, actor: str,
-                reason: str = "") -> Employee:
-    with db.atomic():
-        current = get(db, employee_id)
-        if current.enabled == enabled:
-            state = "enabled" if enabled else "disabled"
-            raise RegistryError(f"employee {employee_id} is already {state}")
-        db.execute("UPDATE employees SET enabled = ? WHERE employee_id = ?",
-                   [int(enabled), employee_id])
-        log(db, "enable" if enabled else "disable", employee_id, actor, reason)
-    return get(db, employee_id)
-
-
-def recard(db: Database, employee_id: str, track: str, *, actor: str,
-           kdf: KdfParams = DEFAULT_KDF) -> Employee:
-    """Give an employee a new card; the old one stops working at once."""
-    check_track(track)
-    with db.atomic():
-        get(db, employee_id)
-        other = _card_in_use(db, track, but=employee_id)
-        if other is not None:
-            raise RegistryError(f"that card already belongs to employee {other}")
-        db.execute(
-            "UPDATE employees SET card_tag = ?, card_hash = ? WHERE employee_id = ?",
-            [card_tag(track, _secret(db)), hash_card(track, kdf), employee_id],
-        )
-        log(db, "recard", employee_id, actor, "new card")
-    return get(db, employee_id)
 
 
 def find_by_card(db: Database, track: str) -> Employee | None:
@@ -228,5 +293,5 @@ def find_by_card(db: Database, track: str) -> Employee | None:
         check_track(track)
     except RegistryError:
         return None
-    employee_id = _card_in_use(db, track)
+    employee_id = card_in_use(db, track)
     return None if employee_id is None else get(db, employee_id)

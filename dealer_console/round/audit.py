@@ -8,7 +8,8 @@
 - the state tables agree with the event log: each round rebuilt from its events gives the same
   status, wagers and settlement lines as stored, and replaying the whole log into an empty
   database gives every state table (hands, fees, misdeals, interventions, ...) row for row;
-- jackpot meters equal their history (the jackpot system's own check, when the table has one).
+- jackpot meters equal their history (the jackpot system's own check, when the table has one);
+- the staff list and its log equal their events (``dealer_console/employees/audit.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
+from dealer_console.employees.audit import verify_staff
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round.machine import evolve, new_state, replay
 from dealer_console.round.projection import note_device, project
@@ -57,6 +59,7 @@ def audit(db: Database) -> AuditReport:
     from dealer_console.jackpot.audit import verify_meters
 
     report.problems.extend(verify_meters(db))
+    report.problems.extend(verify_staff(db))  # the staff list against its events
     return report
 
 

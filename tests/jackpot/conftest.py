@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
-from dealer_console.employees import registry
+from dealer_console.employees import changes
 from dealer_console.employees.cardhash import KdfParams
 from dealer_console.employees.registry import Role
 from dealer_console.jackpot import store
@@ -38,15 +38,17 @@ def open_db(path: Path) -> Database:
 
 
 def add_staff(db: Database) -> None:
+    """The first executive by the one-time set-up, everyone else on that executive's card."""
+    executive = CARDS["executive"]
+    changes.setup(db, "X1", "Ella Exec", executive, actor="admin", kdf=FAST_KDF)
     for emp_id, name, role, key in (
         ("S1", "Sam Super", Role.SUPERVISOR, "supervisor"),
-        ("X1", "Ella Exec", Role.EXECUTIVE, "executive"),
         ("D1", "Dee Dealer", Role.DEALER, "dealer"),
         ("T1", "Tom Tech", Role.TECHNICIAN, "technician"),
         ("S2", "Gone Super", Role.SUPERVISOR, "disabled"),
     ):
-        registry.add(db, emp_id, name, role, CARDS[key], actor="admin", kdf=FAST_KDF)
-    registry.set_enabled(db, "S2", False, actor="admin", reason="left")
+        changes.add(db, executive, emp_id, name, role, CARDS[key], kdf=FAST_KDF)
+    changes.set_enabled(db, executive, "S2", False, reason="left")
 
 
 @pytest.fixture

@@ -16,12 +16,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
+from sqlite_utils import Database
+
 from dealer_console.controller import TableController
 from dealer_console.controller.view import Level
 from dealer_console.devices.keypad import Button
-from dealer_console.employees import registry
 from dealer_console.employees.cardhash import KdfParams
-from dealer_console.employees.registry import Role
+from dealer_console.employees.simulated import install_simulated_staff
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JACKPOT_KINDS, SPOT_OF_KIND
@@ -62,15 +63,11 @@ class Counters:
     faults: Counter[str] = field(default_factory=Counter)
 
 
-def install_sim_staff(db: object) -> None:
-    """The simulated table's staff and their public test cards (a cheaper key derivation than a
-    real table's: these cards are test data)."""
-    known = {e.employee_id for e in registry.list_employees(db)}  # type: ignore[arg-type]
-    with db.atomic():  # type: ignore[attr-defined]
-        for emp_id, name, role, track in SIM_STAFF:
-            if emp_id not in known:
-                registry.add(db, emp_id, name, Role(role), track,  # type: ignore[arg-type]
-                             actor="simulate", kdf=KdfParams(n=2**10))
+def install_sim_staff(db: Database) -> None:
+    """The simulated table's staff and their public test cards, put on file through the
+    ordinary set-up and an executive's swipe (a cheaper key derivation than a real table's:
+    these cards are test data)."""
+    install_simulated_staff(db, SIM_STAFF, actor="simulate", kdf=KdfParams(n=2**10))
 
 
 class RandomDealer:

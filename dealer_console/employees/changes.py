@@ -1,0 +1,212 @@
+"""Changes to the staff list: each authorised by the swipe of an enabled executive's card.
+
+Adding an employee, disabling or enabling one, changing a role and giving a new card all take
+the authorising card's track data first. A refused swipe (an unknown, disabled, dealer's,
+technician's or supervisor's card, or an executive's own role) is logged and changes nothing; an
+accepted one is written with the change, naming the executive as its actor, in one transaction
+with the change's staff event. The rules documents give the executive's card the highest
+authority at the table (Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item
+9 f and h: the executive confirms the largest awards and backs awards out); who may change the
+staff list is not in the documents, so the console gives it to that same card.
+
+The very first executive cannot be authorised by anyone: :func:`setup` makes them, once per
+table database, and refuses for good once any executive was ever on file.
+
+Every request is checked (id, name, card, what it would change) before the swipe is asked for,
+so a mistaken request never logs a swipe; the table keeps at least one enabled executive, or no
+one could change the staff list again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from dealer_console.employees import events
+from dealer_console.employees.authorize import RefusalReason, Refused, authorise, refuse
+from dealer_console.employees.cardhash import DEFAULT_KDF, KdfParams, card_tag, hash_card
+from dealer_console.employees.registry import (
+    Employee,
+    RegistryError,
+    Role,
+    card_in_use,
+    card_secret,
+    check_id,
+    check_name,
+    check_reason,
+    check_track,
+    enabled_executives,
+    executive_ever_made,
+    find,
+    get,
+    now,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """An employee as the change left them, and the executive who authorised it (None for the
+    one-time set-up)."""
+
+    employee: Employee
+    authorised_by: Employee | None
+
+
+def setup(db: Database, employee_id: str, name: str, track: str, *, actor: str,
+          kdf: KdfParams = DEFAULT_KDF) -> Change:
+    """Put the table's first executive on file: once, and never again after any executive was
+    on file (even one since disabled or given another role). ``actor`` says who ran it."""
+    employee_id, name = check_id(employee_id), check_name(name)
+    check_track(track)
+    with db.atomic():
+        if executive_ever_made(db):
+            raise RegistryError(
+                "the first executive was set up already; every change to the staff list now "
+                "needs an executive's card (employees add, disable, enable, role, recard)")
+        _id_free(db, employee_id)
+        _card_free(db, track)
+        row = _new_row(db, employee_id, name, Role.EXECUTIVE, track, kdf)
+        events.record(db, "setup", employee_id, actor, f"{name}, executive: the first "
+                      "executive, set up without a card", row)
+        return Change(get(db, employee_id), None)
+
+
+def add(db: Database, authoriser_track: str, employee_id: str, name: str, role: Role,
+        track: str, *, kdf: KdfParams = DEFAULT_KDF) -> Change:
+    """Register an employee with their card (not anyone else's), on an executive's swipe."""
+    employee_id, name = check_id(employee_id), check_name(name)
+    check_track(track)
+    _id_free(db, employee_id)
+    _card_free(db, track)
+    action = f"add employee {employee_id} ({role.value})"
+    by = authorise(db, authoriser_track, Role.EXECUTIVE, action)
+    with db.atomic():
+        _still_executive(db, by)
+        _id_free(db, employee_id)
+        _card_free(db, track)
+        row = _new_row(db, employee_id, name, role, track, kdf)
+        events.record(db, "add", employee_id, by.employee_id,
+                      f"{name}, {role.value}; {_by(by)}", row)
+        return Change(get(db, employee_id), by)
+
+
+def set_enabled(db: Database, authoriser_track: str, employee_id: str, enabled: bool, *,
+                reason: str = "") -> Change:
+    """Disable an employee's card (it stops working at once) or enable it again."""
+    reason = check_reason(reason)
+    target = get(db, employee_id)
+    _state_changes(db, target, enabled=enabled)
+    verb = "enable" if enabled else "disable"
+    by = authorise(db, authoriser_track, Role.EXECUTIVE, f"{verb} employee {target.employee_id}")
+    with db.atomic():
+        _still_executive(db, by)
+        target = get(db, target.employee_id)
+        _state_changes(db, target, enabled=enabled)
+        row = events.employee_row(db, target.employee_id)
+        row["enabled"] = int(enabled)
+        events.record(db, verb, target.employee_id, by.employee_id,
+                      _detail(reason, _by(by)), row)
+        return Change(get(db, target.employee_id), by)
+
+
+def change_role(db: Database, authoriser_track: str, employee_id: str, role: Role, *,
+                reason: str = "") -> Change:
+    """Give an employee another role; an executive's card, never the employee's own."""
+    reason = check_reason(reason)
+    target = get(db, employee_id)
+    _state_changes(db, target, role=role)
+    action = f"change employee {target.employee_id}'s role to {role.value}"
+    by = authorise(db, authoriser_track, Role.EXECUTIVE, action)
+    if by.employee_id == target.employee_id:
+        refuse(db, by.employee_id, Refused(
+            RefusalReason.OWN_RECORD,
+            f"{by.name} may not change their own role: another executive's card is needed"),
+            action)
+    with db.atomic():
+        _still_executive(db, by)
+        target = get(db, target.employee_id)
+        _state_changes(db, target, role=role)
+        row = events.employee_row(db, target.employee_id)
+        row["role"] = role.value
+        events.record(db, "role", target.employee_id, by.employee_id,
+                      _detail(f"{target.role.value} to {role.value}", reason, _by(by)), row)
+        return Change(get(db, target.employee_id), by)
+
+
+def recard(db: Database, authoriser_track: str, employee_id: str, track: str, *,
+           kdf: KdfParams = DEFAULT_KDF) -> Change:
+    """Give an employee a new card; the old one stops working at once."""
+    check_track(track)
+    target = get(db, employee_id)
+    _card_free(db, track, but=target.employee_id)
+    by = authorise(db, authoriser_track, Role.EXECUTIVE,
+                   f"new card for employee {target.employee_id}")
+    with db.atomic():
+        _still_executive(db, by)
+        target = get(db, target.employee_id)
+        _card_free(db, track, but=target.employee_id)
+        row = events.employee_row(db, target.employee_id)
+        row.update(card_tag=card_tag(track, card_secret(db)), card_hash=hash_card(track, kdf))
+        events.record(db, "recard", target.employee_id, by.employee_id,
+                      _detail("new card", _by(by)), row)
+        return Change(get(db, target.employee_id), by)
+
+
+# -- checks ---------------------------------------------------------------------------------
+
+
+def _id_free(db: Database, employee_id: str) -> None:
+    holder = find(db, employee_id)
+    if holder is None:
+        return
+    if holder.employee_id == employee_id:
+        raise RegistryError(f"employee {employee_id} is already registered")
+    raise RegistryError(f"employee id {employee_id} is taken by {holder.employee_id} "
+                        "(ids are the same whatever their case)")
+
+
+def _card_free(db: Database, track: str, but: str | None = None) -> None:
+    other = card_in_use(db, track, but=but)
+    if other is not None:
+        raise RegistryError(f"that card already belongs to employee {other}")
+
+
+def _state_changes(db: Database, target: Employee, *, enabled: bool | None = None,
+                   role: Role | None = None) -> None:
+    """Refuse a change that changes nothing, or that leaves no enabled executive."""
+    if enabled is not None and target.enabled == enabled:
+        state = "enabled" if enabled else "disabled"
+        raise RegistryError(f"employee {target.employee_id} is already {state}")
+    if role is not None and target.role is role:
+        raise RegistryError(f"employee {target.employee_id} is already a {role.value}")
+    stops_being_executive = target.role is Role.EXECUTIVE and target.enabled and (
+        enabled is False or (role is not None and role is not Role.EXECUTIVE))
+    if stops_being_executive and enabled_executives(db) == [target.employee_id]:
+        raise RegistryError(
+            f"{target.name} ({target.employee_id}) is the table's only enabled executive: add "
+            "or enable another executive first, or no one could change the staff list")
+
+
+def _still_executive(db: Database, by: Employee) -> None:
+    """The authoriser is still an enabled executive inside the change's transaction (another
+    process may have changed the registry since the swipe was checked)."""
+    now_on_file = find(db, by.employee_id)
+    if now_on_file is None or now_on_file.role is not Role.EXECUTIVE or not now_on_file.enabled:
+        raise Refused(RefusalReason.NOT_AUTHORISED,
+                      f"{by.name} ({by.employee_id}) is no longer an enabled executive")
+
+
+def _new_row(db: Database, employee_id: str, name: str, role: Role, track: str,
+             kdf: KdfParams) -> events.Row:
+    return {"employee_id": employee_id, "name": name, "role": role.value, "enabled": 1,
+            "card_tag": card_tag(track, card_secret(db)), "card_hash": hash_card(track, kdf),
+            "created_at": now()}
+
+
+def _by(by: Employee) -> str:
+    return f"authorised by {by.name} ({by.employee_id})"
+
+
+def _detail(*parts: str) -> str:
+    return "; ".join(p for p in parts if p)
