@@ -10,10 +10,18 @@ from __future__ import annotations
 
 import queue
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
+from dealer_console.cards import Card
 from dealer_console.controller.health import TITLES, DeviceHealth
+from dealer_console.controller.questions import (
+    SettingPreview,
+    banker_pai_gow,
+    hidden_seats,
+    preview,
+    wager_hint,
+)
 from dealer_console.controller.table_root import OpenTable
 from dealer_console.controller.view import Level, Notice, PendingHit, TableSnapshot
 from dealer_console.devices.bet_sensors import (
@@ -49,6 +57,7 @@ from dealer_console.round.phases import ACCEPTS, not_accepted
 from dealer_console.round.rules import ActionSeatMethod, DealMethod
 from dealer_console.round.snapshot import RoundSnapshot
 from dealer_console.round.state import Phase, RoundState
+from dealer_console.setting import Setting
 from dealer_console.storage.eventlog import Event
 
 HANDS = 7
@@ -149,6 +158,26 @@ class TableController:
         except Refused as exc:
             return exc.why
         return None
+
+    def house_way(self, seat: int) -> Setting:
+        """The House Way of ``seat``'s hand (its ``rule`` names the chart line that set it)."""
+        hand = self.state.hands.get(seat)
+        if hand is None:
+            raise Refused(f"seat {seat} has no hand")
+        return self.table.services.house_way(hand)
+
+    def preview_setting(self, seat: int, low: Sequence[Card]) -> SettingPreview:
+        """What setting ``low`` as seat ``seat``'s two-card hand would be: foul or not, and
+        what the profile does with a foul."""
+        hand = self.state.hands.get(seat)
+        if hand is None:
+            raise Refused(f"seat {seat} has no hand")
+        if len(low) != 2 or any(card not in hand for card in low) or low[0] == low[1]:
+            raise Refused("choose two different cards of the hand for the low hand")
+        return preview(self.rules, hand, low)
+
+    def wager_hint(self, kind: str) -> str:
+        return wager_hint(self.rules, kind)
 
     @property
     def waiting_for(self) -> str | None:
@@ -516,7 +545,9 @@ class TableController:
             waiting_for=self.waiting_for,
             devices=tuple(h.view() for h in self._health.values()),
             jackpot_pending=self._pending(st), jackpot_game=self._game,
-            jackpot_armed=self._armed, notice=self._notice)
+            jackpot_armed=self._armed, notice=self._notice,
+            hidden_seats=hidden_seats(self.rules, st),
+            banker_pai_gow=banker_pai_gow(self.rules, st))
 
     def _pending(self, st: RoundState) -> tuple[PendingHit, ...]:
         system = self.opened.jackpot

@@ -73,6 +73,10 @@ class TableSnapshot:
     jackpot_armed: bool
     """CONFIRM was pressed: the next card swipe confirms the first pending hit."""
     notice: Notice | None
+    hidden_seats: frozenset[int] = frozenset()
+    """Seats whose cards are shown face down now (the banker's, until its turn)."""
+    banker_pai_gow: bool = False
+    """The exposed banker's hand is an ace-high pai gow (every base wager pushes)."""
     test_mode: bool = False
 
     @property
