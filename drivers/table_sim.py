@@ -46,6 +46,7 @@ from dealer_console.round.state import Phase, RoundState
 from dealer_console.round.table import Table
 from dealer_console.setting import Setting, is_foul, make_setting
 from dealer_console.storage import open_table_db
+from dealer_console.storage.anchor import AnchorError, Journal, journal_for, key_path, load_key
 
 if TYPE_CHECKING:
     from dealer_console.jackpot.config import TableJackpots
@@ -532,6 +533,8 @@ class TableSim:
         self.faults = faults
         self.counters = Counters()
         self._deals: dict[int, DealEvents] = {}
+        self.journal: Journal | None = None
+        """Where a checkpoint of the chain's head goes after each round (docs/storage.md)."""
 
     @property
     def state(self) -> RoundState:
@@ -565,7 +568,10 @@ class TableSim:
 
     def run(self, rounds: int) -> None:
         while self.finished_rounds() < rounds:
+            playing = self.state.round_id
             self.step()
+            if self.journal is not None and self.state.round_id != playing:
+                self.journal.write(self.table.db)  # the round's last transaction is committed
 
     def step(self) -> None:
         """Do the next thing the current phase needs."""
@@ -999,6 +1005,16 @@ def _check_meta(db: Any, profile: str, seed: int, faults: frozenset[str], device
             db.execute("INSERT OR IGNORE INTO sim_runs (key, value) VALUES (?, ?)", [key, value])
 
 
+def sim_journal(db_path: Path, key_option: str | None) -> Journal:
+    """The checkpoint journal beside the database, with the audit key when one is given."""
+    path = key_path(key_option)
+    try:
+        key = load_key(path) if path is not None else None
+    except AnchorError as exc:
+        raise CommandError(str(exc)) from None
+    return Journal(journal_for(db_path), key)
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     if args.rounds < 1:
         raise CommandError(f"--rounds must be 1 or more, not {args.rounds}")
@@ -1006,8 +1022,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     holds = parse_holds(args.hold)
     if args.hold_before_end < 0:
         raise CommandError(f"--hold-before-end must be 0 or more, not {args.hold_before_end}")
+    journal = sim_journal(args.db, args.audit_key)
     with open_sim(args.db, args.profile, args.seed, args.devices, faults, args.resume,
                   args.deal, args.hold_before_end, holds) as sim:
+        sim.journal = journal
         before = sim.finished_rounds()
         started = time.perf_counter()
         try:

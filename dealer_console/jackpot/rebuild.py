@@ -124,8 +124,10 @@ class JackpotRebuild:
         role = str(p.get("employee_role", ""))
         needed = required_role(result.amount_cents, game.executive_threshold_cents)
         if _CONFIRMERS.get(role, 0) < _CONFIRMERS[needed.value]:
+            article = "an" if needed.value[0] in "aeiou" else "a"
             self.problems.append(f"{where}: confirmed by a {role or 'nobody'}'s card; "
-                                 f"{result.amount_cents} cents needs a {needed.value}'s")
+                                 f"{result.amount_cents} cents needs {article} "
+                                 f"{needed.value}'s")
         cards = p.get("cards")
         if cards is not None and not _holds(line, str(cards)):
             self.problems.append(f"{where}: the cards {cards} do not hold {line.label}")

@@ -169,13 +169,18 @@ def append(journal: Path, checkpoint: Checkpoint) -> None:
 
 
 def read_journal(journal: Path) -> list[Checkpoint]:
+    """The journal's checkpoints. A last line without its newline was cut short by a power
+    cut while it was written (the round it follows is committed, its checkpoint is not): it is
+    left out, as if never written."""
     try:
         text = journal.read_text("ascii")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not a checkpoint journal"
         raise AnchorError(f"{journal}: cannot read the checkpoint journal: {reason}") from None
+    lines = text.split("\n")
+    complete = lines[:-1]  # the piece after the last newline is empty, or a torn line
     return [parse(line, f"{journal.name} line {n}")
-            for n, line in enumerate(text.splitlines(), 1)
+            for n, line in enumerate(complete, 1)
             if line.strip() and not line.startswith("#")]
 
 
@@ -215,7 +220,11 @@ def check(db: Database, checkpoints: Iterable[Checkpoint], key: bytes | None) ->
         stored = _stored_hash(db, cp.seq)
         full = cp.head if len(cp.head) == 64 else (
             stored if stored is not None and stored.startswith(cp.head) else None)
-        if cp.mac is None:
+        if cp.mac is None and key is not None:
+            report.problems.append(
+                f"{cp.source}: it carries no MAC, but this table's checkpoints are keyed (a "
+                "MAC stripped, or a line written without the key)")
+        elif cp.mac is None:
             unsigned += 1
         elif key is None:
             unchecked_macs += 1
