@@ -49,7 +49,10 @@ def erase_rounds_from(path: Path, round_id: int) -> None:
     for table in ("settlement_lines", "wagers", "fees", "hands", "misdeals", "interventions",
                   "banker_rotation", "device_facts", "rounds"):
         conn.execute(f"DELETE FROM {table} WHERE round_id >= ?", [round_id])
-    conn.execute("DELETE FROM devices WHERE last_event_seq >= ?", [first])
     conn.execute("DELETE FROM events WHERE seq >= ?", [first])
+    conn.execute("DELETE FROM devices")  # each device's last event, as before those rounds
+    conn.execute("INSERT INTO devices SELECT device, device_seq, seq FROM events e WHERE"
+                 " device IS NOT NULL AND seq = (SELECT MAX(seq) FROM events"
+                 " WHERE device = e.device)")
     conn.commit()
     conn.close()
