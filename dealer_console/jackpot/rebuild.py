@@ -15,6 +15,7 @@ held to the game's executive threshold: a logged award that the rules do not giv
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
@@ -65,7 +66,8 @@ class JackpotRebuild:
                 self._take_wagers(round_id, p)
             elif event.kind == "jackpot_hit" and round_id is not None:
                 self._hit(event, round_id)
-        except (JackpotError, JackpotConfigError, KeyError, TypeError, ValueError) as exc:
+        except (JackpotError, JackpotConfigError, KeyError, TypeError, ValueError,
+                sqlite3.Error) as exc:
             self.problems.append(f"event {event.seq} ({event.kind}): its jackpot facts cannot "
                                  f"be replayed ({exc})")
 

@@ -11,6 +11,7 @@ table, the row's key and both values.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,7 +89,7 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
                 project(shadow, state, event.kind, p, event.seq)
                 if event.device is not None and event.device_seq is not None:
                     note_device(shadow, event.device, event.device_seq, event.seq)
-    except (ValueError, KeyError, TypeError, LookupError) as exc:
+    except (ValueError, KeyError, TypeError, LookupError, sqlite3.Error) as exc:
         out.problems.append(f"the event log cannot be replayed into the tables ({exc})")
     out.problems += jackpot.problems
     if jackpot.outside:

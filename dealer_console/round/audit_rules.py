@@ -30,6 +30,7 @@ from dealer_console.round.machine import (
     setting_from,
 )
 from dealer_console.round.rules import ActionSeatMethod, RoundRules
+from dealer_console.round.settle import SettlementMismatch
 from dealer_console.round.state import RoundState
 from dealer_console.round.table import default_services
 from dealer_console.setting import Setting, is_foul
@@ -58,7 +59,7 @@ class RoundRulesCheck:
         where = f"round {state.round_id} event {seq} ({kind})"
         try:
             return [f"{where}: {problem}" for problem in self._check(state, kind, p, services)]
-        except (ValueError, KeyError, TypeError, IndexError) as exc:
+        except (ValueError, KeyError, TypeError, IndexError, SettlementMismatch) as exc:
             return [f"{where}: cannot be checked against the rules ({exc})"]
 
     def _check(self, state: RoundState, kind: str, p: Payload, services: Services

@@ -269,3 +269,51 @@ def test_bad_checkpoint_input_is_one_line_exit_2(table: Path,
         assert main(["audit", "verify", "--db", str(table), "--digest", digest]) == 2
         err = capsys.readouterr().err
         assert err.startswith("dealer-console audit: digest 1: ") and err.count("\n") == 1
+
+
+def _first(db: Path, kind: str) -> int:
+    conn = sqlite3.connect(db)
+    seq, = conn.execute("SELECT MIN(seq) FROM events WHERE kind = ?", [kind]).fetchone()
+    conn.close()
+    return int(seq)
+
+
+def _lower_fee(p: dict[str, Any]) -> None:
+    p["fees"][0][2] -= 50
+
+
+def _move_action(p: dict[str, Any]) -> None:
+    p["action_seat"] = 1 + p["action_seat"] % 7
+
+
+@pytest.mark.parametrize(("kind", "change", "expected"), [
+    ("game_started", _lower_fee, "(game_started): fees is"),
+    ("action_set", _move_action, "(action_set): action_seat is"),
+])
+def test_an_event_the_rules_compute_is_computed_again(
+        table: Path, capsys: pytest.CaptureFixture[str], kind: str,
+        change: Any, expected: str) -> None:
+    """A collection fee lowered or the action button moved in the log (chain recomputed)."""
+    rewrite_event(table, _first(table, kind), change)
+    os.remove(f"{table}.checkpoints")
+    status, out = verify(capsys, table)
+    assert status == 1 and expected in out and "but the rules give" in out, out
+
+
+def test_the_houses_hand_in_the_log_must_be_the_house_way(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.round.helpers import make_table, play_round
+
+    table = make_table(tmp_path, "washington-face-up")
+    play_round(table)
+    table.db.close()
+    db = tmp_path / "table.db"
+
+    def swap(p: dict[str, Any]) -> None:  # a card of the low hand swapped with the high's
+        low, high = p["low"].split(), p["high"].split()
+        low[0], high[0] = high[0], low[0]
+        p["low"], p["high"] = " ".join(low), " ".join(high)
+
+    rewrite_event(db, _first(db, "banker_set"), swap)
+    status, out = verify(capsys, db)
+    assert status == 1 and "the house's hand is set" in out and "but the House Way of" in out
