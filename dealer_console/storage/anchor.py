@@ -161,9 +161,15 @@ def journal_for(db_path: str | os.PathLike[str]) -> Path:
 
 
 def append(journal: Path, checkpoint: Checkpoint) -> None:
-    """Add one checkpoint to the journal and force it to disk."""
-    with open(journal, "a", encoding="ascii") as out:
-        out.write(checkpoint.line() + "\n")
+    """Add one checkpoint to the journal and force it to disk. A line torn by a power cut
+    (no newline yet) is cut off first, so the new line starts on a line of its own."""
+    with open(journal, "ab+") as out:
+        start = max(0, out.seek(0, os.SEEK_END) - 4096)  # a line is far shorter
+        out.seek(start)
+        tail = out.read()
+        if tail and not tail.endswith(b"\n"):
+            out.truncate(start + tail.rfind(b"\n") + 1)
+        out.write((checkpoint.line() + "\n").encode("ascii"))
         out.flush()
         os.fsync(out.fileno())
 

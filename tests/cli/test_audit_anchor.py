@@ -317,3 +317,24 @@ def test_the_houses_hand_in_the_log_must_be_the_house_way(
     rewrite_event(db, _first(db, "banker_set"), swap)
     status, out = verify(capsys, db)
     assert status == 1 and "the house's hand is set" in out and "but the House Way of" in out
+
+
+def test_a_checkpoint_torn_by_a_power_cut_is_left_out_and_cut_off(
+        table: Path, key: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A kill while the journal line was written: the audit reads past it, and the next
+    checkpoint starts on a line of its own."""
+    from dealer_console.storage.anchor import Journal, load_key
+    from dealer_console.storage.connection import open_table_db
+
+    journal = Path(f"{table}.checkpoints")
+    with open(journal, "a") as out:
+        out.write("seq 999 head 8d2f")  # torn: no newline
+    status, out = verify(capsys, table, "--key", str(key))
+    assert status == 0, out
+    db = open_table_db(table)
+    Journal(journal, load_key(key)).write(db)
+    db.close()
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 13 and all(line.startswith("seq ") for line in lines)
+    assert "8d2f" not in journal.read_text()
+    assert verify(capsys, table, "--key", str(key))[0] == 0
