@@ -338,3 +338,18 @@ def test_a_checkpoint_torn_by_a_power_cut_is_left_out_and_cut_off(
     assert len(lines) == 13 and all(line.startswith("seq ") for line in lines)
     assert "8d2f" not in journal.read_text()
     assert verify(capsys, table, "--key", str(key))[0] == 0
+
+
+def test_paid_lines_that_are_not_the_plan_are_reported(
+        table: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only the paid line (and its table row) rewritten, the plan left as computed."""
+    settled, _planned, rid = _lost_base_line(table)
+
+    def paid(p: dict[str, Any]) -> None:
+        _as_win(next(x for x in p["lines"] if x["kind"] == "base" and x["outcome"] == "loss"))
+
+    rewrite_event(table, settled, paid)
+    os.remove(f"{table}.checkpoints")
+    status, out = verify(capsys, table)
+    assert status == 1, out
+    assert f"round {rid} event {settled} (seat_settled): lines is" in out, out
