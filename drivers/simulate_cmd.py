@@ -43,6 +43,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--deal", choices=("shuffler", "hand"), default=None,
                         help="how hands are dealt (default: the shuffler when the profile "
                              "allows it)")
+    parser.add_argument("--audit-key", default=None, metavar="FILE",
+                        help="the audit key file for the checkpoints written beside the "
+                             "database after each round (default: $DEALER_CONSOLE_AUDIT_KEY; "
+                             "without a key they carry no MAC)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(func=run)
 

@@ -1,5 +1,6 @@
-"""``dealer-console audit verify --db table.db``: the hash chain and every invariant of a table
-database; exit status 1 when anything is wrong."""
+"""``dealer-console audit verify|init-key|checkpoint``: prove a table database is what the table
+wrote (exit status 1 when anything is wrong), make the audit key once, and anchor the chain's
+head outside the file (``docs/storage.md``)."""
 
 from __future__ import annotations
 
@@ -7,28 +8,128 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from dealer_console.cli import CommandError
+
+_KEY_HELP = ("the audit key file (default: $DEALER_CONSOLE_AUDIT_KEY); made once by "
+             "`audit init-key`")
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("audit", help="audit a table database")
     actions = parser.add_subparsers(dest="audit_action", metavar="ACTION", required=True)
     verify = actions.add_parser(
-        "verify", help="check the hash chain and every invariant; exit 1 on any problem",
-        description="Checks the event log's hash chain, money conserved per line and per "
-                    "round, every wager settled once, every round complete or voided, and the "
-                    "state tables against the event log.")
+        "verify", help="check the chain, the rules and every table; exit 1 on any problem",
+        description="Checks the event log's hash chain and its checkpoints, money conserved "
+                    "per line and per round, every wager settled once, every settlement "
+                    "recomputed from the cards, and every table rebuilt from the event log.")
     verify.add_argument("--db", required=True, type=Path, help="the table's database file")
+    verify.add_argument("--key", default=None, help=_KEY_HELP)
+    verify.add_argument("--journal", type=Path, default=None,
+                        help="the checkpoint journal (default: the database's name + "
+                             ".checkpoints, when there is one)")
+    verify.add_argument("--digest", action="append", default=[], metavar="LINE",
+                        help="a checkpoint digest line from a shift report (repeatable)")
+    verify.add_argument("--profile", action="append", default=[], type=Path, metavar="TOML",
+                        help="a casino profile file the rounds were played under (repeatable; "
+                             "shipped profiles need none)")
     verify.set_defaults(func=run_verify)
+    init = actions.add_parser(
+        "init-key", help="make the audit key file (once; never replaced)",
+        description="Writes 32 random bytes, readable by the owner only. Keep the file beside "
+                    "the console's configuration, outside the database's folder and backups.")
+    init.add_argument("--key", default=None, help="where to write it (default: "
+                                                  "$DEALER_CONSOLE_AUDIT_KEY)")
+    init.set_defaults(func=run_init_key)
+    point = actions.add_parser(
+        "checkpoint", help="anchor the chain's head now: add it to the journal and print the "
+                           "digest line for the shift report")
+    point.add_argument("--db", required=True, type=Path, help="the table's database file")
+    point.add_argument("--key", default=None, help=_KEY_HELP)
+    point.add_argument("--journal", type=Path, default=None,
+                       help="the checkpoint journal (default: beside the database)")
+    point.set_defaults(func=run_checkpoint)
+
+
+def _key(option: str | None, required: bool = False) -> bytes | None:
+    from dealer_console.storage.anchor import AnchorError, key_path, load_key
+
+    path = key_path(option)
+    if path is None:
+        if required:
+            raise CommandError("no audit key: give --key FILE or set DEALER_CONSOLE_AUDIT_KEY")
+        return None
+    try:
+        return load_key(path)
+    except AnchorError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def run_verify(args: argparse.Namespace) -> int:
     from dealer_console.cli import read_table_db
+    from dealer_console.profiles.loader import load_profile
+    from dealer_console.profiles.schema import ConfigError
     from dealer_console.round.audit import audit
+    from dealer_console.storage.anchor import AnchorError, journal_for, parse, read_journal
 
+    key = _key(args.key)
+    try:
+        profiles = [load_profile(path) for path in args.profile]
+        journal = args.journal or journal_for(args.db)
+        checkpoints = read_journal(journal) if (args.journal or journal.is_file()) else []
+        checkpoints += [parse(line, f"digest {n}") for n, line in enumerate(args.digest, 1)]
+    except (AnchorError, ConfigError) as exc:
+        raise CommandError(str(exc)) from None
     db = read_table_db(args.db)  # an audit never changes what it audits
-    report = audit(db)
+    try:
+        report = audit(db, checkpoints=checkpoints, key=key, profiles=profiles)
+    finally:
+        db.close()
     for problem in report.problems:
         print(f"PROBLEM: {problem}")
     verdict = "OK" if report.ok else f"FAILED ({len(report.problems)} problems)"
     print(f"{verdict}: {report.events} events, {report.rounds} rounds, "
           f"{report.lines} settlement lines checked")
+    for note in report.notes:
+        print(f"NOTE: {note}")
     return 0 if report.ok else 1
+
+
+def run_init_key(args: argparse.Namespace) -> int:
+    from dealer_console.storage.anchor import AnchorError, create_key, key_path
+
+    path = key_path(args.key)
+    if path is None:
+        raise CommandError("where? give --key FILE or set DEALER_CONSOLE_AUDIT_KEY")
+    try:
+        create_key(path)
+    except AnchorError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"audit key written to {path} (owner read/write only); keep a sealed copy with the "
+          "audit department, never beside the database or its backups")
+    return 0
+
+
+def run_checkpoint(args: argparse.Namespace) -> int:
+    from dealer_console.cli import read_table_db
+    from dealer_console.storage import anchor
+    from dealer_console.storage.eventlog import verify_chain
+
+    key = _key(args.key)
+    db = read_table_db(args.db)
+    try:
+        broken = verify_chain(db)
+        if broken:
+            raise CommandError(f"{args.db}: the hash chain is broken ({broken[0]}); run audit "
+                               "verify: a broken chain is not anchored", 1)
+        checkpoint = anchor.take(db, key)
+    finally:
+        db.close()
+    journal = args.journal or anchor.journal_for(args.db)
+    try:
+        anchor.append(journal, checkpoint)
+    except OSError as exc:
+        raise CommandError(f"{journal}: cannot write the checkpoint: {exc.strerror}") from None
+    print(checkpoint.digest())
+    if key is None:
+        print("(no audit key: this checkpoint carries no MAC)")
+    return 0

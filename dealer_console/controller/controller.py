@@ -449,6 +449,8 @@ class TableController:
         """Each phase's device actions, after a transition."""
         st = self.state
         if st.round_id != before.round_id:
+            # the round's last transaction is committed: anchor the chain outside the file
+            self.opened.journal.write(self.table.db)
             self._new_round()
         elif st.phase is Phase.ACTION and (before.phase is not Phase.ACTION
                                            or st.deal_no != before.deal_no):

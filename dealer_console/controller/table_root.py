@@ -15,6 +15,7 @@ from dealer_console.profiles.model import DealMethod, Profile
 from dealer_console.round.rules import RoundRules, round_rules
 from dealer_console.round.table import Table
 from dealer_console.storage import open_table_db
+from dealer_console.storage.anchor import Journal, journal_for, key_path, load_key
 
 
 @dataclass
@@ -27,6 +28,9 @@ class OpenTable:
     rules: RoundRules
     table: Table
     jackpot: JackpotSystem | None
+    journal: Journal
+    """Where a checkpoint of the chain's head goes once each round is finished (keyed with
+    the audit key when the table has one: ``docs/storage.md``, "Anchoring the chain")."""
 
     def close(self) -> None:
         self.db.close()
@@ -41,15 +45,19 @@ def default_deal(profile: Profile) -> str:
 
 
 def open_table(db_path: str | Path, profile: Profile, *, actor: str,
-               deal: str | None = None, action: str | None = None) -> OpenTable:
+               deal: str | None = None, action: str | None = None,
+               audit_key: str | Path | None = None) -> OpenTable:
     """Open (creating if needed) the table database at ``db_path`` for ``profile``.
 
     The profile's jackpot games are installed on first use and held to afterwards (a differing
     profile is refused with every difference: ``JackpotSetupMismatch``); a database holding
-    another profile's rounds is refused (``TableMismatch``).
+    another profile's rounds is refused (``TableMismatch``). ``audit_key`` (else
+    ``$DEALER_CONSOLE_AUDIT_KEY``) keys the checkpoints written after each round.
     """
     rules = round_rules(profile, action, deal or default_deal(profile))
     path = Path(db_path)
+    key_file = key_path(audit_key)
+    journal = Journal(journal_for(path), load_key(key_file) if key_file is not None else None)
     db = open_table_db(path)
     try:
         install_from_profile(db, profile.jackpots, actor=actor)
@@ -58,4 +66,4 @@ def open_table(db_path: str | Path, profile: Profile, *, actor: str,
     except BaseException:
         db.close()
         raise
-    return OpenTable(db, path, profile, rules, table, system)
+    return OpenTable(db, path, profile, rules, table, system, journal)

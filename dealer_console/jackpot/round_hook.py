@@ -167,11 +167,14 @@ class JackpotSystem:
 
 
 def hit_detail(hit: HitRecord) -> dict[str, object]:
-    """What the round's event records of a confirmed hit (never the card's data)."""
+    """What the round's event records of a confirmed hit (never the card's data): enough for
+    the audit to rebuild the hit's row and recompute its award from the log."""
     return {
         "hit_id": hit.hit_id, "paytable": hit.paytable, "line": hit.line_label,
         "pay": hit.pay, "level": hit.level, "employee_id": hit.employee_id,
-        "employee_role": hit.employee_role, "from_meter_cents": hit.from_meter_cents,
+        "employee_name": hit.employee_name, "employee_role": hit.employee_role,
+        "confirmed_at": hit.confirmed_at, "detected_line_no": hit.detected_line_no,
+        "from_meter_cents": hit.from_meter_cents,
         "from_tray_cents": hit.from_tray_cents,
         "meter_before_cents": None if hit.meter_before_micro is None
         else hit.meter_before_micro // MICRO,

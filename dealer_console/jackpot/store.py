@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlite_utils import Database, Migrations
 
@@ -30,6 +31,7 @@ from dealer_console.jackpot import meters
 from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
 from dealer_console.jackpot.meters import MICRO, Award, MeterState
 from dealer_console.jackpot.paytable import JackpotPaytable, load
+from dealer_console.storage import eventlog
 
 MIGRATIONS = Migrations("jackpot")
 
@@ -150,6 +152,24 @@ def _jackpot_v1(db: Database) -> None:
         db.execute(statement)
 
 
+@MIGRATIONS(name="0002_setup_in_the_event_log")
+def _setup_in_the_log(db: Database) -> None:
+    """A game installed by an older console has its set-up only in ``jackpot_games``: write it
+    to the event log now (marked ``backfilled``), so the audit can hold the table to it from
+    here on. Schema unchanged; nothing happens in a database without an event log."""
+    if not eventlog.has_log(db):
+        return
+    games = db.execute(
+        "SELECT spot, installed_at, installed_by FROM jackpot_games ORDER BY spot").fetchall()
+    if not games:
+        return
+    with db.atomic():
+        for spot, installed_at, installed_by in games:
+            payload = {**setup_payload(game_config(db, int(spot)), str(installed_by)),
+                       "backfilled": True, "installed_at": str(installed_at)}
+            eventlog.append(db, GAME_INSTALLED, payload, round_id=None)
+
+
 def apply_migrations(db: Database) -> None:
     """Create or upgrade the jackpot's and the employee registry's tables."""
     registry.apply_migrations(db)
@@ -160,7 +180,12 @@ def apply_migrations(db: Database) -> None:
 
 
 def install_game(db: Database, game: GameConfig, *, actor: str) -> None:
-    """Put a jackpot game on a sensor spot with its meters at their seeds."""
+    """Put a jackpot game on a sensor spot with its meters at their seeds.
+
+    The set-up is written to the table's event log too (``jackpot_game_installed``, in the same
+    transaction), so ``audit verify`` can rebuild ``jackpot_games`` and the meters from the log
+    and a changed set-up (a raised executive threshold) is caught.
+    """
     with db.atomic():
         if db.execute("SELECT 1 FROM jackpot_games WHERE spot = ?", [game.spot]).fetchone():
             raise JackpotError(f"sensor spot {game.spot} already has a jackpot game")
@@ -169,18 +194,59 @@ def install_game(db: Database, game: GameConfig, *, actor: str) -> None:
             raise JackpotError(
                 "all jackpots on a table are of one type: house and progressive cannot mix"
             )
+        at = registry.now()
+        if eventlog.has_log(db):
+            eventlog.append(db, GAME_INSTALLED, setup_payload(game, actor), round_id=None,
+                            recorded_at=at)
+        write_game(db, game, installed_at=at, installed_by=actor)
+
+
+GAME_INSTALLED = "jackpot_game_installed"
+"""The event holding a jackpot game's set-up (round_id NULL: it belongs to no round)."""
+BACKED_OUT = "jackpot_backed_out"
+"""The event of a manual back-out of a confirmed award (round_id NULL)."""
+
+
+def setup_payload(game: GameConfig, actor: str) -> dict[str, object]:
+    """A game's set-up as the event log holds it."""
+    return {
+        "spot": game.spot, "paytable": game.paytable.name, "mode": game.mode.value,
+        "wager_cents": game.wager_cents, "fixed_from_meter": game.fixed_from_meter,
+        "executive_threshold_cents": game.executive_threshold_cents,
+        "levels": [{"level": lv.name, "seed_cents": lv.seed_cents,
+                    "contribution_ppm": lv.contribution_ppm, "reserve_ppm": lv.reserve_ppm}
+                   for lv in game.levels],
+        "installed_by": actor,
+    }
+
+
+def game_from_payload(p: dict[str, Any]) -> GameConfig:
+    """The :class:`GameConfig` a ``jackpot_game_installed`` event describes."""
+    return GameConfig(
+        spot=int(p["spot"]), paytable=load(str(p["paytable"])), mode=JackpotMode(p["mode"]),
+        levels=tuple(LevelConfig(str(lv["level"]), int(lv["seed_cents"]),
+                                 int(lv["contribution_ppm"]), int(lv["reserve_ppm"]))
+                     for lv in p["levels"]),
+        wager_cents=int(p["wager_cents"]), fixed_from_meter=bool(p["fixed_from_meter"]),
+        executive_threshold_cents=int(p["executive_threshold_cents"]),
+    )
+
+
+def write_game(db: Database, game: GameConfig, *, installed_at: str, installed_by: str) -> None:
+    """The tables of an installed game (the console, and the audit's rebuild from the log)."""
+    db.execute(
+        "INSERT INTO jackpot_games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [game.spot, game.paytable.name, game.mode.value, game.wager_cents,
+         int(game.fixed_from_meter), game.executive_threshold_cents, installed_at,
+         installed_by],
+    )
+    for position, lv in enumerate(game.levels):
         db.execute(
-            "INSERT INTO jackpot_games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [game.spot, game.paytable.name, game.mode.value, game.wager_cents,
-             int(game.fixed_from_meter), game.executive_threshold_cents, registry.now(), actor],
+            "INSERT INTO jackpot_levels VALUES (?, ?, ?, ?, ?, ?, 0, 0)",
+            [game.spot, lv.name, position, lv.seed_cents, lv.contribution_ppm,
+             lv.reserve_ppm],
         )
-        for position, lv in enumerate(game.levels):
-            db.execute(
-                "INSERT INTO jackpot_levels VALUES (?, ?, ?, ?, ?, ?, 0, 0)",
-                [game.spot, lv.name, position, lv.seed_cents, lv.contribution_ppm,
-                 lv.reserve_ppm],
-            )
-            _ledger(db, game.spot, lv.name, "seed", lv.seed_cents * MICRO, 0)
+        _ledger(db, game.spot, lv.name, "seed", lv.seed_cents * MICRO, 0)
 
 
 def game_config(db: Database, spot: int, paytable: JackpotPaytable | None = None) -> GameConfig:
@@ -309,6 +375,7 @@ class HitRecord:
     pay: str
     level: str | None
     cards: str | None
+    detected_line_no: int | None
     wager_cents: int
     amount_cents: int
     from_meter_cents: int
@@ -324,7 +391,8 @@ class HitRecord:
 
 _HIT_COLUMNS = (
     "h.hit_id, h.round_id, h.spot, h.seat, h.paytable, h.line_no, h.line_label, h.pay, "
-    "h.level, h.cards, h.wager_cents, h.amount_cents, h.from_meter_cents, h.from_tray_cents, "
+    "h.level, h.cards, h.detected_line_no, h.wager_cents, h.amount_cents, h.from_meter_cents, "
+    "h.from_tray_cents, "
     "h.meter_before_micro, h.meter_after_micro, h.employee_id, h.employee_name, "
     "h.employee_role, h.confirmed_at, a.adjustment_id IS NOT NULL"
 )
@@ -411,30 +479,61 @@ def confirm_hit(
         result = meters.award(game, line, meter_states(db, spot))
         if result != quoted:
             raise JackpotError("the meter changed while the swipe was checked; swipe again")
-        cursor = db.execute(
-            "INSERT INTO jackpot_hits (round_id, spot, seat, paytable, line_no, line_label, pay, "
-            "level, cards, detected_line_no, wager_cents, amount_cents, from_meter_cents, "
-            "from_tray_cents, meter_before_micro, meter_after_micro, employee_id, "
-            "employee_name, employee_role, confirmed_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [round_id, spot, seat, game.paytable.name, line_no, line.label, str(line.pay),
-             result.level, format_cards(cards) if cards is not None else None,
-             detected_line_no, game.wager_cents, result.amount_cents,
-             result.from_meter_cents, result.from_tray_cents,
-             result.before.meter_micro if result.before else None,
-             result.after.meter_micro if result.after else None,
-             employee.employee_id, employee.name, employee.role.value, registry.now()],
-        )
-        hit_id = int(cursor.lastrowid or 0)
-        if result.level is not None and result.after_award is not None:
-            _ledger(db, spot, result.level, "award", -result.from_meter_cents * MICRO, 0,
-                    round_id=round_id, seat=seat, hit_id=hit_id)
-            if result.resets:
-                _ledger(db, spot, result.level, "reset", result.reset_micro,
-                        -result.after_award.reserve_micro,
-                        round_id=round_id, seat=seat, hit_id=hit_id)
+        hit_id = write_hit(db, game, Confirmation(
+            round_id=round_id, spot=spot, seat=seat, line_no=line_no,
+            cards=format_cards(cards) if cards is not None else None,
+            detected_line_no=detected_line_no, employee_id=employee.employee_id,
+            employee_name=employee.name, employee_role=employee.role.value,
+            confirmed_at=registry.now()), result)
         log_accepted(db, employee, f"{action} (hit {hit_id})")
     return get_hit(db, hit_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """Who confirmed which hand line of which seat, and when: the facts of a hit beside the
+    award the meters give (the round's ``jackpot_hit`` event holds them all)."""
+
+    round_id: int
+    spot: int
+    seat: int
+    line_no: int
+    cards: str | None
+    detected_line_no: int | None
+    employee_id: str
+    employee_name: str
+    employee_role: str
+    confirmed_at: str
+    hit_id: int | None = None
+
+
+def write_hit(db: Database, game: GameConfig, c: Confirmation, result: Award) -> int:
+    """The hit's row and its meter entries (a 100% award's reset too); returns the hit id.
+
+    The console and the audit's rebuild from the event log both write hits here."""
+    line = game.paytable.line(c.line_no)
+    cursor = db.execute(
+        "INSERT INTO jackpot_hits (hit_id, round_id, spot, seat, paytable, line_no, line_label, "
+        "pay, level, cards, detected_line_no, wager_cents, amount_cents, from_meter_cents, "
+        "from_tray_cents, meter_before_micro, meter_after_micro, employee_id, "
+        "employee_name, employee_role, confirmed_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [c.hit_id, c.round_id, c.spot, c.seat, game.paytable.name, c.line_no, line.label,
+         str(line.pay), result.level, c.cards, c.detected_line_no, game.wager_cents,
+         result.amount_cents, result.from_meter_cents, result.from_tray_cents,
+         result.before.meter_micro if result.before else None,
+         result.after.meter_micro if result.after else None,
+         c.employee_id, c.employee_name, c.employee_role, c.confirmed_at],
+    )
+    hit_id = int(cursor.lastrowid or 0)
+    if result.level is not None and result.after_award is not None:
+        _ledger(db, c.spot, result.level, "award", -result.from_meter_cents * MICRO, 0,
+                round_id=c.round_id, seat=c.seat, hit_id=hit_id)
+        if result.resets:
+            _ledger(db, c.spot, result.level, "reset", result.reset_micro,
+                    -result.after_award.reserve_micro,
+                    round_id=c.round_id, seat=c.seat, hit_id=hit_id)
+    return hit_id
 
 
 def back_out(db: Database, *, hit_id: int, reason: str, track: str) -> int:
@@ -452,20 +551,32 @@ def back_out(db: Database, *, hit_id: int, reason: str, track: str) -> int:
     action = f"back out jackpot hit {hit_id}: {reason.strip()}"
     employee = authorise(db, track, Role.EXECUTIVE, action)
     with db.atomic():
-        cursor = db.execute(
-            "INSERT INTO jackpot_adjustments (hit_id, reason, employee_id, employee_name, "
-            "recorded_at) VALUES (?, ?, ?, ?, ?)",
-            [hit_id, reason.strip(), employee.employee_id, employee.name, registry.now()],
-        )
-        adjustment_id = int(cursor.lastrowid or 0)
-        entries = db.execute(
-            "SELECT level, SUM(meter_delta_micro), SUM(reserve_delta_micro) FROM jackpot_ledger "
-            "WHERE hit_id = ? GROUP BY level ORDER BY level", [hit_id],
-        ).fetchall()
-        for level, meter_delta, reserve_delta in entries:
-            _ledger(db, hit.spot, str(level), "adjustment", -int(meter_delta),
-                    -int(reserve_delta), round_id=hit.round_id, seat=hit.seat,
-                    hit_id=hit_id, adjustment_id=adjustment_id)
+        at = registry.now()
+        adjustment_id = 1 + int(db.execute(
+            "SELECT COALESCE(MAX(adjustment_id), 0) FROM jackpot_adjustments").fetchone()[0])
+        fact = {"hit_id": hit_id, "adjustment_id": adjustment_id, "reason": reason.strip(),
+                "employee_id": employee.employee_id, "employee_name": employee.name}
+        if eventlog.has_log(db):
+            eventlog.append(db, BACKED_OUT, fact, round_id=None, recorded_at=at)
+        write_back_out(db, hit, fact, recorded_at=at)
         log_accepted(db, employee, f"{action} (adjustment {adjustment_id})")
     return adjustment_id
 
+
+def write_back_out(db: Database, hit: HitRecord, fact: dict[str, Any], *,
+                   recorded_at: str) -> None:
+    """The adjustment's row and the reversed meter entries (console and audit rebuild)."""
+    db.execute(
+        "INSERT INTO jackpot_adjustments (adjustment_id, hit_id, reason, employee_id, "
+        "employee_name, recorded_at) VALUES (?, ?, ?, ?, ?, ?)",
+        [fact["adjustment_id"], hit.hit_id, fact["reason"], fact["employee_id"],
+         fact["employee_name"], recorded_at],
+    )
+    entries = db.execute(
+        "SELECT level, SUM(meter_delta_micro), SUM(reserve_delta_micro) FROM jackpot_ledger "
+        "WHERE hit_id = ? GROUP BY level ORDER BY level", [hit.hit_id],
+    ).fetchall()
+    for level, meter_delta, reserve_delta in entries:
+        _ledger(db, hit.spot, str(level), "adjustment", -int(meter_delta),
+                -int(reserve_delta), round_id=hit.round_id, seat=hit.seat,
+                hit_id=hit.hit_id, adjustment_id=int(fact["adjustment_id"]))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from dealer_console.profiles.model import SettleFrom
 from dealer_console.round.rules import BACKLINE_PREFIX, RoundRules
 from dealer_console.round.seats import order_from
 from dealer_console.round.state import Line, RoundState
@@ -81,9 +82,11 @@ def round_input(state: RoundState, rules: RoundRules) -> RoundInput:
                               for (s, k), cents in sorted(state.wagers.items())
                               if s == seat and k.startswith(BACKLINE_PREFIX))),
             prior_fouls=prior))
-    action = positions.get(state.action_seat or -1, 2)
-    if action < 2:
+    action: int | None = positions.get(state.action_seat or -1, 2)
+    if action is not None and action < 2:
         action = 2
+    if rules.profile.settle_from is not SettleFrom.ACTION_SEAT:
+        action = None  # Catfish Bend settles from position 2; the engine refuses a button
     return RoundInput(action_seat=action, banker=banker, positions=tuple(inputs), house=house)
 
 

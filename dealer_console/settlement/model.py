@@ -92,7 +92,9 @@ class HouseHand:
 
 @dataclass(frozen=True, slots=True)
 class RoundInput:
-    action_seat: int
+    action_seat: int | None
+    """The position holding the action button, where settlement starts; None at a table that
+    settles from the first position after the banker (Catfish Bend), which has none."""
     banker: BankerInput
     positions: tuple[PositionInput, ...]
     house: HouseHand | None = None

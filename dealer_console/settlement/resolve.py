@@ -53,11 +53,18 @@ def resolve_player(profile: Profile, choice: HandChoice, cards: tuple[Card, ...]
 
 
 def resolve_banker(profile: Profile, choice: HandChoice, cards: tuple[Card, ...],
-                   place: str) -> tuple[Setting, str]:
-    """The banker's setting: as given unless foul or asked for, then the House Way."""
+                   place: str, *, house: bool = False) -> tuple[Setting, str]:
+    """The banker's setting (``house``: the house's hand against a player banker): as given
+    unless foul or asked for, then the House Way; the note says whose hand was reset."""
     if isinstance(choice, Setting):
         check_setting_cards(choice, cards, place)
         if not is_foul(choice, profile.hand_rules):
             return choice, ""
-        return house_way(profile, cards, place), f"banker's foul ({choice}) reset the House Way"
+        whose = "the house's hand: foul" if house else "banker's foul"
+        return house_way(profile, cards, place), f"{whose} ({choice}) reset the House Way"
     return house_way(profile, cards, place), "set the House Way"
+
+
+def same_split(a: Setting, b: Setting) -> bool:
+    """The same two hands, whatever the order of the cards within each."""
+    return sorted(a.low) == sorted(b.low) and sorted(a.high) == sorted(b.high)

@@ -102,7 +102,7 @@ def _wagers(value: Any, place: str) -> Wagers:
 
 def round_from_data(data: Any) -> RoundInput:
     top = _obj(data, "", ("note", "action_seat", "banker", "house", "positions"),
-               ("action_seat", "banker", "positions"))
+               ("banker", "positions"))
     b = _obj(top["banker"], "banker", ("by", "cards", "setting", "wager", "fortune"),
              ("by", "cards"))
     by_values = [e.value for e in BankedBy]
@@ -135,7 +135,8 @@ def round_from_data(data: Any) -> RoundInput:
             wagers=_wagers(p.get("wagers", {}), f"{place}.wagers"),
             prior_fouls=_int(p.get("prior_fouls", 0), f"{place}.prior_fouls"),
         ))
-    return RoundInput(_int(top["action_seat"], "action_seat"), banker, tuple(positions), house)
+    action = _int(top["action_seat"], "action_seat") if "action_seat" in top else None
+    return RoundInput(action, banker, tuple(positions), house)
 
 
 def read_round(text: str) -> RoundInput:

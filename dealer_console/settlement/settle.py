@@ -44,7 +44,8 @@ BASE_GAME = (WagerKind.HOUSE_WAGER, WagerKind.BASE, WagerKind.BACKLINE, WagerKin
 def settlement_order(profile: Profile, rnd: RoundInput) -> list[PositionInput]:
     """Seat by seat from the start seat, counting up the position numbers (which run in the
     profile's direction) and wrapping past the banker at 1."""
-    start = rnd.action_seat if profile.settle_from is SettleFrom.ACTION_SEAT else 2
+    by_action = profile.settle_from is SettleFrom.ACTION_SEAT and rnd.action_seat is not None
+    start = rnd.action_seat if by_action and rnd.action_seat is not None else 2
     seats = profile.positions - 1
     return sorted(rnd.positions, key=lambda p: (p.position - start) % seats)
 
@@ -128,7 +129,7 @@ class _Round:
         if house is None:
             return
         house_setting, note = resolve_banker(self.profile, house.setting, house.cards,
-                                             "house.setting")
+                                             "house.setting", house=True)
         cmp = compare(house_setting, self.banker_setting, self.rules)
         outcome = _OUTCOME[cmp.outcome]
         reason = "house hand against the player banker: " + _describe(cmp)

@@ -7,12 +7,12 @@ rules behind the cross-checks are cited where they apply.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from dealer_console.cards import Card
 from dealer_console.money import format_cents
-from dealer_console.profiles.model import Area, Banking, Game, Profile
+from dealer_console.profiles.model import Area, Banking, Game, Profile, SettleFrom
+from dealer_console.setting import Setting
 from dealer_console.settlement.model import BankedBy, RoundError, RoundInput
+from dealer_console.settlement.resolve import check_setting_cards, house_way, same_split
 from dealer_console.seven import ace_high_status
 
 
@@ -93,9 +93,7 @@ def validate(profile: Profile, rnd: RoundInput) -> None:
     all_cards: list[tuple[Card, str]] = [(c, "banker.cards") for c in banker.cards]
     if rnd.house is not None:
         all_cards += [(c, "house.cards") for c in rnd.house.cards]
-    if not 2 <= rnd.action_seat <= profile.positions:
-        raise RoundError("action_seat", f"{rnd.action_seat} is not a player position; expected "
-                                        f"2 to {profile.positions} (the banker is position 1)")
+    _check_action_seat(profile, rnd.action_seat)
     base_total = 0
     # Face Up: the banker's ace-high pai gow pushes every base wager before anyone sets.
     banker_ace_high = (profile.game is Game.FACE_UP
@@ -149,10 +147,13 @@ def validate(profile: Profile, rnd: RoundInput) -> None:
             _check_limit(profile, Area.BACKLINE, back.amount, f"{bp}.amount")
         if w.backline and len({b.bettor for b in w.backline}) != len(w.backline):
             raise RoundError(f"{wp}.backline", "a bettor is listed twice behind this position")
-    counts = Counter(c for c, _ in all_cards)
+    holders: dict[Card, list[str]] = {}
     for card, where in all_cards:
-        if counts[card] > 1:
-            raise RoundError(where, f"card {card} is dealt to more than one hand")
+        holders.setdefault(card, []).append(where)
+    for card, where in all_cards:
+        if len(holders[card]) > 1:
+            raise RoundError(where, f"card {card} is dealt to two hands: "
+                                    f"{' and '.join(holders[card])}")
     if player_banker and not profile.banking.covered:
         # Catfish Bend, "Introduction" and "Player Banker": the bank goes to a player only if
         # their stake covers all the base wagers plus the house's wager against them.
@@ -161,3 +162,47 @@ def validate(profile: Profile, rnd: RoundInput) -> None:
             raise RoundError("banker.wager", f"the player banker must cover every standard wager "
                                              f"and the house wager: {format_cents(at_risk)} at "
                                              f"risk, {format_cents(banker.wager)} in front of them")
+    _check_house_hands(profile, rnd)
+
+
+def _check_action_seat(profile: Profile, action_seat: int | None) -> None:
+    """Settlement starts at the action seat, or (Catfish Bend, "Paying and Taking") at the
+    player farthest to the dealer's right, whatever the button: an action seat given there
+    would be silently ignored, so it is refused."""
+    if profile.settle_from is not SettleFrom.ACTION_SEAT:
+        if action_seat is not None:
+            raise RoundError("action_seat", f"{profile.name} settles from position 2, the "
+                                            "player farthest to the dealer's right, not from "
+                                            "an action seat: leave action_seat out")
+        return
+    if action_seat is None:
+        raise RoundError("action_seat", f"missing: {profile.name} settles from the action "
+                                        f"seat (2 to {profile.positions})")
+    if not 2 <= action_seat <= profile.positions:
+        raise RoundError("action_seat", f"{action_seat} is not a player position; expected "
+                                        f"2 to {profile.positions} (the banker is position 1)")
+
+
+def _check_house_hands(profile: Profile, rnd: RoundInput) -> None:
+    """The house's hand is set the House Way and no other way: the dealer's hand at a
+    house-banked table (Washington, "Face Up Pai Gow Poker Rules of Play" 7; Catfish Bend,
+    "Card Placement") and the house's hand against a player banker (Catfish Bend, "Player
+    Banker": the dealer sets it after the player banker). Only a player-dealer, a designated
+    player or a player banker sets their own (rules README, "Setting and comparing hands")."""
+    hands = []
+    if rnd.banker.by is BankedBy.HOUSE:
+        hands.append(("banker", rnd.banker.setting, rnd.banker.cards))
+    if rnd.house is not None:
+        hands.append(("house", rnd.house.setting, rnd.house.cards))
+    for place, choice, cards in hands:
+        if not isinstance(choice, Setting):
+            continue
+        where = f"{place}.setting"
+        check_setting_cards(choice, cards, where)
+        wanted = house_way(profile, cards, where)
+        if not same_split(choice, wanted):
+            raise RoundError(where, f"the house's hand is set the House Way, never otherwise: "
+                                    f"{choice} is not the House Way ({wanted}); give \"house "
+                                    "way\" or leave the setting out (only a player-dealer, a "
+                                    "designated player or a player banker sets their own)")
+

@@ -70,6 +70,13 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
+def has_log(db: Database) -> bool:
+    """Whether ``db`` holds an event log (a table database does; a bare jackpot or registry
+    database made by a test does not)."""
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'"
+                      ).fetchone() is not None
+
+
 def last_event(db: Database) -> tuple[int, str]:
     """``(seq, hash)`` of the newest event, or ``(0, GENESIS)`` for an empty log."""
     row = db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()

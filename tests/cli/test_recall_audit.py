@@ -87,17 +87,17 @@ def _tamper(path: Path, *sql: str) -> None:
      "wagers table differs"),
     # the state tables recall reads, changed with the log left intact
     (("UPDATE hands SET cards = 'As Ks Qs Js Ts 9s 8s' WHERE round_id = 2 AND seat = 3",),
-     "hands: row (2, 0, 3, "),
+     "hands (round_id=2, deal_no=0, seat=3): cards is "),
     (("UPDATE hands SET low = high WHERE round_id = 7 AND seat = 4",),
-     "hands: row (7, 0, 4, "),
+     "hands (round_id=7, deal_no=0, seat=4): low is "),
     (("UPDATE fees SET amount_cents = amount_cents + 100 WHERE round_id = 3",),
-     "fees: row (3, "),
+     "fees (round_id=3, seat="),
     (("DELETE FROM banker_rotation WHERE round_id = 8",),
-     "banker_rotation: row (8, "),
+     "banker_rotation (round_id=8): in the event log, but not stored"),
     (("INSERT INTO misdeals VALUES (9, 1, 'not_four_left', '5 cards left', 'device', 1, 53)",),
-     "misdeals: row (9, 1, 'not_four_left'"),
+     "misdeals (round_id=9, deal_no=1): stored, but not in the event log"),
     (("UPDATE rounds SET action_seat = 1 + action_seat % 7 WHERE round_id = 10",),
-     "rounds: row (10, "),
+     "rounds (round_id=10): action_seat is "),
 ])
 def test_audit_reports_each_problem_and_exits_1(played: Path, sql: tuple[str, ...],
                                                  expected: str) -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from dealer_console.cards import DECK, Card
 from dealer_console.profiles.loader import get_profile
-from dealer_console.profiles.model import Area, Banking, Limit, Profile
+from dealer_console.profiles.model import Area, Banking, Limit, Profile, SettleFrom
 from dealer_console.setting import make_setting
 from dealer_console.settlement import settle
 from dealer_console.settlement.model import (
@@ -98,8 +98,11 @@ def rounds(draw: st.DrawFn, profile: Profile) -> RoundInput:
         stake = at_risk + draw(st.integers(0, 10_000))
         fortune = amount(draw, profile.limit(Area.FORTUNE))
     banker_cards = hands[0]
-    return RoundInput(draw(st.integers(2, len(positions) + 1)),
-                      BankerInput(by, banker_cards, choice(draw, banker_cards), stake, fortune),
+    # the house's hand is set the House Way, never otherwise; a player banker sets their own
+    banker_choice = choice(draw, banker_cards) if by is BankedBy.PLAYER else SetBy.HOUSE_WAY
+    action = (draw(st.integers(2, len(positions) + 1))
+              if profile.settle_from is SettleFrom.ACTION_SEAT else None)
+    return RoundInput(action, BankerInput(by, banker_cards, banker_choice, stake, fortune),
                       tuple(positions), house)
 
 
@@ -178,7 +181,8 @@ def test_order_changes_nothing_when_no_limit_binds(name: str) -> None:
         if profile.banking.covered:
             rnd = replace(rnd, banker=replace(rnd.banker, wager=10**11))
         seats = profile.positions if rnd.house is None else len(rnd.positions) + 1
-        other = replace(rnd, action_seat=data.draw(st.integers(2, seats)))
+        other = replace(rnd, action_seat=data.draw(st.integers(2, seats))
+                        if rnd.action_seat is not None else None)
         first = settle(profile, rnd)
         assert all(ln.uncovered == 0 for ln in first.lines)
         assert _totals_by_party(profile, rnd) == _totals_by_party(profile, other)

@@ -75,7 +75,8 @@ def parse_faults(text: str) -> frozenset[str]:
 @contextmanager
 def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: frozenset[str],
              resume: bool, deal: str | None = None, hold_before_end: float = 0.0,
-             holds: Mapping[Phase, float] | None = None) -> Iterator[Sim]:
+             holds: Mapping[Phase, float] | None = None,
+             audit_key: str | None = None) -> Iterator[Sim]:
     """Yield a ready simulated table; closes the devices and database afterwards."""
     from dealer_console.profiles.loader import find_profile
 
@@ -89,7 +90,7 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
         _compare_meta(_stored_meta(db_path), profile, seed, faults)
     try:
         prof = find_profile(profile)
-        opened = open_table(db_path, prof, actor="simulate", deal=deal)
+        opened = open_table(db_path, prof, actor="simulate", deal=deal, audit_key=audit_key)
     except KeyError as exc:
         raise CommandError(str(exc.args[0])) from None
     except ConsoleError as exc:
@@ -158,7 +159,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise CommandError(f"--hold-before-end must be a number from 0 to 3600, not "
                            f"{args.hold_before_end}")
     with open_sim(args.db, args.profile, args.seed, args.devices, faults, args.resume,
-                  args.deal, args.hold_before_end, holds) as sim:
+                  args.deal, args.hold_before_end, holds, args.audit_key) as sim:
         before = sim.dealer.finished_rounds()
         started = time.perf_counter()
         try:

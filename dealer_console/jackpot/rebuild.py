@@ -1,0 +1,149 @@
+"""The jackpot's tables rebuilt from the table's event log, for ``audit verify``.
+
+Every fact behind the jackpot tables is in the log: a game's set-up (``jackpot_game_installed``),
+the wagers taken at START GAME (the round's ``game_started``), each confirmed hit with who
+confirmed it (``jackpot_hit``) and each back-out (``jackpot_backed_out``). Replaying them in
+order through the same writers the console uses gives ``jackpot_games``, ``jackpot_levels``
+(meters), ``jackpot_wagers``, ``jackpot_hits``, ``jackpot_adjustments`` and ``jackpot_ledger``
+as they must be; the audit compares those with the stored tables row by row.
+
+Each award is not copied from the log but recomputed from the paytable line and the meters as
+the replay has them (Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9:
+a percentage of the meter as it stands, fixed pays from the tray), and the confirmer's role is
+held to the game's executive threshold: a logged award that the rules do not give is reported.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from typing import Any
+
+from sqlite_utils import Database
+
+from dealer_console.cards import parse_cards
+from dealer_console.employees.authorize import required_role
+from dealer_console.jackpot import meters, store
+from dealer_console.jackpot.config import JackpotConfigError
+from dealer_console.jackpot.paytable import JackpotLine
+from dealer_console.jackpot.store import BACKED_OUT, GAME_INSTALLED, Confirmation, JackpotError
+from dealer_console.round.jackpot import sensed_wagers
+from dealer_console.seven import held_classes
+from dealer_console.storage.eventlog import Event
+
+_CONFIRMERS = {"supervisor": 1, "executive": 2}
+_HIT_FACTS = ("employee_name", "confirmed_at", "detected_line_no")
+"""Facts of a hit that a ``jackpot_hit`` event of an older console did not record."""
+
+
+class JackpotRebuild:
+    """Replays the log's jackpot facts into ``shadow`` (a database with the jackpot tables)."""
+
+    def __init__(self, shadow: Database) -> None:
+        self.shadow = shadow
+        self.problems: list[str] = []
+        self.outside = 0
+        """Hits of a jackpot system that keeps no tables here: their awards stand as logged."""
+        self.unrecorded: set[tuple[str, tuple[Any, ...], str]] = set()
+        """``(table, key, column)`` the log holds no fact for (an older console's event)."""
+
+    def start(self, events: Iterable[Event]) -> None:
+        """Install the games whose set-up an upgrade wrote to the log after the fact
+        (``backfilled``): they were installed before the rounds that used them."""
+        for event in events:
+            if event.kind == GAME_INSTALLED and event.payload.get("backfilled"):
+                self._install(event, str(event.payload.get("installed_at", "")))
+
+    def apply(self, event: Event, round_id: int | None) -> None:
+        """One event of the log, in order (``round_id`` is the event's round, or None)."""
+        p = event.payload
+        try:
+            if event.kind == GAME_INSTALLED and not p.get("backfilled"):
+                self._install(event, event.recorded_at)
+            elif event.kind == BACKED_OUT:
+                self._back_out(event)
+            elif event.kind == "game_started" and round_id is not None:
+                self._take_wagers(round_id, p)
+            elif event.kind == "jackpot_hit" and round_id is not None:
+                self._hit(event, round_id)
+        except (JackpotError, JackpotConfigError, KeyError, TypeError, ValueError,
+                sqlite3.Error) as exc:
+            self.problems.append(f"event {event.seq} ({event.kind}): its jackpot facts cannot "
+                                 f"be replayed ({exc})")
+
+    @property
+    def owns_awards(self) -> bool:
+        """Whether a jackpot system is installed now (it then pays every award itself)."""
+        return bool(store.spots(self.shadow))
+
+    # -- the facts --------------------------------------------------------------------------
+
+    def _install(self, event: Event, installed_at: str) -> None:
+        game = store.game_from_payload(event.payload)
+        if game.spot in store.spots(self.shadow):
+            raise JackpotError(f"sensor spot {game.spot} already has a jackpot game")
+        store.write_game(self.shadow, game, installed_at=installed_at,
+                         installed_by=str(event.payload["installed_by"]))
+
+    def _back_out(self, event: Event) -> None:
+        hit = store.get_hit(self.shadow, int(event.payload["hit_id"]))
+        store.write_back_out(self.shadow, hit, event.payload, recorded_at=event.recorded_at)
+
+    def _take_wagers(self, round_id: int, p: dict[str, Any]) -> None:
+        installed = store.spots(self.shadow)
+        if not installed:
+            return  # a table without a jackpot system
+        for spot, seats in sorted(sensed_wagers(p["wagers"]).items()):
+            if spot not in installed:
+                self.problems.append(f"round {round_id}: jackpot wagers on sensor spot {spot}, "
+                                     "where the log installs no jackpot game")
+                continue
+            fixed = store.game_config(self.shadow, spot).wager_cents
+            for seat, cents in sorted(seats.items()):
+                if cents != fixed:
+                    self.problems.append(f"round {round_id} seat {seat}: a jackpot wager of "
+                                         f"{cents} cents on game {spot}, which takes {fixed}")
+            store.take_wagers(self.shadow, round_id, spot, seats)
+
+    def _hit(self, event: Event, round_id: int) -> None:
+        p = event.payload
+        spot, seat, line_no = int(p.get("spot", 1)), int(p["seat"]), int(p["hand_line"])
+        where = f"round {round_id} seat {seat} jackpot game {spot} (event {event.seq})"
+        if not self.owns_awards:
+            self.outside += 1  # another jackpot system behind the round's hook
+            return
+        game = store.game_config(self.shadow, spot)
+        line = game.paytable.line(line_no)
+        if seat not in store.wagered_seats(self.shadow, round_id, spot):
+            self.problems.append(f"{where}: a hit confirmed on a seat without a jackpot wager")
+        result = meters.award(game, line, store.meter_states(self.shadow, spot))
+        logged = (int(p["award_cents"]), p.get("from_meter_cents"), p.get("from_tray_cents"))
+        if logged != (result.amount_cents, result.from_meter_cents, result.from_tray_cents):
+            self.problems.append(
+                f"{where}: the log pays {logged[0]} cents (meter {logged[1]}, tray {logged[2]})"
+                f" but {line.label} on the meters as they stood pays {result.amount_cents} "
+                f"(meter {result.from_meter_cents}, tray {result.from_tray_cents})")
+        role = str(p.get("employee_role", ""))
+        needed = required_role(result.amount_cents, game.executive_threshold_cents)
+        if _CONFIRMERS.get(role, 0) < _CONFIRMERS[needed.value]:
+            article = "an" if needed.value[0] in "aeiou" else "a"
+            self.problems.append(f"{where}: confirmed by a {role or 'nobody'}'s card; "
+                                 f"{result.amount_cents} cents needs {article} "
+                                 f"{needed.value}'s")
+        cards = p.get("cards")
+        if cards is not None and not _holds(line, str(cards)):
+            self.problems.append(f"{where}: the cards {cards} do not hold {line.label}")
+        hit_id = int(p["hit_id"])
+        for column in _HIT_FACTS:
+            if column not in p:
+                self.unrecorded.add(("jackpot_hits", (hit_id,), column))
+        store.write_hit(self.shadow, game, Confirmation(
+            round_id=round_id, spot=spot, seat=seat, line_no=line_no,
+            cards=None if cards is None else str(cards),
+            detected_line_no=p.get("detected_line_no"), employee_id=str(p["employee_id"]),
+            employee_name=str(p.get("employee_name", "")), employee_role=role,
+            confirmed_at=str(p.get("confirmed_at", "")), hit_id=hit_id), result)
+
+
+def _holds(line: JackpotLine, cards: str) -> bool:
+    return bool(set(held_classes(parse_cards(cards, 7))).intersection(line.hands))

@@ -1,0 +1,280 @@
+"""Anchoring the event log's hash chain outside the database file.
+
+The chain alone proves that no event was changed *unless the chain was recomputed*, and says
+nothing when the newest events are simply gone. Two things outside the file close that gap:
+
+- **Checkpoints** of the chain's head (the newest event's ``seq`` and ``hash``) written
+  elsewhere: a journal file beside the database (``table.db.checkpoints``, one line per
+  round), and a short digest line an operator writes on the shift report. An audit that finds
+  the database ending before a checkpoint's ``seq`` says it is behind (erased rounds, or a copy
+  made without its ``-wal`` file); one that finds another hash at that ``seq`` says the log was
+  rewritten there or before.
+- A **keyed MAC** (HMAC-SHA256) of each checkpoint, with a key kept outside the database (a
+  key file made once by ``dealer-console audit init-key``). Whoever rewrites the chain cannot
+  write a matching checkpoint without the key.
+
+See ``docs/storage.md`` for what each catches and what it cannot.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import re
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from hashlib import sha256
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from dealer_console.errors import ConsoleError
+from dealer_console.storage.eventlog import GENESIS, last_event
+
+KEY_ENV = "DEALER_CONSOLE_AUDIT_KEY"
+"""The environment variable naming the key file (the ``--key`` option wins)."""
+JOURNAL_SUFFIX = ".checkpoints"
+DIGEST_TAG = "DC-CHECKPOINT"
+DIGEST_HEX = 16
+"""Hex digits of the head and the MAC on a digest line (64 bits each): short enough to write
+by hand, long enough that neither can be guessed or searched for."""
+_KEY_BYTES = 32
+_HEX = re.compile(r"^[0-9a-f]+$")
+
+
+class AnchorError(ConsoleError, ValueError):
+    """A key file or checkpoint that cannot be used; the message says which and why."""
+
+
+# -- the key ------------------------------------------------------------------------------------
+
+
+def key_path(option: str | os.PathLike[str] | None) -> Path | None:
+    """The key file: the option given, else ``$DEALER_CONSOLE_AUDIT_KEY``, else none."""
+    chosen = option if option is not None else os.environ.get(KEY_ENV) or None
+    return Path(chosen) if chosen is not None else None
+
+
+def create_key(path: Path) -> None:
+    """The one-time set-up step: 32 random bytes as hex, readable by the owner only. An
+    existing file is never overwritten (a new key would orphan every checkpoint made)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise AnchorError(f"{path}: a key file is already there; it is never replaced") from None
+    except OSError as exc:
+        raise AnchorError(f"{path}: cannot create the key file: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(secrets.token_hex(_KEY_BYTES) + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def load_key(path: Path) -> bytes:
+    """The key from ``path``; refused when others may read it or it is not a key file."""
+    try:
+        mode = path.stat().st_mode
+        text = path.read_text("ascii").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not a key file"
+        raise AnchorError(f"{path}: cannot read the audit key: {reason}") from None
+    if mode & 0o077:
+        raise AnchorError(f"{path}: the audit key is readable by others; chmod 600 it")
+    if len(text) != 2 * _KEY_BYTES or not _HEX.match(text):
+        raise AnchorError(f"{path}: not an audit key (64 hex digits, made by audit init-key)")
+    return bytes.fromhex(text)
+
+
+def head_mac(key: bytes, seq: int, head: str) -> str:
+    """HMAC-SHA256 of the chain head ``(seq, hash)``."""
+    return hmac.new(key, f"dealer-console chain head {seq} {head}".encode("ascii"),
+                    sha256).hexdigest()
+
+
+# -- checkpoints --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """The chain's head at one moment: ``head`` may be a prefix (a digest line's), ``mac`` is
+    None when no key was used."""
+
+    seq: int
+    head: str
+    mac: str | None
+    rounds: int | None = None
+    at: str = ""
+    source: str = ""
+
+    def line(self) -> str:
+        """Its line in the journal (full hash and MAC)."""
+        rounds = "" if self.rounds is None else f" rounds {self.rounds}"
+        return f"seq {self.seq} head {self.head} mac {self.mac or '-'}{rounds} at {self.at}"
+
+    def digest(self) -> str:
+        """The short line an operator writes on the shift report."""
+        mac = (self.mac or "-")[:DIGEST_HEX]
+        return f"{DIGEST_TAG} seq {self.seq} head {self.head[:DIGEST_HEX]} mac {mac}"
+
+
+def take(db: Database, key: bytes | None) -> Checkpoint:
+    """The checkpoint of ``db``'s chain as it stands."""
+    seq, head = last_event(db)
+    rounds = int(db.execute("SELECT COUNT(*) FROM rounds WHERE status IN ('complete', 'voided')"
+                            ).fetchone()[0])
+    return Checkpoint(seq, head, head_mac(key, seq, head) if key is not None else None, rounds,
+                      datetime.now(UTC).isoformat(timespec="seconds"))
+
+
+def parse(text: str, source: str) -> Checkpoint:
+    """A journal line or a digest line (``seq N head HEX mac HEX|-``, the tag optional)."""
+    tokens = text.split()
+    if tokens and tokens[0] == DIGEST_TAG:
+        tokens = tokens[1:]
+    if len(tokens) % 2:
+        raise AnchorError(f"{source}: expected 'seq N head HEX mac HEX', got {text.strip()!r}")
+    fields = dict(zip(tokens[::2], tokens[1::2], strict=True))
+    try:
+        seq = int(fields["seq"])
+        head = fields["head"].lower()
+        mac = fields["mac"].lower()
+    except (KeyError, ValueError):
+        raise AnchorError(f"{source}: expected 'seq N head HEX mac HEX', got "
+                          f"{text.strip()!r}") from None
+    for name, value in (("head", head), ("mac", mac)):
+        if value == "-" and name == "mac":
+            continue
+        if not (DIGEST_HEX <= len(value) <= 64 and _HEX.match(value)):
+            raise AnchorError(f"{source}: {name} must be {DIGEST_HEX} to 64 hex digits")
+    if seq < 0:
+        raise AnchorError(f"{source}: seq must be 0 or more")
+    rounds = fields.get("rounds")
+    return Checkpoint(seq, head, None if mac == "-" else mac,
+                      int(rounds) if rounds and rounds.isdigit() else None,
+                      fields.get("at", ""), source)
+
+
+def journal_for(db_path: str | os.PathLike[str]) -> Path:
+    """The checkpoint journal beside a database: ``table.db.checkpoints``."""
+    return Path(f"{os.fspath(db_path)}{JOURNAL_SUFFIX}")
+
+
+def append(journal: Path, checkpoint: Checkpoint) -> None:
+    """Add one checkpoint to the journal and force it to disk. A line torn by a power cut
+    (no newline yet) is cut off first, so the new line starts on a line of its own."""
+    with open(journal, "ab+") as out:
+        start = max(0, out.seek(0, os.SEEK_END) - 4096)  # a line is far shorter
+        out.seek(start)
+        tail = out.read()
+        if tail and not tail.endswith(b"\n"):
+            out.truncate(start + tail.rfind(b"\n") + 1)
+        out.write((checkpoint.line() + "\n").encode("ascii"))
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def read_journal(journal: Path) -> list[Checkpoint]:
+    """The journal's checkpoints. A last line without its newline was cut short by a power
+    cut while it was written (the round it follows is committed, its checkpoint is not): it is
+    left out, as if never written."""
+    try:
+        text = journal.read_text("ascii")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not a checkpoint journal"
+        raise AnchorError(f"{journal}: cannot read the checkpoint journal: {reason}") from None
+    lines = text.split("\n")
+    complete = lines[:-1]  # the piece after the last newline is empty, or a torn line
+    return [parse(line, f"{journal.name} line {n}")
+            for n, line in enumerate(complete, 1)
+            if line.strip() and not line.startswith("#")]
+
+
+class Journal:
+    """Writes a checkpoint after each round of a table (the round procedure's caller calls
+    :meth:`write` once a round's last transaction is committed)."""
+
+    def __init__(self, path: Path, key: bytes | None) -> None:
+        self.path = path
+        self.key = key
+
+    def write(self, db: Database) -> Checkpoint:
+        checkpoint = take(db, self.key)
+        append(self.path, checkpoint)
+        return checkpoint
+
+
+# -- the check ----------------------------------------------------------------------------------
+
+
+@dataclass
+class AnchorReport:
+    problems: list[str]
+    notes: list[str]
+
+
+def check(db: Database, checkpoints: Iterable[Checkpoint], key: bytes | None) -> AnchorReport:
+    """Hold ``db``'s chain to each checkpoint (and each MAC to the key, when given)."""
+    report = AnchorReport([], [])
+    last_seq, _head = last_event(db)
+    stored_rounds = int(db.execute(
+        "SELECT COUNT(*) FROM rounds WHERE status IN ('complete', 'voided')").fetchone()[0])
+    behind: list[Checkpoint] = []
+    anchored = 0
+    unchecked_macs = unsigned = 0
+    for cp in checkpoints:
+        stored = _stored_hash(db, cp.seq)
+        full = cp.head if len(cp.head) == 64 else (
+            stored if stored is not None and stored.startswith(cp.head) else None)
+        if cp.mac is None and key is not None:
+            report.problems.append(
+                f"{cp.source}: it carries no MAC, but this table's checkpoints are keyed (a "
+                "MAC stripped, or a line written without the key)")
+        elif cp.mac is None:
+            unsigned += 1
+        elif key is None:
+            unchecked_macs += 1
+        elif full is not None and not hmac.compare_digest(
+                head_mac(key, cp.seq, full)[:len(cp.mac)], cp.mac):
+            report.problems.append(
+                f"{cp.source}: its MAC does not match (a checkpoint written without the key, "
+                "a chain recomputed after the fact, or another table's key)")
+        if stored is None and cp.seq > last_seq:
+            behind.append(cp)
+        elif stored is None:
+            report.problems.append(f"{cp.source}: event {cp.seq} is missing from the log")
+        elif not stored.startswith(cp.head):
+            report.problems.append(
+                f"{cp.source}: event {cp.seq} has hash {stored[:DIGEST_HEX]}..., the checkpoint "
+                f"recorded {cp.head[:DIGEST_HEX]}...: the log was rewritten at or before event "
+                f"{cp.seq}")
+        else:
+            anchored = max(anchored, cp.seq)
+    if behind:
+        first = min(behind, key=lambda cp: cp.seq)
+        newest = max(behind, key=lambda cp: cp.seq)
+        rounds = (f" ({newest.rounds} rounds finished then, {stored_rounds} here)"
+                  if newest.rounds is not None else "")
+        report.problems.append(
+            f"{first.source}: the table had reached event {newest.seq}{rounds}, but this "
+            f"database ends at event {last_seq}: it is BEHIND ({len(behind)} checkpoints "
+            "beyond its end): its last events were erased, or it is a copy made without its "
+            "-wal file (copy a live table with `dealer-console backup`)")
+    if unchecked_macs:
+        report.notes.append(f"{unchecked_macs} checkpoint MACs not checked: no audit key given "
+                            "(--key or $DEALER_CONSOLE_AUDIT_KEY)")
+    if unsigned:
+        report.notes.append(f"{unsigned} checkpoints carry no MAC (written without a key)")
+    if anchored:
+        report.notes.append(f"the chain matches its checkpoints up to event {anchored}; "
+                            f"{last_seq - anchored} events after that are not anchored yet")
+    return report
+
+
+def _stored_hash(db: Database, seq: int) -> str | None:
+    """The hash of event ``seq`` (the chain's start for 0), or None past the log's end."""
+    if seq == 0:
+        return GENESIS
+    row = db.execute("SELECT hash FROM events WHERE seq = ?", [seq]).fetchone()
+    return None if row is None else str(row[0])

@@ -1,0 +1,109 @@
+"""A consistent copy of a table database, made with SQLite's backup API and verified.
+
+Copying ``table.db`` with a file copy while the table runs (or after a power cut) can miss what
+is still in ``table.db-wal``, or catch the file half written: the copy is behind or damaged.
+SQLite's backup API (``sqlite3.Connection.backup``) copies the database as one reader sees it,
+WAL included, in one consistent snapshot. The copy is written beside the target under a
+temporary name, checked (``PRAGMA integrity_check`` and the event log's hash chain) and only
+then given its name, so a failed backup leaves nothing that looks like a backup. The copy is
+in rollback-journal mode: one file, readable from read-only media.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from dealer_console.storage.anchor import journal_for
+from dealer_console.storage.connection import StorageError
+from dealer_console.storage.eventlog import has_log, last_event, verify_chain
+
+
+@dataclass(frozen=True, slots=True)
+class Backup:
+    target: Path
+    events: int
+    head_seq: int
+    head: str
+    journal: Path | None
+    """The checkpoint journal copied beside the backup, if the table had one."""
+
+
+def backup(source: Path, target: Path) -> Backup:
+    """Copy ``source`` to ``target`` (which must not exist) and verify the copy."""
+    if not source.is_file():
+        raise StorageError(f"{source}: no such table database")
+    if target.exists() or target.is_symlink():
+        raise StorageError(f"{target}: already exists; a backup never overwrites a file")
+    if not target.parent.is_dir():
+        raise StorageError(f"{target.parent}: no such folder")
+    partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
+    try:
+        _copy(source, partial)
+        events, seq, head = _verify(partial)
+        _sync(partial)
+        os.replace(partial, target)
+        _sync(target.parent)
+    finally:
+        partial.unlink(missing_ok=True)
+    journal = journal_for(source)
+    copied = None
+    if journal.is_file() and not journal_for(target).exists():
+        copied = journal_for(target)
+        shutil.copyfile(journal, copied)
+    return Backup(target, events, seq, head, copied)
+
+
+def _copy(source: Path, partial: Path) -> None:
+    try:
+        src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
+    except sqlite3.Error as exc:
+        raise StorageError(f"{source}: cannot read the table database: {exc}") from None
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)  # one step: a single consistent snapshot, WAL included
+            # One self-contained file (no -wal beside it), readable from read-only media; the
+            # console puts it back in WAL mode when it opens the copy as a table.
+            dst.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            dst.close()
+    except sqlite3.Error as exc:
+        raise StorageError(f"{source}: cannot copy the table database: {exc}") from None
+    finally:
+        src.close()
+
+
+def _verify(copy: Path) -> tuple[int, int, str]:
+    conn = sqlite3.connect(copy)
+    try:
+        db = Database(conn)
+        result = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
+        if result != ["ok"]:
+            raise StorageError(f"the copy fails SQLite's integrity check: {result[0]}")
+        if not has_log(db):
+            raise StorageError("the copy holds no event log: this is not a table database")
+        broken = verify_chain(db)
+        if broken:
+            raise StorageError(f"the copy's hash chain is broken ({broken[0]}); run audit "
+                               "verify on the table's database")
+        events = int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+        seq, head = last_event(db)
+    except sqlite3.DatabaseError as exc:
+        raise StorageError(f"the copy cannot be read back: {exc}") from None
+    finally:
+        conn.close()
+    return events, seq, head
+
+
+def _sync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

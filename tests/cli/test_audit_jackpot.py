@@ -1,0 +1,212 @@
+"""``audit verify`` holds the jackpot's tables to the event log: a database made by
+``dealer-console simulate`` (jackpot hits on the real keypad path) is changed the way someone
+who can write the file would change it, and the audit must name the table, the row and both
+values. Each change here passed the audit before the jackpot was rebuilt from the log."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dealer_console.cli import main
+
+CLI = [sys.executable, "-m", "dealer_console.cli"]
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Washington with its jackpot, hands stacked so that hits happen (tray and meter)."""
+    path = tmp_path_factory.mktemp("sim") / "table.db"
+    out = subprocess.run(
+        [*CLI, "simulate", "--profile", "washington-face-up", "--rounds", "20", "--seed", "3",
+         "--faults", "jackpot-hands", "--devices", "in-process", "--db", str(path)],
+        capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    conn = sqlite3.connect(path)
+    tray, meter = conn.execute("SELECT SUM(from_tray_cents > 0), SUM(from_meter_cents > 0)"
+                               " FROM jackpot_hits").fetchone()
+    conn.close()
+    assert tray and meter, "the fixture needs a tray hit and a meter hit"
+    return path
+
+
+@pytest.fixture
+def db(simulated: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "table.db"
+    shutil.copy(simulated, copy)
+    return copy
+
+
+def tamper(path: Path, *sql: str) -> None:
+    conn = sqlite3.connect(path)
+    for statement in sql:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+
+
+def verify(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = main(["audit", "verify", "--db", str(path)])
+    return status, capsys.readouterr().out
+
+
+FIRST_TRAY_HIT = "(SELECT MIN(hit_id) FROM jackpot_hits WHERE from_tray_cents > 0)"
+FIRST_HIT = "(SELECT MIN(hit_id) FROM jackpot_hits)"
+
+
+def test_the_simulated_jackpot_table_audits_clean(db: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = verify(db, capsys)
+    assert status == 0, out
+    events = sqlite3.connect(db).execute(
+        "SELECT COUNT(*) FROM events WHERE kind = 'jackpot_game_installed'").fetchone()[0]
+    assert events == 1  # the set-up is in the log
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    # a tray award raised by $1,000
+    (("DROP TRIGGER jackpot_hits_no_update",
+      "UPDATE jackpot_hits SET from_tray_cents = from_tray_cents + 100000, amount_cents ="
+      f" amount_cents + 100000 WHERE hit_id = {FIRST_TRAY_HIT}"),
+     ["jackpot_hits (hit_id=", "amount_cents is", "from_tray_cents is"]),
+    # a hit deleted, with its meter entries
+    (("DROP TRIGGER jackpot_hits_no_delete", "DROP TRIGGER jackpot_ledger_no_delete",
+      f"DELETE FROM jackpot_ledger WHERE hit_id = {FIRST_HIT}",
+      f"DELETE FROM jackpot_hits WHERE hit_id = {FIRST_HIT}"),
+     ["jackpot_hits (hit_id=", "in the event log, but not stored"]),
+    # someone else named as the confirmer
+    (("DROP TRIGGER jackpot_hits_no_update",
+      "UPDATE jackpot_hits SET employee_id = 'SIM-D1', employee_name = 'Dee Dealer'"
+      f" WHERE hit_id = {FIRST_HIT}"),
+     ["employee_id is 'SIM-D1' stored", "employee_name is 'Dee Dealer' stored"]),
+    # a wager (with its meter contribution, so the meter still adds up) and a tray hit for a
+    # round that never was
+    (("INSERT INTO jackpot_wagers VALUES (999, 1, 3, 100, '2024-01-01T00:00:00+00:00')",
+      "INSERT INTO jackpot_ledger (recorded_at, spot, level, kind, round_id, seat,"
+      " meter_delta_micro, reserve_delta_micro, meter_after_micro, reserve_after_micro)"
+      " SELECT '2024-01-01T00:00:00+00:00', 1, 'main', 'contribution', 999, 3,"
+      " 100 * contribution_ppm, 100 * reserve_ppm, meter_micro + 100 * contribution_ppm,"
+      " reserve_micro + 100 * reserve_ppm FROM jackpot_levels",
+      "UPDATE jackpot_levels SET meter_micro = meter_micro + 100 * contribution_ppm,"
+      " reserve_micro = reserve_micro + 100 * reserve_ppm",
+      "INSERT INTO jackpot_hits (round_id, spot, seat, paytable, line_no, line_label, pay,"
+      " wager_cents, amount_cents, from_meter_cents, from_tray_cents, employee_id,"
+      " employee_name, employee_role, confirmed_at) VALUES (999, 1, 3, 'fupgpp-wa01', 3,"
+      " 'Royal Flush', '100 for 1', 100, 10000, 0, 10000, 'SIM-S1', 'Sim Supervisor',"
+      " 'supervisor', '2024-01-01T00:00:00+00:00')"),
+     ["jackpot_wagers (round_id=999, spot=1, seat=3): stored, but not in the event log",
+      "jackpot_hits (hit_id=", "stored, but not in the event log"]),
+    # the executive threshold raised (a supervisor could then confirm anything)
+    (("UPDATE jackpot_games SET executive_threshold_cents = 100000000",),
+     ["jackpot_games (spot=1): executive_threshold_cents is 100000000 stored"]),
+    # a meter's rate changed
+    (("UPDATE jackpot_levels SET contribution_ppm = 200000",),
+     ["jackpot_levels (spot=1, level='main'): contribution_ppm is 200000 stored"]),
+    # a ledger entry changed together with the meter, so the sums still agree
+    (("DROP TRIGGER jackpot_ledger_no_update",
+      "UPDATE jackpot_ledger SET meter_delta_micro = meter_delta_micro - 5000000,"
+      " meter_after_micro = meter_after_micro - 5000000 WHERE entry ="
+      " (SELECT MAX(entry) FROM jackpot_ledger WHERE kind = 'contribution')",
+      "UPDATE jackpot_levels SET meter_micro = meter_micro - 5000000"),
+     ["jackpot_ledger (spot=1, level='main', nth=", "meter_delta_micro is"]),
+])
+def test_a_changed_jackpot_table_fails_the_audit(db: Path, capsys: pytest.CaptureFixture[str],
+                                                 sql: tuple[str, ...],
+                                                 expected: list[str]) -> None:
+    tamper(db, *sql)
+    status, out = verify(db, capsys)
+    assert status == 1, out
+    for text in expected:
+        assert text in out, out
+
+
+def test_a_jackpot_award_is_recomputed_not_copied_from_the_log(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Even the hit's event raised (and its chain recomputed) is caught: the award is the
+    paytable's on the meters as they stood."""
+    from tests.cli.audit_helpers import rewrite_event
+
+    conn = sqlite3.connect(db)
+    seq, = conn.execute("SELECT MIN(seq) FROM events WHERE kind = 'jackpot_hit' AND"
+                        " json_extract(payload, '$.from_tray_cents') > 0").fetchone()
+    conn.close()
+
+    def raise_award(p: dict[str, object]) -> None:
+        p["award_cents"] = int(str(p["award_cents"])) + 100_000
+        p["from_tray_cents"] = int(str(p["from_tray_cents"])) + 100_000
+
+    rewrite_event(db, seq, raise_award)
+    status, out = verify(db, capsys)
+    assert status == 1, out
+    assert f"(event {seq}): the log pays" in out and "on the meters as they stood pays" in out
+
+
+@pytest.mark.parametrize("role", ["dealer", "technician"])
+def test_a_hit_confirmed_by_a_card_that_may_not_confirm_is_reported(
+        db: Path, capsys: pytest.CaptureFixture[str], role: str) -> None:
+    from tests.cli.audit_helpers import rewrite_event
+
+    conn = sqlite3.connect(db)
+    seq, = conn.execute("SELECT MIN(seq) FROM events WHERE kind = 'jackpot_hit'").fetchone()
+    conn.close()
+
+    def confirmer(p: dict[str, object]) -> None:
+        p["employee_role"] = role
+
+    rewrite_event(db, seq, confirmer)
+    status, out = verify(db, capsys)
+    assert status == 1 and f"confirmed by a {role}'s card" in out, out
+
+
+def test_a_threshold_below_an_award_makes_a_supervisors_confirmation_a_problem(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The set-up in the log is what the awards are held to: with the executive threshold
+    below a supervisor-confirmed award, that confirmation is reported."""
+    from tests.cli.audit_helpers import rewrite_event
+
+    conn = sqlite3.connect(db)
+    seq, = conn.execute("SELECT seq FROM events WHERE kind = 'jackpot_game_installed'"
+                        ).fetchone()
+    conn.close()
+
+    def threshold(p: dict[str, object]) -> None:
+        p["executive_threshold_cents"] = 1000
+
+    rewrite_event(db, seq, threshold)
+    status, out = verify(db, capsys)
+    assert status == 1, out
+    assert "confirmed by a supervisor's card;" in out and "needs an executive's" in out, out
+
+
+def test_a_set_up_an_older_console_kept_only_in_its_table_is_backfilled(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An older console kept the set-up only in ``jackpot_games``: the upgrade writes it to
+    the log, and from then on the audit holds the table to it."""
+    from dealer_console.jackpot import store
+    from dealer_console.profiles.loader import get_profile
+    from dealer_console.storage import open_table_db
+
+    path = tmp_path / "old.db"
+    db = open_table_db(path)
+    setup = get_profile("washington-face-up").jackpots
+    assert setup is not None
+    with db.atomic():  # as the older console installed it: tables only
+        store.write_game(db, setup.games[0], installed_at="2024-01-01T00:00:00+00:00",
+                         installed_by="console")
+    db.execute("DELETE FROM _sqlite_migrations WHERE name = '0002_setup_in_the_event_log'")
+    db.close()
+    open_table_db(path).close()  # what the console does on start: upgrade
+    conn = sqlite3.connect(path)
+    payload, = conn.execute("SELECT payload FROM events WHERE kind = 'jackpot_game_installed'"
+                            ).fetchone()
+    conn.close()
+    assert '"backfilled":true' in payload
+    assert verify(path, capsys)[0] == 0
+    tamper(path, "UPDATE jackpot_games SET executive_threshold_cents = 1")
+    status, out = verify(path, capsys)
+    assert status == 1 and "executive_threshold_cents is 1 stored" in out, out
