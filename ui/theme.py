@@ -15,14 +15,11 @@ from pathlib import Path
 from typing import Final
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QProxyStyle,
-    QStyle,
     QStyleFactory,
-    QStyleOption,
-    QStyleOptionComplex,
     QWidget,
 )
 
@@ -136,32 +133,20 @@ QScrollBar::add-line, QScrollBar::sub-line {{ width: 0; height: 0; }}
 
 
 class TouchStyle(QProxyStyle):
-    """Fusion that never draws the "mouse over" state: on a touchscreen the last finger
-    position is not a hover, and a button must look the same before and after it is touched."""
+    """Fusion with hover turned off: on a touchscreen the last finger position is not a hover,
+    and a button must look the same before and after it is touched.
+
+    It works by clearing ``WA_Hover`` as each widget is polished, so Fusion never learns where
+    the pointer is. (Overriding the draw methods in Python to strip ``State_MouseOver`` was
+    tried: PySide 6.x then drops a reference to None on every paint without a widget, and the
+    interpreter aborts at exit.)"""
 
     def __init__(self) -> None:
         super().__init__(QStyleFactory.create("Fusion"))
 
-    def drawPrimitive(self, element: QStyle.PrimitiveElement, option: QStyleOption,
-                      painter: QPainter, widget: QWidget | None = None) -> None:
-        option.state &= ~QStyle.StateFlag.State_MouseOver
-        super().drawPrimitive(element, option, painter, widget)
-
-    def drawControl(self, element: QStyle.ControlElement, option: QStyleOption,
-                    painter: QPainter, widget: QWidget | None = None) -> None:
-        option.state &= ~QStyle.StateFlag.State_MouseOver
-        super().drawControl(element, option, painter, widget)
-
-    def drawComplexControl(self, control: QStyle.ComplexControl, option: QStyleOptionComplex,
-                           painter: QPainter, widget: QWidget | None = None) -> None:
-        option.state &= ~QStyle.StateFlag.State_MouseOver
-        option.activeSubControls = QStyle.SubControl.SC_None
-        super().drawComplexControl(control, option, painter, widget)
-
     def polish(self, target: QApplication | QWidget | QPalette | Qt.GlobalColor | QColor, /
                ) -> None:
-        """Fusion asks for hover events on buttons and scroll bars; take that back, so nothing
-        repaints as a finger (or a technician's mouse) passes over it."""
+        """Fusion asks for hover events on buttons and scroll bars; take that back."""
         super().polish(target)
         if isinstance(target, QWidget):
             target.setAttribute(Qt.WidgetAttribute.WA_Hover, False)
