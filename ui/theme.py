@@ -38,7 +38,7 @@ FONT_BUTTON: Final = 24
 FONT_LABEL: Final = 26  # device names in the fault banner, group titles
 FONT_HEADING: Final = 32  # the phase bar's sentence, section titles
 FONT_AMOUNT: Final = 48  # an amount being entered or paid
-CARD_HEIGHT: Final = 180  # a card's height when the screen has room for it
+CARD_HEIGHT: Final = 220  # a card's height when the screen has room; rows shrink to fit
 
 # Colours: the ground and the text on it.
 BACKGROUND: Final = "#0b0f14"
@@ -109,11 +109,12 @@ QLabel[role="amount"] {{
     font-size: {FONT_AMOUNT}px; font-weight: bold; background: {SURFACE};
     border: 2px solid {BORDER}; border-radius: {RADIUS}px; padding: 4px 16px;
 }}
+QLabel[role="amount"][empty="true"] {{ color: {TEXT_MUTED}; }}
 QLabel[role="refusal"] {{
     font-size: {FONT_BODY}px; font-weight: bold; color: {ON_FILL}; background: {FAULT_RED};
     border-radius: {RADIUS}px; padding: 8px 14px;
 }}
-QLabel[role="group"] {{ font-size: {FONT_SMALL}px; font-weight: bold; color: {TEXT_MUTED}; }}
+QLabel[role="group"] {{ font-size: {FONT_BODY}px; font-weight: bold; color: {TEXT_MUTED}; }}
 
 QFrame[role="panel"] {{ background: {SURFACE}; border-radius: {RADIUS}px; }}
 QFrame[role="fault"] {{
@@ -136,17 +137,15 @@ class TouchStyle(QProxyStyle):
     """Fusion with hover turned off: on a touchscreen the last finger position is not a hover,
     and a button must look the same before and after it is touched.
 
-    It works by clearing ``WA_Hover`` as each widget is polished, so Fusion never learns where
-    the pointer is. (Overriding the draw methods in Python to strip ``State_MouseOver`` was
-    tried: PySide 6.x then drops a reference to None on every paint without a widget, and the
-    interpreter aborts at exit.)"""
+    Fusion asks for hover events (``WA_Hover``) on buttons, scroll bars and the like when it
+    polishes a widget; this takes that back, so no widget tracks the pointer and nothing lights
+    up. The stylesheet has no ``:hover`` rule for the same reason."""
 
     def __init__(self) -> None:
         super().__init__(QStyleFactory.create("Fusion"))
 
     def polish(self, target: QApplication | QWidget | QPalette | Qt.GlobalColor | QColor, /
                ) -> None:
-        """Fusion asks for hover events on buttons and scroll bars; take that back."""
         super().polish(target)
         if isinstance(target, QWidget):
             target.setAttribute(Qt.WidgetAttribute.WA_Hover, False)
