@@ -1,0 +1,80 @@
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
+from pytestqt.qtbot import QtBot
+
+from ui import theme
+from ui.screenshots import PAGES, SIZES, fit_problems, render, render_gallery, ui_kit_page
+from ui.widgets.amount_keypad import AmountKeypad
+from ui.widgets.touch import TouchButton
+
+
+def test_the_gallery_writes_each_page_at_each_size(themed: QApplication,
+                                                   tmp_path: Path) -> None:
+    written = render_gallery(tmp_path)
+    assert sorted(p.name for p in written) == ["ui-kit-1280x800.png", "ui-kit-1920x1080.png"]
+    for path in written:
+        image = QImage(str(path))
+        width, height = (int(n) for n in path.stem.rsplit("-", 1)[1].split("x"))
+        assert (image.width(), image.height()) == (width, height)
+        # something was drawn: the dark ground, white card faces and red fault colour
+        colours = {image.pixelColor(x, y).name()
+                   for x in range(0, width, 7) for y in range(0, height, 7)}
+        assert {theme.BACKGROUND, theme.CARD_FACE, theme.FAULT_RED} <= colours
+
+
+def test_adding_a_page_is_one_entry(themed: QApplication, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    def hello() -> QWidget:
+        page = QWidget()
+        QVBoxLayout(page).addWidget(QLabel("Hello"))
+        return page
+
+    monkeypatch.setitem(PAGES, "hello", hello)
+    written = {p.name for p in render_gallery(tmp_path)}
+    assert {"hello-1280x800.png", "hello-1920x1080.png", "ui-kit-1280x800.png"} <= written
+
+
+def test_a_page_that_does_not_fit_is_refused(themed: QApplication, tmp_path: Path) -> None:
+    page = QWidget()
+    QVBoxLayout(page).addWidget(AmountKeypad())
+    refused = r"does not fit 400x300: .*AmountKeypad is \d+x\d+ but needs"
+    with pytest.raises(ValueError, match=refused):
+        render(page, tmp_path / "small.png", (400, 300))
+    assert not (tmp_path / "small.png").exists()
+
+
+def test_every_touch_target_is_big_enough_at_1280x800(themed: QApplication, qtbot: QtBot,
+                                                      tmp_path: Path) -> None:
+    page = ui_kit_page()
+    qtbot.addWidget(page)
+    render(page, tmp_path / "kit.png", SIZES[0])
+    assert fit_problems(page) == []
+    buttons = page.findChildren(TouchButton)
+    assert len(buttons) >= 17  # the keypad's 15 keys and the phase bar's buttons
+    for button in buttons:
+        assert button.width() >= theme.TOUCH_MIN and button.height() >= theme.TOUCH_MIN
+    keypad = page.findChild(AmountKeypad)
+    assert keypad is not None and len(keypad.keys) == 15
+    for key in keypad.keys.values():
+        assert key.width() >= theme.MONEY_MIN and key.height() >= theme.MONEY_MIN, key.text()
+
+
+def test_the_command_renders_into_a_folder(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "ui.screenshots", "--page", "ui-kit", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "ui-kit-1280x800.png", "ui-kit-1920x1080.png"]
+    assert QImage(str(tmp_path / "ui-kit-1920x1080.png")).width() == 1920
+    bad = subprocess.run([sys.executable, "-m", "ui.screenshots", "--page", "nope"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "invalid choice: 'nope'" in bad.stderr

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QColor, QMouseEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QListWidget, QScroller
+from pytestqt.qtbot import QtBot
+
+from ui import theme
+from ui.widgets.touch import ButtonRole, TouchButton, kinetic
+
+
+def _centre_colour(button: TouchButton) -> str:
+    image = button.grab().toImage()
+    return QColor(image.pixel(image.width() // 2, 6)).name()
+
+
+def test_a_button_takes_its_colour_from_its_role(themed: QApplication, qtbot: QtBot) -> None:
+    button = TouchButton("Deal", ButtonRole.PRIMARY)
+    qtbot.addWidget(button)
+    button.resize(200, 80)
+    button.show()
+    assert _centre_colour(button) == theme.PRIMARY
+    button.set_role(ButtonRole.DANGER)
+    assert button.role is ButtonRole.DANGER
+    assert _centre_colour(button) == theme.FAULT_RED
+    button.setEnabled(False)
+    assert _centre_colour(button) == theme.DISABLED_FILL
+
+
+def test_buttons_are_finger_sized_and_take_no_keyboard_focus(themed: QApplication,
+                                                             qtbot: QtBot) -> None:
+    plain, money = TouchButton("x"), TouchButton("1", money=True)
+    for button in (plain, money):
+        qtbot.addWidget(button)
+        button.show()  # polished: the stylesheet must not shrink it
+    assert plain.minimumSize().width() >= theme.TOUCH_MIN <= plain.minimumSize().height()
+    assert money.minimumSize().width() >= theme.MONEY_MIN <= money.minimumSize().height()
+    assert plain.focusPolicy() == Qt.FocusPolicy.NoFocus
+
+
+@pytest.fixture
+def long_list(themed: QApplication, qtbot: QtBot) -> QListWidget:
+    view = QListWidget()
+    view.addItems([f"round {n}" for n in range(300)])
+    kinetic(view)
+    qtbot.addWidget(view)
+    view.resize(300, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def _scrolled_and_stopped(view: QListWidget, qtbot: QtBot) -> None:
+    """The drag moved the list; then the fling is stopped, so nothing moves into the next
+    test."""
+    qtbot.waitUntil(lambda: view.verticalScrollBar().value() > 300)
+    for target in (view, view.viewport()):
+        scroller = QScroller.scroller(target)
+        scroller.stop()
+        assert scroller.state() == QScroller.State.Inactive
+
+
+def test_a_finger_drag_scrolls_a_list(long_list: QListWidget, qtbot: QtBot) -> None:
+    viewport = long_list.viewport()
+    finger = QTest.createTouchDevice()
+    QTest.touchEvent(viewport, finger).press(0, QPoint(150, 350), viewport).commit()
+    for y in range(340, 40, -10):
+        qtbot.wait(5)
+        QTest.touchEvent(viewport, finger).move(0, QPoint(150, y), viewport).commit()
+    QTest.touchEvent(viewport, finger).release(0, QPoint(150, 40), viewport).commit()
+    _scrolled_and_stopped(long_list, qtbot)
+    assert not long_list.selectedItems()  # a drag is not a tap on a row
+
+
+def test_a_mouse_drag_scrolls_a_list(long_list: QListWidget, qtbot: QtBot) -> None:
+    viewport = long_list.viewport()
+
+    def send(kind: QEvent.Type, y: int, held: Qt.MouseButton) -> None:
+        point = QPointF(150, y)
+        button = Qt.MouseButton.NoButton if kind == QEvent.Type.MouseMove else \
+            Qt.MouseButton.LeftButton
+        QApplication.sendEvent(viewport, QMouseEvent(
+            kind, point, viewport.mapToGlobal(point), button, held,
+            Qt.KeyboardModifier.NoModifier))
+
+    send(QEvent.Type.MouseButtonPress, 350, Qt.MouseButton.LeftButton)
+    for y in range(340, 40, -10):
+        qtbot.wait(5)
+        send(QEvent.Type.MouseMove, y, Qt.MouseButton.LeftButton)
+    send(QEvent.Type.MouseButtonRelease, 40, Qt.MouseButton.NoButton)
+    _scrolled_and_stopped(long_list, qtbot)

@@ -1,0 +1,211 @@
+"""Screenshots of the console's screens at the touchscreens' sizes, for the docs and for review.
+
+``python -m ui.screenshots`` renders every page in ``PAGES`` at every size in ``SIZES`` into
+``docs/screenshots/NAME-WIDTHxHEIGHT.png``, offscreen and with the shipped fonts, so the
+pictures are the same on every machine. A page is a function that builds a widget filled with
+sample values; adding a screen is one line in ``PAGES``.
+
+``render`` refuses a widget whose layout cannot fit the size asked for: a screen that does not
+fit 1280x800 is a bug to see here, not on the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from ui import theme
+from ui.widgets.amount_keypad import AmountKeypad
+from ui.widgets.card import CardRow
+from ui.widgets.fault_banner import FaultBanner
+from ui.widgets.phase_bar import PhaseBar
+from ui.widgets.touch import ButtonRole
+
+SIZES: tuple[tuple[int, int], ...] = ((1280, 800), (1920, 1080))
+DEFAULT_DIR = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+
+
+def fit_problems(widget: QWidget) -> list[str]:
+    """What does not fit in ``widget`` as laid out now: each visible part that was given less
+    than its minimum size, or less height than its wrapped text needs (text cut off)."""
+    problems = []
+    for part in (widget, *widget.findChildren(QWidget)):
+        if not part.isVisible():
+            continue
+        hint, least = part.minimumSizeHint(), part.minimumSize()
+        need_width = max(hint.width(), least.width())
+        need_height = max(hint.height(), least.height())
+        layout = part.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            # wrapped text inside: what it needs depends on the width it was given
+            need_height = max(least.height(), layout.totalMinimumHeightForWidth(part.width()))
+        elif part.hasHeightForWidth():  # a wrapped label: shorter than this cuts its text
+            need_height = max(need_height, part.heightForWidth(part.width()))
+        if part.width() < need_width or part.height() < need_height:
+            name = part.objectName() or type(part).__name__
+            text = getattr(part, "text", None)
+            if callable(text) and text():
+                name += f" {str(text())[:30]!r}"
+            problems.append(f"{name} is {part.width()}x{part.height()} but needs "
+                            f"{need_width}x{need_height}")
+    return problems
+
+
+def render(widget: QWidget, path: str | Path, size: tuple[int, int] | QSize) -> Path:
+    """Lay ``widget`` out at ``size`` offscreen and save what it shows as a PNG at ``path``.
+
+    Raises ``ValueError`` when something on it does not fit that size (see ``fit_problems``)."""
+    target = size if isinstance(size, QSize) else QSize(*size)
+    widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    widget.setFixedSize(target)
+    widget.show()
+    layout = widget.layout()
+    if layout is not None:
+        layout.activate()
+    QApplication.processEvents()
+    problems = fit_problems(widget)
+    if problems:
+        raise ValueError(f"{type(widget).__name__} does not fit {target.width()}x"
+                         f"{target.height()}: " + "; ".join(problems[:3]))
+    picture = widget.grab()
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not picture.save(str(out), "PNG"):
+        raise OSError(f"cannot write the screenshot {out}")
+    return out
+
+
+# -- the pages ---------------------------------------------------------------------------------
+
+def _caption(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setProperty("role", "hint")
+    return label
+
+
+def _sample_base_wager(cents: int) -> str | None:
+    """A sample of what a profile's limits say; the real words come from the profile."""
+    if cents < 1_000 or cents > 50_000:
+        return "Over the $500 table maximum. Enter $10 to $500."
+    if cents % 500:
+        return "Base wagers go in $5 steps. Enter a multiple of $5."
+    return None
+
+
+def ui_kit_page() -> QWidget:
+    """Every piece of the kit on one page, showing its states."""
+    page = QWidget()
+    page.setAutoFillBackground(True)
+
+    banner = FaultBanner()
+    banner.set_faults([
+        ("Shuffler", "Not answering.", "Check its cable and power."),
+        ("Bet sensors", "Seat 3: chips moved late.", "Call a supervisor."),
+    ])
+
+    two_colour = CardRow("As Kh Qd Jc Td 2s JK 9c", card_height=theme.CARD_HEIGHT)
+    two_colour.set_selected([1])
+    two_colour.set_dimmed([5])
+    two_colour.set_face_down([7])
+    four_colour = CardRow("As Kh Qd Jc Td 2s JK 9c", card_height=theme.CARD_HEIGHT,
+                          four_colour=True)
+    hand = CardRow(card_height=theme.CARD_HEIGHT)
+    hand.set_groups([("Low hand", "Kd Jc"), ("High hand", "As Ah 9s 9h JK")])
+
+    cards = QGridLayout()
+    cards.setVerticalSpacing(theme.SPACING // 2)
+    cards.setHorizontalSpacing(theme.SPACING)
+    for row, (caption, card_row) in enumerate((
+        ("Two colours: selected, dimmed, face down", two_colour),
+        ("Four-colour deck", four_colour),
+        ("A hand set low and high", hand),
+    )):
+        cards.addWidget(_caption(caption), row * 2, 0)
+        cards.addWidget(card_row, row * 2 + 1, 0)
+        cards.setRowStretch(row * 2 + 1, 1)
+
+    keypad = AmountKeypad(_sample_base_wager, "Base wager $10 to $500 in $5 steps")
+    for digit in "512":
+        keypad.press(digit)
+
+    bar = PhaseBar()
+    bar.set_instruction("Deal the seven hands from the shuffler.")
+    bar.set_action("Deal", lambda: None)
+    bar.add_secondary("Misdeal", lambda: None, role=ButtonRole.DANGER)
+    bar.show_message("Cannot deal yet: seat 3's wager changed after the bets closed.",
+                     "Ask a supervisor to confirm seat 3, then press Deal.")
+
+    middle = QHBoxLayout()
+    middle.setSpacing(theme.SPACING * 2)
+    middle.addLayout(cards, 3)
+    middle.addWidget(keypad, 2)
+
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(theme.SPACING, theme.SPACING, theme.SPACING, theme.SPACING)
+    layout.setSpacing(theme.SPACING)
+    layout.addWidget(banner)
+    layout.addLayout(middle, 1)
+    layout.addWidget(bar)
+    return page
+
+
+# One line per page: name -> function building the page with sample values.
+PAGES: dict[str, Callable[[], QWidget]] = {
+    "ui-kit": ui_kit_page,
+}
+
+
+def themed_app() -> QApplication:
+    """The running application, or a new one; themed either way."""
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    theme.apply_theme(app)
+    return app
+
+
+def render_gallery(out_dir: str | Path = DEFAULT_DIR,
+                   pages: Mapping[str, Callable[[], QWidget]] | None = None,
+                   sizes: Sequence[tuple[int, int]] = SIZES) -> list[Path]:
+    """Render each page at each size as ``out_dir/NAME-WxH.png``; returns the files written."""
+    themed_app()
+    written = []
+    for name, build in (PAGES if pages is None else pages).items():
+        for width, height in sizes:
+            widget = build()
+            try:
+                written.append(render(widget, Path(out_dir) / f"{name}-{width}x{height}.png",
+                                      (width, height)))
+            finally:
+                widget.close()
+                widget.deleteLater()
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ui.screenshots", description=__doc__)
+    parser.add_argument("--out", type=Path, default=DEFAULT_DIR,
+                        help="folder for the PNGs (default: docs/screenshots)")
+    parser.add_argument("--page", action="append", choices=sorted(PAGES),
+                        help="render only this page (repeatable)")
+    args = parser.parse_args(argv)
+    # offscreen whatever the desktop: no window flashes up and no desktop scaling applies
+    if QApplication.instance() is None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    pages = {name: PAGES[name] for name in args.page} if args.page else PAGES
+    try:
+        for path in render_gallery(args.out, pages):
+            print(path)
+    except (ValueError, OSError) as exc:
+        print(f"screenshots: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
