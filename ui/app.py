@@ -1,62 +1,118 @@
-"""The console application: opens the table's database, starts the devices, shows the status
-screen. The dealer's round screens will hang off this window."""
+"""The console application: the table opened once through the controller's composition root,
+its devices (the simulated ones, or the real ones its devices file names), the controller
+bridged to Qt, the dealer's window, and in simulated mode the window standing in for the world
+outside the console."""
 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMainWindow
+from PySide6.QtWidgets import QApplication
 
+from dealer_console.controller import OpenTable, TableController, TableDevices, open_table
+from dealer_console.devices.config import load_devices
 from dealer_console.devices.diagnostics import DeviceDriver
-from dealer_console.jackpot.setup import install_from_profile
 from dealer_console.profiles.model import Profile
-from dealer_console.storage.connection import open_table_db
-from ui.status import StatusScreen
+from ui.bridge import ControllerBridge
+from ui.dealer.window import DealerWindow
+from ui.theme import apply_theme
 
 
-def table_heading(profile: Profile, db_path: str, rounds: int, simulated: bool) -> str:
-    hardware = "simulated hardware" if simulated else "no devices started"
-    return (
-        f"Dealer Console - {profile.title} ({profile.name})\n"
-        f"Database {db_path}: {rounds} rounds stored. {hardware.capitalize()}."
-    )
+@dataclass
+class Console:
+    """Everything the console started; :meth:`close` stops it in order."""
+
+    opened: OpenTable
+    controller: TableController
+    bridge: ControllerBridge
+    window: DealerWindow
+    drivers: list[DeviceDriver] = field(default_factory=list)
+    hardware: object | None = None
+    world: object | None = None
+
+    def close(self) -> None:
+        self.bridge.detach()
+        for driver in self.drivers:
+            driver.stop()
+        if self.hardware is not None:
+            self.hardware.close()  # type: ignore[attr-defined]
+        self.opened.close()
 
 
-class MainWindow(QMainWindow):
-    def __init__(self, heading: str, drivers: list[DeviceDriver]) -> None:
-        super().__init__()
-        self.setWindowTitle("Dealer Console")
-        self.status = StatusScreen(heading, drivers)
-        self.setCentralWidget(self.status)
-        self.resize(1024, 600)
+def jackpot_spots(profile: Profile) -> tuple[int, ...]:
+    if profile.jackpot is None:
+        return ()
+    return tuple(g.spot for g in profile.jackpots.games) if profile.jackpots else (1,)
+
+
+def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
+                  devices_file: str | Path | None = None, link: str = "pty",
+                  four_colour: bool = False) -> Console:
+    """Open the table and its devices and show the dealer's window (the caller runs Qt)."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    apply_theme(app)
+    Path(db_path).parent.mkdir(parents=True, exist_ok=True)
+    opened = open_table(db_path, profile, actor="console")
+    drivers: list[DeviceDriver] = []
+    hardware = None
+    try:
+        if simulated:
+            from drivers.sim.hardware import SimulatedHardware
+            from drivers.sim.table.dealer import install_sim_staff
+
+            spots = jackpot_spots(profile)
+            names = ("shuffler", "bet-sensors", "keypad") if spots else ("shuffler",)
+            hardware = SimulatedHardware(link=link, devices=names).start()
+            devices = hardware.table_devices
+            if spots:
+                install_sim_staff(opened.db)  # the world window's test cards
+        elif devices_file is not None:
+            from drivers.assembly import devices_from_config
+
+            devices, drivers = devices_from_config(load_devices(devices_file))
+            for driver in drivers:
+                driver.start()
+        else:
+            devices = TableDevices()
+        controller = TableController(opened, devices)
+        bridge = ControllerBridge(controller)
+        controller.start()
+        window = DealerWindow(controller, bridge, four_colour=four_colour)
+    except BaseException:
+        for driver in drivers:
+            driver.stop()
+        if hardware is not None:
+            hardware.close()
+        opened.close()
+        raise
+    console = Console(opened, controller, bridge, window, drivers, hardware)
+    if hardware is not None:
+        from ui.world import WorldWindow
+
+        console.world = WorldWindow(hardware, jackpot_spots(profile))
+    return console
 
 
 def run_app(profile: Profile, simulated: bool, db_path: str,
-            quit_after: float | None = None) -> int:
-    Path(db_path).parent.mkdir(parents=True, exist_ok=True)
-    db = open_table_db(db_path)
+            quit_after: float | None = None, devices_file: str | None = None,
+            four_colour: bool = False, full_screen: bool = False) -> int:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    console = start_console(profile, db_path, simulated=simulated, devices_file=devices_file,
+                            four_colour=four_colour)
     try:
-        # the profile's jackpot games, installed on first use and checked on every start
-        install_from_profile(db, profile.jackpots, actor="console")
-        rounds = int(db.execute("SELECT count(*) FROM rounds").fetchone()[0])
-    finally:
-        db.conn.close()
-    hardware = None
-    drivers: list[DeviceDriver] = []
-    if simulated:
-        from drivers.sim.hardware import SimulatedHardware
-
-        hardware = SimulatedHardware().start()
-        drivers = list(hardware.drivers)
-    try:
-        app = QApplication.instance() or QApplication(sys.argv[:1])
-        window = MainWindow(table_heading(profile, db_path, rounds, simulated), drivers)
-        window.show()
+        if full_screen:
+            console.window.showFullScreen()
+        else:
+            console.window.resize(1280, 800)
+            console.window.show()
+        if console.world is not None:
+            console.world.show()  # type: ignore[attr-defined]
         if quit_after is not None:
-            QTimer.singleShot(int(quit_after * 1000), window.close)
+            QTimer.singleShot(int(quit_after * 1000), app.quit)
         return int(app.exec())
     finally:
-        if hardware is not None:
-            hardware.close()
+        console.close()

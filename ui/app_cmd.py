@@ -13,6 +13,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--profile", default="washington-face-up",
                         help="the table profile (default: washington-face-up)")
     parser.add_argument("--db", default="var/table.db", help="the table's SQLite database")
+    parser.add_argument("--devices", default=None, metavar="FILE",
+                        help="the table's devices file (devices.toml: real ports and USB "
+                             "ids, docs/protocols/README.md); without it and without "
+                             "--simulated the console runs with no devices")
+    parser.add_argument("--four-colour", action="store_true",
+                        help="draw the cards in a four-colour deck")
+    parser.add_argument("--full-screen", action="store_true",
+                        help="fill the screen (a table PC's kiosk)")
     parser.add_argument(
         "--quit-after", type=float, default=None, metavar="SECONDS",
         help="close the window after SECONDS (smoke tests)",
@@ -29,12 +37,14 @@ def run(args: argparse.Namespace) -> int:
         profile = get_profile(args.profile)
     except (KeyError, ConfigError) as exc:
         raise CommandError(str(exc.args[0] if isinstance(exc, KeyError) else exc)) from None
-    from dealer_console.jackpot.setup import JackpotSetupMismatch
-    from dealer_console.storage import StorageError
+    from dealer_console.errors import ConsoleError
     from ui.app import run_app
 
+    if args.simulated and args.devices:
+        raise CommandError("--simulated and --devices exclude each other")
     try:
         return run_app(profile=profile, simulated=args.simulated, db_path=args.db,
-                       quit_after=args.quit_after)
-    except (JackpotSetupMismatch, StorageError) as exc:
+                       quit_after=args.quit_after, devices_file=args.devices,
+                       four_colour=args.four_colour, full_screen=args.full_screen)
+    except ConsoleError as exc:
         raise CommandError(f"{args.db}: {exc}") from None

@@ -95,6 +95,7 @@ QPushButton {{
 }}
 QPushButton:pressed {{ background: {SECONDARY_PRESSED}; }}
 QPushButton[role="primary"] {{ background: {PRIMARY}; border-color: #90caf9; }}
+QPushButton:checked {{ background: {PRIMARY}; border: 3px solid {SELECTED}; }}
 QPushButton[role="primary"]:pressed {{ background: {PRIMARY_PRESSED}; }}
 QPushButton[role="danger"] {{ background: {FAULT_RED}; border-color: #ef9a9a; }}
 QPushButton[role="danger"]:pressed {{ background: {FAULT_RED_PRESSED}; }}

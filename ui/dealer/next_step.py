@@ -1,0 +1,85 @@
+"""The one next step of each phase: the sentence the phase bar says, and the primary button's
+words and command. Whether the button is live is asked of the controller (``check``); a step
+the table waits for a device on has no button, and the sentence says what it waits for."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from dealer_console.controller import TableController, TableSnapshot
+from dealer_console.round import commands as c
+from dealer_console.round.rules import ActionSeatMethod
+from dealer_console.round.state import Phase
+from ui.dealer.words import seat_name
+
+Action = Callable[[], object]
+
+
+@dataclass
+class Step:
+    sentence: str
+    button: str = ""
+    action: Action | None = None
+    enabled: bool = True
+    secondary: list[tuple[str, Action]] = field(default_factory=list)
+
+
+def next_step(ctl: TableController, view: TableSnapshot) -> Step:
+    r = view.round
+    if view.waiting_for:
+        return Step(f"Waiting for {view.waiting_for}.")
+    phase = r.phase
+    if phase is Phase.BANKER:
+        return Step(f"Offer the bank to seat {r.offer_seat}.")
+    if phase is Phase.BETTING:
+        problem = ctl.check(c.StartGame())
+        return Step("Take the wagers: touch a seat, choose the wager, enter the amount."
+                    if problem else "Wagers are in: press START GAME.",
+                    "START GAME", ctl.start_game, problem is None)
+    if phase is Phase.ACTION:
+        if ctl.rules.action_method is ActionSeatMethod.SHUFFLER:
+            return Step("Waiting for the shuffler's number.")
+        return Step("Find the action: enter it on the pad.")
+    if phase in (Phase.DEALING, Phase.DEAL_CHECK):
+        if r.wrong_start is not None:
+            return Step(f"The first hand went to seat {r.wrong_start}: move the hands.",
+                        "Move the hands", lambda: ctl.do(c.CorrectFirstHand()))
+        return Step("Deal the hands as the shuffler delivers them.")
+    if phase is Phase.MISDEAL:
+        if r.deck_count_due:
+            live = ctl.devices.shuffler is not None
+            return Step("Misdeal: count the whole deck (53 cards) before play resumes.",
+                        "Count the deck in the shuffler", ctl.count_deck, live)
+        return Step("Misdeal: gather the hands and deal again; every wager stays.",
+                    "Redeal", lambda: ctl.do(c.Redeal()), ctl.check(c.Redeal()) is None)
+    if phase is Phase.BANKER_SET:
+        push = (" It is ace-high pai gow: every base wager pushes."
+                if view.banker_pai_gow else "")
+        return Step("Expose the banker's hand and set it the House Way." + push,
+                    "Set the banker's hand", lambda: ctl.do(c.SetBankerHand()),
+                    ctl.check(c.SetBankerHand()) is None)
+    if phase is Phase.PLAYERS_SET:
+        todo = r.players_to_set()
+        if not todo:
+            return Step("Every hand is set.")
+        seat = todo[0]
+        name = seat_name(seat, r.banker_seat, r.banker_kind)
+        return Step(f"Set the players' hands: {len(todo)} to go. The player sets, or asks "
+                    "for the House Way.", f"{name}: House Way",
+                    lambda: ctl.do(c.SetPlayerHand(seat)),
+                    ctl.check(c.SetPlayerHand(seat)) is None)
+    if phase is Phase.SETTLEMENT:
+        next_seat = r.next_to_settle()
+        name = (seat_name(next_seat, r.banker_seat, r.banker_kind)
+                if next_seat is not None else "")
+        return Step(f"Settle {name} as shown, then confirm.", f"{name} settled",
+                    lambda: ctl.do(c.SettleNext()), ctl.check(c.SettleNext()) is None)
+    if phase is Phase.END:
+        if view.jackpot_pending:
+            return Step("A jackpot hand waits: the supervisor presses CONFIRM and swipes.",
+                        "END GAME", ctl.end_game, False)
+        return Step("Every seat is settled: press END GAME.", "END GAME", ctl.end_game,
+                    ctl.check(c.EndGame()) is None)
+    return Step("")
+

@@ -1,0 +1,153 @@
+"""The table as on the felt: the player seats in a row, numbered from the dealer's left, and the
+dealer's (or the house's) place below them. Each seat shows its wagers, its role this round
+(banker, action), its cards small, and what its settlement was; touching a seat puts it in
+focus."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from dealer_console.cards import Card
+from dealer_console.controller import TableSnapshot
+from dealer_console.money import format_cents
+from dealer_console.round.snapshot import RoundSnapshot
+from ui import theme
+from ui.dealer.words import kind_name, line_words, seat_name
+
+
+class SeatPanel(QFrame):
+    tapped = Signal(int)
+
+    def __init__(self, seat: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.seat = seat
+        self.setObjectName(f"seat-{seat}")
+        self.setProperty("role", "panel")
+        self.setMinimumSize(theme.TOUCH_MIN * 2, theme.TOUCH_MIN * 2)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.title = QLabel()
+        self.title.setProperty("role", "group")
+        self.badges = QLabel()
+        self.badges.setWordWrap(True)
+        self.badges.setStyleSheet(f"color: {theme.WARNING_AMBER}; font-weight: bold;")
+        self.wagers = QLabel()
+        self.wagers.setWordWrap(True)
+        self.wagers.setStyleSheet(f"font-size: {theme.FONT_SMALL}px;")
+        self.cards = QLabel()
+        self.cards.setTextFormat(Qt.TextFormat.RichText)
+        self.cards.setWordWrap(True)
+        self.cards.setStyleSheet(f"background: {theme.CARD_FACE}; border-radius: 6px; "
+                                 f"padding: 2px 4px; font-size: {theme.FONT_BODY}px;")
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        self.result.setStyleSheet(f"font-size: {theme.FONT_SMALL}px; font-weight: bold;")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(4)
+        for widget in (self.title, self.badges, self.wagers):
+            layout.addWidget(widget)
+        layout.addWidget(self.cards, 1)
+        layout.addWidget(self.result)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.tapped.emit(self.seat)
+        super().mouseReleaseEvent(event)
+
+    def show_round(self, view: TableSnapshot, focused: bool, four_colour: bool) -> None:
+        r = view.round
+        seat = self.seat
+        self.title.setText(seat_name(seat, r.banker_seat, r.banker_kind))
+        badges = []
+        if seat == r.banker_seat and r.phase.value != "banker":
+            badges.append("BANKER")
+        if r.phase.value == "banker" and seat == r.offer_seat:
+            badges.append("BANK OFFERED")
+        if seat == r.action_seat:
+            badges.append("ACTION")
+        if seat in r.dead:
+            badges.append("DEAD HAND")
+        elif r.fouls.get(seat):
+            badges.append("FOUL")
+        if any(h.seat == seat for h in r.jackpot_hits):
+            badges.append("JACKPOT PAID")
+        elif any(p.seat == seat for p in view.jackpot_pending):
+            badges.append("JACKPOT HAND")
+        self.badges.setText("  ".join(badges))
+        self.badges.setVisible(bool(badges))
+        self.wagers.setText(_wagers(r, seat))
+        self._cards(view, four_colour)
+        settled = [x for x in r.lines if x.seat == seat]
+        self.result.setText("\n".join(line_words(x) for x in settled))
+        self.result.setVisible(bool(settled))
+        colour = theme.SELECTED if focused else (
+            theme.WARNING_AMBER if "BANK OFFERED" in badges else theme.BORDER)
+        width = 4 if focused else (3 if seat == 0 else 1)
+        self.setStyleSheet(f"SeatPanel {{ border: {width}px solid {colour}; }}")
+
+    def _cards(self, view: TableSnapshot, four_colour: bool) -> None:
+        """The seat's cards small, as coloured text (the hand in focus is drawn large on the
+        page): the low hand over the high hand once set, face down while hidden."""
+        r = view.round
+        hand = r.hands.get(self.seat)
+        in_play = self.seat == r.banker_seat or self.seat in r.seats_with_base()
+        if hand is None or not in_play:  # a hand without a wager goes to the discard rack
+            self.cards.setVisible(False)
+            return
+        self.cards.setVisible(True)
+        if self.seat in view.hidden_seats:
+            self.cards.setText(f"<span style='color:{theme.CARD_BACK}'>"
+                               + "&#9646;" * len(hand) + "</span>")
+            return
+        setting = r.banker_setting if self.seat == r.banker_seat else r.settings.get(self.seat)
+        lines = [setting.low, setting.high] if setting is not None else [hand[:4], hand[4:]]
+        self.cards.setText("<br>".join(mini_cards(cards, four_colour) for cards in lines))
+
+
+def mini_cards(cards: Sequence[Card], four_colour: bool) -> str:
+    """Cards as short coloured text: rank and suit symbol, the suit's colour."""
+    out = []
+    for card in cards:
+        text = str(card)
+        if text == "JK":
+            out.append(f"<b style='color:{theme.JOKER_COLOUR}'>JK</b>")
+            continue
+        rank, suit = text[0].replace("T", "10"), text[1]
+        colour = theme.suit_colour(suit, four_colour)
+        out.append(f"<b style='color:{colour}'>{rank}{theme.SUIT_SYMBOLS[suit]}</b>")
+    return " ".join(out)
+
+
+def _wagers(r: RoundSnapshot, seat: int) -> str:
+    parts = [f"{kind_name(kind)} {format_cents(cents)}"
+             for (s, kind), cents in sorted(r.wagers.items()) if s == seat]
+    if seat == r.banker_seat and r.banker_kind == "player" and r.banker_wager:
+        parts.insert(0, f"Bank {format_cents(r.banker_wager)}")
+    return "\n".join(parts) if parts else "no wager"
+
+
+class TableView(QWidget):
+    """Player seats left to right from the dealer's left, and the dealer's place (the house's
+    hand) at the end of the row, marked apart."""
+
+    seat_tapped = Signal(int)
+
+    def __init__(self, seats: tuple[int, ...], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.panels: dict[int, SeatPanel] = {}
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(theme.SPACING // 2)
+        for seat in [s for s in seats if s != 0] + ([0] if 0 in seats else []):
+            panel = SeatPanel(seat)
+            panel.tapped.connect(self.seat_tapped)
+            row.addWidget(panel, 1)
+            self.panels[seat] = panel
+
+    def show_round(self, view: TableSnapshot, focus: int | None, four_colour: bool) -> None:
+        for seat, panel in self.panels.items():
+            panel.show_round(view, seat == focus, four_colour)

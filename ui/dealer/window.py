@@ -1,0 +1,131 @@
+"""The dealer's window: header (table, round, phase, devices), the device faults where the
+dealer looks, the table as on the felt, the phase's page with the hand in focus, and the phase
+bar with the one next step. It redraws from the controller's view on every change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_console.controller import TableController, TableSnapshot
+from dealer_console.controller.view import Level
+from dealer_console.errors import ConsoleError
+from ui import theme
+from ui.bridge import ControllerBridge
+from ui.dealer.next_step import next_step
+from ui.dealer.pages import build_pages
+from ui.dealer.seats import TableView
+from ui.dealer.words import PHASES
+from ui.widgets.fault_banner import FaultBanner
+from ui.widgets.phase_bar import PhaseBar
+from ui.widgets.touch import ButtonRole, TouchButton
+
+
+class DealerWindow(QMainWindow):
+    def __init__(self, controller: TableController, bridge: ControllerBridge,
+                 four_colour: bool = False) -> None:
+        super().__init__()
+        self.ctl = controller
+        self.bridge = bridge
+        self.four_colour = four_colour
+        self.focus: int | None = None
+        self._notice_seen = 0
+        self.setWindowTitle(f"Dealer Console - {controller.opened.profile.title}")
+
+        self.title = QLabel()
+        self.title.setProperty("role", "heading")
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.devices = QLabel()
+        self.devices.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.colours = TouchButton("Four colours", ButtonRole.SECONDARY)
+        self.colours.setMinimumWidth(theme.TOUCH_MIN * 4)
+        self.colours.setCheckable(True)
+        self.colours.setChecked(four_colour)
+        self.colours.clicked.connect(self._toggle_colours)
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        header.addWidget(self.devices)
+        header.addWidget(self.colours)
+
+        self.faults = FaultBanner()
+        self.table = TableView(controller.rules.seats)
+        self.table.seat_tapped.connect(self._seat_tapped)
+        self.stack, self.pages = build_pages(controller, self.act)
+        self.phase_bar = PhaseBar()
+
+        body = QVBoxLayout()
+        body.setContentsMargins(theme.SPACING, theme.SPACING // 2, theme.SPACING,
+                                theme.SPACING // 2)
+        body.setSpacing(theme.SPACING // 2)
+        body.addLayout(header)
+        body.addWidget(self.faults)
+        body.addWidget(self.table, 2)
+        body.addWidget(self.stack, 5)
+        body.addWidget(self.phase_bar)
+        central = QWidget()
+        central.setLayout(body)
+        self.setCentralWidget(central)
+        bridge.changed.connect(self.show_view)
+        self.show_view(controller.snapshot())
+
+    # -- commands ------------------------------------------------------------------------------
+
+    def act(self, command: Callable[[], object]) -> bool:
+        """Run a dealer's command; a refusal is shown in plain words with what to do."""
+        try:
+            command()
+        except ConsoleError as exc:
+            self.phase_bar.show_message(str(exc), "Nothing was changed.")
+            return False
+        self.phase_bar.clear_message()
+        return True
+
+    def _seat_tapped(self, seat: int) -> None:
+        self.focus = seat
+        self.show_view(self.ctl.snapshot())
+
+    def _toggle_colours(self) -> None:
+        self.four_colour = self.colours.isChecked()
+        self.show_view(self.ctl.snapshot())
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def show_view(self, view: TableSnapshot) -> None:
+        r = view.round
+        self.title.setText(f"Round {r.round_id} - {PHASES[r.phase]}")
+        self.devices.setText("  ".join(
+            f"{d.title} {'OK' if d.fault is None else 'FAULT'}" for d in view.devices))
+        self.faults.set_faults([(d.title, d.fault or "", d.todo) for d in view.faults])
+        page = self.pages.get(r.phase)
+        current = self.focus
+        if page is not None:
+            page.four_colour = self.four_colour
+            self.stack.setCurrentWidget(page)
+            page.show_view(view, self.focus)
+            current = page.seat_in_focus(view, self.focus)
+        self.table.show_round(view, current, self.four_colour)
+        step = next_step(self.ctl, view)
+        self.phase_bar.set_instruction(step.sentence)
+        bar_action = step.action
+        self.phase_bar.set_action(step.button or "-", (lambda: self.act(bar_action))
+                                  if bar_action else None, step.enabled)
+        self.phase_bar.primary.setVisible(bool(step.button))
+        notice = view.notice
+        if notice is not None and notice.number != self._notice_seen:
+            self._notice_seen = notice.number
+            if notice.level is not Level.INFO or notice.todo:
+                self.phase_bar.show_message(notice.what, notice.todo)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.bridge.detach()
+        super().closeEvent(event)

@@ -1,0 +1,104 @@
+"""A pad for a small whole number (the dice total, a random number, a deck count): digits,
+backspace, clear and OK, with the refusal shown under the number as it is typed. The number's
+rules come from the caller's ``validator``; the pad knows none."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
+
+from ui import theme
+from ui.widgets.touch import ButtonRole, TouchButton
+
+Validator = Callable[[int], str | None]
+MAX_DIGITS = 3
+
+
+class NumberPad(QWidget):
+    accepted = Signal(int)
+
+    def __init__(self, validator: Validator | None = None, hint: str = "",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._validator = validator
+        self._digits = ""
+        self.display = QLabel()
+        self.display.setProperty("role", "amount")
+        self.hint = QLabel(hint)
+        self.hint.setProperty("role", "hint")
+        self.hint.setWordWrap(True)
+        self.refusal = QLabel()
+        self.refusal.setProperty("role", "refusal")
+        self.refusal.setWordWrap(True)
+        grid = QGridLayout()
+        grid.setSpacing(theme.SPACING // 2)
+        self.keys: dict[str, TouchButton] = {}
+        for i, name in enumerate("123456789"):
+            self._key(grid, name, i // 3, i % 3, self._digit(name))
+        self._key(grid, "\u232b", 3, 0, self.backspace)
+        self._key(grid, "0", 3, 1, lambda: self.press("0"))
+        self.ok = self._key(grid, "OK", 3, 2, self._accept, ButtonRole.PRIMARY)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.display)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.refusal)
+        layout.addLayout(grid, 1)
+        self._refresh()
+
+    def _key(self, grid: QGridLayout, name: str, row: int, column: int,
+             action: Callable[[], None], role: ButtonRole = ButtonRole.SECONDARY
+             ) -> TouchButton:
+        button = TouchButton(name, role, money=True)
+        button.clicked.connect(lambda _=False: action())
+        grid.addWidget(button, row, column)
+        self.keys[name] = button
+        return button
+
+    def _digit(self, digit: str) -> Callable[[], None]:
+        return lambda: self.press(digit)
+
+    def set_validator(self, validator: Validator | None) -> None:
+        self._validator = validator
+        self._refresh()
+
+    def set_hint(self, hint: str) -> None:
+        self.hint.setText(hint)
+
+    def value(self) -> int | None:
+        return int(self._digits) if self._digits else None
+
+    def press(self, digit: str) -> None:
+        if len(self._digits) < MAX_DIGITS:
+            self._digits = str(int(self._digits + digit))
+        self._refresh()
+
+    def backspace(self) -> None:
+        self._digits = self._digits[:-1]
+        self._refresh()
+
+    def clear(self) -> None:
+        self._digits = ""
+        self._refresh()
+
+    def _problem(self) -> str | None:
+        value = self.value()
+        if value is None:
+            return None
+        return self._validator(value) if self._validator else None
+
+    def _refresh(self) -> None:
+        value = self.value()
+        self.display.setText("-" if value is None else str(value))
+        problem = self._problem()
+        self.refusal.setText(problem or "")
+        self.refusal.setVisible(bool(problem))
+        self.ok.setEnabled(value is not None and problem is None)
+
+    def _accept(self) -> None:
+        value = self.value()
+        if value is not None and self._problem() is None:
+            self.accepted.emit(value)
+            self.clear()

@@ -1,0 +1,128 @@
+"""In ``--simulated`` mode, a second small window stands in for the world outside the console:
+chips put on or taken off the bet sensors, the shuffler's next deal (a card-count error, hands
+one by one), the keypad's buttons, a test card of each role swiped, and every cable pulled or
+plugged back. Every action goes to a simulated device, and reaches the console only through
+that device's real driver."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
+
+from dealer_console.devices.keypad import Button
+from drivers.sim.hardware import SimulatedHardware
+from drivers.sim.table.choices import SIM_STAFF
+from ui.widgets.touch import ButtonRole, TouchButton
+
+UNKNOWN_CARD = "5999900000001=2912"
+
+
+class WorldWindow(QWidget):
+    def __init__(self, hardware: SimulatedHardware, jackpot_spots: tuple[int, ...]) -> None:
+        super().__init__()
+        self.hardware = hardware
+        self.setWindowTitle("Simulated table - the world outside the console")
+        layout = QVBoxLayout(self)
+        self.status = QLabel("Everything here acts on the simulated devices.")
+        self.status.setWordWrap(True)
+        layout.addWidget(self.status)
+        self.chip_buttons: dict[tuple[int, int], TouchButton] = {}
+        if hardware.bus is not None and jackpot_spots:
+            layout.addWidget(self._sensors(jackpot_spots))
+        if hardware.shuffler is not None:
+            layout.addWidget(self._shuffler())
+        if hardware.keypad is not None:
+            layout.addWidget(self._keypad())
+        layout.addWidget(self._cables())
+        layout.addStretch(1)
+
+    def _box(self, title: str) -> tuple[QGroupBox, QGridLayout]:
+        box = QGroupBox(title)
+        grid = QGridLayout(box)
+        return box, grid
+
+    def _button(self, text: str, action: object, role: ButtonRole = ButtonRole.SECONDARY
+                ) -> TouchButton:
+        button = TouchButton(text, role)
+        button.clicked.connect(lambda _=False: action())  # type: ignore[operator]
+        return button
+
+    def _sensors(self, spots: tuple[int, ...]) -> QGroupBox:
+        box, grid = self._box("Jackpot chips on the bet sensors (touch to put on or take off)")
+        for column, seat in enumerate(self.hardware.seats):
+            for row, spot in enumerate(spots):
+                button = self._button(f"{seat}" + (f"/{spot}" if len(spots) > 1 else ""),
+                                      lambda s=seat, p=spot: self.toggle_chip(s, p))
+                button.setCheckable(True)
+                grid.addWidget(button, row, column)
+                self.chip_buttons[(seat, spot)] = button
+        return box
+
+    def toggle_chip(self, seat: int, spot: int) -> None:
+        bus = self.hardware.bus
+        assert bus is not None
+        button = self.chip_buttons[(seat, spot)]
+        on = button.isChecked()
+        (bus.place if on else bus.take)(seat, spot)
+        self.status.setText(f"Chip {'on' if on else 'off'} seat {seat}'s jackpot sensor.")
+
+    def _shuffler(self) -> QGroupBox:
+        box, grid = self._box("Shuffler")
+        grid.addWidget(self._button("Next deal: card-count error", self.count_error), 0, 0)
+        grid.addWidget(self._button("Next deal: hands one a second", self.slow_deal), 0, 1)
+        grid.addWidget(self._button("Next deal: normal", self.normal_deal), 0, 2)
+        return box
+
+    def count_error(self) -> None:
+        assert self.hardware.shuffler is not None
+        self.hardware.shuffler.script(deck_count=52)
+        self.status.setText("The shuffler will find 52 cards on its next deal.")
+
+    def slow_deal(self) -> None:
+        assert self.hardware.shuffler is not None
+        self.hardware.shuffler.script(hand_interval=1.0)
+        self.status.setText("The shuffler delivers one hand a second.")
+
+    def normal_deal(self) -> None:
+        assert self.hardware.shuffler is not None
+        self.hardware.shuffler.script(deck_count=53, hand_interval=0.0)
+        self.status.setText("The shuffler deals normally.")
+
+    def _keypad(self) -> QGroupBox:
+        box, grid = self._box("Jackpot keypad and card reader")
+        keypad = self.hardware.keypad
+        assert keypad is not None
+        buttons = [Button.START_GAME, Button.END_GAME, Button.CONFIRM, Button.CANCEL,
+                   Button.MONEY_BAG]
+        for i, button in enumerate(buttons):
+            grid.addWidget(self._button(button.name.replace("_", " "),
+                                        lambda b=button: keypad.tap(b)), 0, i)
+        for seat in range(1, 8):
+            grid.addWidget(self._button(f"Seat {seat}",
+                                        lambda s=seat: keypad.tap(Button.for_seat(s))),
+                           1, seat - 1)
+        for line in range(1, 9):
+            grid.addWidget(self._button(f"Hand {line}",
+                                        lambda n=line: keypad.tap(Button.for_hand_line(n))),
+                           2, line - 1)
+        cards = [(f"Swipe {role}'s card", track) for _id, _name, role, track in SIM_STAFF]
+        cards.append(("Swipe an unknown card", UNKNOWN_CARD))
+        for i, (text, track) in enumerate(cards):
+            grid.addWidget(self._button(text, lambda t=track: keypad.swipe(t)), 3, i)
+        return box
+
+    def _cables(self) -> QGroupBox:
+        box, grid = self._box("Cables")
+        for i, name in enumerate(self.hardware.devices):
+            grid.addWidget(self._button(f"Unplug {name}", lambda n=name: self.unplug(n),
+                                        ButtonRole.DANGER), 0, i)
+            grid.addWidget(self._button(f"Plug {name} back", lambda n=name: self.replug(n)),
+                           1, i)
+        return box
+
+    def unplug(self, name: str) -> None:
+        self.hardware.unplug(name)
+        self.status.setText(f"The {name}'s cable is pulled.")
+
+    def replug(self, name: str) -> None:
+        self.hardware.replug(name)
+        self.status.setText(f"The {name}'s cable is plugged back.")
