@@ -32,4 +32,5 @@ class ControllerBridge(QObject):
     def detach(self) -> None:
         """Stop listening (before the window closes: nothing reaches a deleted widget)."""
         self.controller.wake = None
-        self.controller.remove_listener(self._changed)
+        if self._changed in self.controller.listeners:
+            self.controller.remove_listener(self._changed)

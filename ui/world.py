@@ -79,12 +79,13 @@ class WorldWindow(QWidget):
 
     def slow_deal(self) -> None:
         assert self.hardware.shuffler is not None
-        self.hardware.shuffler.script(hand_interval=1.0)
-        self.status.setText("The shuffler delivers one hand a second.")
+        self.hardware.shuffler.script(hand_interval=1.0, shuffle_seconds=2.0)
+        self.status.setText("The shuffler shuffles for two seconds, then delivers one hand "
+                            "a second.")
 
     def normal_deal(self) -> None:
         assert self.hardware.shuffler is not None
-        self.hardware.shuffler.script(deck_count=53, hand_interval=0.0)
+        self.hardware.shuffler.script(deck_count=53, hand_interval=0.0, shuffle_seconds=0.0)
         self.status.setText("The shuffler deals normally.")
 
     def _keypad(self) -> QGroupBox:

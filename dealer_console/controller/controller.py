@@ -144,6 +144,10 @@ class TableController:
     def remove_listener(self, listener: Listener) -> None:
         self._listeners.remove(listener)
 
+    @property
+    def listeners(self) -> tuple[Listener, ...]:
+        return tuple(self._listeners)
+
     def accepts(self, kind: type[c.Command]) -> bool:
         return kind in ACCEPTS[self.state.phase]
 

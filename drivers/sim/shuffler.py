@@ -38,6 +38,9 @@ class ShufflerScenario:
     """Jam after delivering this hand: the rest of the deal never comes."""
     hand_interval: float = 0.0
     """Seconds between hands (a dealer taking each hand); 0 sends them back to back."""
+    shuffle_seconds: float = 0.0
+    """Seconds the machine shuffles before the first hand leaves it (the number is drawn at
+    once); 0 delivers at once."""
     deck_order: tuple[Card, ...] | None = None
     """A stacked deck dealt in this order instead of the seeded shuffle (the number is still
     drawn from the seed): a trainer's or a simulation's chosen hands."""
@@ -185,7 +188,7 @@ class ShufflerDouble:
         deal.number = s.random_number if s.random_number is not None else rng.randint(1, 7)
         self._send(f.RandomDrawn(deal.deal_id, deal.number))
         self._set_state(ShufflerState.DEALING)
-        at = now
+        at = now + s.shuffle_seconds
         for index in range(1, request.hands + 1):
             size = HAND_SIZE - 1 if index in s.short_hands else HAND_SIZE
             cards, deck = tuple(deck[:size]), deck[size:]

@@ -5,32 +5,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pytestqt.qtbot import QtBot
-
-from dealer_console.devices.events import ConnectionState
-from dealer_console.profiles.loader import get_profile
-from drivers.sim.hardware import SimulatedHardware
-from ui.app import MainWindow, table_heading
-
-
-def test_status_screen_shows_devices_connecting(qtbot: QtBot) -> None:
-    heading = table_heading(get_profile("washington-face-up"), "var/x.db", 3, True)
-    assert "washington-face-up" in heading and "3 rounds stored" in heading
-    with SimulatedHardware() as hardware:
-        window = MainWindow(heading, list(hardware.drivers))
-        qtbot.addWidget(window)
-        window.show()
-        table = window.status.devices
-
-        def all_connected() -> None:
-            window.status.refresh()
-            states = [table.item(row, 1).text() for row in range(table.rowCount())]
-            assert states == [ConnectionState.CONNECTED.value] * 3
-
-        qtbot.waitUntil(all_connected, timeout=10_000)
-        assert [table.item(r, 0).text() for r in range(3)] == ["shuffler", "bet-sensors", "keypad"]
-        assert table.verticalHeader().defaultSectionSize() >= 48
-
 
 def test_gui_command_creates_the_database_and_quits(tmp_path: Path) -> None:
     db = tmp_path / "sub" / "table.db"

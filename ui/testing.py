@@ -1,0 +1,180 @@
+"""A player of the dealer's screens by touch, for the tests, the screenshots and the GUI
+benchmark: every step is a click on a real widget of a real window (``QTest.mouseClick``), the
+devices are the simulated ones behind their real drivers, and it waits for the table the way a
+dealer does (events processed, never a sleep of the GUI thread in a test's place)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QPushButton, QWidget
+
+from dealer_console.profiles.loader import get_profile
+from dealer_console.round.state import Phase
+from drivers.sim.hardware import SimulatedHardware
+from ui.app import Console, start_console
+from ui.dealer.pages import BettingPage, HandPage
+from ui.widgets.amount_keypad import AmountKeypad
+from ui.widgets.number_pad import NumberPad
+from ui.world import WorldWindow
+
+
+class ScreenPlayer:
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.window = console.window
+        self.ctl = console.controller
+
+    @classmethod
+    def start(cls, profile: str, db: Path, link: str = "in-process") -> ScreenPlayer:
+        console = start_console(get_profile(profile), db, simulated=True, link=link)
+        console.window.resize(1280, 800)
+        console.window.show()
+        if console.world is not None:
+            console.world.show()  # type: ignore[attr-defined]
+        player = cls(console)
+        player.wait(lambda: all(d.connected for d in player.ctl.snapshot().devices),
+                    "the devices to connect")
+        return player
+
+    @property
+    def hardware(self) -> SimulatedHardware:
+        assert isinstance(self.console.hardware, SimulatedHardware)
+        return self.console.hardware
+
+    @property
+    def world(self) -> WorldWindow:
+        assert isinstance(self.console.world, WorldWindow)
+        return self.console.world
+
+    @property
+    def phase(self) -> Phase:
+        return self.ctl.state.phase
+
+    def close(self) -> None:
+        self.window.close()
+        if self.console.world is not None:
+            self.world.close()
+        self.console.close()
+
+    # -- waiting and touching ----------------------------------------------------------------
+
+    def wait(self, done: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+        app = QApplication.instance()
+        assert app is not None
+        deadline = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {what} within {timeout:.0f} s "
+                                   f"(phase {self.phase.value}, "
+                                   f"bar: {self.window.phase_bar.message_text()!r})")
+            app.processEvents()
+            time.sleep(0.002)
+
+    def tap(self, widget: QWidget) -> None:
+        assert widget.isVisible(), f"{widget!r} is not on screen"
+        if isinstance(widget, QPushButton):
+            assert widget.isEnabled(), f"button {widget.text()!r} is not live"
+        QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
+        app = QApplication.instance()
+        assert app is not None
+        app.processEvents()
+
+    def button(self, text: str, within: QWidget | None = None) -> QPushButton:
+        """The visible button with exactly ``text``."""
+        root = within or self.window
+        found = [b for b in root.findChildren(QPushButton)
+                 if b.text() == text and b.isVisible()]
+        assert found, f"no button {text!r} on screen"
+        return found[0]
+
+    def next_step(self) -> None:
+        """The phase bar's one button."""
+        self.tap(self.window.phase_bar.primary)
+
+    def seat(self, seat: int) -> None:
+        self.tap(self.window.table.panels[seat])
+
+    def type_amount(self, keypad: AmountKeypad, dollars: int) -> None:
+        if keypad.keys["clear"].isEnabled():
+            self.tap(keypad.keys["clear"])
+        for digit in str(dollars):
+            self.tap(keypad.keys[digit])
+
+    def type_number(self, pad: NumberPad, number: int) -> None:
+        for digit in str(number):
+            self.tap(pad.keys[digit])
+        self.tap(pad.ok)
+
+    # -- the steps of a round ---------------------------------------------------------------
+
+    @property
+    def betting(self) -> BettingPage:
+        page = self.window.pages[Phase.BETTING]
+        assert isinstance(page, BettingPage)
+        return page
+
+    def bet(self, seat: int, kind_title: str, dollars: int) -> None:
+        self.seat(seat)
+        self.tap(self.button(kind_title, self.betting))
+        self.type_amount(self.betting.keypad, dollars)
+        self.tap(self.betting.keypad.keys["ok"])
+
+    def chip(self, seat: int, spot: int = 1) -> None:
+        """A jackpot chip put on a seat's sensor, in the world window."""
+        self.tap(self.world.chip_buttons[(seat, spot)])
+
+    def start_game(self) -> None:
+        self.next_step()
+        self.wait(lambda: self.phase is not Phase.BETTING, "START GAME to be taken")
+
+    def accept_bank(self, dollars: int) -> None:
+        page = self.window.pages[Phase.BANKER]
+        keypad = page.findChild(AmountKeypad)
+        assert keypad is not None
+        self.type_amount(keypad, dollars)
+        self.tap(keypad.keys["ok"])
+
+    def action(self, number: int | None = None, seat: int | None = None) -> None:
+        """The dice total or RNG number on the pad, or the high-card seat."""
+        page = self.window.pages[Phase.ACTION]
+        if seat is not None:
+            self.tap(self.button(f"Seat {seat}", page))
+        elif number is not None:
+            pad = page.findChild(NumberPad)
+            assert pad is not None
+            self.type_number(pad, number)
+
+    def until_hands_set(self) -> None:
+        self.wait(lambda: self.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET,
+                                          Phase.SETTLEMENT, Phase.END, Phase.MISDEAL),
+                  "the deal")
+
+    @property
+    def hand_page(self) -> HandPage:
+        page = self.window.pages[Phase.PLAYERS_SET]
+        assert isinstance(page, HandPage)
+        return page
+
+    def set_own(self, seat: int, low: tuple[int, int]) -> None:
+        """Touch the seat, then the two cards of its low hand, then 'Set as shown'."""
+        self.seat(seat)
+        for index in low:
+            self.tap(self.hand_page.cards.views[index])
+        self.tap(self.hand_page.own)
+
+    def play_to_end(self) -> None:
+        """Every remaining step by the phase bar's button: banker's hand, players' hands the
+        House Way, each seat settled."""
+        while self.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET, Phase.SETTLEMENT):
+            self.next_step()
+        self.wait(lambda: self.phase is Phase.END, "the end of settlement")
+
+    def end_game(self) -> None:
+        round_id = self.ctl.state.round_id
+        self.next_step()
+        self.wait(lambda: self.ctl.state.round_id != round_id, "END GAME")
