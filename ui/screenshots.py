@@ -161,6 +161,17 @@ PAGES: dict[str, Callable[[], QWidget]] = {
 }
 
 
+def _dealer_pages() -> None:
+    """The dealer's screens (a real console each; imported here so the kit's own page needs
+    no table)."""
+    from ui.dealer.gallery import DEALER_PAGES
+
+    PAGES.update(DEALER_PAGES)
+
+
+_dealer_pages()
+
+
 def themed_app() -> QApplication:
     """The running application, or a new one; themed either way."""
     existing = QApplication.instance()

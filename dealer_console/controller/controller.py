@@ -364,21 +364,34 @@ class TableController:
         reason (nothing changed)."""
         return self._handle(cmd)
 
+    def start_game_problem(self) -> str | None:
+        """Why START GAME cannot be taken now (the round's rules, or a device the step needs
+        that is not there), or None."""
+        problem = self.check(c.StartGame())
+        if problem:
+            return problem
+        if self._lock_id is not None:
+            return "START GAME is under way: waiting for the bet sensors"
+        if self._shuffler_deals():
+            problem = self._missing(self.devices.shuffler, "the deal")
+        return problem or self._missing(self._jackpot_sensors(), "START GAME")
+
     def start_game(self) -> None:
         """START GAME: on a jackpot table the sensors are locked first and the round starts
         when they answer with the chips they hold; elsewhere at once."""
         problem = self.check(c.StartGame())
         if problem:
             raise Refused(problem)
-        if self._lock_id is not None:
-            raise Refused("START GAME is under way: waiting for the bet sensors")
         if self._shuffler_deals():
             self._need(self.devices.shuffler, "the deal")
+        self._need(self._jackpot_sensors(), "START GAME")  # raised with what to do
+        problem = self.start_game_problem()
+        if problem:
+            raise Refused(problem)
         sensors = self._jackpot_sensors()
         if sensors is None:
             self._handle(c.StartGame())
             return
-        self._need(sensors, "START GAME (the jackpot wagers are read from them)")
         self._lock_id = lock_id_for(self.state.round_id)
         sensors.lock(self._lock_id)
         self._changed()
@@ -517,13 +530,18 @@ class TableController:
         return self.devices.sensors
 
     def _need(self, driver: DeviceDriver | None, what: str) -> None:
+        problem = self._missing(driver, what)
+        if problem and driver is not None:
+            raise Refused(f"{problem}; {self._health[driver.name].view().todo}")
+
+    def _missing(self, driver: DeviceDriver | None, what: str) -> str | None:
+        """Why ``what`` waits for ``driver``'s device (not connected), or None."""
         if driver is None:
-            return
+            return None
         health = self._health[driver.name]
-        if not health.connected:
-            view = health.view()
-            raise Refused(f"{view.fault or TITLES.get(driver.name, driver.name)}: {what} "
-                          f"waits for it ({view.todo})")
+        if health.connected:
+            return None
+        return f"{health.view().fault or TITLES.get(driver.name, driver.name)}: {what} waits"
 
     def _system(self) -> JackpotSystem:
         system = self.opened.jackpot

@@ -21,9 +21,9 @@ from dealer_console.devices.shuffler import ShufflerState, ShufflerStatus
 
 TITLES = {"shuffler": "Shuffler", "bet-sensors": "Bet sensors", "keypad": "Jackpot keypad"}
 CABLE = {
-    "shuffler": "check the shuffler's power and its cable to the console",
-    "bet-sensors": "check the bet-sensor bus cable and power",
-    "keypad": "check the keypad's USB cable",
+    "shuffler": "check its power and cable",
+    "bet-sensors": "check the bus cable and power",
+    "keypad": "check its USB cable",
 }
 SHUFFLER_FAULTS = {
     ShufflerState.DOOR_OPEN: ("the shuffler's door is open", "close the door"),
@@ -61,13 +61,14 @@ class DeviceHealth:
     def view(self) -> DeviceView:
         title = TITLES.get(self.name, self.name)
         fault, todo = self._fault()
-        return DeviceView(self.name, title, self.connected, self.state.value, fault, todo)
+        return DeviceView(self.name, title, self.connected, self.state.value, fault, todo,
+                          self.reason)
 
     def _fault(self) -> tuple[str | None, str]:
         title = TITLES.get(self.name, self.name)
         if self.state is ConnectionState.DISCONNECTED:
-            why = f" ({self.reason})" if self.reason else ""
-            return f"{title} not connected{why}", CABLE.get(self.name, "check its cable")
+            # the driver's reason (a port name, an errno) is the technician's, not the dealer's
+            return f"{title} not connected", CABLE.get(self.name, "check its cable")
         if self.state is not ConnectionState.CONNECTED:
             return f"{title} not answering yet", CABLE.get(self.name, "check its cable")
         if self.shuffler_state in SHUFFLER_FAULTS:

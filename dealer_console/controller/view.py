@@ -40,6 +40,8 @@ class DeviceView:
     """What is wrong, in plain words, or None."""
     todo: str = ""
     """What to do about the fault."""
+    detail: str = ""
+    """The driver's own words for the last loss of the link (for the technician)."""
 
 
 @dataclass(frozen=True, slots=True)

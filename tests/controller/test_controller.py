@@ -111,7 +111,7 @@ def test_start_game_waits_for_a_missing_device_and_goes_on_when_it_returns(rig: 
               "the sensors' fault")
     fault = next(d for d in ctl.snapshot().faults if d.name == "bet-sensors")
     assert "not connected" in (fault.fault or "") and "cable" in fault.todo
-    with pytest.raises(Refusal, match=r"Bet sensors not connected.*START GAME"):
+    with pytest.raises(Refusal, match=r"Bet sensors not connected: START GAME waits; check"):
         ctl.start_game()
     assert ctl.state.phase is Phase.BETTING and not ctl.state.locked
     rig.hardware.replug("bet-sensors")

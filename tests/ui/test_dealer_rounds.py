@@ -175,8 +175,9 @@ def test_a_device_unplugged_and_back(play: list[ScreenPlayer], tmp_path: Path) -
     p.tap(p.button("Unplug bet-sensors", p.world))
     p.wait(lambda: p.window.faults.isVisible(), "the fault banner")
     assert any("Bet sensors" in f[0] for f in p.window.faults.faults())
-    p.next_step()  # START GAME: refused while the sensors are away, nothing changes
-    assert "START GAME" in p.window.phase_bar.message_text()
+    # START GAME waits for the sensors: the bar says so and its button is not live
+    assert not p.window.phase_bar.primary.isEnabled()
+    assert "Bet sensors not connected: START GAME waits" in p.window.phase_bar.instruction.text()
     assert p.phase is Phase.BETTING
     p.tap(p.button("Plug bet-sensors back", p.world))
     p.wait(lambda: not p.window.faults.isVisible(), "the fault to clear")

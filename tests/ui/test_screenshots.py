@@ -17,7 +17,7 @@ from ui.widgets.touch import TouchButton
 
 def test_the_gallery_writes_each_page_at_each_size(themed: QApplication,
                                                    tmp_path: Path) -> None:
-    written = render_gallery(tmp_path)
+    written = render_gallery(tmp_path, {"ui-kit": PAGES["ui-kit"]})
     assert sorted(p.name for p in written) == ["ui-kit-1280x800.png", "ui-kit-1920x1080.png"]
     for path in written:
         image = QImage(str(path))
@@ -37,7 +37,7 @@ def test_adding_a_page_is_one_entry(themed: QApplication, tmp_path: Path,
         return page
 
     monkeypatch.setitem(PAGES, "hello", hello)
-    written = {p.name for p in render_gallery(tmp_path)}
+    written = {p.name for p in render_gallery(tmp_path, {k: PAGES[k] for k in ("hello", "ui-kit")})}
     assert {"hello-1280x800.png", "hello-1920x1080.png", "ui-kit-1280x800.png"} <= written
 
 

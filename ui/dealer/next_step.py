@@ -33,10 +33,14 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
     if phase is Phase.BANKER:
         return Step(f"Offer the bank to seat {r.offer_seat}.")
     if phase is Phase.BETTING:
-        problem = ctl.check(c.StartGame())
-        return Step("Take the wagers: touch a seat, choose the wager, enter the amount."
-                    if problem else "Wagers are in: press START GAME.",
-                    "START GAME", ctl.start_game, problem is None)
+        problem = ctl.start_game_problem()
+        if problem and ctl.check(c.StartGame()) is None:
+            sentence = problem[0].upper() + problem[1:] + "."  # a device START GAME needs
+        elif problem:
+            sentence = "Take the wagers: touch a seat, choose the wager, enter the amount."
+        else:
+            sentence = "Wagers are in: press START GAME."
+        return Step(sentence, "START GAME", ctl.start_game, problem is None)
     if phase is Phase.ACTION:
         if ctl.rules.action_method is ActionSeatMethod.SHUFFLER:
             return Step("Waiting for the shuffler's number.")

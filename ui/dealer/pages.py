@@ -84,18 +84,18 @@ class BankPage(Page):
         self.keypad.accepted.connect(self._accept)
         self.decline = TouchButton("Decline the bank", ButtonRole.SECONDARY, money=True)
         self.decline.clicked.connect(self._decline)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.heading)
-        row = QHBoxLayout()
-        row.addWidget(self.keypad, 2)
-        row.addWidget(self.decline, 1)
-        layout.addLayout(row, 1)
+        side = QVBoxLayout()
+        side.addWidget(self.heading)
+        side.addStretch(1)
+        side.addWidget(self.decline)
+        layout = QHBoxLayout(self)
+        layout.addLayout(side, 1)
+        layout.addWidget(self.keypad, 2)
         self._seat = 0
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:
         self._seat = view.round.offer_seat
-        self.heading.setText(f"Seat {self._seat} is offered the bank: enter the banker's "
-                             "wager, or decline")
+        self.heading.setText(f"Seat {self._seat}: the banker's wager, or decline")
         seat = self._seat
         self.keypad.set_validator(lambda cents: self.ctl.check(c.AcceptBank(seat, cents)))
         self.decline.setEnabled(self.ctl.check(c.DeclineBank(seat)) is None)
@@ -149,10 +149,10 @@ class BettingPage(Page):
         players = [s for s in self.ctl.rules.player_seats]
         self._seat = focus if focus in players or focus == 0 else None
         if self._seat is None:
-            self.heading.setText("Touch a seat to enter its wagers")
+            self.heading.setText("Touch a seat for its wagers")
         else:
             name = seat_name(self._seat, view.round.banker_seat, view.round.banker_kind)
-            self.heading.setText(f"{name}: choose the wager, enter the amount")
+            self.heading.setText(f"{name}: the wager and its amount")
         for kind, button in self.kind_buttons.items():
             button.setChecked(kind == self._kind)
             button.setEnabled(self._seat is not None)
@@ -297,9 +297,12 @@ class MisdealPage(Page):
         self.keypad = NumberPad(hint="count by hand and enter the number of cards, or "
                                      "count them in the shuffler")
         self.keypad.accepted.connect(self._counted)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.heading)
-        layout.addWidget(self.todo)
+        text = QVBoxLayout()
+        text.addWidget(self.heading)
+        text.addWidget(self.todo)
+        text.addStretch(1)
+        layout = QHBoxLayout(self)
+        layout.addLayout(text, 1)
         layout.addWidget(self.keypad, 1)
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:

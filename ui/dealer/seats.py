@@ -46,8 +46,8 @@ class SeatPanel(QFrame):
         self.result.setWordWrap(True)
         self.result.setStyleSheet(f"font-size: {theme.FONT_SMALL}px; font-weight: bold;")
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 6, 8, 6)
-        layout.setSpacing(4)
+        layout.setContentsMargins(6, 1, 6, 1)
+        layout.setSpacing(2)
         for widget in (self.title, self.badges, self.wagers):
             layout.addWidget(widget)
         layout.addWidget(self.cards, 1)

@@ -40,6 +40,8 @@ class DealerWindow(QMainWindow):
         self.four_colour = four_colour
         self.focus: int | None = None
         self._notice_seen = 0
+        self.on_closed: list[Callable[[], object]] = []
+        """Called once the window is closed (a screenshot's console is stopped with it)."""
         self.setWindowTitle(f"Dealer Console - {controller.opened.profile.title}")
 
         self.title = QLabel()
@@ -52,7 +54,9 @@ class DealerWindow(QMainWindow):
         self.colours.setCheckable(True)
         self.colours.setChecked(four_colour)
         self.colours.clicked.connect(self._toggle_colours)
-        header = QHBoxLayout()
+        self.header = QWidget()
+        header = QHBoxLayout(self.header)
+        header.setContentsMargins(0, 0, 0, 0)
         header.addWidget(self.title, 1)
         header.addWidget(self.devices)
         header.addWidget(self.colours)
@@ -64,10 +68,9 @@ class DealerWindow(QMainWindow):
         self.phase_bar = PhaseBar()
 
         body = QVBoxLayout()
-        body.setContentsMargins(theme.SPACING, theme.SPACING // 2, theme.SPACING,
-                                theme.SPACING // 2)
-        body.setSpacing(theme.SPACING // 2)
-        body.addLayout(header)
+        body.setContentsMargins(theme.SPACING // 2, 0, theme.SPACING // 2, 0)
+        body.setSpacing(0)
+        body.addWidget(self.header)
         body.addWidget(self.faults)
         body.addWidget(self.table, 2)
         body.addWidget(self.stack, 5)
@@ -85,7 +88,7 @@ class DealerWindow(QMainWindow):
         try:
             command()
         except ConsoleError as exc:
-            self.phase_bar.show_message(str(exc), "Nothing was changed.")
+            self.phase_bar.show_message(str(exc))
             return False
         self.phase_bar.clear_message()
         return True
@@ -106,6 +109,8 @@ class DealerWindow(QMainWindow):
         self.devices.setText("  ".join(
             f"{d.title} {'OK' if d.fault is None else 'FAULT'}" for d in view.devices))
         self.faults.set_faults([(d.title, d.fault or "", d.todo) for d in view.faults])
+        # a fault takes the header's place: it says more, and the page keeps its room
+        self.header.setVisible(not view.faults)
         page = self.pages.get(r.phase)
         current = self.focus
         if page is not None:
@@ -129,3 +134,6 @@ class DealerWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.bridge.detach()
         super().closeEvent(event)
+        callbacks, self.on_closed = self.on_closed, []
+        for callback in callbacks:
+            callback()

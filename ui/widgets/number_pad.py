@@ -14,6 +14,7 @@ from ui.widgets.touch import ButtonRole, TouchButton
 
 Validator = Callable[[int], str | None]
 MAX_DIGITS = 3
+MAX_WIDTH = 640
 
 
 class NumberPad(QWidget):
@@ -40,6 +41,7 @@ class NumberPad(QWidget):
         self._key(grid, "\u232b", 3, 0, self.backspace)
         self._key(grid, "0", 3, 1, lambda: self.press("0"))
         self.ok = self._key(grid, "OK", 3, 2, self._accept, ButtonRole.PRIMARY)
+        self.setMaximumWidth(MAX_WIDTH)  # a pad, not a wall of keys, on a wide screen
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.display)
@@ -52,6 +54,7 @@ class NumberPad(QWidget):
              action: Callable[[], None], role: ButtonRole = ButtonRole.SECONDARY
              ) -> TouchButton:
         button = TouchButton(name, role, money=True)
+        button.setProperty("big", True)
         button.clicked.connect(lambda _=False: action())
         grid.addWidget(button, row, column)
         self.keys[name] = button

@@ -1,0 +1,136 @@
+"""The dealer's screens in the states a dealer meets them, for ``python -m ui.screenshots``:
+each is a real console on simulated devices, played there by touch (``ScreenPlayer``) and
+stopped when its window closes. Seeded: the same pictures every time."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QWidget
+
+from dealer_console.cards import parse_cards
+from dealer_console.round.state import Phase
+from drivers.sim.table.world import shuffled_deck
+from ui.testing import ScreenPlayer
+
+
+def _player(profile: str) -> ScreenPlayer:
+    folder = tempfile.TemporaryDirectory(prefix="dealer-screens-")
+    player = ScreenPlayer.start(profile, Path(folder.name) / "table.db")
+    assert player.hardware.shuffler is not None
+    player.hardware.shuffler.script(seed=21)
+    player.window.on_closed.append(player.close)
+    player.window.on_closed.append(folder.cleanup)
+    return player
+
+
+def _wagers(p: ScreenPlayer) -> None:
+    p.bet(1, "Base", 25)
+    p.bet(3, "Base", 50)
+    p.bet(3, "Fortune", 5)
+    p.bet(5, "Base", 10)
+
+
+def wagers() -> QWidget:
+    p = _player("washington-face-up")
+    _wagers(p)
+    p.seat(3)
+    p.tap(p.button("Ace-High", p.betting))
+    p.type_amount(p.betting.keypad, 900)  # above the limit: refused as typed
+    return p.window
+
+
+def bank_offered() -> QWidget:
+    p = _player("california-face-up")
+    return p.window
+
+
+def dice() -> QWidget:
+    p = _player("california-face-up")
+    p.accept_bank(500)
+    p.bet(2, "Base", 20)
+    p.bet(4, "Base", 15)
+    p.start_game()
+    return p.window
+
+
+def banker_pai_gow() -> QWidget:
+    p = _player("washington-face-up")
+    pai_gow = list(parse_cards("As Kd 9c 7h 5s 3d 2c"))
+    deck = pai_gow + [x for x in shuffled_deck(3, 1) if x not in pai_gow]
+    assert p.hardware.shuffler is not None
+    p.hardware.shuffler.script(deck_order=tuple(deck), random_number=1)
+    _wagers(p)
+    p.chip(3)
+    p.start_game()
+    p.until_hands_set()
+    return p.window
+
+
+def players_foul() -> QWidget:
+    p = _player("washington-face-up")
+    _wagers(p)
+    p.start_game()
+    p.until_hands_set()
+    p.next_step()
+    hand = p.ctl.state.hands[3]
+    fouls = [(i, j) for i in range(7) for j in range(i + 1, 7)
+             if p.ctl.preview_setting(3, [hand[i], hand[j]]).foul]
+    p.seat(3)
+    for index in fouls[0] if fouls else (0, 1):
+        p.tap(p.hand_page.cards.views[index])
+    return p.window
+
+
+def settlement() -> QWidget:
+    p = _player("washington-face-up")
+    _wagers(p)
+    p.start_game()
+    p.until_hands_set()
+    while p.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
+        p.next_step()
+    p.next_step()
+    return p.window
+
+
+def misdeal() -> QWidget:
+    p = _player("washington-face-up")
+    p.tap(p.button("Next deal: card-count error", p.world))
+    _wagers(p)
+    p.start_game()
+    p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
+    return p.window
+
+
+def device_fault() -> QWidget:
+    p = _player("washington-face-up")
+    _wagers(p)
+    p.tap(p.button("Unplug bet-sensors", p.world))
+    p.wait(lambda: p.window.faults.isVisible(), "the fault banner")
+    return p.window  # START GAME waits for the sensors: its button is not live
+
+
+def fortune_players() -> QWidget:
+    p = _player("catfish-bend-fortune")
+    p.bet(2, "Base", 25)
+    p.bet(2, "Fortune", 5)
+    p.bet(4, "Base", 10)
+    p.start_game()
+    p.until_hands_set()
+    p.seat(2)
+    return p.window
+
+
+DEALER_PAGES: dict[str, Callable[[], QWidget]] = {
+    "dealer-wagers": wagers,
+    "dealer-bank-offered": bank_offered,
+    "dealer-dice": dice,
+    "dealer-banker-pai-gow": banker_pai_gow,
+    "dealer-player-foul": players_foul,
+    "dealer-settlement": settlement,
+    "dealer-misdeal": misdeal,
+    "dealer-device-fault": device_fault,
+    "dealer-fortune-players-first": fortune_players,
+}
