@@ -7,6 +7,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from dealer_console.cli.checks import file_path
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("audit", help="audit a table database")
@@ -16,7 +18,7 @@ def register(subparsers: Any) -> None:
         description="Checks the event log's hash chain, money conserved per line and per "
                     "round, every wager settled once, every round complete or voided, and the "
                     "state tables against the event log.")
-    verify.add_argument("--db", required=True, type=Path, help="the table's database file")
+    verify.add_argument("--db", required=True, type=file_path, help="the table's database file")
     verify.set_defaults(func=run_verify)
 
 
@@ -24,7 +26,8 @@ def run_verify(args: argparse.Namespace) -> int:
     from dealer_console.cli import read_table_db
     from dealer_console.round.audit import audit
 
-    db = read_table_db(args.db)  # an audit never changes what it audits
+    # an audit never changes what it audits, and checks every page and index first
+    db = read_table_db(Path(args.db), full_check=True)
     report = audit(db)
     for problem in report.problems:
         print(f"PROBLEM: {problem}")
