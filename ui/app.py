@@ -36,21 +36,21 @@ class MainWindow(QMainWindow):
 def run_app(profile: Profile, simulated: bool, db_path: str,
             quit_after: float | None = None) -> int:
     Path(db_path).parent.mkdir(parents=True, exist_ok=True)
-    db = open_table_db(db_path)
+    # The console is the table: it creates the database on first start and holds it (and
+    # its one-writer lock) until the window closes, so a second console or simulate on the
+    # same file is refused at once (docs/storage.md).
+    db = open_table_db(db_path, create=True)
+    hardware = None
     try:
         # the profile's jackpot games, installed on first use and checked on every start
         install_from_profile(db, profile.jackpots, actor="console")
         rounds = int(db.execute("SELECT count(*) FROM rounds").fetchone()[0])
-    finally:
-        db.conn.close()
-    hardware = None
-    drivers: list[DeviceDriver] = []
-    if simulated:
-        from drivers.sim.hardware import SimulatedHardware
+        drivers: list[DeviceDriver] = []
+        if simulated:
+            from drivers.sim.hardware import SimulatedHardware
 
-        hardware = SimulatedHardware().start()
-        drivers = list(hardware.drivers)
-    try:
+            hardware = SimulatedHardware().start()
+            drivers = list(hardware.drivers)
         app = QApplication.instance() or QApplication(sys.argv[:1])
         window = MainWindow(table_heading(profile, db_path, rounds, simulated), drivers)
         window.show()
@@ -60,3 +60,4 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
     finally:
         if hardware is not None:
             hardware.close()
+        db.close()

@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dealer_console.cli.checks import file_path, label, seconds
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("gui", help="start the dealer console window")
     parser.add_argument("--simulated", action="store_true",
                         help="start the simulated shuffler, bet sensors and keypad")
-    parser.add_argument("--profile", default="washington-face-up",
+    parser.add_argument("--profile", default="washington-face-up", type=label(64),
                         help="the table profile (default: washington-face-up)")
-    parser.add_argument("--db", default="var/table.db", help="the table's SQLite database")
+    parser.add_argument("--db", default="var/table.db", type=file_path,
+                        help="the table's SQLite database")
     parser.add_argument(
-        "--quit-after", type=float, default=None, metavar="SECONDS",
+        "--quit-after", type=seconds(0.0, 86400.0), default=None, metavar="SECONDS",
         help="close the window after SECONDS (smoke tests)",
     )
     parser.set_defaults(func=run)
@@ -36,5 +39,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return run_app(profile=profile, simulated=args.simulated, db_path=args.db,
                        quit_after=args.quit_after)
-    except (JackpotSetupMismatch, StorageError) as exc:
+    except JackpotSetupMismatch as exc:
         raise CommandError(f"{args.db}: {exc}") from None
+    except StorageError as exc:  # its message names the file and what to do
+        raise CommandError(str(exc)) from None

@@ -15,7 +15,7 @@ from dealer_console.cli.employees_cmd import register
 from dealer_console.employees import registry
 from dealer_console.employees.authorize import RefusalReason, Refused, authorise
 from dealer_console.employees.registry import Role
-from dealer_console.storage.connection import connect
+from dealer_console.storage.connection import connect, open_table_db
 
 SUP = "6011000012345=2501"
 NEW = "6011000099999=2801"
@@ -34,6 +34,7 @@ def run(argv: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None
 def test_the_registry_from_its_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     db_path = str(tmp_path / "table.db")
+    open_table_db(db_path).close()  # the console's first start makes the table's database
     base = ["--db", db_path, "--by", "admin"]
     assert run(["employees", "add", *base, "S7", "Pat Boss", "supervisor"], SUP + "\n",
                monkeypatch) == 0
