@@ -19,6 +19,7 @@ from dealer_console.cli.checks import (
     seconds,
     whole_number,
 )
+from dealer_console.input_checks import shown
 
 MAX_ROUNDS = 10_000_000
 MAX_HOLD_SECONDS = 3600.0
@@ -66,12 +67,15 @@ def _db_path(text: str) -> Path:
 
 
 def _hold(text: str) -> str:
-    """``PHASE=SECONDS`` with a finite pause of at most an hour (the phase is checked when
-    the simulator reads it)."""
-    phase, sep, pause = text.partition("=")
-    if not sep or not 0 < len(phase.strip()) <= 40:
-        raise argparse.ArgumentTypeError(f"{text[:60]!r}: write PHASE=SECONDS")
-    seconds(0.0, MAX_HOLD_SECONDS)(pause)
+    """``PHASE=SECONDS``: the pause must be finite, from 0 to an hour (the phase and the form
+    are checked where the simulator reads them)."""
+    _phase, sep, pause = text.partition("=")
+    if sep:
+        try:
+            seconds(0.0, MAX_HOLD_SECONDS)(pause)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                f"--hold {shown(text)}: SECONDS must be a number from 0 to 3600") from None
     return text
 
 

@@ -33,6 +33,7 @@ from dealer_console.storage.identity import (
     StorageError,
     check_contents,
     check_path,
+    has_log,
     inode,
     mark,
     migration_sets,
@@ -137,6 +138,31 @@ def _seen_here(file: Path) -> bool:
         return False
 
 
+def _verify(file: Path, *, writing: bool, full: bool = False) -> None:
+    """Refuse a file that is not a table database in good order before SQLite opens it for
+    real, so nothing is written to it or beside it: first its header (plain reads), then its
+    contents through a probe that writes nothing (``check_contents``)."""
+    if not _seen_here(file):  # a file this process has open was read when it was opened
+        read_header(file)
+    probe = Database(_probe(file), execute_plugins=False)
+    try:
+        check_contents(probe, str(file), writing=writing, full=full)
+    finally:
+        probe.close()
+
+
+def _probe(file: Path) -> sqlite3.Connection:
+    """A connection that cannot write: with no write-ahead log beside it the file is the
+    whole database and is read ``immutable`` (SQLite makes no ``-shm`` for it); with one,
+    as any reader reads it."""
+    if has_log(file):
+        return _connect_read_only(file)
+    try:
+        return _read_only(f"{file.resolve().as_uri()}?mode=ro&immutable=1")
+    except sqlite3.Error as exc:
+        raise NotATableDatabase(f"{file}: is damaged or not a table database: {exc}") from None
+
+
 def _check_writable(file: Path) -> None:
     """Refuse before any write rather than fail in the middle of one."""
     if not os.access(file, os.W_OK):
@@ -166,9 +192,8 @@ def open_table_db(path: str | Path, *, create: bool = True) -> TableDatabase:
     if not exists and not create:
         raise NotATableDatabase(f"{file}: no such table database (the console makes it on its "
                                 "first start)")
-    if exists:
-        if not _seen_here(file):
-            read_header(file)
+    if exists:  # refused before the lock file is made beside it
+        _verify(file, writing=True)
         _check_writable(file)
     elif not os.access(file.parent, os.W_OK):
         raise StorageError(f"{file}: its folder is read-only: a new table database needs a "
@@ -177,15 +202,13 @@ def open_table_db(path: str | Path, *, create: bool = True) -> TableDatabase:
     db: TableDatabase | None = None
     try:
         if not exists and check_path(file, must_exist=False):  # made meanwhile by another
-            read_header(file)
+            _verify(file, writing=True)
             exists = True
         conn = sqlite3.connect(str(file), isolation_level=None, timeout=30.0)
         db = TableDatabase(conn, str(file), lock)
         if not exists:  # the mark is the first thing written: no unmarked table database
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         _set_pragmas(conn)
-        if exists:
-            check_contents(db, str(file), writing=True)
         _migrate(db)
     except BaseException as exc:
         if db is not None:
@@ -217,11 +240,9 @@ def open_for_reading(path: str | Path, *, full_check: bool = False) -> TableData
     full ``integrity_check`` (the audits) instead of ``quick_check``."""
     file = Path(path)
     check_path(file, must_exist=True)
-    if not _seen_here(file):
-        read_header(file)
+    _verify(file, writing=False, full=full_check)
     db = TableDatabase(_connect_read_only(file), str(file))
     try:
-        check_contents(db, str(file), writing=False, full=full_check)
         missing = [m.name for s in migration_sets() for m in s.pending(db)]
     except BaseException as exc:
         db.close()

@@ -124,7 +124,7 @@ def read_header(path: Path) -> Header:
     (valid_for,) = struct.unpack(">I", head[92:96])
     page_count = count if count and change_counter == valid_for else None
     user_version, application_id = struct.unpack(">iI", head[60:64] + head[68:72])
-    if not _has_log(path):
+    if not has_log(path):
         if size % page_size:
             raise NotATableDatabase(f"{path}: is truncated or damaged ({size} bytes is not a "
                                     f"whole number of {page_size}-byte pages)")
@@ -137,7 +137,8 @@ def read_header(path: Path) -> Header:
     return Header(page_size, page_count, user_version, application_id)
 
 
-def _has_log(path: Path) -> bool:
+def has_log(path: Path) -> bool:
+    """A non-empty write-ahead log beside ``path``: pages of the database may be there."""
     wal = path.with_name(path.name + "-wal")
     try:
         return wal.stat().st_size > 0
