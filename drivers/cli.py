@@ -118,8 +118,8 @@ def _faults(args: argparse.Namespace) -> Any:
         try:
             probabilities[name] = PROBABILITY(value)
         except argparse.ArgumentTypeError:
-            raise CommandError(f"--fault {shown(item)}: the probability must be a number "
-                               "from 0 to 1") from None
+            raise CommandError(f"--fault {shown(item)}: the probability is not within 0..1 "
+                               "(write a decimal like 0.1)") from None
     try:
         return FaultInjector(FaultPlan(seed=args.seed, **probabilities))
     except ValueError as exc:

@@ -81,11 +81,13 @@ def _hold(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_console.storage.connection import check_table_file
+    from dealer_console.storage.identity import check_path
     from drivers.table_sim import run_simulate
 
     args.faults = args.faults or ""
     # Refused before any device starts: a folder, a file that is not a table database, a
-    # damaged or later one, a read-only one for --resume, one another table has open.
-    if args.resume or args.db.exists():
+    # damaged or later one, a read-only one for --resume, one another table has open. (A
+    # missing one to resume, or an existing one without --resume, the simulator refuses.)
+    if check_path(args.db, must_exist=False) and args.resume:
         check_table_file(args.db)
     return run_simulate(args)

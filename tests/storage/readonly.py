@@ -37,14 +37,15 @@ def run_obeying_permissions(*args: str, stdin: str = "") -> subprocess.Completed
 
 
 @contextmanager
-def read_only(folder: Path) -> Iterator[None]:
-    """``folder`` and every file in it read-only for the duration, then writable again (so
-    pytest can clean up)."""
+def read_only(folder: Path, *, files_only: bool = False) -> Iterator[None]:
+    """Every file in ``folder`` (and, unless ``files_only``, the folder itself) read-only for
+    the duration, then writable again (so pytest can clean up)."""
     files = [p for p in folder.iterdir() if p.is_file()]
     for path in files:
         path.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
-    folder.chmod(stat.S_IRUSR | stat.S_IXUSR | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH
-                 | stat.S_IXOTH)
+    if not files_only:
+        folder.chmod(stat.S_IRUSR | stat.S_IXUSR | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH
+                     | stat.S_IXOTH)
     try:
         yield
     finally:

@@ -187,7 +187,7 @@ def test_a_later_schema_is_refused_by_writers_and_read_by_readers(tmp_path: Path
     conn.commit()
     conn.close()
     before = snapshot(tmp_path)
-    with pytest.raises(LaterSchema, match="later version.*0099_from_the_future"):
+    with pytest.raises(LaterSchema, match=r"later version.*0099_from_the_future"):
         open_table_db(path)
     assert snapshot(tmp_path) == before
     reader = open_for_reading(path)
@@ -206,9 +206,8 @@ HOLDER = ("import sys; from dealer_console.storage import open_table_db; "
           "db = open_table_db(sys.argv[1]); print('open', flush=True); sys.stdin.readline()")
 
 
-def test_a_second_writer_is_refused_at_once_and_readers_still_read(tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]
-                                                                   ) -> None:
+def test_a_second_writer_is_refused_at_once_and_readers_still_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = table_db(tmp_path / "t.db")
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True)
