@@ -310,3 +310,26 @@ def test_a_read_only_folder_with_an_unread_log_says_what_to_do(tmp_path: Path) -
         out = run_obeying_permissions("recall", "--db", str(path))
     assert out.returncode == 2
     assert "write-ahead log" in out.stderr and "copy the .db with its -wal" in out.stderr
+
+
+def test_the_audits_run_the_full_integrity_check(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """An index that no longer matches its table: SQLite's quick_check (every other open)
+    does not compare indexes with their tables; the audits' integrity_check does."""
+    path = table_db(tmp_path / "t.db")
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute("UPDATE sqlite_master SET sql = replace(sql, '(round_id, seq)', '(kind, seq)')"
+                 " WHERE name = 'events_round'")
+    conn.commit()
+    conn.close()
+    open_for_reading(path).close()  # SQLite makes its -wal and -shm as for any reader
+    before = snapshot(tmp_path)
+    with pytest.raises(NotATableDatabase, match="integrity_check found: row 1 missing from "
+                                                "index events_round"):
+        open_for_reading(path, full_check=True)
+    for argv in (["audit", "verify"], ["jackpot", "audit"]):
+        assert main([*argv, "--db", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "is damaged" in err and "events_round" in err and err.count("\n") == 1
+    assert snapshot(tmp_path) == before
