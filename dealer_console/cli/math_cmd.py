@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from dealer_console.cli import CommandError
-from dealer_console.cli.checks import SQLITE_MAX_INT, profile_ref, whole_number
+from dealer_console.cli.checks import SQLITE_MAX_INT, label, profile_ref, whole_number
 
 if TYPE_CHECKING:
     from dealer_console.math.returns import PaytableFigures
@@ -44,7 +44,7 @@ def register(subparsers: Any) -> None:
         p.set_defaults(func=func)
 
     def paytables(p: argparse.ArgumentParser, kind: str) -> None:
-        p.add_argument("--paytable", nargs="+", action="extend", metavar="NAME",
+        p.add_argument("--paytable", nargs="+", action="extend", metavar="NAME", type=label(64),
                        help=f"{kind} paytable(s) to figure (default: every shipped one)")
 
     p = sub.add_parser("fortune", help="Fortune class counts; return of each Fortune paytable")
@@ -64,7 +64,7 @@ def register(subparsers: Any) -> None:
     common(p, run_ace_high)
 
     p = sub.add_parser("jackpot", help="return of a jackpot paytable at a meter; break-even")
-    p.add_argument("--paytable", required=True, metavar="NAME",
+    p.add_argument("--paytable", required=True, metavar="NAME", type=label(64),
                    help="jackpot paytable (WA01, fupgpp-wa01, ...)")
     p.add_argument("--meter", action="append", required=True, metavar="[LEVEL=]AMOUNT",
                    help="meter amount in dollars; LEVEL=AMOUNT for each meter of ML02")

@@ -57,7 +57,7 @@ _MEMORY = (":memory:", "")
 
 # Table database files this process has open. Their headers are not read again with plain
 # file reads: closing such a handle would drop the POSIX locks SQLite holds on the file.
-_open_here: Counter[tuple[int, int]] = Counter()
+_open_here: Counter[tuple[int, int, str]] = Counter()
 
 
 class TableDatabase(Database):
@@ -73,7 +73,7 @@ class TableDatabase(Database):
         super().__init__(conn, execute_plugins=False)
         self.file = file
         self._lock = lock
-        self._inode: tuple[int, int] | None = None
+        self._inode: tuple[int, int, str] | None = None
         if file not in _MEMORY:
             self._inode = inode(Path(file))
             _open_here[self._inode] += 1

@@ -198,7 +198,8 @@ def mark(db: Database) -> None:
     db.execute(f"PRAGMA user_version = {version}")
 
 
-def inode(path: Path) -> tuple[int, int]:
-    """The file's identity on its disk (the same file under two names is one database)."""
+def inode(path: Path) -> tuple[int, int, str]:
+    """The file's identity: its disk, its inode and its full name (an inode alone may be
+    reused by a new file once the old one is deleted)."""
     info = os.stat(path)
-    return info.st_dev, info.st_ino
+    return info.st_dev, info.st_ino, str(path.resolve())

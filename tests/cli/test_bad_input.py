@@ -173,6 +173,11 @@ CASES: list[Case] = [
          "１００"),
     case("math fortune: a paytable name of 100,000 characters", "math", "fortune",
          "--paytable", HUGE),
+    case("math jackpot: a paytable name of 100,000 characters", "math", "jackpot",
+         "--paytable", HUGE, "--meter", "1"),
+    case("rules: a card of 100,000 characters", "rules", "classify", HUGE),
+    case("rules: a fullwidth rank", "rules", "classify", "As", "Kd", "9c", "7h", "5s", "3d",
+         "２c"),
 ]
 
 
