@@ -11,8 +11,12 @@ import re
 from typing import Final
 
 from dealer_console.errors import ConsoleError
+from dealer_console.input_checks import shown
 
-_MONEY_RE: Final = re.compile(r"^\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$")
+# ASCII digits only: ``\d`` would also take fullwidth and other scripts' digits ("１００"),
+# which int() reads but a dealer or an auditor may misread. At most 15 digits of dollars, so
+# any amount fits a 64-bit integer of cents.
+_MONEY_RE: Final = re.compile(r"^\$?([0-9]{1,3}(?:,[0-9]{3}){0,4}|[0-9]{1,15})(?:\.([0-9]{1,2}))?$")
 
 
 class MoneyError(ConsoleError, ValueError):
@@ -26,7 +30,7 @@ def parse_cents(text: str) -> int:
     match = _MONEY_RE.match(token)
     if match is None:
         raise MoneyError(
-            f"{text!r} is not an amount of money: write dollars like \"$5\", \"$25,000\" or "
+            f"{shown(text)} is not an amount of money: write dollars like \"$5\", \"$25,000\" or "
             "\"$12.50\" (at most two decimals, no minus sign)"
         )
     dollars, cents = match.groups()

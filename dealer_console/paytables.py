@@ -20,6 +20,7 @@ from enum import Enum
 from functools import cache
 from pathlib import Path
 
+from dealer_console.input_checks import is_plain_name, shown
 from dealer_console.profiles.schema import ConfigError, Section, read_toml
 from dealer_console.seven import FortuneClass
 
@@ -165,6 +166,6 @@ def paytable_names() -> tuple[str, ...]:
 def get_paytable(name: str) -> Paytable:
     """The shipped paytable called ``name``; an unknown name is a ``KeyError`` listing them."""
     path = PAYTABLE_DIR / f"{name}.toml"
-    if not path.is_file():
-        raise KeyError(f"unknown paytable {name!r}; known: {', '.join(paytable_names())}")
+    if not is_plain_name(name) or not path.is_file():
+        raise KeyError(f"unknown paytable {shown(name)}; known: {', '.join(paytable_names())}")
     return load_paytable(path)

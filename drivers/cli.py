@@ -14,13 +14,30 @@ import time
 from typing import Any
 
 from dealer_console.cli import CommandError
+from dealer_console.cli.checks import (
+    SQLITE_MAX_INT,
+    decimal,
+    file_path,
+    seconds,
+    whole_number,
+)
+from dealer_console.input_checks import shown
+
+# What the real machines can report (docs/protocols/shuffler.md): the first-position number
+# is drawn from 1-7 and a deal has seven deliveries, numbered 1-7; the deck count is a byte.
+FIRST_POSITION = whole_number(1, 7)
+DELIVERY = whole_number(1, 7)
+DECK_COUNT = whole_number(0, 255)
+MAX_RUN_SECONDS = 30 * 24 * 3600.0
+PROBABILITY = decimal(0.0, 1.0, "a probability")
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("sim", help="serve a simulated serial device on a pty")
     devices = parser.add_subparsers(dest="device", metavar="DEVICE", required=True)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--link", help="also serve the device under this path (a symlink)")
+    common.add_argument("--link", type=file_path,
+                        help="also serve the device under this path (a symlink)")
     common.add_argument(
         "--fault",
         action="append",
@@ -28,20 +45,23 @@ def register(subparsers: Any) -> None:
         metavar="KIND=P",
         help="fault probability per frame: split, merge, corrupt, drop, garbage",
     )
-    common.add_argument("--seed", type=int, default=1, help="seed of shuffles and faults")
-    common.add_argument("--duration", type=float, help="stop after this many seconds")
+    common.add_argument("--seed", type=whole_number(0, SQLITE_MAX_INT), default=1,
+                        help="seed of shuffles and faults")
+    common.add_argument("--duration", type=seconds(0.0, MAX_RUN_SECONDS),
+                        help="stop after this many seconds")
 
     shuffler = devices.add_parser("shuffler", parents=[common], help="the shuffler")
     shuffler.add_argument(
         "--deck-count",
-        type=int,
+        type=DECK_COUNT,
         default=53,
         help="cards found at the deck check (not 53: card-count error)",
     )
-    shuffler.add_argument("--random-number", type=int, help="fixed first-position number")
+    shuffler.add_argument("--random-number", type=FIRST_POSITION,
+                          help="fixed first-position number (1-7)")
     shuffler.add_argument(
         "--missing-hand",
-        type=int,
+        type=DELIVERY,
         action="append",
         default=[],
         metavar="INDEX",
@@ -49,15 +69,17 @@ def register(subparsers: Any) -> None:
     )
     shuffler.add_argument(
         "--short-hand",
-        type=int,
+        type=DELIVERY,
         action="append",
         default=[],
         metavar="INDEX",
         help="delivery index delivered with six cards",
     )
-    shuffler.add_argument("--jam-after", type=int, metavar="INDEX", help="jam after this hand")
+    shuffler.add_argument("--jam-after", type=DELIVERY, metavar="INDEX",
+                          help="jam after this hand")
     shuffler.add_argument(
-        "--hand-interval", type=float, default=0.5, help="seconds between hands (default 0.5)"
+        "--hand-interval", type=seconds(0.0, 60.0), default=0.5,
+        help="seconds between hands (default 0.5)"
     )
     shuffler.set_defaults(func=run_shuffler)
 
@@ -77,7 +99,8 @@ def register(subparsers: Any) -> None:
         metavar="SEAT.SPOT",
         help="a chip placed on this spot --late-after seconds after a lock",
     )
-    bets.add_argument("--late-after", type=float, default=1.0)
+    bets.add_argument("--late-after", type=seconds(0.0, 3600.0), default=1.0,
+                      help="seconds after a lock that --late-bet chips arrive (default 1)")
     bets.set_defaults(func=run_bet_sensors)
 
 
@@ -90,12 +113,13 @@ def _faults(args: argparse.Namespace) -> Any:
         name, _, value = item.partition("=")
         if name not in kinds:
             raise CommandError(
-                f"--fault {item!r}: the kind must be one of {', '.join(sorted(kinds))}"
+                f"--fault {shown(item)}: the kind must be one of {', '.join(sorted(kinds))}"
             )
         try:
-            probabilities[name] = float(value)
-        except ValueError:
-            raise CommandError(f"--fault {item!r}: the probability must be a number") from None
+            probabilities[name] = PROBABILITY(value)
+        except argparse.ArgumentTypeError:
+            raise CommandError(f"--fault {shown(item)}: the probability is not within 0..1 "
+                               "(write a decimal like 0.1)") from None
     try:
         return FaultInjector(FaultPlan(seed=args.seed, **probabilities))
     except ValueError as exc:
@@ -107,22 +131,29 @@ def _spot(text: str, option: str) -> tuple[int, int]:
 
     seat, _, spot = text.partition(".")
     try:
+        if not (seat.isascii() and spot.isascii()):
+            raise ValueError("digits 0-9 only")
         parsed = Spot(int(seat), int(spot))
     except ValueError as exc:
-        raise CommandError(f"{option} {text!r}: expected SEAT.SPOT like 3.1 ({exc})") from None
+        raise CommandError(f"{option} {shown(text)}: expected SEAT.SPOT like 3.1 ({exc})") from None
     return parsed.seat, parsed.spot
 
 
 def _seats(text: str) -> list[int]:
     seats: set[int] = set()
     try:
+        if not text.isascii() or len(text) > 40:
+            raise ValueError(text)
         for part in text.split(","):
             low, _, high = part.partition("-")
-            seats.update(range(int(low), int(high or low) + 1))
+            first, last = int(low), int(high or low)
+            if not 1 <= first <= last <= 7:
+                raise CommandError(f"--seats {shown(text)}: seats are 1-7, low to high")
+            seats.update(range(first, last + 1))
     except ValueError:
-        raise CommandError(f"--seats {text!r}: expected a list like 1-7 or 1,3,5") from None
+        raise CommandError(f"--seats {shown(text)}: expected a list like 1-7 or 1,3,5") from None
     if not seats or not seats <= set(range(1, 8)):
-        raise CommandError(f"--seats {text!r}: seats are 1-7")
+        raise CommandError(f"--seats {shown(text)}: seats are 1-7")
     return sorted(seats)
 
 
@@ -152,12 +183,6 @@ def _serve(double: Any, args: argparse.Namespace, tick: Any = None) -> int:
 def run_shuffler(args: argparse.Namespace) -> int:
     from drivers.sim.shuffler import ShufflerDouble, ShufflerScenario
 
-    for option, value in (
-        ("--deck-count", args.deck_count),
-        ("--random-number", args.random_number),
-    ):
-        if value is not None and not 0 <= value <= 255:
-            raise CommandError(f"{option} {value}: must be 0-255")
     scenario = ShufflerScenario(
         seed=args.seed,
         deck_count=args.deck_count,
@@ -165,7 +190,7 @@ def run_shuffler(args: argparse.Namespace) -> int:
         missing_hands=frozenset(args.missing_hand),
         short_hands=frozenset(args.short_hand),
         jam_after=args.jam_after,
-        hand_interval=max(0.0, args.hand_interval),
+        hand_interval=args.hand_interval,
     )
     return _serve(ShufflerDouble(scenario), args)
 

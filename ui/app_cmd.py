@@ -5,15 +5,18 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dealer_console.cli.checks import file_path, label, seconds
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("gui", help="start the dealer console window")
     parser.add_argument("--simulated", action="store_true",
                         help="start the simulated shuffler, bet sensors and keypad")
-    parser.add_argument("--profile", default="washington-face-up",
+    parser.add_argument("--profile", default="washington-face-up", type=label(64),
                         help="the table profile (default: washington-face-up)")
-    parser.add_argument("--db", default="var/table.db", help="the table's SQLite database")
-    parser.add_argument("--devices", default=None, metavar="FILE",
+    parser.add_argument("--db", default="var/table.db", type=file_path,
+                        help="the table's SQLite database")
+    parser.add_argument("--devices", default=None, metavar="FILE", type=file_path,
                         help="the table's devices file (devices.toml: real ports and USB "
                              "ids, docs/protocols/README.md); without it and without "
                              "--simulated the console runs with no devices")
@@ -22,7 +25,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--full-screen", action="store_true",
                         help="fill the screen (a table PC's kiosk)")
     parser.add_argument(
-        "--quit-after", type=float, default=None, metavar="SECONDS",
+        "--quit-after", type=seconds(0.0, 86400.0), default=None, metavar="SECONDS",
         help="close the window after SECONDS (smoke tests)",
     )
     parser.set_defaults(func=run)
@@ -38,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     except (KeyError, ConfigError) as exc:
         raise CommandError(str(exc.args[0] if isinstance(exc, KeyError) else exc)) from None
     from dealer_console.errors import ConsoleError
+    from dealer_console.storage import StorageError
     from ui.app import run_app
 
     if args.simulated and args.devices:
@@ -46,5 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return run_app(profile=profile, simulated=args.simulated, db_path=args.db,
                        quit_after=args.quit_after, devices_file=args.devices,
                        four_colour=args.four_colour, full_screen=args.full_screen)
+    except StorageError as exc:  # its message names the file and what to do
+        raise CommandError(str(exc)) from None
     except ConsoleError as exc:
         raise CommandError(f"{args.db}: {exc}") from None

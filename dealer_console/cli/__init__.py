@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
-from typing import Any
+from typing import Any, NoReturn
 
 Register = Callable[[Any], None]
 """``register(subparsers)``: adds one subcommand to ``argparse``'s subparsers action."""
@@ -26,19 +26,34 @@ class CommandError(Exception):
         self.status = status
 
 
-def read_table_db(path: object) -> Any:
+def read_table_db(path: object, *, full_check: bool = False) -> Any:
     """The table database at ``path`` opened read-only for a report or an audit (see
-    ``open_for_reading``); a missing file or an older schema is a :class:`CommandError`."""
+    ``open_for_reading``; ``full_check`` for the audits); a missing file, a file that is not
+    a table database, a damaged one or an older schema is a :class:`CommandError`."""
     from dealer_console.storage import StorageError, open_for_reading
 
     try:
-        return open_for_reading(str(path))
+        return open_for_reading(str(path), full_check=full_check)
     except StorageError as exc:
         raise CommandError(str(exc)) from None
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes as one line (what was wrong, and where to find the usage), status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        command = " ".join(self.prog.split()[:2])  # "dealer-console recall", as main() prints
+        self.exit(2, one_line(f"{command}: {message} (see {self.prog} --help)") + "\n")
+
+
+def one_line(message: str, limit: int = 1000) -> str:
+    """``message`` on one line of at most ``limit`` characters, whatever it echoes."""
+    text = " / ".join(part.strip() for part in message.splitlines() if part.strip())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="dealer-console",
         description="Face Up Pai Gow / Fortune Pai Gow dealer console",
     )
@@ -50,8 +65,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Every expected failure (bad input, a file that is not a table
+    database, a full disk) is one line on stderr and exit status 2; only a bug in the
+    console shows a traceback."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage mistake, already printed (2)
+        return exc.code if isinstance(exc.code, int) else 2
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()
@@ -59,7 +80,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except CommandError as exc:
-        print(f"dealer-console {args.command}: {exc}", file=sys.stderr)
-        return exc.status
+        return _fail(args, str(exc), exc.status)
     except BrokenPipeError:
         return 0
+    except Exception as exc:
+        message = _expected_failure(exc, args)
+        if message is None:
+            raise
+        return _fail(args, message, 2)
+
+
+def _fail(args: argparse.Namespace, message: str, status: int) -> int:
+    print(one_line(f"dealer-console {args.command}: {message}"), file=sys.stderr)
+    return status
+
+
+def _expected_failure(exc: Exception, args: argparse.Namespace) -> str | None:
+    """The message for a failure any command may meet that is not a bug, or None."""
+    import sqlite3
+
+    from dealer_console.input_checks import InputError
+    from dealer_console.storage import StorageError
+    from dealer_console.storage.failures import explain
+
+    if isinstance(exc, StorageError | InputError):
+        return str(exc)
+    if isinstance(exc, sqlite3.Error):
+        failure = explain(exc, str(getattr(args, "db", None) or "the table database"))
+        return None if failure is None else str(failure)
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{exc.filename or 'a file'}: {exc.strerror}"
+    return None

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_console.cli import CommandError
+from dealer_console.cli.checks import file_path
 
 _KEY_HELP = ("the audit key file (default: $DEALER_CONSOLE_AUDIT_KEY); made once by "
              "`audit init-key`")
@@ -22,7 +23,7 @@ def register(subparsers: Any) -> None:
         description="Checks the event log's hash chain and its checkpoints, money conserved "
                     "per line and per round, every wager settled once, every settlement "
                     "recomputed from the cards, and every table rebuilt from the event log.")
-    verify.add_argument("--db", required=True, type=Path, help="the table's database file")
+    verify.add_argument("--db", required=True, type=file_path, help="the table's database file")
     verify.add_argument("--key", default=None, help=_KEY_HELP)
     verify.add_argument("--journal", type=Path, default=None,
                         help="the checkpoint journal (default: the database's name + "
@@ -79,7 +80,8 @@ def run_verify(args: argparse.Namespace) -> int:
         checkpoints += [parse(line, f"digest {n}") for n, line in enumerate(args.digest, 1)]
     except (AnchorError, ConfigError) as exc:
         raise CommandError(str(exc)) from None
-    db = read_table_db(args.db)  # an audit never changes what it audits
+    # an audit never changes what it audits, and checks every page and index first
+    db = read_table_db(Path(args.db), full_check=True)
     try:
         report = audit(db, checkpoints=checkpoints, key=key, profiles=profiles)
     finally:

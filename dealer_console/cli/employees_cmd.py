@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dealer_console.cli import CommandError
+from dealer_console.cli.checks import file_path, label
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -38,31 +39,31 @@ def register(subparsers: Any) -> None:
 
     def command(name: str, helptext: str) -> argparse.ArgumentParser:
         p: argparse.ArgumentParser = sub.add_parser(name, help=helptext, description=helptext)
-        p.add_argument("--db", required=True, help="the table database file")
+        p.add_argument("--db", required=True, type=file_path, help="the table database file")
         return p
 
     setup = command("setup", "put the table's first executive on file, once: their card is "
                     "read from stdin; refused once any executive was ever on file")
-    setup.add_argument("employee_id")
-    setup.add_argument("name")
+    setup.add_argument("employee_id", type=label(64))
+    setup.add_argument("name", type=label(200))
     add = command("add", "register an employee: stdin gives an executive's card, then the "
                   "new employee's card")
-    add.add_argument("employee_id")
-    add.add_argument("name")
+    add.add_argument("employee_id", type=label(64))
+    add.add_argument("name", type=label(200))
     add.add_argument("role", choices=ROLES)
     for name, helptext in (("disable", "stop an employee's card from working"),
                            ("enable", "let a disabled employee's card work again")):
         p = command(name, f"{helptext}: stdin gives an executive's card")
-        p.add_argument("employee_id")
-        p.add_argument("--reason", default="")
+        p.add_argument("employee_id", type=label(64))
+        p.add_argument("--reason", default=None, type=label(500))
     role = command("role", "give an employee another role: stdin gives an executive's card "
                    "(not the employee's own)")
-    role.add_argument("employee_id")
+    role.add_argument("employee_id", type=label(64))
     role.add_argument("role", choices=ROLES)
-    role.add_argument("--reason", default="")
+    role.add_argument("--reason", default=None, type=label(500))
     recard = command("recard", "give an employee a new card: stdin gives an executive's card, "
                      "then the new card")
-    recard.add_argument("employee_id")
+    recard.add_argument("employee_id", type=label(64))
     command("list", "list employees (never their cards)")
     parser.set_defaults(func=run)
 
@@ -94,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--db {args.db}: no such table database (the first executive is "
                            "put on file with employees setup)")
     try:
-        db = open_table_db(args.db)  # the registry lives in the table's own database
+        # the registry lives in the table's own database; only the set-up may create it
+        db = open_table_db(args.db, create=args.action == "setup")
     except (StorageError, OSError) as exc:
         raise CommandError(str(exc)) from None
     try:
@@ -132,9 +134,9 @@ def _change(db: Database, args: argparse.Namespace) -> Change:
             return changes.recard(db, by, args.employee_id, card)
         if args.action == "role":
             return changes.change_role(db, by, args.employee_id, Role(args.role),
-                                       reason=args.reason)
+                                       reason=args.reason or "")
         return changes.set_enabled(db, by, args.employee_id, args.action == "enable",
-                                   reason=args.reason)
+                                   reason=args.reason or "")
     except Refused as exc:
         raise CommandError(f"swipe refused (logged): {exc}") from None
 

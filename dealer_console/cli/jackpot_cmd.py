@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_console.cli import CommandError
+from dealer_console.cli.checks import SQLITE_MAX_INT, file_path, label, whole_number
 
 
 def register(subparsers: Any) -> None:
@@ -16,29 +17,25 @@ def register(subparsers: Any) -> None:
                            ("hits", "confirmed hits, oldest first"),
                            ("audit", "check every meter against its history")):
         p = sub.add_parser(name, help=helptext)
-        p.add_argument("--db", required=True)
+        p.add_argument("--db", required=True, type=file_path)
     win = sub.add_parser("winpage", help="print (as PDF) the win page of a confirmed award")
-    win.add_argument("--db", required=True)
-    win.add_argument("hit_id", type=int)
-    win.add_argument("--table", default="table")
-    win.add_argument("-o", "--output", type=Path, default=None)
+    win.add_argument("--db", required=True, type=file_path)
+    win.add_argument("hit_id", type=whole_number(1, SQLITE_MAX_INT))
+    win.add_argument("--table", default="table", type=label(60))
+    win.add_argument("-o", "--output", type=file_path, default=None)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealer_console.cli import read_table_db
     from dealer_console.jackpot.audit import verify_meters
     from dealer_console.jackpot.display import meter_display
     from dealer_console.jackpot.history import hit_history
     from dealer_console.jackpot.store import JackpotError, get_hit
     from dealer_console.money import format_cents
-    from dealer_console.storage.connection import StorageError, open_for_reading
 
-    if not Path(args.db).is_file():
-        raise CommandError(f"--db {args.db}: no such database")
-    try:
-        db = open_for_reading(args.db)  # reports and the meter audit never write
-    except (StorageError, OSError) as exc:
-        raise CommandError(f"--db {args.db}: {exc}") from None
+    # reports and the meter audit never write; the audit checks every page and index first
+    db = read_table_db(Path(args.db), full_check=args.action == "audit")
     try:
         if args.action == "meters":
             shown = meter_display(db)
@@ -69,7 +66,9 @@ def run(args: argparse.Namespace) -> int:
                 hit = get_hit(db, args.hit_id)
             except JackpotError as exc:
                 raise CommandError(str(exc)) from None
-            out = args.output or Path(f"win-page-{hit.hit_id}.pdf")
+            out = Path(args.output) if args.output else Path(f"win-page-{hit.hit_id}.pdf")
+            if out.is_dir():
+                raise CommandError(f"-o {out}: is a folder; give the PDF file's name")
             print(write_win_page(hit, args.table, out))
         return 0
     finally:

@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from dealer_console.cli import CommandError
+from dealer_console.cli.checks import SQLITE_MAX_INT, label, profile_ref, whole_number
 
 if TYPE_CHECKING:
     from dealer_console.math.returns import PaytableFigures
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 Answer = dict[str, Any]
 INTERRUPTED = 130
+MAX_ROUNDS = 1_000_000_000  # some three months of computing: anything above is a typo
 RED = "\033[31m"
 RESET = "\033[0m"
 
@@ -42,7 +44,7 @@ def register(subparsers: Any) -> None:
         p.set_defaults(func=func)
 
     def paytables(p: argparse.ArgumentParser, kind: str) -> None:
-        p.add_argument("--paytable", nargs="+", action="extend", metavar="NAME",
+        p.add_argument("--paytable", nargs="+", action="extend", metavar="NAME", type=label(64),
                        help=f"{kind} paytable(s) to figure (default: every shipped one)")
 
     p = sub.add_parser("fortune", help="Fortune class counts; return of each Fortune paytable")
@@ -50,7 +52,7 @@ def register(subparsers: Any) -> None:
     common(p, run_fortune)
 
     p = sub.add_parser("envy", help="chance of an envy hand; envy return of each envy table")
-    p.add_argument("--players", type=int, default=6,
+    p.add_argument("--players", type=whole_number(1, 8), default=6,
                    help="Fortune hands at the table, the holder's own included (default 6)")
     paytables(p, "Fortune")
     common(p, run_envy)
@@ -62,7 +64,7 @@ def register(subparsers: Any) -> None:
     common(p, run_ace_high)
 
     p = sub.add_parser("jackpot", help="return of a jackpot paytable at a meter; break-even")
-    p.add_argument("--paytable", required=True, metavar="NAME",
+    p.add_argument("--paytable", required=True, metavar="NAME", type=label(64),
                    help="jackpot paytable (WA01, fupgpp-wa01, ...)")
     p.add_argument("--meter", action="append", required=True, metavar="[LEVEL=]AMOUNT",
                    help="meter amount in dollars; LEVEL=AMOUNT for each meter of ML02")
@@ -78,9 +80,11 @@ def register(subparsers: Any) -> None:
     common(p, run_jackpot)
 
     p = sub.add_parser("base", help="seeded simulation of the base game under a profile")
-    p.add_argument("--profile", required=True, help="table profile name")
-    p.add_argument("--rounds", type=int, default=100_000, help="rounds to play")
-    p.add_argument("--seed", type=int, default=1, help="random seed (same seed, same figures)")
+    p.add_argument("--profile", required=True, type=profile_ref, help="table profile name")
+    p.add_argument("--rounds", type=whole_number(1, MAX_ROUNDS), default=100_000,
+                   help="rounds to play")
+    p.add_argument("--seed", type=whole_number(0, SQLITE_MAX_INT), default=1,
+                   help="random seed (same seed, same figures)")
     common(p, run_base)
 
 

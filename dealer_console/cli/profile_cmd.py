@@ -7,6 +7,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from dealer_console.cli.checks import file_path
+
 if TYPE_CHECKING:
     from dealer_console.paytables import Paytable
 
@@ -15,7 +17,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("profile", help="check or show a table profile")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = actions.add_parser("check", help="validate a profile file (any path)")
-    check.add_argument("file", help="a profile TOML file")
+    check.add_argument("file", type=file_path, help="a profile TOML file")
     check.set_defaults(func=run_check)
     show = actions.add_parser("show", help="print a shipped profile, paytables included")
     show.add_argument("name", help="a profile name, e.g. washington-face-up")

@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from dealer_console.cli import CommandError
+from dealer_console.cli.checks import file_path, whole_number
+
+MAX_RECALL = 1_000_000
 
 
 def register(subparsers: Any) -> None:
@@ -15,8 +18,9 @@ def register(subparsers: Any) -> None:
         "recall", help="show the last rounds with every hand, setting and payout",
         description="Game recall: the last N rounds (at least the last 10 are kept for "
                     "regulators) with every hand, setting, wager and payout.")
-    parser.add_argument("--db", required=True, type=Path, help="the table's database file")
-    parser.add_argument("--last", type=int, default=10, help="how many rounds (default 10)")
+    parser.add_argument("--db", required=True, type=file_path, help="the table's database file")
+    parser.add_argument("--last", type=whole_number(1, MAX_RECALL), default=10,
+                        help="how many rounds (default 10)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.set_defaults(func=run)
 
@@ -27,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.last < 1:
         raise CommandError(f"--last must be 1 or more, not {args.last}")
-    db = read_table_db(args.db)  # recall never changes what it reads
+    db = read_table_db(Path(args.db))  # recall never changes what it reads
     rounds = recall(db, args.last)
     if args.json:
         print(json.dumps(rounds, indent=2))

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from dealer_console.cli import CommandError
+from dealer_console.cli.checks import label, profile_ref
 from dealer_console.house_ways import NAMES as HOUSE_WAYS
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ def register(subparsers: Any) -> None:
         )
         p.add_argument(
             "--profile",
+            type=profile_ref,
             help="take the wheel, the joker in a flush and the House Way from this table "
                  "profile (an option given as well overrides it)",
         )
@@ -60,7 +62,8 @@ def register(subparsers: Any) -> None:
                  "profile's, else highest_missing)",
         )
         if cards_help is not None:
-            p.add_argument("cards", nargs="*", metavar="CARD", help=cards_help)
+            p.add_argument("cards", nargs="*", metavar="CARD", help=cards_help,
+                           type=label(100))
         p.set_defaults(func=run)
 
     house_way = sub.add_parser("house-way", help="set seven cards the House Way")

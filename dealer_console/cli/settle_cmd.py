@@ -7,11 +7,18 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from dealer_console.cli.checks import file_path, profile_ref
+
+MAX_ROUND_BYTES = 1 << 20
+"""A round file is about a kilobyte; a megabyte is already absurd."""
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("settle", help="settle a round from a ROUND.json file")
-    parser.add_argument("round", help="the round file (ROUND.json format), or - for stdin")
-    parser.add_argument("--profile", required=True, help="table profile name or TOML file")
+    parser.add_argument("round", type=file_path,
+                        help="the round file (ROUND.json format), or - for stdin")
+    parser.add_argument("--profile", required=True, type=profile_ref,
+                        help="table profile name or TOML file")
     parser.add_argument("--json", action="store_true", help="print the sheet as JSON")
     parser.set_defaults(func=run)
 
@@ -22,6 +29,12 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dealer_console.cli import CommandError
+    from dealer_console.input_checks import (
+        InputError,
+        check_structure,
+        decode_text,
+        read_text_file,
+    )
     from dealer_console.profiles.loader import get_profile, load_profile
     from dealer_console.profiles.schema import ConfigError
     from dealer_console.settlement import RoundError, settle
@@ -37,10 +50,15 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc.args[0])) from None
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
-    try:
-        text = sys.stdin.read() if args.round == "-" else Path(args.round).read_text("utf-8")
-    except OSError as exc:
-        raise CommandError(f"{args.round}: cannot read: {exc.strerror}") from None
+    try:  # within the limits of any input (size, nesting, digits) before JSON parses it
+        if args.round == "-":
+            text = decode_text(sys.stdin.buffer.read(MAX_ROUND_BYTES + 1), "standard input",
+                               MAX_ROUND_BYTES)
+        else:
+            text = read_text_file(Path(args.round), "a round file", MAX_ROUND_BYTES)
+        check_structure(text, args.round, toml=False)
+    except InputError as exc:
+        raise CommandError(str(exc)) from None
     try:
         sheet = settle(profile, read_round(text))
     except RoundError as exc:

@@ -58,7 +58,7 @@ def open_table(db_path: str | Path, profile: Profile, *, actor: str,
     path = Path(db_path)
     key_file = key_path(audit_key)
     journal = Journal(journal_for(path), load_key(key_file) if key_file is not None else None)
-    db = open_table_db(path)
+    db = open_table_db(path, create=True)  # the commands that start a table create it
     try:
         install_from_profile(db, profile.jackpots, actor=actor)
         system = JackpotSystem(db) if profile.jackpot is not None else None

@@ -13,18 +13,22 @@ millionths of a cent (see ``meters.py``) is an exact integer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from enum import Enum
 
 from dealer_console.errors import ConsoleError
+from dealer_console.input_checks import shown
 from dealer_console.jackpot.paytable import FixedPay, JackpotPaytable
 
 PPM = 1_000_000
 """Rates are held in parts per million: 15% is 150000."""
 
 MAX_GAMES = 2
+
+_RATE_RE = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,12})?|\.[0-9]{1,12}")
 
 
 class JackpotConfigError(ConsoleError, ValueError):
@@ -48,12 +52,16 @@ def parse_rate(text: object, where: str) -> int:
         raise JackpotConfigError(f"{where}: write a rate as text like \"15%\", not a float")
     raw = str(text).strip()
     percent = raw.endswith("%")
-    try:
-        value = Decimal(raw.rstrip("%").strip())
-    except InvalidOperation:
+    number = raw.removesuffix("%").strip()
+    # ASCII digits and one point only: Decimal also reads "NaN", exponents and fullwidth digits
+    if not _RATE_RE.fullmatch(number):
         raise JackpotConfigError(
-            f"{where}: {raw!r} is not a rate; write \"15%\" or \"0.15\""
+            f"{where}: {shown(raw)} is not a rate; write \"15%\" or \"0.15\""
         ) from None
+    try:
+        value = Decimal(number)
+    except InvalidOperation:  # pragma: no cover - the pattern admits only plain decimals
+        raise JackpotConfigError(f"{where}: {shown(raw)} is not a rate") from None
     if percent:
         value /= 100
     if not 0 <= value <= 1:

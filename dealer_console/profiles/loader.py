@@ -12,6 +12,7 @@ from pathlib import Path
 
 from dealer_console import house_ways
 from dealer_console.hands import JokerInFlush, Wheel
+from dealer_console.input_checks import is_plain_name, shown
 from dealer_console.money import format_cents
 from dealer_console.paytables import CONFIG_DIR, Paytable, PaytableKind, get_paytable
 from dealer_console.profiles.jackpot_section import read_jackpots
@@ -98,6 +99,9 @@ def load_profile(path: Path) -> Profile:
     file, the key and what is allowed there."""
     top = Section(str(path), "", read_toml(path))
     name = top.str_("name")
+    if not is_plain_name(name):
+        raise top.error("name", f"{shown(name)} is not a profile name: 1-64 ASCII letters, "
+                                "digits, '-', '_' or '.' (it is stored with every round)")
     title = top.str_("title")
     source = top.str_("source")
     game = Game(top.str_("game", _values(Game)))
@@ -257,8 +261,8 @@ def profile_names() -> tuple[str, ...]:
 def get_profile(name: str) -> Profile:
     """The shipped profile ``name``; an unknown name is a ``KeyError`` listing the known ones."""
     path = PROFILE_DIR / f"{name}.toml"
-    if not path.is_file():
-        raise KeyError(f"unknown profile {name!r}; known: {', '.join(profile_names())}")
+    if not is_plain_name(name) or not path.is_file():
+        raise KeyError(f"unknown profile {shown(name)}; known: {', '.join(profile_names())}")
     profile = load_profile(path)
     if profile.name != name:
         raise ConfigError(str(path), "name", f"{profile.name!r} must match the file name")

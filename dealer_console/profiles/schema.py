@@ -13,9 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from dealer_console.errors import ConsoleError
+from dealer_console.input_checks import (
+    InputError,
+    check_structure,
+    check_text,
+    clip,
+    read_text_file,
+)
 from dealer_console.money import MoneyError, format_cents, parse_cents
 
 _MISSING: Any = object()
+MAX_STRING_CHARS = 500
+"""Longest string value in a config file: a title or a source citation is under 150."""
 
 
 class ConfigError(ConsoleError, ValueError):
@@ -29,11 +38,14 @@ class ConfigError(ConsoleError, ValueError):
 
 
 def read_toml(path: Path) -> dict[str, Any]:
+    """The file's TOML, within the limits of :mod:`dealer_console.input_checks` (size,
+    nesting, digits of a number): a folder, a huge or a hostile file is a ConfigError."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise ConfigError(str(path), "", "no such file") from None
+        text = read_text_file(path, "a TOML file")
+        check_structure(text, str(path), toml=True)
+        return tomllib.loads(text)
+    except InputError as exc:
+        raise ConfigError(str(path), "", str(exc).removeprefix(f"{path}: ")) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(path), "", f"not valid TOML: {exc}") from None
 
@@ -74,7 +86,8 @@ class Section:
 
     def _typed(self, name: str, value: Any, kinds: tuple[type, ...], want: str) -> None:
         if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
-            raise self.error(name, f"expected {want}, got {_type_name(value)} {value!r}")
+            raise self.error(name, f"expected {want}, got {_type_name(value)} "
+                                   f"{clip(repr(value))}")
 
     def opt_str(self, name: str, choices: Iterable[str] | None = None) -> str | None:
         allowed = tuple(choices) if choices is not None else None
@@ -83,6 +96,10 @@ class Section:
             return None
         value = self.data[name]
         self._typed(name, value, (str,), want)
+        try:
+            check_text(value, "the value", MAX_STRING_CHARS)
+        except InputError as exc:
+            raise self.error(name, str(exc)) from None
         if allowed is not None and value not in allowed:
             raise self.error(name, f"{value!r} is not allowed; expected {want}")
         return str(value)
@@ -159,7 +176,8 @@ class Section:
         self._typed(name, value, (list,), want)
         for item in value:
             if item not in allowed:
-                raise self.error(name, f"{item!r} is not allowed; expected {want}")
+                raise self.error(name, f"{clip(repr(item))} is not allowed; "
+                                       f"expected {want}")
         if not value:
             raise self.error(name, f"must not be empty; expected {want}")
         return [str(v) for v in value]
@@ -194,4 +212,5 @@ class Section:
         for name in self.data:
             if name not in self._asked:
                 allowed = ", ".join(self._asked) or "none"
-                raise self.error(name, f"unknown key; allowed here: {allowed}")
+                raise ConfigError(self.file, self.key(clip(name)),
+                                  f"unknown key; allowed here: {allowed}")

@@ -4,7 +4,11 @@ The database is always passed in (never a module-level handle); see ``docs/stora
 """
 
 from dealer_console.storage.connection import (
+    LaterSchema,
+    NotATableDatabase,
     StorageError,
+    TableDatabase,
+    WriteFailed,
     connect,
     open_for_reading,
     open_table_db,
@@ -14,7 +18,11 @@ from dealer_console.storage.eventlog import Event, append, events, verify_chain
 
 __all__ = [
     "Event",
+    "LaterSchema",
+    "NotATableDatabase",
     "StorageError",
+    "TableDatabase",
+    "WriteFailed",
     "append",
     "connect",
     "events",

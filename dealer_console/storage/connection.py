@@ -5,78 +5,250 @@ committed transition survives a power cut (the round procedure relies on this fo
 recovery), and foreign keys are enforced. The connection is in autocommit mode at the driver
 level: transactions are opened explicitly (``Database.atomic``), never implicitly by a stray
 statement.
+
+Two ways in. :func:`open_table_db` is for a table (the console, ``simulate``, the set-up
+commands): it refuses a file that is not a table database, a damaged one or one from a later
+console, takes the one-writer lock, upgrades the schema and marks the file as ours.
+:func:`open_for_reading` is for reports and audits: read-only at the file and the query level,
+it never creates, upgrades or writes anything.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlite_utils import Database
 
-from dealer_console.errors import ConsoleError
-from dealer_console.storage.schema import MIGRATIONS
+from dealer_console.storage import writer_lock
+from dealer_console.storage.failures import WriteFailed, explain
+from dealer_console.storage.identity import (
+    APPLICATION_ID,
+    LaterSchema,
+    NotATableDatabase,
+    StorageError,
+    check_contents,
+    check_path,
+    has_log,
+    inode,
+    mark,
+    migration_sets,
+    read_header,
+)
+
+__all__ = [
+    "LaterSchema",
+    "NotATableDatabase",
+    "StorageError",
+    "TableDatabase",
+    "WriteFailed",
+    "check_table_file",
+    "connect",
+    "open_for_reading",
+    "open_table_db",
+    "pragmas",
+]
+
+_MEMORY = (":memory:", "")
+
+# Table database files this process has open. Their headers are not read again with plain
+# file reads: closing such a handle would drop the POSIX locks SQLite holds on the file.
+_open_here: Counter[tuple[int, int, str]] = Counter()
 
 
-class StorageError(ConsoleError):
-    """A database that cannot be opened or does not hold what the console expects."""
+class TableDatabase(Database):
+    """A connection to one table database file.
+
+    It knows its file, so a failed write (disk full, disk error, read-only) is reported as a
+    :class:`WriteFailed` naming the file and what to do, after SQLite has rolled the whole
+    transaction back; and :meth:`close` releases the writer's lock and the file's entry in
+    the process's list of open databases."""
+
+    def __init__(self, conn: sqlite3.Connection, file: str,
+                 lock: writer_lock.WriterLock | None = None) -> None:
+        super().__init__(conn, execute_plugins=False)
+        self.file = file
+        self._lock = lock
+        self._inode: tuple[int, int, str] | None = None
+        if file not in _MEMORY:
+            self._inode = inode(Path(file))
+            _open_here[self._inode] += 1
+
+    @contextmanager
+    def atomic(self) -> Iterator[Database]:
+        try:
+            with super().atomic() as db:
+                yield db
+        except sqlite3.Error as exc:
+            failure = explain(exc, self.file)
+            if failure is None:
+                raise
+            raise failure from exc
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            if self._inode is not None:
+                _open_here[self._inode] -= 1
+                if _open_here[self._inode] <= 0:
+                    del _open_here[self._inode]
+                self._inode = None
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
+
+
+def _set_pragmas(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
 
 
 def connect(path: str | Path) -> Database:
-    """A connection with the console's pragmas, without touching the schema."""
+    """A connection with the console's pragmas, without checking or touching the schema (for
+    tests and tools that already know the file is a table database)."""
     try:
         conn = sqlite3.connect(str(path), isolation_level=None, timeout=30.0)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        conn.execute("PRAGMA foreign_keys=ON")
+        _set_pragmas(conn)
     except sqlite3.Error as exc:
-        raise StorageError(f"{path}: cannot open the table database: {exc}") from exc
+        raise StorageError(f"{path}: cannot open the table database: {exc}") from None
     return Database(conn, execute_plugins=False)
 
 
-def open_table_db(path: str | Path) -> Database:
-    """Open (creating if needed) a table database and bring its schema up to date."""
+def _migrate(db: Database) -> None:
     from dealer_console.jackpot.store import apply_migrations as jackpot_migrations
+    from dealer_console.storage.schema import MIGRATIONS
 
-    db = connect(path)
+    MIGRATIONS.apply(db)
+    # The jackpot's meters, hits and the employee registry live in the same file, so a
+    # jackpot award and the round's event are one transaction (docs/jackpot.md).
+    jackpot_migrations(db)
+    mark(db)
+
+
+def _seen_here(file: Path) -> bool:
     try:
-        MIGRATIONS.apply(db)
-        # The jackpot's meters, hits and the employee registry live in the same file, so a
-        # jackpot award and the round's event are one transaction (docs/jackpot.md).
-        jackpot_migrations(db)
-    except sqlite3.DatabaseError as exc:
-        db.close()
-        raise StorageError(f"{path}: cannot migrate the table database: {exc}") from exc
+        return inode(file) in _open_here
+    except OSError:
+        return False
+
+
+def _verify(file: Path, *, writing: bool, full: bool = False) -> None:
+    """Refuse a file that is not a table database in good order before SQLite opens it for
+    real, so nothing is written to it or beside it: first its header (plain reads), then its
+    contents through a probe that writes nothing (``check_contents``)."""
+    if not _seen_here(file):  # a file this process has open was read when it was opened
+        read_header(file)
+    probe = Database(_probe(file), execute_plugins=False)
+    try:
+        check_contents(probe, str(file), writing=writing, full=full)
+    finally:
+        probe.close()
+
+
+def _probe(file: Path) -> sqlite3.Connection:
+    """A connection that cannot write: with no write-ahead log beside it the file is the
+    whole database and is read ``immutable`` (SQLite makes no ``-shm`` for it); with one,
+    as any reader reads it."""
+    if has_log(file):
+        return _connect_read_only(file)
+    try:
+        return _read_only(f"{file.resolve().as_uri()}?mode=ro&immutable=1")
+    except sqlite3.Error as exc:
+        raise NotATableDatabase(f"{file}: is damaged or not a table database: {exc}") from None
+
+
+def _check_writable(file: Path) -> None:
+    """Refuse before any write rather than fail in the middle of one."""
+    if not os.access(file, os.W_OK):
+        raise StorageError(f"{file}: the file is read-only, so a table cannot write it: make "
+                           "it writable, or read it with recall, audit or the jackpot reports")
+    if not os.access(file.parent, os.W_OK):
+        raise StorageError(f"{file}: its folder is read-only, so a table cannot write it (SQLite "
+                           "keeps its write-ahead log beside it): use a writable folder, or read "
+                           "it with recall, audit or the jackpot reports")
+
+
+def open_table_db(path: str | Path, *, create: bool = True) -> TableDatabase:
+    """Open a table database for a table and bring its schema up to date.
+
+    ``create`` makes a new database when the file does not exist: only the commands that start
+    a table pass it (the console, ``simulate`` without ``--resume``, set-up steps); any other
+    caller refuses a missing file. An existing file must be a table database in good order,
+    written by this console or an earlier one; it is refused while another process has it
+    open for writing (:mod:`dealer_console.storage.writer_lock`)."""
+    if str(path) in _MEMORY:
+        memory = TableDatabase(sqlite3.connect(":memory:", isolation_level=None), ":memory:")
+        _set_pragmas(memory.conn)
+        _migrate(memory)
+        return memory
+    file = Path(path)
+    exists = check_path(file, must_exist=False)
+    if not exists and not create:
+        raise NotATableDatabase(f"{file}: no such table database (the console makes it on its "
+                                "first start)")
+    if exists:  # refused before the lock file is made beside it
+        _verify(file, writing=True)
+        _check_writable(file)
+    elif not os.access(file.parent, os.W_OK):
+        raise StorageError(f"{file}: its folder is read-only: a new table database needs a "
+                           "writable folder")
+    lock = writer_lock.acquire(file)
+    db: TableDatabase | None = None
+    try:
+        if not exists and check_path(file, must_exist=False):  # made meanwhile by another
+            _verify(file, writing=True)
+            exists = True
+        conn = sqlite3.connect(str(file), isolation_level=None, timeout=30.0)
+        db = TableDatabase(conn, str(file), lock)
+        if not exists:  # the mark is the first thing written: no unmarked table database
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        _set_pragmas(conn)
+        _migrate(db)
+    except BaseException as exc:
+        if db is not None:
+            db.close()
+        else:
+            lock.release()
+        if isinstance(exc, sqlite3.Error):
+            failure = explain(exc, str(file))
+            raise (failure or StorageError(f"{file}: cannot open the table database: {exc}")
+                   ) from None
+        raise
     return db
 
 
-def open_for_reading(path: str | Path) -> Database:
+def check_table_file(path: str | Path) -> None:
+    """Refuse now what :func:`open_table_db` (without ``create``) would refuse later: for a
+    command that has devices or a window to start first and should fail before them."""
+    open_table_db(path, create=False).close()
+
+
+def open_for_reading(path: str | Path, *, full_check: bool = False) -> TableDatabase:
     """Open a table database read-only, for recall, audit and reports.
 
     An auditor's copy must be exactly what the table wrote: nothing is migrated or written (the
-    connection is read-only at the file and at the query level). A database whose schema is
-    older than this console's is refused with the migrations it lacks, rather than upgraded
-    behind the auditor's back.
-    """
-    from dealer_console.jackpot.store import MIGRATIONS as JACKPOT_MIGRATIONS
-
+    connection is read-only at the file and at the query level), and a read-only file or
+    folder will do. A database whose schema is older than this console's is refused with the
+    migrations it lacks, rather than upgraded behind the auditor's back; one that is not a
+    table database or is damaged is refused with the reason. ``full_check`` runs SQLite's
+    full ``integrity_check`` (the audits) instead of ``quick_check``."""
     file = Path(path)
-    if not file.is_file():
-        raise StorageError(f"{path}: no such table database")
+    check_path(file, must_exist=True)
+    _verify(file, writing=False, full=full_check)
+    db = TableDatabase(_connect_read_only(file), str(file))
     try:
-        conn = sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True,
-                               isolation_level=None, timeout=30.0)
-        conn.execute("PRAGMA query_only=ON")
-        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-    except sqlite3.Error as exc:
-        raise StorageError(f"{path}: cannot read the table database: {exc}") from exc
-    db = Database(conn, execute_plugins=False)
-    try:
-        missing = [m.name for m in (*MIGRATIONS.pending(db),
-                                    *JACKPOT_MIGRATIONS.pending(db))]
-    except sqlite3.DatabaseError as exc:
+        missing = [m.name for s in migration_sets() for m in s.pending(db)]
+    except BaseException as exc:
         db.close()
-        raise StorageError(f"{path}: not a table database: {exc}") from exc
+        if isinstance(exc, sqlite3.DatabaseError):
+            raise NotATableDatabase(f"{path}: not a table database: {exc}") from None
+        raise
     if missing:
         db.close()
         raise StorageError(
@@ -84,6 +256,41 @@ def open_for_reading(path: str | Path) -> Database:
             " read it with the console version that wrote it, or upgrade a copy by opening"
             " it with this console")
     return db
+
+
+def _connect_read_only(file: Path) -> sqlite3.Connection:
+    """A read-only connection. In a read-only folder SQLite cannot make the ``-shm`` file a
+    WAL database needs; when no write-ahead log is there either, the file alone is the whole
+    database and is opened ``immutable`` (nothing can change it there)."""
+    uri = file.resolve().as_uri()
+    try:
+        return _read_only(f"{uri}?mode=ro")
+    except sqlite3.Error as exc:
+        primary = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        wal = file.with_name(file.name + "-wal")
+        log_pending = wal.exists() and wal.stat().st_size > 0
+        if primary not in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN):
+            raise NotATableDatabase(f"{file}: cannot read the table database: {exc}") from None
+        if log_pending:
+            raise StorageError(
+                f"{file}: its write-ahead log ({wal.name}) holds changes that SQLite cannot "
+                "read in this read-only folder: copy the .db with its -wal and -shm files to a "
+                "writable folder and read the copy") from None
+    try:
+        return _read_only(f"{uri}?mode=ro&immutable=1")
+    except sqlite3.Error as exc:
+        raise NotATableDatabase(f"{file}: cannot read the table database: {exc}") from None
+
+
+def _read_only(uri: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=30.0)
+    try:
+        conn.execute("PRAGMA query_only=ON")
+        conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error:
+        conn.close()
+        raise
+    return conn
 
 
 def pragmas(db: Database) -> dict[str, object]:

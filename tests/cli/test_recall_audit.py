@@ -52,7 +52,7 @@ def test_recall_refuses_bad_input_cleanly(tmp_path: Path, played: Path) -> None:
     out = run("recall", "--db", str(tmp_path / "missing.db"))
     assert out.returncode == 2 and "no such table database" in out.stderr
     out = run("recall", "--db", str(played), "--last", "0")
-    assert out.returncode == 2 and "--last must be 1 or more" in out.stderr
+    assert out.returncode == 2 and "argument --last: '0' is not a whole number from 1" in out.stderr
 
 
 def test_audit_passes_a_clean_database(played: Path) -> None:

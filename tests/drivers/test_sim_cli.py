@@ -88,7 +88,7 @@ def test_sim_bet_sensors_serves_a_late_bet(serve) -> None:  # type: ignore[no-un
     [
         (["shuffler", "--fault", "melt=0.5"], "the kind must be one of"),
         (["shuffler", "--fault", "drop=2"], "not within 0..1"),
-        (["shuffler", "--deck-count", "999"], "must be 0-255"),
+        (["shuffler", "--deck-count", "999"], "'999' is not a whole number from 0 to 255"),
         (["bet-sensors", "--seats", "0-9"], "seats are 1-7"),
         (["bet-sensors", "--chip", "3"], "expected SEAT.SPOT"),
         (["bet-sensors", "--seats", "1", "--chip", "2.1"], "seat 2 has no node"),

@@ -1,0 +1,97 @@
+"""One writer per table database: an exclusive lock held while a table has the file open.
+
+A second console or ``simulate`` on a database already in use would otherwise run until it
+died on a constraint or on "database is locked". The lock is ``flock`` on a small file beside
+the database (``table.db-lock``): never on the database itself, because closing any other
+handle on the database file would drop the POSIX locks SQLite keeps there. The kernel releases
+the lock when its process ends, so a crash leaves nothing to clean up; the file itself stays
+and holds the last writer's process number for the refusal message. Readers (recall, the
+audits, the jackpot reports) never take it and work alongside the writer.
+
+Within one process the lock is shared: the process is one writer, however many connections it
+opens (the round and the jackpot system, a test that reopens the table).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dealer_console.storage.identity import StorageError
+
+
+class DatabaseInUse(StorageError):
+    """The database is open for writing in another process."""
+
+
+@dataclass
+class _Held:
+    fd: int
+    count: int = field(default=1)
+
+
+_held: dict[str, _Held] = {}
+
+
+def lock_path(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + "-lock")
+
+
+@dataclass
+class WriterLock:
+    """The process's hold on one database; :meth:`release` once for each :func:`acquire`."""
+
+    key: str
+    released: bool = False
+
+    def release(self) -> None:
+        if self.released:
+            return
+        self.released = True
+        held = _held[self.key]
+        held.count -= 1
+        if held.count == 0:
+            del _held[self.key]
+            os.close(held.fd)  # closing the handle ends the flock
+
+
+def acquire(db_path: Path) -> WriterLock:
+    """Take the writer's lock of ``db_path`` now, or refuse at once naming the file."""
+    key = str(db_path.resolve())
+    if key in _held:
+        _held[key].count += 1
+        return WriterLock(key)
+    path = lock_path(db_path)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise StorageError(f"{db_path}: cannot make its lock file {path.name} "
+                           f"({exc.strerror}): a table's database needs a folder the console "
+                           "can write") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 200, 0).decode("ascii", "replace").strip()
+        os.close(fd)
+        raise DatabaseInUse(
+            f"{db_path}: is already open in another console or simulate"
+            f"{f' ({holder})' if holder else ''}; one table writes a database at a time: "
+            "close that one first") from None
+    except OSError as exc:
+        os.close(fd)
+        raise StorageError(f"{db_path}: cannot lock {path.name}: {exc.strerror}") from None
+    try:  # who holds it, for the message another writer gets; the lock does not need it
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"process {os.getpid()}: {_command()}\n".encode("ascii", "replace"), 0)
+    except OSError:
+        pass
+    _held[key] = _Held(fd)
+    return WriterLock(key)
+
+
+def _command() -> str:
+    words = [Path(sys.argv[0]).name, *sys.argv[1:2]] if sys.argv and sys.argv[0] else []
+    return " ".join(words)[:80] or "python"
