@@ -322,7 +322,8 @@ def bench_cold_start(runs: int, workdir: Path) -> None:
             raise RuntimeError(f"the console did not become ready: {out!r}")
         times.append(float(ready[0].split()[1]) - started)
     best, median = min(times), statistics.median(times)
-    print(f"cold start to an interactive table, {runs} fresh processes: best {best:.3f} s   "
+    print(f"cold start to an interactive table, {runs} fresh "
+          f"process{'es' if runs > 1 else ''}: best {best:.3f} s   "
           f"median {median:.3f} s   aim <= 1.5 s: {verdict(median, 1.5)}")
 
 
