@@ -38,7 +38,14 @@ def forbidden_for(package: str) -> set[str]:
         return {"PySide6", "ui"}
     if package == "ui":
         return set()
-    return {"ui"}  # tests and benchmarks of the other packages reach ui only from tests/ui
+    return {"ui"}  # tests and benchmarks of the other packages: only the GUI's own reach ui
+
+
+def drives_the_gui(rel: Path) -> bool:
+    """The GUI's tests (``tests/ui``) and benchmarks (``benchmarks/gui_*.py``) drive the real
+    screens, so they import ``ui``."""
+    return rel.parts[:2] == ("tests", "ui") or (
+        rel.parts[0] == "benchmarks" and rel.name.startswith("gui_"))
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -47,12 +54,19 @@ def test_import_direction(package: str) -> None:
     for path in files_of(package):
         rel = path.relative_to(ROOT)
         banned = forbidden_for(package)
-        if package == "tests" and rel.parts[:2] == ("tests", "ui"):
+        if drives_the_gui(rel):
             banned = set()
         for name in imported_modules(path):
             if top(name) in banned:
                 offenders.append(f"{rel} imports {name}")
     assert not offenders, "\n".join(offenders)
+
+
+def test_only_the_gui_s_tests_and_benchmarks_may_import_ui() -> None:
+    assert drives_the_gui(Path("tests/ui/test_app.py"))
+    assert drives_the_gui(Path("benchmarks/gui_console.py"))
+    assert not drives_the_gui(Path("benchmarks/round_sim.py"))
+    assert not drives_the_gui(Path("tests/controller/test_controller.py"))
 
 
 def test_the_checker_sees_a_violation(tmp_path: Path) -> None:

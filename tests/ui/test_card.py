@@ -113,6 +113,32 @@ def test_selected_dimmed_and_face_down_go_to_the_cards_named(themed: QApplicatio
     assert all(v.four_colour for v in row.views)
 
 
+def test_new_groups_show_fresh_cards_whatever_the_row_showed(themed: QApplication,
+                                                             qtbot: QtBot) -> None:
+    row = CardRow("As Kd 7h 7c 2s JK 9d")
+    qtbot.addWidget(row)
+    row.resize(row.sizeHint())
+    row.show()
+    row.set_selected([0, 1])
+    row.set_dimmed([2])
+    row.set_face_down([3])
+    row.set_groups([("Low", "Kd 2c"), ("High", "As Ah 9s 9h JK")])
+    assert row.cards() == parse_cards("Kd 2c As Ah 9s 9h JK")
+    assert not any(v.selected or v.dimmed or v.face_down for v in row.views)
+    assert row.views[1].accessibleName() == "2 of clubs"
+    with qtbot.waitSignal(row.tapped) as tapped:
+        qtbot.mouseClick(row.views[6], Qt.MouseButton.LeftButton)
+    assert tapped.args == [6]
+    row.set_groups([("Banker low", "3d 4d")])  # fewer cards: the rest leave the screen
+    assert row.cards() == parse_cards("3d 4d")
+    shown = [v for v in row.findChildren(CardView) if v.isVisible()]
+    assert len(shown) == 2
+    row.set_cards("5h 6h 7h")  # more again, the new one tappable at its index
+    with qtbot.waitSignal(row.tapped) as tapped:
+        qtbot.mouseClick(row.views[2], Qt.MouseButton.LeftButton)
+    assert tapped.args == [2]
+
+
 def test_cards_shrink_to_fit_a_narrow_row_and_stay_whole(themed: QApplication,
                                                          qtbot: QtBot) -> None:
     row = CardRow("As Kd 7h 7c 2s JK 9d", card_height=200)

@@ -87,7 +87,9 @@ class SeatPanel(QFrame):
         colour = theme.SELECTED if focused else (
             theme.WARNING_AMBER if "BANK OFFERED" in badges else theme.BORDER)
         width = 4 if focused else (3 if seat == 0 else 1)
-        self.setStyleSheet(f"SeatPanel {{ border: {width}px solid {colour}; }}")
+        style = f"SeatPanel {{ border: {width}px solid {colour}; }}"
+        if style != self.styleSheet():  # a new sheet re-polishes the panel and its labels
+            self.setStyleSheet(style)
 
     def _cards(self, view: TableSnapshot, four_colour: bool) -> None:
         """The seat's cards small, as coloured text (the hand in focus is drawn large on the

@@ -80,6 +80,16 @@ class CardView(QWidget):
     def card(self) -> Card | None:
         return self._card
 
+    def reset(self, card: Card | None) -> None:
+        """Show ``card`` as a new view would (face up, not selected, not dimmed), repainting
+        only if that changes what is drawn."""
+        if (card, self._face_down, self._selected, self._dimmed) == (self._card, False, False,
+                                                                      False):
+            return
+        self._card, self._face_down, self._selected, self._dimmed = card, False, False, False
+        self._update_name()
+        self.update()
+
     def set_card(self, card: str | Card | None) -> None:
         self._card = parse_card(card) if isinstance(card, str) else card
         self._update_name()
@@ -259,35 +269,50 @@ class CardRow(QWidget):
         self.set_groups([("", cards)])
 
     def set_groups(self, groups: Sequence[tuple[str, str | Iterable[str]]]) -> None:
-        """Show groups of cards, each ``(label, cards)``; an empty label shows no title."""
+        """Show groups of cards, each ``(label, cards)``; an empty label shows no title.
+
+        The card and title widgets already in the row are given their new content rather
+        than made anew (a screen sets its groups on every change of the table), each card as
+        a new one would be: face up, not selected, not dimmed."""
         parsed = [(label, parse_cards(cards)) for label, cards in groups]
         parse_cards([str(card) for _, group in parsed for card in group])  # no card twice
-        for label_widget, views in self._groups:
-            for old in (label_widget, *views):
-                if old is not None:
-                    old.hide()  # gone from the screen now, freed when Qt is back in its loop
-                    old.deleteLater()
+        old_views = self.views
+        old_labels = [label for label, _ in self._groups if label is not None]
         self._groups = []
         self.views = []
         for label, group in parsed:
             label_widget = None
             if label:
-                label_widget = QLabel(label, self)
-                label_widget.setProperty("role", "group")
-                label_widget.ensurePolished()  # its size comes from the stylesheet's font
-                label_widget.show()
+                label_widget = old_labels.pop(0) if old_labels else self._new_label()
+                label_widget.setText(label)
             views = []
             for card in group:
-                view = CardView(card, height=self._card_height, four_colour=self._four_colour,
-                                parent=self)
                 index = len(self.views)
-                view.tapped.connect(lambda index=index: self.tapped.emit(index))
-                view.show()
+                if index < len(old_views):
+                    view = old_views[index]
+                    view.reset(card)
+                    if view.sizeHint().height() != self._card_height:
+                        view.set_card_height(self._card_height)
+                else:
+                    view = CardView(card, height=self._card_height,
+                                    four_colour=self._four_colour, parent=self)
+                    view.tapped.connect(lambda index=index: self.tapped.emit(index))
+                    view.show()
                 views.append(view)
                 self.views.append(view)
             self._groups.append((label_widget, views))
+        for old in (*old_labels, *old_views[len(self.views):]):
+            old.hide()  # gone from the screen now, freed when Qt is back in its loop
+            old.deleteLater()
         self.updateGeometry()
         self._place()
+
+    def _new_label(self) -> QLabel:
+        label = QLabel(self)
+        label.setProperty("role", "group")
+        label.ensurePolished()  # its size comes from the stylesheet's font
+        label.show()
+        return label
 
     def cards(self) -> tuple[Card | None, ...]:
         return tuple(view.card for view in self.views)
