@@ -74,6 +74,7 @@ class ScreenPlayer:
                                    f"bar: {self.window.phase_bar.message_text()!r})")
             app.processEvents()
             time.sleep(0.002)
+        app.processEvents()  # the screens drawn from the view the table just reached
 
     def tap(self, widget: QWidget) -> None:
         assert widget.isVisible(), f"{widget!r} is not on screen"

@@ -53,14 +53,15 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
     if phase is Phase.MISDEAL:
         if r.deck_count_due:
             live = ctl.devices.shuffler is not None
-            return Step("Misdeal: count the whole deck (53 cards) before play resumes.",
+            return Step("Misdeal: count the deck, 53 cards.",
                         "Count the deck in the shuffler", ctl.count_deck, live)
-        return Step("Misdeal: gather the hands and deal again; every wager stays.",
+        return Step("Misdeal: deal again; every wager stays.",
                     "Redeal", lambda: ctl.do(c.Redeal()), ctl.check(c.Redeal()) is None)
     if phase is Phase.BANKER_SET:
-        push = (" It is ace-high pai gow: every base wager pushes."
-                if view.banker_pai_gow else "")
-        return Step("Expose the banker's hand and set it the House Way." + push,
+        sentence = ("Ace-high pai gow: base wagers push."
+                    if view.banker_pai_gow else
+                    "Expose the banker's hand and set it the House Way.")
+        return Step(sentence,
                     "Set the banker's hand", lambda: ctl.do(c.SetBankerHand()),
                     ctl.check(c.SetBankerHand()) is None)
     if phase is Phase.PLAYERS_SET:

@@ -122,9 +122,10 @@ class DealerWindow(QMainWindow):
         step = next_step(self.ctl, view)
         self.phase_bar.set_instruction(step.sentence)
         bar_action = step.action
-        self.phase_bar.set_action(step.button or "-", (lambda: self.act(bar_action))
+        # the button stays in place (showing and hiding it lays out the whole window again);
+        # with no step to take it is blank and not live
+        self.phase_bar.set_action(step.button, (lambda: self.act(bar_action))
                                   if bar_action else None, step.enabled)
-        self.phase_bar.primary.setVisible(bool(step.button))
         notice = view.notice
         if notice is not None and notice.number != self._notice_seen:
             self._notice_seen = notice.number
