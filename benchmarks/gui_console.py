@@ -98,12 +98,14 @@ def loop_player(db: Path) -> ScreenPlayer:
     """A ScreenPlayer whose waits run the Qt event loop (woken by the drivers' queued
     signals) instead of polling with sleeps."""
     from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtWidgets import QApplication
 
     from ui.testing import ScreenPlayer
 
     class LoopPlayer(ScreenPlayer):
         def wait(self, done: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
             if done():
+                QApplication.processEvents()  # the screens drawn from the view just reached
                 return
             deadline = time.monotonic() + timeout
             loop = QEventLoop()
@@ -115,6 +117,7 @@ def loop_player(db: Path) -> ScreenPlayer:
             timer.start()
             loop.exec()
             timer.stop()
+            QApplication.processEvents()  # the screens drawn from the view just reached
             if not done():
                 raise TimeoutError(f"no {what} within {timeout:.0f} s (phase "
                                    f"{self.phase.value}, bar: "

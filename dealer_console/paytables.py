@@ -20,8 +20,8 @@ from enum import Enum
 from functools import cache
 from pathlib import Path
 
+from dealer_console.config_file import ConfigError, Section, read_toml
 from dealer_console.input_checks import is_plain_name, shown
-from dealer_console.profiles.schema import ConfigError, Section, read_toml
 from dealer_console.seven import FortuneClass
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"

@@ -33,15 +33,15 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_console.cli import CommandError
+    from dealer_console.config_file import ConfigError
     from dealer_console.profiles.loader import get_profile
-    from dealer_console.profiles.schema import ConfigError
 
     try:
         profile = get_profile(args.profile)
     except (KeyError, ConfigError) as exc:
         raise CommandError(str(exc.args[0] if isinstance(exc, KeyError) else exc)) from None
     from dealer_console.errors import ConsoleError
-    from dealer_console.storage import StorageError
+    from dealer_console.storage.connection import StorageError
     from ui.app import run_app
 
     if args.simulated and args.devices:

@@ -66,10 +66,10 @@ def _key(option: str | None, required: bool = False) -> bytes | None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    from dealer_console.audit.verify import audit
     from dealer_console.cli import read_table_db
+    from dealer_console.config_file import ConfigError
     from dealer_console.profiles.loader import load_profile
-    from dealer_console.profiles.schema import ConfigError
-    from dealer_console.round.audit import audit
     from dealer_console.storage.anchor import AnchorError, journal_for, parse, read_journal
 
     key = _key(args.key)

@@ -29,8 +29,8 @@ def run_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dealer_console.cli import CommandError
+    from dealer_console.config_file import ConfigError
     from dealer_console.profiles.loader import load_profile
-    from dealer_console.profiles.schema import ConfigError
 
     try:
         profile = load_profile(Path(args.file))
@@ -101,9 +101,9 @@ def run_show(args: argparse.Namespace) -> int:
     import json
 
     from dealer_console.cli import CommandError
+    from dealer_console.config_file import ConfigError
     from dealer_console.profiles.export import profile_to_data
     from dealer_console.profiles.loader import get_profile
-    from dealer_console.profiles.schema import ConfigError
 
     try:
         profile = get_profile(args.name)

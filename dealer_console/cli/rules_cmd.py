@@ -104,8 +104,8 @@ def _apply_profile(args: argparse.Namespace) -> None:
     a Catfish Bend hand cannot forget that its wheel is the second-highest straight."""
     wheel, joker, chart = "lowest", "highest_missing", None
     if args.profile is not None:
+        from dealer_console.config_file import ConfigError
         from dealer_console.profiles.loader import get_profile
-        from dealer_console.profiles.schema import ConfigError
 
         try:
             profile = get_profile(args.profile)

@@ -29,6 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from dealer_console.cli import CommandError
+    from dealer_console.config_file import ConfigError
     from dealer_console.input_checks import (
         InputError,
         check_structure,
@@ -36,7 +37,6 @@ def run(args: argparse.Namespace) -> int:
         read_text_file,
     )
     from dealer_console.profiles.loader import get_profile, load_profile
-    from dealer_console.profiles.schema import ConfigError
     from dealer_console.settlement import RoundError, settle
     from dealer_console.settlement.round_json import read_round
     from dealer_console.settlement.sheet import sheet_text, sheet_to_json

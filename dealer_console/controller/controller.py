@@ -51,7 +51,7 @@ from dealer_console.errors import Refusal
 from dealer_console.jackpot import store
 from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.round import commands as c
-from dealer_console.round.jackpot import JACKPOT_KINDS
+from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 from dealer_console.round.machine import Refused, decide
 from dealer_console.round.phases import ACCEPTS, not_accepted
 from dealer_console.round.rules import ActionSeatMethod, DealMethod

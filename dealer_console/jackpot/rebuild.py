@@ -26,7 +26,8 @@ from dealer_console.employees.authorize import required_role
 from dealer_console.jackpot import meters, store
 from dealer_console.jackpot.config import JackpotConfigError
 from dealer_console.jackpot.paytable import JackpotLine
-from dealer_console.jackpot.store import BACKED_OUT, GAME_INSTALLED, Confirmation, JackpotError
+from dealer_console.jackpot.schema import BACKED_OUT, GAME_INSTALLED
+from dealer_console.jackpot.store import Confirmation, JackpotError
 from dealer_console.round.jackpot import sensed_wagers
 from dealer_console.seven import held_classes
 from dealer_console.storage.eventlog import Event

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from dealer_console.config_file import Section
 from dealer_console.jackpot.config import (
     GameConfig,
     JackpotConfigError,
@@ -22,7 +23,6 @@ from dealer_console.jackpot.config import (
 )
 from dealer_console.jackpot.paytable import JackpotPaytable, from_paytable
 from dealer_console.paytables import Paytable
-from dealer_console.profiles.schema import Section
 
 DEFAULT_WAGER = 100
 DEFAULT_EXECUTIVE_ABOVE = 1_000_000

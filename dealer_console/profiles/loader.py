@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from dealer_console import house_ways
+from dealer_console.config_file import ConfigError, Section, read_toml
 from dealer_console.hands import JokerInFlush, Wheel
 from dealer_console.input_checks import is_plain_name, shown
 from dealer_console.money import format_cents
@@ -37,7 +38,6 @@ from dealer_console.profiles.model import (
     Profile,
     SettleFrom,
 )
-from dealer_console.profiles.schema import ConfigError, Section, read_toml
 
 PROFILE_DIR = CONFIG_DIR / "profiles"
 MAX_FEE_RATES = 5  # California, "Collection Procedures": at most five collection rates

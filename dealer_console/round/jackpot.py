@@ -29,20 +29,9 @@ from sqlite_utils import Database
 
 from dealer_console.cards import Card
 from dealer_console.errors import Refusal
+from dealer_console.round.jackpot_kinds import JACKPOT_KIND, JACKPOT_KINDS, SPOT_OF_KIND
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import Line, RoundState
-
-JACKPOT_KIND = "jackpot"
-"""The round's wager kind for the jackpot game on each seat's first sensor (spot 1)."""
-JACKPOT_KINDS = {1: JACKPOT_KIND, 2: "jackpot_2"}
-"""The wager kind of each sensor spot's jackpot game (a layout has at most two: Washington,
-"House Jackpot and Progressive Jackpots")."""
-SPOT_OF_KIND = {kind: spot for spot, kind in JACKPOT_KINDS.items()}
-
-
-def award_kind(spot: int, hand_line: int) -> str:
-    """The settlement line of a confirmed award: ``jackpot_award_N``, ``jackpot_2_award_N``."""
-    return f"{JACKPOT_KINDS[spot]}_award_{hand_line}"
 
 
 class JackpotRefused(Refusal):

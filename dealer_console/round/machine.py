@@ -21,7 +21,7 @@ from dealer_console.cards import Card, CardError, format_cards, parse_cards
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
 from dealer_console.round.events import EventKind as E
-from dealer_console.round.jackpot import JACKPOT_KINDS, award_kind
+from dealer_console.round.jackpot_kinds import JACKPOT_KINDS, award_kind
 from dealer_console.round.phases import not_accepted
 from dealer_console.round.rules import (
     BACKLINE_PREFIX,

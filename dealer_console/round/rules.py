@@ -25,6 +25,7 @@ from dealer_console.profiles.model import (
     Profile,
     SettleFrom,
 )
+from dealer_console.round.jackpot_kinds import JACKPOT_KINDS, SPOT_OF_KIND
 
 __all__ = [
     "ActionSeatMethod",
@@ -129,7 +130,6 @@ class RoundRules:
         kinds = [k for k, area in WAGER_AREAS.items() if area in self.profile.limits
                  and (k != "tips" or self.profile.tip_bets)
                  and (k != "backline" or self.profile.backline)]
-        from dealer_console.round.jackpot import JACKPOT_KINDS  # (it imports this module)
 
         if self.profile.jackpots is not None:
             kinds += [JACKPOT_KINDS[g.spot] for g in self.profile.jackpots.games]
@@ -139,7 +139,6 @@ class RoundRules:
 
     def jackpot_wager(self, kind: str) -> int | None:
         """The fixed wager of the jackpot game taking ``kind``, or None for other kinds."""
-        from dealer_console.round.jackpot import SPOT_OF_KIND
 
         spot = SPOT_OF_KIND.get(kind)
         if spot is None:

@@ -1,33 +1,8 @@
-"""Per-table SQLite storage: connection pragmas, schema migrations, the hash-chained event log.
+"""Per-table SQLite storage: connection pragmas, schema migrations, the hash-chained event log
+(``connection``, ``schema``, ``eventlog``), what a table database is (``identity``), the
+writer's lock, failures explained, checkpoints (``anchor``) and backups.
 
-The database is always passed in (never a module-level handle); see ``docs/storage.md``.
+The database is always passed in (never a module-level handle); see ``docs/storage.md``. The
+package imports nothing itself, so the schema modules of the registry and the jackpot can use
+the event log without a cycle through it.
 """
-
-from dealer_console.storage.connection import (
-    LaterSchema,
-    NotATableDatabase,
-    StorageError,
-    TableDatabase,
-    WriteFailed,
-    connect,
-    open_for_reading,
-    open_table_db,
-    pragmas,
-)
-from dealer_console.storage.eventlog import Event, append, events, verify_chain
-
-__all__ = [
-    "Event",
-    "LaterSchema",
-    "NotATableDatabase",
-    "StorageError",
-    "TableDatabase",
-    "WriteFailed",
-    "append",
-    "connect",
-    "events",
-    "open_for_reading",
-    "open_table_db",
-    "pragmas",
-    "verify_chain",
-]

@@ -121,13 +121,10 @@ def connect(path: str | Path) -> Database:
 
 
 def _migrate(db: Database) -> None:
-    from dealer_console.jackpot.store import apply_migrations as jackpot_migrations
-    from dealer_console.storage.schema import MIGRATIONS
-
-    MIGRATIONS.apply(db)
     # The jackpot's meters, hits and the employee registry live in the same file, so a
     # jackpot award and the round's event are one transaction (docs/jackpot.md).
-    jackpot_migrations(db)
+    for migrations in migration_sets():
+        migrations.apply(db)
     mark(db)
 
 

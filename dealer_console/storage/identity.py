@@ -46,7 +46,7 @@ class LaterSchema(StorageError):
 def migration_sets() -> tuple[Migrations, ...]:
     """Every migration set applied to a table database; a new set is added here."""
     from dealer_console.employees.registry import MIGRATIONS as EMPLOYEES
-    from dealer_console.jackpot.store import MIGRATIONS as JACKPOT
+    from dealer_console.jackpot.schema import MIGRATIONS as JACKPOT
     from dealer_console.storage.schema import MIGRATIONS as TABLE
 
     return (TABLE, EMPLOYEES, JACKPOT)

@@ -236,7 +236,7 @@ def test_the_key_is_made_once_and_kept_private(tmp_path: Path,
     assert key.read_text() == first
     key.chmod(0o644)
     db = tmp_path / "t.db"
-    from dealer_console.storage import open_table_db
+    from dealer_console.storage.connection import open_table_db
 
     open_table_db(db).close()
     assert main(["audit", "verify", "--db", str(db), "--key", str(key)]) == 2

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
 from dealer_console.devices.keypad import Button
 from dealer_console.devices.shuffler import HandDelivered
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
-from dealer_console.round.audit import audit
 from dealer_console.round.state import Phase
 from drivers.sim.table.world import shuffled_deck
 from tests.controller.conftest import Rig, start_rig

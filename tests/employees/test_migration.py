@@ -15,7 +15,7 @@ from dealer_console.employees import changes, registry
 from dealer_console.employees.audit import verify_staff
 from dealer_console.employees.cardhash import card_tag, hash_card
 from dealer_console.employees.registry import RegistryError, Role
-from dealer_console.jackpot import store
+from dealer_console.jackpot import schema as jackpot_schema
 from dealer_console.storage.connection import (
     StorageError,
     connect,
@@ -34,7 +34,7 @@ def older_registry(path: Path, staff: list[tuple[str, str, str, str]]) -> None:
     db = connect(path)
     STORAGE.apply(db)
     registry.MIGRATIONS.apply(db, stop_before=V2)
-    store.MIGRATIONS.apply(db)
+    jackpot_schema.MIGRATIONS.apply(db)
     secret = registry.card_secret(db)
     with db.atomic():
         for emp_id, name, role, key in staff:

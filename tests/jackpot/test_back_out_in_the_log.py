@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from dealer_console.audit.verify import audit
 from dealer_console.jackpot import store
 from dealer_console.round import commands as c
-from dealer_console.round.audit import audit
-from dealer_console.storage import open_for_reading
+from dealer_console.storage.connection import open_for_reading
 from tests.jackpot.conftest import CARDS
 from tests.jackpot.test_round_integration import FIVE_ACES, SEVEN_SF, _table, _to_settlement
 from tests.round.helpers import settle_all

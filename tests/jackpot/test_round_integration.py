@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
+from dealer_console.audit.verify import audit
 from dealer_console.employees.authorize import Refused as SwipeRefused
 from dealer_console.jackpot import store
 from dealer_console.jackpot.audit import verify_meters
@@ -18,13 +19,12 @@ from dealer_console.jackpot.paytable import load
 from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round import commands as c
-from dealer_console.round.audit import audit
 from dealer_console.round.jackpot import JackpotRefused
 from dealer_console.round.machine import Refused
 from dealer_console.round.rules import round_rules
 from dealer_console.round.state import Phase
 from dealer_console.round.table import Table
-from dealer_console.storage import open_table_db
+from dealer_console.storage.connection import open_table_db
 from tests.jackpot.conftest import CARDS, add_staff
 from tests.round.helpers import deal, hands_with, set_all_house_way, settle_all
 

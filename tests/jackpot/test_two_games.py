@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dealer_console.audit.verify import audit
 from dealer_console.employees import registry
 from dealer_console.jackpot import store
 from dealer_console.jackpot.audit import verify_meters
@@ -16,11 +17,10 @@ from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.jackpot.setup import install_from_profile
 from dealer_console.profiles.loader import load_profile
 from dealer_console.round import commands as c
-from dealer_console.round.audit import audit
 from dealer_console.round.machine import Refused
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import Table
-from dealer_console.storage import open_table_db
+from dealer_console.storage.connection import open_table_db
 from tests.jackpot.conftest import CARDS, add_staff
 from tests.profiles.test_jackpot_setup import ONE_GAME, TWO_GAMES, WASHINGTON
 from tests.round.helpers import deal, hands_with, set_all_house_way, settle_all

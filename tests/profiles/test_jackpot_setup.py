@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
+from dealer_console.config_file import ConfigError
 from dealer_console.jackpot import store
 from dealer_console.jackpot.config import JackpotMode
 from dealer_console.jackpot.setup import JackpotSetupMismatch, install_from_profile
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
-from dealer_console.profiles.schema import ConfigError
-from dealer_console.storage import open_table_db
+from dealer_console.storage.connection import open_table_db
 
 WASHINGTON = (PROFILE_DIR / "washington-face-up.toml").read_text()
 ONE_GAME = WASHINGTON[WASHINGTON.index("\n[jackpot]\n") + 1:]

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from dealer_console.config_file import ConfigError
 from dealer_console.money import format_cents
 from dealer_console.paytables import (
     ACE_HIGH_LINE_IDS,
@@ -16,7 +17,6 @@ from dealer_console.paytables import (
     load_paytable,
     paytable_names,
 )
-from dealer_console.profiles.schema import ConfigError
 from dealer_console.seven import FortuneClass
 
 # The names the issue asks for: every table the rule documents print.

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from dealer_console.config_file import ConfigError
 from dealer_console.hands import Wheel
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile, profile_names
 from dealer_console.profiles.model import Area, Banking, Foul, Game
-from dealer_console.profiles.schema import ConfigError
 
 SHIPPED = ("california-face-up", "catfish-bend-fortune", "oxford-downs-face-up",
            "washington-face-up")

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dealer_console.audit.verify import audit
 from dealer_console.cards import DECK
 from dealer_console.round import commands as c
-from dealer_console.round.audit import audit
 from dealer_console.round.machine import Refused
 from dealer_console.round.table import load_open_round
 from tests.round.helpers import PROFILES, make_table

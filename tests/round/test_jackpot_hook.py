@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
+from dealer_console.audit.verify import audit
 from dealer_console.cards import Card
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.round import commands as c
-from dealer_console.round.audit import audit
 from dealer_console.round.jackpot import Confirmed
 from dealer_console.round.machine import Refused
 from dealer_console.round.state import Phase

@@ -332,7 +332,7 @@ def test_backline_wagers_ride_on_the_seat_and_are_settled_each_once(tmp_path: Pa
         back = lines[f"backline:{bettor}"]
         assert back.outcome == base.outcome and back.staked == amount
     table.handle(c.EndGame())
-    from dealer_console.round.audit import audit
+    from dealer_console.audit.verify import audit
 
     assert audit(table.db).ok
 

@@ -16,17 +16,17 @@ from pathlib import Path
 
 import pytest
 
+from dealer_console.audit.verify import audit
 from dealer_console.cli import main
 from dealer_console.jackpot.setup import install_from_profile
 from dealer_console.profiles.loader import get_profile
-from dealer_console.round.audit import audit
 from dealer_console.round.table import Table
-from dealer_console.storage import (
+from dealer_console.storage import eventlog
+from dealer_console.storage.connection import (
     LaterSchema,
     NotATableDatabase,
     StorageError,
     WriteFailed,
-    eventlog,
     open_for_reading,
     open_table_db,
 )

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dealer_console.storage import StorageError, connect, eventlog, open_table_db, pragmas
+from dealer_console.storage import eventlog
+from dealer_console.storage.connection import StorageError, connect, open_table_db, pragmas
 from dealer_console.storage.schema import MIGRATIONS
 
 SCHEMAS = Path(__file__).parent / "schemas"
@@ -198,7 +199,7 @@ def test_first_released_schema_upgrades_and_keeps_its_data(tmp_path: Path) -> No
     assert done >= 2
     assert set(db.table_names()) >= TABLES
     # the current code still replays the first schema's event log exactly
-    from dealer_console.round.audit import audit
+    from dealer_console.audit.verify import audit
 
     report = audit(db)
     assert report.ok, report.problems

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
-from dealer_console.round.audit import audit
 from dealer_console.round.state import Phase
 from drivers.sim.table.world import shuffled_deck
 from ui.testing import ScreenPlayer

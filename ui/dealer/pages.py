@@ -20,7 +20,7 @@ from dealer_console.cards import Card, format_cards
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.money import format_cents
 from dealer_console.round import commands as c
-from dealer_console.round.jackpot import JACKPOT_KINDS
+from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 from dealer_console.round.rules import ActionSeatMethod
 from dealer_console.round.state import MisdealReason, Phase
 from ui import theme

@@ -11,7 +11,7 @@ import random
 from itertools import combinations
 
 from dealer_console.cards import Card
-from dealer_console.round.jackpot import SPOT_OF_KIND
+from dealer_console.round.jackpot_kinds import SPOT_OF_KIND
 from dealer_console.round.rules import Banking, RoundRules
 from dealer_console.round.state import RoundState
 from dealer_console.setting import Setting, is_foul, make_setting

@@ -25,7 +25,7 @@ from dealer_console.employees.cardhash import KdfParams
 from dealer_console.employees.simulated import install_simulated_staff
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
-from dealer_console.round.jackpot import JACKPOT_KINDS, SPOT_OF_KIND
+from dealer_console.round.jackpot_kinds import JACKPOT_KINDS, SPOT_OF_KIND
 from dealer_console.round.machine import button_seat
 from dealer_console.round.rules import ActionSeatMethod, Banking, DealMethod
 from dealer_console.round.seats import piles_in_deal_order, seven_piles

@@ -4,7 +4,7 @@ The whole log is replayed into an empty database through the code that wrote the
 first place: the round's projection (rounds, wagers, fees, hands, settlement lines, misdeals,
 interventions, banker rotation, devices, device facts) and the jackpot's writers (games and
 their set-up, meters, wagers, hits, back-outs, ledger; ``dealer_console/jackpot/rebuild.py``).
-On the way each round is held to the rules (``audit_rules.py``). Then each stored table is
+On the way each round is held to the rules (``rules.py``). Then each stored table is
 compared with its rebuilt twin by primary key, and every difference is reported with the
 table, the row's key and both values.
 """
@@ -18,8 +18,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from dealer_console.audit.rules import RoundRulesCheck
 from dealer_console.jackpot.rebuild import JackpotRebuild
-from dealer_console.round.audit_rules import RoundRulesCheck
 from dealer_console.round.machine import evolve, new_state
 from dealer_console.round.projection import note_device, project
 from dealer_console.round.rules import RoundRules

@@ -8,10 +8,10 @@
 - every round is complete or voided, except the one in play (the newest);
 - every round follows the rules as the log replays it: fees, action seat, the House Way of the
   house's hand, every settlement line recomputed from the cards, settings and wagers by the
-  settlement engine, each seat's paid lines, the next banker (``audit_rules.py``);
+  settlement engine, each seat's paid lines, the next banker (``rules.py``);
 - every table derived from the log (the round's and the jackpot's) equals its rebuild from the
   log, row by row, and each jackpot award is recomputed from its paytable and meters
-  (``audit_rebuild.py``, ``dealer_console/jackpot/rebuild.py``);
+  (``rebuild.py``, ``dealer_console/jackpot/rebuild.py``);
 - jackpot meters equal their ledger (the jackpot system's own check);
 - the staff list and its log equal their events (``dealer_console/employees/audit.py``).
 """
@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
+from dealer_console.audit.rebuild import compare, rebuild
 from dealer_console.employees.audit import verify_staff
 from dealer_console.profiles.loader import get_profile
 from dealer_console.profiles.model import Profile
-from dealer_console.round.audit_rebuild import compare, rebuild
 from dealer_console.round.machine import replay
 from dealer_console.round.rules import RoundRules, base_kind, round_rules
 from dealer_console.round.state import Line, Phase
