@@ -9,8 +9,9 @@ or dimmed, and what the groups are called, is the screen's decision.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from math import ceil
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -19,6 +20,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPaintEvent,
     QPen,
+    QPixmap,
     QResizeEvent,
 )
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
@@ -51,6 +53,14 @@ def spoken(card: Card | None) -> str:
     if card.is_joker:
         return "joker"
     return f"{RANK_NAMES.get(card.rank, str(card.rank))} of {SUIT_NAMES[card.suit]}"
+
+
+FACE_PAD = 2
+"""Room around a cached face for its antialiased edge."""
+FACE_CACHE_MAX = 600
+"""Faces kept (a deck in a few sizes and both colour schemes); the cache starts again when
+full."""
+_FACES: dict[tuple[str, int, int, bool, float], QPixmap] = {}
 
 
 class CardView(QWidget):
@@ -184,7 +194,8 @@ class CardView(QWidget):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(rect, radius, radius)
         else:
-            self._paint_face(painter, rect, radius, self._card)
+            face = self._face_pixmap(rect, radius, self._card)
+            painter.drawPixmap(QPointF(rect.left() - FACE_PAD, rect.top() - FACE_PAD), face)
         if self._dimmed:
             veil = QColor(theme.BACKGROUND)
             veil.setAlpha(165)
@@ -192,6 +203,30 @@ class CardView(QWidget):
             painter.setBrush(veil)
             painter.drawRoundedRect(rect, radius, radius)
         painter.end()
+
+    def _face_pixmap(self, rect: QRectF, radius: float, card: Card) -> QPixmap:
+        """The card's face drawn once per card, size and colour scheme, then reused: a
+        screen redraws many cards many times a round, and drawing the text of each face
+        again is most of a redraw's cost."""
+        ratio = self.devicePixelRatioF()
+        width, height = rect.width(), rect.height()
+        key = (str(card), round(width * 4), round(height * 4), self._four_colour, ratio)
+        face = _FACES.get(key)
+        if face is None:
+            if len(_FACES) >= FACE_CACHE_MAX:
+                _FACES.clear()
+            size = QSize(ceil((width + 2 * FACE_PAD) * ratio),
+                         ceil((height + 2 * FACE_PAD) * ratio))
+            face = QPixmap(size)
+            face.setDevicePixelRatio(ratio)
+            face.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(face)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            self._paint_face(painter, QRectF(FACE_PAD, FACE_PAD, width, height), radius, card)
+            painter.end()
+            _FACES[key] = face
+        return face
 
     def _paint_back(self, painter: QPainter, rect: QRectF, radius: float) -> None:
         painter.setPen(QPen(QColor(theme.CARD_FACE), max(2.0, rect.height() * 0.02)))
