@@ -70,7 +70,25 @@ class WorldWindow(QWidget):
         grid.addWidget(self._button("Next deal: card-count error", self.count_error), 0, 0)
         grid.addWidget(self._button("Next deal: hands one a second", self.slow_deal), 0, 1)
         grid.addWidget(self._button("Next deal: normal", self.normal_deal), 0, 2)
+        self.deal_button = self._button("Hands on the deal button", self.toggle_deal_button)
+        self.deal_button.setCheckable(True)
+        grid.addWidget(self.deal_button, 1, 0)
+        grid.addWidget(self._button("Deal button: next hand", self.press_deal_button,
+                                    ButtonRole.PRIMARY), 1, 1, 1, 2)
         return box
+
+    def toggle_deal_button(self) -> None:
+        assert self.hardware.shuffler is not None
+        on = self.deal_button.isChecked()
+        self.hardware.shuffler.script(deal_button=on)
+        self.status.setText("Each hand waits for the shuffler's deal button." if on else
+                            "The shuffler delivers the hands by itself.")
+
+    def press_deal_button(self) -> None:
+        assert self.hardware.shuffler is not None
+        taken = self.hardware.shuffler.press_deal_button()
+        self.status.setText("A hand leaves the shuffler." if taken else
+                            "No hand waits in the shuffler.")
 
     def count_error(self) -> None:
         assert self.hardware.shuffler is not None

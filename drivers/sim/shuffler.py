@@ -41,6 +41,9 @@ class ShufflerScenario:
     shuffle_seconds: float = 0.0
     """Seconds the machine shuffles before the first hand leaves it (the number is drawn at
     once); 0 delivers at once."""
+    deal_button: bool = False
+    """Each hand waits in the machine until the dealer presses its deal button
+    (:meth:`ShufflerDouble.press_deal_button`), as a dealer takes hands one by one."""
     deck_order: tuple[Card, ...] | None = None
     """A stacked deck dealt in this order instead of the seeded shuffle (the number is still
     drawn from the seed): a trainer's or a simulation's chosen hands."""
@@ -54,6 +57,10 @@ class Deal:
     delivered: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     left: tuple[Card, ...] = ()
     count_error: bool = False
+
+
+HELD = float("inf")
+"""The time of a hand that waits for the deal button."""
 
 
 class ShufflerDouble:
@@ -91,6 +98,20 @@ class ShufflerDouble:
         """Change the scenario for the deals to come (fields of :class:`ShufflerScenario`)."""
         with self._lock:
             self.scenario = replace(self.scenario, **changes)  # type: ignore[arg-type]
+
+    def press_deal_button(self) -> bool:
+        """The dealer takes the next hand waiting in the machine (with ``deal_button``);
+        after the last hand the machine reports the cards left. False when none waits."""
+        with self._lock:
+            held = [i for i, (at, item) in enumerate(self._timeline)
+                    if at == HELD and isinstance(item, f.Hand)]
+            if not held:
+                return False
+            release = [held[0]] if len(held) > 1 else [
+                i for i, (at, _item) in enumerate(self._timeline) if at == HELD]
+            for i in release:
+                self._timeline[i] = (0.0, self._timeline[i][1])
+            return True
 
     def open_door(self) -> None:
         with self._lock:
@@ -195,11 +216,13 @@ class ShufflerDouble:
             if index in s.missing_hands:
                 continue
             deal.delivered[index] = cards
-            self._timeline.append((at, f.Hand(deal.deal_id, index, cards)))
+            when = HELD if s.deal_button else at
+            self._timeline.append((when, f.Hand(deal.deal_id, index, cards)))
             at += s.hand_interval
             if s.jam_after == index:
                 self._timeline.append((at, ShufflerState.JAM))
                 return
         deal.left = tuple(deck)
-        self._timeline.append((at, f.Left(deal.deal_id, deal.left)))
-        self._timeline.append((at, ShufflerState.READY))
+        last = HELD if s.deal_button else at  # the count once the last hand is taken
+        self._timeline.append((last, f.Left(deal.deal_id, deal.left)))
+        self._timeline.append((last, ShufflerState.READY))

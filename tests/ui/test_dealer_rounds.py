@@ -207,3 +207,18 @@ def test_killed_in_the_middle_of_settlement_reopens_there(play: list[ScreenPlaye
     again.end_game()
     report = audit(again.console.opened.db)
     assert report.ok, report.problems
+
+
+def test_hands_taken_one_by_one_on_the_shuffler_s_deal_button(play: list[ScreenPlayer],
+                                                              tmp_path: Path) -> None:
+    """The world window's deal button: each hand reaches the screen when it is taken."""
+    p = start(play, "washington-face-up", tmp_path / "t.db")
+    p.tap(p.button("Hands on the deal button", p.world))
+    wagers_and_start(p)
+    p.wait(lambda: p.phase is Phase.DEALING, "the number")
+    for taken in range(1, 8):
+        assert len(p.ctl.state.delivered) == taken - 1
+        p.tap(p.button("Deal button: next hand", p.world))
+        p.wait(lambda n=taken: len(p.ctl.state.delivered) == n, f"hand {taken}")  # type: ignore[misc]
+    p.until_hands_set()
+    assert p.phase is Phase.BANKER_SET
