@@ -230,8 +230,12 @@ class DeviceThread:
         return self.diag.snapshot()
 
     def submit(self, action: Callable[[], None]) -> None:
-        """Run ``action`` on the I/O thread at its next turn (within one poll interval)."""
+        """Run ``action`` on the I/O thread at its next turn (within one poll interval; at
+        once where the transport can cut its wait short, as the in-process link can)."""
         self._commands.put(action)
+        interrupt = getattr(self._transport, "interrupt", None)
+        if interrupt is not None:
+            interrupt()
 
     # ----------------------------------------------------------------- for subclasses
     def _on_open(self) -> None:

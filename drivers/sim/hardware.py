@@ -86,14 +86,16 @@ class SimulatedHardware:
             # timing. Nodes going away are the driver tests' business.
             sensors = BetSensorDriver(
                 port, seats=self.seats, reply_timeout=0.5, tries=5,
-                poll_interval=0.005 if self.link == "in-process" else 0.02,
+                poll_interval=0.002 if self.link == "in-process" else 0.02,
                 offline_poll_interval=0.1, silence_timeout=5.0,
                 backoff=Backoff(initial=0.01, maximum=0.2))
             self.table_devices.sensors = sensors
             self.drivers.append(sensors)
         if "keypad" in self.devices:
             self.keypad = SimKeypad(retransmit_s=0.02)
-            keypad = KeypadDriver(VirtualUsbBackend(self.keypad), poll_interval=0.005,
+            fast = self.link == "in-process"
+            keypad = KeypadDriver(VirtualUsbBackend(self.keypad),
+                                  poll_interval=0.001 if fast else 0.005,
                                   backoff=Backoff(initial=0.005, maximum=0.05),
                                   resend_after=0.03)
             self.table_devices.keypad = keypad

@@ -64,6 +64,7 @@ class InProcessTransport:
         self._generation = generation
         self._pending: deque[bytes] = deque()
         self._closed = False
+        self._wake = threading.Event()
 
     @property
     def port(self) -> str:
@@ -78,7 +79,9 @@ class InProcessTransport:
         if not self._pending:
             self._pending.extend(self._link.faults.apply(self._link.double.poll(time.monotonic())))
         if not self._pending:
-            time.sleep(self._link.poll_interval)
+            # wait for the double's clock, or less when the driver has a command to send
+            self._wake.wait(self._link.poll_interval)
+            self._wake.clear()
             self._check()
             self._pending.extend(self._link.faults.apply(self._link.double.poll(time.monotonic())))
         # a split frame arrives in pieces, as it would from a UART
@@ -88,5 +91,10 @@ class InProcessTransport:
         self._check()
         self._link.double.feed(data, time.monotonic())
 
+    def interrupt(self) -> None:
+        """The driver has something to send: stop waiting for the double (any thread)."""
+        self._wake.set()
+
     def close(self) -> None:
         self._closed = True
+        self._wake.set()
