@@ -202,7 +202,7 @@ def test_a_later_schema_is_refused_by_writers_and_read_by_readers(tmp_path: Path
         open_table_db(path)
 
 
-HOLDER = ("import sys; from dealer_console.storage import open_table_db; "
+HOLDER = ("import sys; from dealer_console.storage.connection import open_table_db; "
           "db = open_table_db(sys.argv[1]); print('open', flush=True); sys.stdin.readline()")
 
 
