@@ -107,6 +107,8 @@ class TableController:
         self._ready: deque[DeviceEvent] = deque()
         self._held: list[DeviceEvent] = []
         self._listeners: list[Listener] = []
+        for driver in self.devices.all():
+            driver.subscribe(self.deliver)  # before reading the state: no change is missed
         self._health = {d.name: DeviceHealth(d.name, d.state) for d in self.devices.all()}
         self._deal_id: int | None = None
         self._deal_open = False  # the shuffler is still delivering deal _deal_id
@@ -122,8 +124,6 @@ class TableController:
         self._notice: Notice | None = None
         self._notices = 0
         self._view: TableSnapshot | None = None
-        for driver in self.devices.all():
-            driver.subscribe(self.deliver)
 
     # -- what screens read ------------------------------------------------------------------
 
