@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from dealer_console.cards import Card, CardError, format_cards, parse_cards
 from dealer_console.errors import Refusal
+from dealer_console.money import format_cents
 from dealer_console.round import commands as c
 from dealer_console.round.events import EventKind as E
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS, award_kind
@@ -166,7 +167,8 @@ def _accept_bank(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     limit = rules.banker_limit
     problem = limit.check(cmd.wager_cents) if limit is not None else None
     if problem:
-        raise Refused(f"seat {cmd.seat}: a banker's wager of {cmd.wager_cents} cents is {problem}")
+        raise Refused(f"seat {cmd.seat}: a banker's wager of {format_cents(cmd.wager_cents)} is "
+                      f"{problem}")
     prev = state.opening.get("prev_banker")
     consecutive = int(state.opening.get("prev_consecutive", 0)) + 1 if prev == cmd.seat else 1
     if rules.max_consecutive_bank and consecutive > rules.max_consecutive_bank:
@@ -235,7 +237,8 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
         limit = rules.limit(cmd.kind)
         problem = limit.check(cents) if limit is not None else None
         if problem:
-            raise Refused(f"seat {cmd.seat} {cmd.kind}: {cents} cents is {problem}")
+            raise Refused(f"seat {cmd.seat} {cmd.kind.replace('_', ' ')}: "
+                          f"{format_cents(cents)} is {problem}")
     threshold = rules.envy_threshold
     envy = cmd.kind == "fortune" and threshold is not None and cents >= threshold
     return [(E.WAGER_PLACED, {"seat": cmd.seat, "kind": cmd.kind, "cents": cents,

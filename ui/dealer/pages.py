@@ -47,6 +47,7 @@ def _clear(layout: QGridLayout | QHBoxLayout | QVBoxLayout) -> None:
         item = layout.takeAt(0)
         widget = item.widget() if item is not None else None
         if widget is not None:
+            widget.hide()  # gone from the screen now, not when the deferred delete runs
             widget.deleteLater()
 
 

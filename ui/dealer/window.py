@@ -66,6 +66,9 @@ class DealerWindow(QMainWindow):
         self.table.seat_tapped.connect(self._seat_tapped)
         self.stack, self.pages = build_pages(controller, self.act)
         self.phase_bar = PhaseBar()
+        policy = self.phase_bar.primary.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.phase_bar.primary.setSizePolicy(policy)
 
         body = QVBoxLayout()
         body.setContentsMargins(theme.SPACING // 2, 0, theme.SPACING // 2, 0)
@@ -122,10 +125,11 @@ class DealerWindow(QMainWindow):
         step = next_step(self.ctl, view)
         self.phase_bar.set_instruction(step.sentence)
         bar_action = step.action
-        # the button stays in place (showing and hiding it lays out the whole window again);
-        # with no step to take it is blank and not live
         self.phase_bar.set_action(step.button, (lambda: self.act(bar_action))
                                   if bar_action else None, step.enabled)
+        # with no step to take here the button is hidden; it keeps its room, so hiding and
+        # showing it never lays the window out again
+        self.phase_bar.primary.setVisible(bool(step.button))
         notice = view.notice
         if notice is not None and notice.number != self._notice_seen:
             self._notice_seen = notice.number
