@@ -131,19 +131,7 @@ def play_round(p: ScreenPlayer) -> None:
     on the pad, the deal, every hand set and settled by the phase bar, END GAME."""
     from dealer_console.round.state import Phase
 
-    rules = p.ctl.rules
-    if p.phase is Phase.BANKER:
-        p.accept_bank(1000)
-    base = rules.limit("base")
-    assert base is not None
-    for seat in SEATS:
-        p.bet(seat, "Base", base.minimum // 100 * 2)
-    p.start_game()
-    method = rules.action_method.value
-    if method == "dice":
-        p.action(number=9)
-    elif method == "high_card":
-        p.action(seat=SEATS[0])
+    p.open_round(SEATS, chip=False)
     p.until_hands_set()
     if p.phase is Phase.MISDEAL:
         raise RuntimeError("the simulated deal was a misdeal: the benchmark plays clean deals")

@@ -150,6 +150,27 @@ class ScreenPlayer:
             assert pad is not None
             self.type_number(pad, number)
 
+    def open_round(self, seats: tuple[int, ...] = (2, 3), chip: bool = True) -> None:
+        """Bank taken where the table offers it, base wagers at ``seats`` (twice the table's
+        minimum), a jackpot chip at the first of them where the table has a jackpot (and
+        ``chip``), START GAME, the action found (dice total 9, or the first seat's high
+        card)."""
+        rules = self.ctl.rules
+        if self.phase is Phase.BANKER:
+            self.accept_bank(1000)
+        base = rules.limit("base")
+        assert base is not None
+        for seat in seats:
+            self.bet(seat, "Base", base.minimum // 100 * 2)
+        if chip and self.console.world is not None and self.world.chip_buttons:
+            self.chip(seats[0])
+        self.start_game()
+        method = rules.action_method.value
+        if method == "dice":
+            self.action(number=9)
+        elif method == "high_card":
+            self.action(seat=seats[0])
+
     def until_hands_set(self) -> None:
         self.wait(lambda: self.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET,
                                           Phase.SETTLEMENT, Phase.END, Phase.MISDEAL),

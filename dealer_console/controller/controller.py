@@ -20,6 +20,7 @@ from dealer_console.controller.questions import (
     banker_pai_gow,
     hidden_seats,
     preview,
+    sets_own_hand,
     wager_hint,
 )
 from dealer_console.controller.table_root import OpenTable
@@ -182,6 +183,9 @@ class TableController:
 
     def wager_hint(self, kind: str) -> str:
         return wager_hint(self.rules, kind)
+
+    def sets_own_hand(self, seat: int) -> bool:
+        return sets_own_hand(self.state, seat)
 
     @property
     def waiting_for(self) -> str | None:

@@ -73,3 +73,9 @@ def banker_pai_gow(rules: RoundRules, state: RoundState) -> bool:
     if not rules.face_up or hand is None or state.phase is not Phase.BANKER_SET:
         return False
     return ace_high_status(hand) is not None
+
+
+def sets_own_hand(state: RoundState, seat: int) -> bool:
+    """Whether ``seat``'s hand may be set otherwise than the House Way: every player's, and a
+    player banker's; never the house's (rules README, "Setting and comparing hands")."""
+    return not (seat == state.banker_seat and state.banker_kind == "house")

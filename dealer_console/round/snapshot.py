@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from dealer_console.cards import Card
-from dealer_console.round.state import Line, Phase, RoundState
+from dealer_console.round.state import Line, Phase, RoundState, seats_with_base
 from dealer_console.setting import Setting
 
 
@@ -92,7 +92,15 @@ class RoundSnapshot:
         return self.wagers.get((seat, kind), 0)
 
     def seats_with_base(self) -> list[int]:
-        return sorted({s for (s, k) in self.wagers if k in ("base", "house_wager")})
+        return seats_with_base(self.wagers)
+
+    @property
+    def banker_coverage_left(self) -> int | None:
+        """What a player banker's wager still covers, in cents, after the seats settled so
+        far (None when the house banks)."""
+        if self.banker_kind != "player":
+            return None
+        return self.banker_wager + sum(x.banker_delta for x in self.lines)
 
     def next_to_settle(self) -> int | None:
         """The seat the dealer pays or takes next, in the settlement order."""

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -104,7 +105,12 @@ class RoundState:
         return self.wagers.get((seat, kind), 0)
 
     def seats_with_base(self) -> list[int]:
-        return sorted({s for (s, k) in self.wagers if k in ("base", "house_wager")})
+        return seats_with_base(self.wagers)
 
     def envy_seats(self, threshold: int) -> list[int]:
         return sorted(s for (s, k), c in self.wagers.items() if k == "fortune" and c >= threshold)
+
+
+def seats_with_base(wagers: Mapping[tuple[int, str], int]) -> list[int]:
+    """Seats whose hand plays: a base wager (or the house's wager against a player banker)."""
+    return sorted({s for (s, k) in wagers if k in ("base", "house_wager")})

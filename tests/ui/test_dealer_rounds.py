@@ -34,30 +34,10 @@ def start(play: list[ScreenPlayer], profile: str, db: Path) -> ScreenPlayer:
     return player
 
 
-def wagers_and_start(p: ScreenPlayer, seats: tuple[int, ...] = (2, 3)) -> None:
-    """Bank taken where the table offers it, base wagers at ``seats``, a jackpot chip at the
-    first of them where the table has a jackpot, START GAME, the action found."""
-    rules = p.ctl.rules
-    if p.phase is Phase.BANKER:
-        p.accept_bank(1000)
-    base = rules.limit("base")
-    assert base is not None
-    for seat in seats:
-        p.bet(seat, "Base", base.minimum // 100 * 2)
-    if p.console.world is not None and p.world.chip_buttons:
-        p.chip(seats[0])
-    p.start_game()
-    method = rules.action_method.value
-    if method == "dice":
-        p.action(number=9)
-    elif method == "high_card":
-        p.action(seat=seats[0])
-
-
 @pytest.mark.parametrize("profile", PROFILES)
 def test_a_whole_round_by_touch(play: list[ScreenPlayer], tmp_path: Path, profile: str) -> None:
     p = start(play, profile, tmp_path / "t.db")
-    wagers_and_start(p)
+    p.open_round()
     p.until_hands_set()
     if not p.ctl.rules.face_up:
         # Fortune Pai Gow keeps its order: the banker's hand stays face down meanwhile
@@ -93,7 +73,7 @@ def test_the_banker_s_ace_high_pai_gow_pushes_every_base_wager(play: list[Screen
     deck = pai_gow + [x for x in shuffled_deck(3, 1) if x not in pai_gow]
     assert p.hardware.shuffler is not None  # number 1: the banker takes the first hand
     p.hardware.shuffler.script(deck_order=tuple(deck), random_number=1)
-    wagers_and_start(p)
+    p.open_round()
     p.until_hands_set()
     assert p.phase is Phase.BANKER_SET
     assert "ace-high pai gow" in p.window.phase_bar.instruction.text().lower()
@@ -107,7 +87,7 @@ def test_the_banker_s_ace_high_pai_gow_pushes_every_base_wager(play: list[Screen
 def test_a_player_s_foul_is_shown_at_once_with_the_profile_s_consequence(
         play: list[ScreenPlayer], tmp_path: Path) -> None:
     p = start(play, "california-face-up", tmp_path / "t.db")
-    wagers_and_start(p)
+    p.open_round()
     p.until_hands_set()
     p.next_step()  # the banker's hand
     assert p.phase is Phase.PLAYERS_SET
@@ -128,7 +108,7 @@ def test_a_player_s_foul_is_shown_at_once_with_the_profile_s_consequence(
 def test_a_misdeal_with_the_deck_count(play: list[ScreenPlayer], tmp_path: Path) -> None:
     p = start(play, "washington-face-up", tmp_path / "t.db")
     p.tap(p.button("Next deal: card-count error", p.world))
-    wagers_and_start(p)
+    p.open_round()
     p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
     assert "card-count error" in p.window.pages[Phase.MISDEAL].findChild(
         type(p.window.phase_bar.instruction)).text()
@@ -190,7 +170,7 @@ def test_killed_in_the_middle_of_settlement_reopens_there(play: list[ScreenPlaye
                                                           tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     first = start(play, "washington-face-up", db)
-    wagers_and_start(first, seats=(1, 2, 3))
+    first.open_round((1, 2, 3))
     first.until_hands_set()
     while first.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
         first.next_step()
@@ -214,7 +194,7 @@ def test_hands_taken_one_by_one_on_the_shuffler_s_deal_button(play: list[ScreenP
     """The world window's deal button: each hand reaches the screen when it is taken."""
     p = start(play, "washington-face-up", tmp_path / "t.db")
     p.tap(p.button("Hands on the deal button", p.world))
-    wagers_and_start(p)
+    p.open_round()
     p.wait(lambda: p.phase is Phase.DEALING, "the number")
     for taken in range(1, 8):
         assert len(p.ctl.state.delivered) == taken - 1

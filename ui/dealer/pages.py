@@ -211,6 +211,10 @@ class ActionPage(Page):
         layout.addWidget(self.keypad, 1)
         method = ctl.rules.action_method
         self.keypad.setVisible(method in (ActionSeatMethod.DICE, ActionSeatMethod.RNG))
+        self.restart = TouchButton("New high card (floor's permission)", ButtonRole.SECONDARY)
+        self.restart.setCheckable(True)
+        layout.addWidget(self.restart)
+        self.restart.setVisible(method is ActionSeatMethod.HIGH_CARD)
         if method is ActionSeatMethod.HIGH_CARD:
             for seat in ctl.rules.seats:
                 button = TouchButton(f"Seat {seat}", ButtonRole.SECONDARY)
@@ -230,8 +234,12 @@ class ActionPage(Page):
         self.act(lambda: self.ctl.do(c.SetActionNumber(number)))
 
     def _seat(self, seat: int) -> None:
-        restart = self.ctl.check(c.SetActionSeat(seat)) is not None
-        self.act(lambda: self.ctl.do(c.SetActionSeat(seat, restart=restart)))
+        """The seat the high card went to; naming another seat than the button's usual move
+        needs the floor's permission, given with the switch (the round refuses it otherwise,
+        and says where the button goes)."""
+        restart = self.restart.isChecked()
+        if self.act(lambda: self.ctl.do(c.SetActionSeat(seat, restart=restart))):
+            self.restart.setChecked(False)
 
 
 class DealPage(Page):
@@ -369,7 +377,7 @@ class HandPage(Page):
         self._hand = r.hands.get(seat, ())
         name = seat_name(seat, r.banker_seat, r.banker_kind)
         self.heading.setText(f"{name}'s hand" + (" (the banker)" if self._banker else ""))
-        house = self._banker and r.banker_kind == "house"
+        house = not self.ctl.sets_own_hand(seat)
         self.own.setVisible(not house)
         self.clear.setVisible(not house)
         self.house_way.setVisible(not house)  # the phase bar's button sets the house's hand
@@ -403,8 +411,8 @@ class HandPage(Page):
             self.own.setEnabled(False)
 
     def _tap(self, index: int) -> None:
-        if self._banker and self.ctl.state.banker_kind == "house":
-            return  # the house's hand is always set the House Way
+        if self._seat is None or not self.ctl.sets_own_hand(self._seat):
+            return  # a hand set only the House Way
         if len(self._low) == 2:
             self._low = []
         if index in self._low:
@@ -484,12 +492,9 @@ class SettlementPage(Page):
         else:
             self.player.set_cards("")
         self.lines.setText("\n".join(line_words(x) for x in r.lines_of(seat)) or "nothing")
-        if r.banker_kind == "player" and r.banker_wager:
-            paid = sum(x.banker_delta for x in r.lines)
-            self.coverage.setText(f"Banker's coverage left: "
-                                  f"{format_cents(r.banker_wager + paid)}")
-        else:
-            self.coverage.setText("")
+        left = r.banker_coverage_left
+        self.coverage.setText("" if left is None else
+                              f"Banker's coverage left: {format_cents(left)}")
 
 
 class EndPage(Page):
