@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
@@ -20,6 +21,10 @@ from ui.bridge import ControllerBridge
 from ui.dealer.window import DealerWindow
 from ui.theme import apply_theme
 
+if TYPE_CHECKING:
+    from drivers.sim.hardware import SimulatedHardware
+    from ui.world import WorldWindow
+
 
 @dataclass
 class Console:
@@ -30,15 +35,15 @@ class Console:
     bridge: ControllerBridge
     window: DealerWindow
     drivers: list[DeviceDriver] = field(default_factory=list)
-    hardware: object | None = None
-    world: object | None = None
+    hardware: SimulatedHardware | None = None
+    world: WorldWindow | None = None
 
     def close(self) -> None:
         self.bridge.detach()
         for driver in self.drivers:
             driver.stop()
         if self.hardware is not None:
-            self.hardware.close()  # type: ignore[attr-defined]
+            self.hardware.close()
         self.opened.close()
 
 
@@ -110,7 +115,7 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
             console.window.resize(1280, 800)
             console.window.show()
         if console.world is not None:
-            console.world.show()  # type: ignore[attr-defined]
+            console.world.show()
         if quit_after is not None:
             QTimer.singleShot(int(quit_after * 1000), app.quit)
         return int(app.exec())

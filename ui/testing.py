@@ -35,7 +35,7 @@ class ScreenPlayer:
         console.window.resize(1280, 800)
         console.window.show()
         if console.world is not None:
-            console.world.show()  # type: ignore[attr-defined]
+            console.world.show()
         player = cls(console)
         player.wait(lambda: all(d.connected for d in player.ctl.snapshot().devices),
                     "the devices to connect")
@@ -43,12 +43,12 @@ class ScreenPlayer:
 
     @property
     def hardware(self) -> SimulatedHardware:
-        assert isinstance(self.console.hardware, SimulatedHardware)
+        assert self.console.hardware is not None
         return self.console.hardware
 
     @property
     def world(self) -> WorldWindow:
-        assert isinstance(self.console.world, WorldWindow)
+        assert self.console.world is not None
         return self.console.world
 
     @property

@@ -6,6 +6,9 @@ that device's real driver."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from dealer_console.devices.keypad import Button
@@ -40,10 +43,10 @@ class WorldWindow(QWidget):
         grid = QGridLayout(box)
         return box, grid
 
-    def _button(self, text: str, action: object, role: ButtonRole = ButtonRole.SECONDARY
-                ) -> TouchButton:
+    def _button(self, text: str, action: Callable[[], object],
+                role: ButtonRole = ButtonRole.SECONDARY) -> TouchButton:
         button = TouchButton(text, role)
-        button.clicked.connect(lambda _=False: action())  # type: ignore[operator]
+        button.clicked.connect(lambda _=False: action())
         return button
 
     def _sensors(self, spots: tuple[int, ...]) -> QGroupBox:
@@ -51,7 +54,7 @@ class WorldWindow(QWidget):
         for column, seat in enumerate(self.hardware.seats):
             for row, spot in enumerate(spots):
                 button = self._button(f"{seat}" + (f"/{spot}" if len(spots) > 1 else ""),
-                                      lambda s=seat, p=spot: self.toggle_chip(s, p))
+                                      partial(self.toggle_chip, seat, spot))
                 button.setCheckable(True)
                 grid.addWidget(button, row, column)
                 self.chip_buttons[(seat, spot)] = button
@@ -114,27 +117,27 @@ class WorldWindow(QWidget):
                    Button.MONEY_BAG]
         for i, button in enumerate(buttons):
             grid.addWidget(self._button(button.name.replace("_", " "),
-                                        lambda b=button: keypad.tap(b)), 0, i)
+                                        partial(keypad.tap, button)), 0, i)
         for seat in range(1, 8):
             grid.addWidget(self._button(f"Seat {seat}",
-                                        lambda s=seat: keypad.tap(Button.for_seat(s))),
+                                        partial(keypad.tap, Button.for_seat(seat))),
                            1, seat - 1)
         for line in range(1, 9):
             grid.addWidget(self._button(f"Hand {line}",
-                                        lambda n=line: keypad.tap(Button.for_hand_line(n))),
+                                        partial(keypad.tap, Button.for_hand_line(line))),
                            2, line - 1)
         cards = [(f"Swipe {role}'s card", track) for _id, _name, role, track in SIM_STAFF]
         cards.append(("Swipe an unknown card", UNKNOWN_CARD))
         for i, (text, track) in enumerate(cards):
-            grid.addWidget(self._button(text, lambda t=track: keypad.swipe(t)), 3, i)
+            grid.addWidget(self._button(text, partial(keypad.swipe, track)), 3, i)
         return box
 
     def _cables(self) -> QGroupBox:
         box, grid = self._box("Cables")
         for i, name in enumerate(self.hardware.devices):
-            grid.addWidget(self._button(f"Unplug {name}", lambda n=name: self.unplug(n),
+            grid.addWidget(self._button(f"Unplug {name}", partial(self.unplug, name),
                                         ButtonRole.DANGER), 0, i)
-            grid.addWidget(self._button(f"Plug {name} back", lambda n=name: self.replug(n)),
+            grid.addWidget(self._button(f"Plug {name} back", partial(self.replug, name)),
                            1, i)
         return box
 

@@ -335,8 +335,7 @@ class TableController:
                        "off its sensor: the wager stands", "put the chip back on the sensor")
 
     def _button(self, button: Button) -> None:
-        self.buttons_pressed += 1
-        self._changed()
+        self.buttons_pressed += 1  # each button's own step says what changed
         if button is Button.START_GAME:
             self.start_game()
         elif button is Button.END_GAME:
