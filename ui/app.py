@@ -70,11 +70,12 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
             from drivers.sim.table.dealer import install_sim_staff
 
             spots = jackpot_spots(profile)
-            names = ("shuffler", "bet-sensors", "keypad") if spots else ("shuffler",)
+            # the keypad's card reader is there on every table: supervisors and technicians
+            # swipe it; the bet sensors only where a jackpot game takes wagers
+            names = ("shuffler", "bet-sensors", "keypad") if spots else ("shuffler", "keypad")
             hardware = SimulatedHardware(link=link, devices=names).start()
             devices = hardware.table_devices
-            if spots:
-                install_sim_staff(opened.db)  # the world window's test cards
+            install_sim_staff(opened.db)  # the world window's test cards
         elif devices_file is not None:
             from drivers.assembly import devices_from_config
 

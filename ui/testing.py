@@ -16,8 +16,10 @@ from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round.state import Phase
 from drivers.sim.hardware import SimulatedHardware
+from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
 from ui.app import Console, start_console
 from ui.dealer.pages import BettingPage, HandPage
+from ui.supervisor.area import SupervisorArea
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.number_pad import NumberPad
 from ui.world import WorldWindow
@@ -200,3 +202,27 @@ class ScreenPlayer:
         round_id = self.ctl.state.round_id
         self.next_step()
         self.wait(lambda: self.ctl.state.round_id != round_id, "END GAME")
+
+    # -- staff and their cards --------------------------------------------------------------
+
+    def swipe(self, role: str) -> None:
+        """A test card of ``role`` (``supervisor``, ``executive``, ``dealer``, ``technician``,
+        or ``unknown``) swiped on the simulated keypad's reader, as the world window does."""
+        tracks = {r: track for _id, _name, r, track in SIM_STAFF}
+        keypad = self.hardware.keypad
+        assert keypad is not None, "this table has no card reader"
+        before = self.ctl.snapshot()
+        keypad.swipe(tracks.get(role, UNKNOWN_CARD))
+        self.wait(lambda: self.ctl.snapshot() is not before
+                  and (self.ctl.snapshot().card_wanted != before.card_wanted
+                       or self.ctl.snapshot().notice != before.notice
+                       or self.ctl.snapshot().round != before.round),
+                  f"the {role}'s card to be read")
+
+    def open_supervisor(self, role: str = "supervisor") -> SupervisorArea:
+        """The Supervisor button, then a card of ``role``: the supervisor's area shown."""
+        self.tap(self.window.supervisor_button)
+        self.swipe(role)
+        area = self.window.supervisor
+        assert area is not None, "the supervisor's screens did not open"
+        return area

@@ -124,6 +124,12 @@ QFrame[role="fault"] {{
 QFrame[role="fault"] QLabel {{
     color: {ON_FILL}; background: transparent; font-size: {FONT_BODY + 2}px;
 }}
+QFrame[role="card-prompt"] {{
+    background: {WARNING_AMBER}; border-radius: {RADIUS}px;
+}}
+QFrame[role="card-prompt"] > QLabel {{
+    color: {ON_AMBER}; background: transparent; font-size: {FONT_HEADING}px; font-weight: bold;
+}}
 QFrame[role="fault"] QLabel[part="device"] {{ font-size: {FONT_LABEL}px; font-weight: bold; }}
 QFrame[role="fault"] QLabel[part="problem"] {{ font-weight: bold; }}
 

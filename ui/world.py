@@ -13,10 +13,8 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidg
 
 from dealer_console.devices.keypad import Button
 from drivers.sim.hardware import SimulatedHardware
-from drivers.sim.table.choices import SIM_STAFF
+from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
 from ui.widgets.touch import ButtonRole, TouchButton
-
-UNKNOWN_CARD = "5999900000001=2912"
 
 
 class WorldWindow(QWidget):

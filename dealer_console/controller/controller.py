@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from dealer_console.cards import Card
+from dealer_console.controller.cards import CardRequest
 from dealer_console.controller.health import TITLES, DeviceHealth
 from dealer_console.controller.questions import (
     SettingPreview,
@@ -48,6 +49,8 @@ from dealer_console.devices.shuffler import (
     HandDelivered,
     ShufflerControl,
 )
+from dealer_console.employees.authorize import authorise, log_accepted
+from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import Refusal
 from dealer_console.jackpot import store
 from dealer_console.jackpot.round_hook import JackpotSystem
@@ -120,6 +123,7 @@ class TableController:
         self._counting = False
         self._first_seat: int | None = None
         self._armed = False
+        self._card: CardRequest | None = None
         spots = sorted(s for s, k in JACKPOT_KINDS.items() if k in self.rules.wager_kinds)
         self._game = spots[0] if spots else 1
         self._notice: Notice | None = None
@@ -348,12 +352,16 @@ class TableController:
             self.arm_confirmation()
         elif button is Button.CANCEL:
             self._armed = False
+            self._card = None
             self._changed()
         elif button is Button.MONEY_BAG:
             self._tell(Level.INFO, "the win page is printed from the supervisor's screen",
                        "open the jackpot screen")
 
     def _swiped(self, track: str) -> None:
+        if self._card is not None:
+            self._card_swiped(self._card, track)
+            return
         if not self._armed:
             self._tell(Level.WARNING, "a card was swiped but nothing waits for a card",
                        "press CONFIRM first, then swipe")
@@ -454,6 +462,34 @@ class TableController:
         self._system().confirm(self.table, track)
         self._armed = False
         self._after(before)
+
+    # a card wanted for something other than a jackpot hit (see :mod:`.cards`)
+
+    def want_card(self, role: Role, purpose: str,
+                  on_card: Callable[[Employee], object]) -> None:
+        """The next swipe authorises ``purpose`` for ``role``; it replaces a request still
+        open and takes precedence over an armed jackpot confirmation."""
+        self._card = CardRequest(role, purpose, on_card)
+        self._changed()
+
+    def cancel_card(self) -> None:
+        self._card = None
+        self._changed()
+
+    def swipe(self, track: str) -> None:
+        """A swipe from a reader other than the keypad's (a test, a USB reader): the same
+        path as the keypad's."""
+        self._swiped(track)
+
+    def _card_swiped(self, request: CardRequest, track: str) -> None:
+        """Authorise once, log who, then hand the employee to the requester; a refusal is
+        logged and told, and the request stays open for the right card."""
+        employee = authorise(self.table.db, track, request.role, request.purpose)
+        with self.table.db.atomic():
+            log_accepted(self.table.db, employee, request.purpose)
+        self._card = None
+        self._changed()
+        request.on_card(employee)
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -573,6 +609,7 @@ class TableController:
             devices=tuple(h.view() for h in self._health.values()),
             jackpot_pending=self._pending(st), jackpot_game=self._game,
             jackpot_armed=self._armed, notice=self._notice,
+            card_wanted=self._card.prompt if self._card is not None else None,
             hidden_seats=hidden_seats(self.rules, st),
             banker_pai_gow=banker_pai_gow(self.rules, st))
 

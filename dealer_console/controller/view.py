@@ -80,6 +80,9 @@ class TableSnapshot:
     banker_pai_gow: bool = False
     """The exposed banker's hand is an ace-high pai gow (every base wager pushes)."""
     test_mode: bool = False
+    card_wanted: str | None = None
+    """A card the table waits for, as the prompt says it ("Swipe a supervisor's card to
+    ..."), or None."""
 
     @property
     def faults(self) -> tuple[DeviceView, ...]:

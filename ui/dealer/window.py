@@ -13,12 +13,14 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QSizePolicy,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
+from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import ConsoleError
 from ui import theme
 from ui.bridge import ControllerBridge
@@ -26,6 +28,9 @@ from ui.dealer.next_step import next_step
 from ui.dealer.pages import build_pages
 from ui.dealer.seats import TableView
 from ui.dealer.words import PHASES
+from ui.supervisor.area import SupervisorArea
+from ui.supervisor.session import Session
+from ui.widgets.card_prompt import CardPrompt
 from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
@@ -69,6 +74,9 @@ class DealerWindow(QMainWindow):
         policy = self.phase_bar.primary.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
         self.phase_bar.primary.setSizePolicy(policy)
+        self.supervisor_button = self.phase_bar.add_secondary("Supervisor", self.ask_supervisor)
+        self.card_prompt = CardPrompt(lambda: self.act(controller.cancel_card))
+        self.supervisor: SupervisorArea | None = None
 
         body = QVBoxLayout()
         body.setContentsMargins(theme.SPACING // 2, 0, theme.SPACING // 2, 0)
@@ -78,8 +86,17 @@ class DealerWindow(QMainWindow):
         body.addWidget(self.table, 2)
         body.addWidget(self.stack, 5)
         body.addWidget(self.phase_bar)
+        self.dealer_area = QWidget()
+        self.dealer_area.setLayout(body)
+        self.areas = QStackedWidget()
+        """The dealer's table, or a staff area (the supervisor's screens) in its place."""
+        self.areas.addWidget(self.dealer_area)
         central = QWidget()
-        central.setLayout(body)
+        outer = QVBoxLayout(central)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        outer.addWidget(self.card_prompt)
+        outer.addWidget(self.areas, 1)
         self.setCentralWidget(central)
         bridge.changed.connect(self.show_view)
         self.show_view(controller.snapshot())
@@ -96,6 +113,26 @@ class DealerWindow(QMainWindow):
         self.phase_bar.clear_message()
         return True
 
+    def ask_supervisor(self) -> None:
+        """The supervisor's screens open on a supervisor's (or an executive's) card."""
+        self.act(lambda: self.ctl.want_card(Role.SUPERVISOR, "open the supervisor's screens",
+                                            self.open_supervisor))
+
+    def open_supervisor(self, employee: Employee) -> SupervisorArea:
+        self.close_supervisor()
+        self.supervisor = SupervisorArea(self.ctl, self.bridge, Session(employee),
+                                         self.close_supervisor)
+        self.areas.addWidget(self.supervisor)
+        self.areas.setCurrentWidget(self.supervisor)
+        return self.supervisor
+
+    def close_supervisor(self) -> None:
+        area, self.supervisor = self.supervisor, None
+        self.areas.setCurrentWidget(self.dealer_area)
+        if area is not None:
+            self.areas.removeWidget(area)
+            area.deleteLater()
+
     def _seat_tapped(self, seat: int) -> None:
         self.focus = seat
         self.show_view(self.ctl.snapshot())
@@ -107,6 +144,7 @@ class DealerWindow(QMainWindow):
     # -- drawing -------------------------------------------------------------------------------
 
     def show_view(self, view: TableSnapshot) -> None:
+        self.card_prompt.show_prompt(view.card_wanted)
         r = view.round
         self.title.setText(f"Round {r.round_id} - {PHASES[r.phase]}")
         self.devices.setText("  ".join(

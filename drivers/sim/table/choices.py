@@ -18,8 +18,11 @@ from dealer_console.setting import Setting, is_foul, make_setting
 
 SIM_STAFF = (("SIM-S1", "Sim Supervisor", "supervisor", "5000100000001=2912"),
              ("SIM-X1", "Sim Executive", "executive", "5000200000001=2912"),
-             ("SIM-D1", "Sim Dealer", "dealer", "5000300000001=2912"))
+             ("SIM-D1", "Sim Dealer", "dealer", "5000300000001=2912"),
+             ("SIM-T1", "Sim Technician", "technician", "5000400000001=2912"))
 """Employees of the simulated table and their cards' track 2 data (public test cards)."""
+UNKNOWN_CARD = "5999900000001=2912"
+"""A test card nobody on the simulated table's staff holds."""
 HANDS = 7
 
 

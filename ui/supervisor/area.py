@@ -1,0 +1,80 @@
+"""The supervisor's area: the screens' buttons down the left, the screen shown on the right,
+who is on the console and the way back to the table at the top."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_console.controller import TableController, TableSnapshot
+from ui import theme
+from ui.bridge import ControllerBridge
+from ui.supervisor.screens import SCREENS, Screen
+from ui.supervisor.session import Session
+from ui.widgets.touch import ButtonRole, TouchButton
+
+
+class SupervisorArea(QWidget):
+    def __init__(self, controller: TableController, bridge: ControllerBridge,
+                 session: Session, on_leave: Callable[[], object],
+                 screens: list[Screen] | None = None) -> None:
+        super().__init__()
+        self.ctl = controller
+        self.session = session
+        who = session.employee
+        heading = QLabel(f"Supervisor: {who.name} ({who.role.value})")
+        heading.setProperty("role", "heading")
+        self.leave = TouchButton("Back to the table", ButtonRole.PRIMARY, money=True)
+        self.leave.setMinimumWidth(theme.MONEY_MIN * 4)
+        self.leave.clicked.connect(lambda: on_leave())
+        top = QHBoxLayout()
+        top.addWidget(heading, 1)
+        top.addWidget(self.leave)
+
+        self.stack = QStackedWidget()
+        self.buttons: dict[str, TouchButton] = {}
+        self.screens: dict[str, QWidget] = {}
+        nav = QVBoxLayout()
+        nav.setSpacing(theme.SPACING)
+        for screen in SCREENS if screens is None else screens:
+            widget = screen.build(controller, bridge, session)
+            self.screens[screen.title] = widget
+            self.stack.addWidget(widget)
+            button = TouchButton(screen.title, ButtonRole.SECONDARY)
+            button.setCheckable(True)
+            button.setMinimumWidth(theme.TOUCH_MIN * 5)
+            button.clicked.connect(lambda _=False, t=screen.title: self.show_screen(t))
+            self.buttons[screen.title] = button
+            nav.addWidget(button)
+        nav.addStretch(1)
+        body = QHBoxLayout()
+        body.addLayout(nav)
+        body.addWidget(self.stack, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(theme.SPACING, theme.SPACING, theme.SPACING, theme.SPACING)
+        layout.addLayout(top)
+        layout.addLayout(body, 1)
+        bridge.changed.connect(self.show_view)
+        if self.screens:
+            self.show_screen(next(iter(self.screens)))
+
+    def show_screen(self, title: str) -> QWidget:
+        widget = self.screens[title]
+        self.stack.setCurrentWidget(widget)
+        for name, button in self.buttons.items():
+            button.setChecked(name == title)
+        self.show_view(self.ctl.snapshot())
+        return widget
+
+    def show_view(self, view: TableSnapshot) -> None:
+        current = self.stack.currentWidget()
+        show = getattr(current, "show_view", None)
+        if show is not None:
+            show(view)

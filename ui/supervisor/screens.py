@@ -1,0 +1,28 @@
+"""Every supervisor screen, in the order its button shows: a title and a factory.
+
+A screen is a QWidget built from the controller, its Qt bridge and the session of the
+supervisor whose card opened the area. When it has a ``show_view(TableSnapshot)`` method the
+area calls it on every change of the table while the screen is shown. Add a screen by adding
+its line here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import QWidget
+
+from dealer_console.controller import TableController
+from ui.bridge import ControllerBridge
+from ui.supervisor.session import Session
+
+Factory = Callable[[TableController, ControllerBridge, Session], QWidget]
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    title: str
+    build: Factory
+
+
+SCREENS: list[Screen] = []
