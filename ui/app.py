@@ -23,6 +23,7 @@ from ui.theme import apply_theme
 
 if TYPE_CHECKING:
     from drivers.sim.hardware import SimulatedHardware
+    from ui.meter_display.window import MeterDisplayWindow
     from ui.world import WorldWindow
 
 
@@ -37,8 +38,14 @@ class Console:
     drivers: list[DeviceDriver] = field(default_factory=list)
     hardware: SimulatedHardware | None = None
     world: WorldWindow | None = None
+    meter_display: MeterDisplayWindow | None = None
+    """The table monitor's window, opened at start on a table with a jackpot game (the
+    supervisor's area can open it again: ``ui/meter_display/launcher.py``)."""
 
     def close(self) -> None:
+        from ui.meter_display.launcher import close_meter_display
+
+        close_meter_display(self.bridge)
         self.bridge.detach()
         for driver in self.drivers:
             driver.stop()
@@ -55,8 +62,10 @@ def jackpot_spots(profile: Profile) -> tuple[int, ...]:
 
 def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
                   devices_file: str | Path | None = None, link: str = "pty",
-                  four_colour: bool = False) -> Console:
-    """Open the table and its devices and show the dealer's window (the caller runs Qt)."""
+                  four_colour: bool = False, meter_display: bool = True) -> Console:
+    """Open the table and its devices, make the dealer's window (the caller shows it and runs
+    Qt) and, on a table with a jackpot game unless ``meter_display`` is False, show the meter
+    display on the table's monitor."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     apply_theme(app)
@@ -100,15 +109,20 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
         from ui.world import WorldWindow
 
         console.world = WorldWindow(hardware, jackpot_spots(profile))
+    if meter_display and jackpot_spots(profile):
+        from ui.meter_display.launcher import show_meter_display
+
+        console.meter_display = show_meter_display(controller, bridge)
     return console
 
 
 def run_app(profile: Profile, simulated: bool, db_path: str,
             quit_after: float | None = None, devices_file: str | None = None,
-            four_colour: bool = False, full_screen: bool = False) -> int:
+            four_colour: bool = False, full_screen: bool = False,
+            meter_display: bool = True) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     console = start_console(profile, db_path, simulated=simulated, devices_file=devices_file,
-                            four_colour=four_colour)
+                            four_colour=four_colour, meter_display=meter_display)
     try:
         if full_screen:
             console.window.showFullScreen()
