@@ -23,7 +23,6 @@ from ui.theme import apply_theme
 
 if TYPE_CHECKING:
     from drivers.sim.hardware import SimulatedHardware
-    from ui.meter_display.window import MeterDisplayWindow
     from ui.world import WorldWindow
 
 
@@ -38,9 +37,6 @@ class Console:
     drivers: list[DeviceDriver] = field(default_factory=list)
     hardware: SimulatedHardware | None = None
     world: WorldWindow | None = None
-    meter_display: MeterDisplayWindow | None = None
-    """The table monitor's window, opened at start on a table with a jackpot game (the
-    supervisor's area can open it again: ``ui/meter_display/launcher.py``)."""
 
     def close(self) -> None:
         from ui.meter_display.launcher import close_meter_display
@@ -112,7 +108,7 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
     if meter_display and jackpot_spots(profile):
         from ui.meter_display.launcher import show_meter_display
 
-        console.meter_display = show_meter_display(controller, bridge)
+        show_meter_display(controller, bridge, window)  # meter_display_of(bridge) finds it
     return console
 
 

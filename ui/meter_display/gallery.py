@@ -64,6 +64,8 @@ def start_player(profile: Profile, db: Path, *, meter_display: bool = True) -> S
                             meter_display=meter_display)
     console.window.resize(1280, 800)
     console.window.show()
+    if console.world is not None:
+        console.world.show()
     player = ScreenPlayer(console)
     player.wait(lambda: all(d.connected for d in player.ctl.snapshot().devices),
                 "the devices to connect")

@@ -5,29 +5,31 @@ bridge, so nothing else has to keep it."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
 from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
 from ui.meter_display.window import MeterDisplayWindow
 
 
+def _windows_of(bridge: ControllerBridge) -> list[MeterDisplayWindow]:
+    return [w for w in QApplication.topLevelWidgets()
+            if isinstance(w, MeterDisplayWindow) and w.bridge is bridge]
+
+
 def meter_display_of(bridge: ControllerBridge) -> MeterDisplayWindow | None:
     """The table's meter display if it is open."""
-    for widget in QApplication.topLevelWidgets():
-        if (isinstance(widget, MeterDisplayWindow) and widget.bridge is bridge
-                and widget.isVisible()):
-            return widget
-    return None
+    return next((w for w in _windows_of(bridge) if w.isVisible()), None)
 
 
-def show_meter_display(controller: TableController,
-                       bridge: ControllerBridge) -> MeterDisplayWindow:
+def show_meter_display(controller: TableController, bridge: ControllerBridge,
+                       console: QWidget) -> MeterDisplayWindow:
     """Open the table's meter display (or bring the open one forward), on the monitor when
-    one is attached."""
+    one is attached. It is a window of its own owned by the console's window ``console``
+    (Qt keeps it while it is open and frees it when it is closed)."""
     window = meter_display_of(bridge)
     if window is None:
-        window = MeterDisplayWindow(controller, bridge)
+        window = MeterDisplayWindow(controller, bridge, parent=console.window())
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
     window.place()
     window.raise_()
@@ -35,6 +37,8 @@ def show_meter_display(controller: TableController,
 
 
 def close_meter_display(bridge: ControllerBridge) -> None:
-    window = meter_display_of(bridge)
-    if window is not None:
+    """Close the table's meter display, and stop the reader of any hidden with the console's
+    window (its thread must end before the application does)."""
+    for window in _windows_of(bridge):
+        window.stop()
         window.close()

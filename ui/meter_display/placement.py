@@ -26,8 +26,11 @@ def monitor_for(screens: Sequence[str], console: str | None) -> str | None:
 
 def place(window: QWidget, console: QScreen | None = None) -> QScreen | None:
     """Show ``window`` full screen on the monitor, or as an ordinary window on the console's
-    screen when there is none; returns the monitor's screen, or None."""
-    console = console or QGuiApplication.primaryScreen()
+    screen when there is none; returns the monitor's screen, or None. The console's screen is
+    that of the window owning ``window`` (the dealer's), else the primary screen."""
+    owner = window.parentWidget()
+    console = console or (owner.screen() if owner is not None
+                          else QGuiApplication.primaryScreen())
     screens = QGuiApplication.screens()
     name = monitor_for([s.name() for s in screens], console.name() if console else None)
     monitor = next((s for s in screens if s.name() == name), None)

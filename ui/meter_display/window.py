@@ -122,8 +122,9 @@ class MeterDisplayWindow(QWidget):
     """The table monitor's window for one table (its controller's bridge)."""
 
     def __init__(self, controller: TableController, bridge: ControllerBridge,
-                 db_path: str | Path | None = None) -> None:
-        super().__init__()
+                 db_path: str | Path | None = None, parent: QWidget | None = None) -> None:
+        # a window of its own even with a parent (the parent only keeps it alive)
+        super().__init__(parent, Qt.WindowType.Window)
         self.setWindowTitle(f"Jackpot meters: {controller.opened.profile.title}")
         self.setAutoFillBackground(True)
         self.ctl = controller
