@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QWidget
 
 from dealer_console.cards import parse_cards
 from dealer_console.devices.keypad import Button
-from dealer_console.profiles.loader import PROFILE_DIR, load_profile
+from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
 from dealer_console.profiles.model import Profile
 from dealer_console.round import commands as c
 from drivers.sim.table.world import shuffled_deck
@@ -126,8 +126,6 @@ def _last_hit(p: ScreenPlayer) -> None:
 
 
 def last_hit() -> QWidget:
-    from dealer_console.profiles.loader import get_profile
-
     return _display(get_profile("washington-face-up"), _last_hit)
 
 
@@ -137,7 +135,38 @@ def two_games_pending() -> QWidget:
                     lambda p: deal_a_hit(p, FIVE_ACES, spots=(1, 2)))
 
 
+def _rounds(p: ScreenPlayer, count: int) -> None:
+    """``count`` rounds with jackpot chips at two seats, any hit confirmed."""
+    for _ in range(count):
+        p.open_round(seats=(2, 3))
+        p.until_hands_set()
+        p.play_to_end()
+        confirm_hits(p)
+        p.end_game()
+
+
+def meter_chart() -> QWidget:
+    """The supervisor's meter chart after rounds before and after a 100% hit."""
+    folder = tempfile.TemporaryDirectory(prefix="meter-chart-")
+    p = start_player(get_profile("washington-face-up"), Path(folder.name) / "table.db",
+                     meter_display=False)
+    assert p.hardware.shuffler is not None
+    p.hardware.shuffler.script(seed=21)
+    _rounds(p, 3)
+    deal_a_hit(p, NATURAL_STRAIGHT_FLUSH)
+    confirm_hits(p)
+    p.end_game()
+    p.hardware.shuffler.script(seed=22)
+    _rounds(p, 2)
+    area = p.open_supervisor("supervisor")
+    area.show_screen("Meter chart")
+    p.window.on_closed.append(p.close)
+    p.window.on_closed.append(folder.cleanup)
+    return p.window
+
+
 METER_PAGES: dict[str, Callable[[], QWidget]] = {
     "meter-display-last-hit": last_hit,
     "meter-display-two-games-pending": two_games_pending,
+    "supervisor-meter-chart": meter_chart,
 }

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
+from ui.supervisor.meter_chart import MeterChart
 from ui.supervisor.meter_screen import MeterDisplayScreen
 from ui.supervisor.session import Session
 
@@ -28,4 +29,5 @@ class Screen:
 
 SCREENS: list[Screen] = [
     Screen("Meter display", MeterDisplayScreen),
+    Screen("Meter chart", MeterChart),
 ]
