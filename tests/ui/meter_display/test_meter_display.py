@@ -3,6 +3,8 @@ is what the table database holds, within a second of a change, whoever opened th
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -164,3 +166,22 @@ def test_closed_and_opened_again_it_shows_the_same(
     third = show_meter_display(p.ctl, p.console.bridge, p.window)  # as the console does
     qtbot.waitUntil(lambda: (_shown(third), _news(third)) == shown,
                     timeout=SECOND)
+
+
+def test_not_opened_when_asked_not_to_or_for_a_table_without_a_jackpot(
+        players: list[ScreenPlayer], tmp_path: Path) -> None:
+    asked = start_player(get_profile("washington-face-up"), tmp_path / "a.db",
+                         meter_display=False)
+    players.append(asked)
+    assert meter_display_of(asked.console.bridge) is None
+    no_jackpot = start_player(get_profile("california-face-up"), tmp_path / "b.db")
+    players.append(no_jackpot)
+    assert meter_display_of(no_jackpot.console.bridge) is None
+
+
+def test_the_gui_command_takes_no_meter_display(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "dealer_console.cli", "gui", "--simulated", "--db",
+         str(tmp_path / "t.db"), "--no-meter-display", "--quit-after", "0.3"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
