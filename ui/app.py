@@ -39,6 +39,9 @@ class Console:
     world: WorldWindow | None = None
 
     def close(self) -> None:
+        from ui.meter_display.launcher import close_meter_display
+
+        close_meter_display(self.bridge)
         self.bridge.detach()
         for driver in self.drivers:
             driver.stop()
@@ -55,8 +58,10 @@ def jackpot_spots(profile: Profile) -> tuple[int, ...]:
 
 def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
                   devices_file: str | Path | None = None, link: str = "pty",
-                  four_colour: bool = False) -> Console:
-    """Open the table and its devices and show the dealer's window (the caller runs Qt)."""
+                  four_colour: bool = False, meter_display: bool = True) -> Console:
+    """Open the table and its devices, make the dealer's window (the caller shows it and runs
+    Qt) and, on a table with a jackpot game unless ``meter_display`` is False, show the meter
+    display on the table's monitor."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     apply_theme(app)
@@ -100,15 +105,20 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
         from ui.world import WorldWindow
 
         console.world = WorldWindow(hardware, jackpot_spots(profile))
+    if meter_display and jackpot_spots(profile):
+        from ui.meter_display.launcher import show_meter_display
+
+        show_meter_display(controller, bridge, window)  # meter_display_of(bridge) finds it
     return console
 
 
 def run_app(profile: Profile, simulated: bool, db_path: str,
             quit_after: float | None = None, devices_file: str | None = None,
-            four_colour: bool = False, full_screen: bool = False) -> int:
+            four_colour: bool = False, full_screen: bool = False,
+            meter_display: bool = True) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     console = start_console(profile, db_path, simulated=simulated, devices_file=devices_file,
-                            four_colour=four_colour)
+                            four_colour=four_colour, meter_display=meter_display)
     try:
         if full_screen:
             console.window.showFullScreen()

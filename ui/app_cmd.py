@@ -24,6 +24,9 @@ def register(subparsers: Any) -> None:
                         help="draw the cards in a four-colour deck")
     parser.add_argument("--full-screen", action="store_true",
                         help="fill the screen (a table PC's kiosk)")
+    parser.add_argument("--no-meter-display", action="store_true",
+                        help="do not open the jackpot meter display (the table's monitor); "
+                             "the supervisor's area can open it later")
     parser.add_argument(
         "--quit-after", type=seconds(0.0, 86400.0), default=None, metavar="SECONDS",
         help="close the window after SECONDS (smoke tests)",
@@ -49,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         return run_app(profile=profile, simulated=args.simulated, db_path=args.db,
                        quit_after=args.quit_after, devices_file=args.devices,
-                       four_colour=args.four_colour, full_screen=args.full_screen)
+                       four_colour=args.four_colour, full_screen=args.full_screen,
+                       meter_display=not args.no_meter_display)
     except StorageError as exc:  # its message names the file and what to do
         raise CommandError(str(exc)) from None
     except ConsoleError as exc:

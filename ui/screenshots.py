@@ -172,6 +172,16 @@ def _dealer_pages() -> None:
 _dealer_pages()
 
 
+def _meter_pages() -> None:
+    """The meter display and the supervisor's meter chart (real consoles, as the dealer's)."""
+    from ui.meter_display.gallery import METER_PAGES
+
+    PAGES.update(METER_PAGES)
+
+
+_meter_pages()
+
+
 def themed_app() -> QApplication:
     """The running application, or a new one; themed either way."""
     existing = QApplication.instance()

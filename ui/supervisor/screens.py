@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QWidget
 
 from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
+from ui.supervisor.meter_chart import MeterChart
+from ui.supervisor.meter_screen import MeterDisplayScreen
 from ui.supervisor.session import Session
 
 Factory = Callable[[TableController, ControllerBridge, Session], QWidget]
@@ -25,4 +27,7 @@ class Screen:
     build: Factory
 
 
-SCREENS: list[Screen] = []
+SCREENS: list[Screen] = [
+    Screen("Meter display", MeterDisplayScreen),
+    Screen("Meter chart", MeterChart),
+]
