@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QWidget
 from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
 from ui.supervisor.session import Session
+from ui.supervisor.table_actions import TableActions
 
 Factory = Callable[[TableController, ControllerBridge, Session], QWidget]
 
@@ -25,4 +26,6 @@ class Screen:
     build: Factory
 
 
-SCREENS: list[Screen] = []
+SCREENS: list[Screen] = [
+    Screen("Table", TableActions),
+]
