@@ -11,6 +11,7 @@ that need it (rules README, "Round procedure", misdeal)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -29,7 +30,7 @@ from dealer_console.round.state import Phase
 from dealer_console.setting import Setting, make_setting
 from ui import theme
 from ui.bridge import ControllerBridge
-from ui.dealer.words import PHASES
+from ui.dealer.words import MISDEALS, PHASES
 from ui.supervisor.common import SupervisorScreen, who
 from ui.supervisor.session import Session
 from ui.widgets.card import CardRow
@@ -50,6 +51,14 @@ def _label(text: str = "", role: str = "") -> QLabel:
     if role:
         label.setProperty("role", role)
     return label
+
+
+def _why(label: QLabel, problem: str | None, ready: str) -> None:
+    """A refusal in the refusal's colours ("Not now: ..."), or what may be done, as a hint."""
+    label.setProperty("role", "refusal" if problem else "hint")
+    label.style().unpolish(label)
+    label.style().polish(label)
+    label.setText(f"Not now: {problem}." if problem else ready)
 
 
 class TableActions(SupervisorScreen):
@@ -221,8 +230,7 @@ class TableActions(SupervisorScreen):
             "the banker has no hand yet")
         if problem is None and r.banker_setting is None:
             problem = "the banker's hand is not set yet"
-        self.banker_why.setText(f"Not now: {problem}." if problem else
-                                "The banker's hand may be reconstructed now.")
+        _why(self.banker_why, problem, "The banker's hand may be reconstructed now.")
         chosen = self._chosen()
         if chosen is not None:
             self.banker_cards.set_groups([("Low", format_cards(chosen.low).split()),
@@ -255,7 +263,7 @@ class TableActions(SupervisorScreen):
                                         "shuffler's own count is on the dealer's screen")
         self.count_pad.accepted.connect(self.deck_counted)
         layout = QHBoxLayout(page)
-        layout.addWidget(self.count_why, 1)
+        layout.addWidget(self.count_why, 1, Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.count_pad, 1)
         return page
 
@@ -271,9 +279,9 @@ class TableActions(SupervisorScreen):
             problem = "a deck count is entered after a misdeal"
         else:
             problem = self.ctl.check(c.DeckCounted(53, self.who))
-        self.count_why.setText(f"Not now: {problem}." if problem else
-                               f"Misdeal ({r.misdeal_reason}): count the whole deck and "
-                               "enter the number of cards.")
+        what = MISDEALS.get(r.misdeal_reason or "", (r.misdeal_reason or "", ""))[0]
+        _why(self.count_why, problem, f"Misdeal: {what}. Count the whole deck and enter the "
+             "number of cards.")
         self.count_pad.setEnabled(problem is None)
         self.count_pad.set_validator(lambda n: self.ctl.check(c.DeckCounted(n, self.who)))
 
@@ -301,9 +309,8 @@ class TableActions(SupervisorScreen):
         self.status.setText(f"Round {r.round_id} - {PHASES[r.phase]}")
         self.show_notice(view)
         void_problem = self.ctl.check(c.VoidRound(self._reason or "-", self.who))
-        self.void_why.setText(f"Not now: {void_problem}." if void_problem else
-                              "A round may be voided before START GAME; every wager is "
-                              "returned.")
+        _why(self.void_why, void_problem, "A round may be voided before START GAME; every "
+             "wager is returned.")
         self.void_button.setEnabled(void_problem is None and bool(self._reason))
         for button in self.reason_buttons.values():
             button.setEnabled(void_problem is None)
