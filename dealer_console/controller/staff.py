@@ -77,6 +77,12 @@ class StaffDesk:
         self._changed()
         return done
 
+    def may_recard(self, by: Employee, employee_id: str) -> None:
+        """Asked after the executive's swipe and before the new card's (see
+        :func:`~dealer_console.employees.changes.may_recard`)."""
+        with _as_refusal():
+            changes.may_recard(self.db, by, employee_id)
+
     def recard(self, by: Employee, employee_id: str, track: str) -> Change:
         with _as_refusal():
             done = changes.recard_by(self.db, by, employee_id, track)

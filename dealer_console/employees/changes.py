@@ -171,6 +171,12 @@ def recard(db: Database, authoriser_track: str, employee_id: str, track: str, *,
     return recard_by(db, by, target.employee_id, track, kdf=kdf)
 
 
+def may_recard(db: Database, by: Employee, employee_id: str) -> None:
+    """Refuse (logged) before the new card is swiped when ``by`` would recard themselves."""
+    target = get(db, employee_id)
+    _not_own(db, by, target, "give themselves a new card", _recard_action(target))
+
+
 def recard_by(db: Database, by: Employee, employee_id: str, track: str, *,
               kdf: KdfParams = DEFAULT_KDF) -> Change:
     """:func:`recard` by an executive already authorised (see :func:`add_by`); never their

@@ -65,7 +65,7 @@ def test_a_supervisor_voids_a_round_before_start_game(play: list[ScreenPlayer],
     assert p.ctl.state.round_id == round_id + 1
     voided = events(p, "round_voided")
     assert [(e["reason"], e["who"]) for e in voided] == [
-        ("TABLE CLOSING EARLY", "Sim Supervisor (SIM-S1)")]
+        ("Table closing early", "Sim Supervisor (SIM-S1)")]
     assert "voided" in screen.message.text()
     assert audit(p.console.opened.db).ok
 

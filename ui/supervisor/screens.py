@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QWidget
 from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
 from ui.supervisor.session import Session
+from ui.supervisor.staff import StaffScreen
 from ui.supervisor.table_actions import TableActions
 
 Factory = Callable[[TableController, ControllerBridge, Session], QWidget]
@@ -28,4 +29,5 @@ class Screen:
 
 SCREENS: list[Screen] = [
     Screen("Table", TableActions),
+    Screen("Staff", StaffScreen),
 ]

@@ -79,14 +79,18 @@ class TextKeyboard(QWidget):
         self.hint.setText(hint)
 
     def type_text(self, text: str) -> None:
-        """Each character as its key would type it (for the screen player and tests)."""
+        """``text`` as typed with Shift where its capitals are (for the screen player)."""
         for char in text:
-            self.press(char)
+            self._put(char)
+        self._refresh()
 
     def press(self, key: str) -> None:
-        if len(self._text) < MAX_CHARS:
-            self._text += key.upper() if self._upper else key.lower()
+        self._put(key.upper() if self._upper else key.lower())
         self._refresh()
+
+    def _put(self, char: str) -> None:
+        if len(self._text) < MAX_CHARS:
+            self._text += char
 
     def toggle_shift(self) -> None:
         self._upper = not self._upper
@@ -98,6 +102,10 @@ class TextKeyboard(QWidget):
 
     def clear(self) -> None:
         self._text = ""
+        self._refresh()
+
+    def set_text(self, text: str) -> None:
+        self._text = text[:MAX_CHARS]
         self._refresh()
 
     def _problem(self) -> str | None:
