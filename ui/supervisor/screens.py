@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
+from ui.supervisor.profile import ProfileScreen
 from ui.supervisor.session import Session
 from ui.supervisor.staff import StaffScreen
 from ui.supervisor.table_actions import TableActions
@@ -30,4 +31,5 @@ class Screen:
 SCREENS: list[Screen] = [
     Screen("Table", TableActions),
     Screen("Staff", StaffScreen),
+    Screen("Profile and paytables", ProfileScreen),
 ]
