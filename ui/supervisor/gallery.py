@@ -61,8 +61,41 @@ def table_deck_count() -> QWidget:
     return p.window
 
 
+def staff_list() -> QWidget:
+    p = _player("washington-face-up")
+    _area, screen = _screen(p, "Staff")
+    p.tap(p.button("Sim Dealer (SIM-D1)\ndealer", screen))
+    return p.window
+
+
+def staff_add() -> QWidget:
+    from ui.supervisor.staff import StaffScreen
+
+    p = _player("washington-face-up")
+    _area, screen = _screen(p, "Staff")
+    assert isinstance(screen, StaffScreen)
+    p.tap(screen.add_button)
+    screen.keys.type_text("D7")
+    p.tap(screen.keys.ok)
+    screen.keys.type_text("Dana Reyes")
+    return p.window
+
+
+def profile() -> QWidget:
+    from ui.supervisor.profile import ProfileScreen
+
+    p = _player("washington-face-up")
+    _area, screen = _screen(p, "Profile and paytables")
+    assert isinstance(screen, ProfileScreen)
+    p.wait(lambda: screen.figures is not None, "the paytables' figures", timeout=120)
+    return p.window
+
+
 SUPERVISOR_PAGES: dict[str, Callable[[], QWidget]] = {
     "supervisor-table-void": table_void,
     "supervisor-table-banker": table_banker,
     "supervisor-table-deck-count": table_deck_count,
+    "supervisor-staff": staff_list,
+    "supervisor-staff-add": staff_add,
+    "supervisor-profile": profile,
 }

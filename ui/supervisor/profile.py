@@ -111,6 +111,11 @@ class ProfileScreen(SupervisorScreen):
     def show_figures(self, figures: tuple[TableFigures, ...]) -> None:
         self.figures = figures
         self.status.setText("Paytables (exact figures, as dealer-console math prints them):")
+        glance = [f"{f.area} ({f.name}): " + (
+            f"return {percent(f.ret)}, house edge {percent(1 - f.ret)}" if f.ret is not None
+            else f.notes[0]) + (" - REFUSED, over 100%" if f.refused else "") for f in figures]
+        self.glance = _label("\n".join(glance), "group")
+        self.body.insertWidget(self.body.count() - 1, self.glance)
         for figure in figures:
             panel = self._panel(figure)
             self.panels[figure.area] = panel

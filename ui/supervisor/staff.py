@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtWidgets import (
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QScrollArea,
@@ -42,9 +43,9 @@ def _label(text: str = "", role: str = "") -> QLabel:
     return label
 
 
-def describe(employee: Employee) -> str:
+def describe(employee: Employee, sep: str = ", ") -> str:
     state = "" if employee.enabled else " - WITHDRAWN"
-    return f"{employee.name} ({employee.employee_id}), {employee.role.value}{state}"
+    return f"{employee.name} ({employee.employee_id}){sep}{employee.role.value}{state}"
 
 
 class StaffScreen(SupervisorScreen):
@@ -71,15 +72,18 @@ class StaffScreen(SupervisorScreen):
         left.addWidget(scroll, 1)
         left.addWidget(self.add_button)
 
-        self.right = QStackedWidget()
-        self.right.addWidget(self._record_page())
-        self.right.addWidget(self._add_page())
-        body = QHBoxLayout()
-        body.addLayout(left, 2)
-        body.addWidget(self.right, 3)
+        listing = QWidget()
+        body = QHBoxLayout(listing)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.addLayout(left, 1)
+        body.addWidget(self._record_page(), 1)
+        self.modes = QStackedWidget()
+        """The list with one employee's record, or (full width, for the keyboard) adding one."""
+        self.modes.addWidget(listing)
+        self.modes.addWidget(self._add_page())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(body, 1)
+        layout.addWidget(self.modes, 1)
         layout.addWidget(self.message)
         self.refresh()
 
@@ -88,16 +92,16 @@ class StaffScreen(SupervisorScreen):
     def _record_page(self) -> QWidget:
         page = QWidget()
         self.record = _label("Touch an employee to change their record.", "heading")
-        self.withdraw = TouchButton("Withdraw: the card stops working", ButtonRole.DANGER)
+        self.withdraw = TouchButton("Withdraw the card", ButtonRole.DANGER)
         self.withdraw.clicked.connect(lambda: self._set_enabled(False))
         self.enable = TouchButton("Re-enable the card", ButtonRole.SECONDARY)
         self.enable.clicked.connect(lambda: self._set_enabled(True))
         self.role_buttons: dict[Role, TouchButton] = {}
-        roles = QHBoxLayout()
-        for role, words in ROLE_WORDS.items():
+        roles = QGridLayout()
+        for i, (role, words) in enumerate(ROLE_WORDS.items()):
             button = TouchButton(words, ButtonRole.SECONDARY)
             button.clicked.connect(lambda _=False, r=role: self._change_role(r))
-            roles.addWidget(button)
+            roles.addWidget(button, i // 2, i % 2)
             self.role_buttons[role] = button
         self.recard = TouchButton("Give a new card", ButtonRole.SECONDARY)
         self.recard.clicked.connect(self._recard)
@@ -120,7 +124,7 @@ class StaffScreen(SupervisorScreen):
             button.deleteLater()
         self.rows = {}
         for employee in staff:
-            button = TouchButton(describe(employee), ButtonRole.SECONDARY)
+            button = TouchButton(describe(employee, "\n"), ButtonRole.SECONDARY)
             button.setCheckable(True)
             button.setChecked(employee.employee_id == self.selected)
             button.clicked.connect(lambda _=False, e=employee.employee_id: self.select(e))
@@ -130,7 +134,7 @@ class StaffScreen(SupervisorScreen):
 
     def select(self, employee_id: str) -> None:
         self.selected = employee_id
-        self.right.setCurrentIndex(0)
+        self.modes.setCurrentIndex(0)
         for key, button in self.rows.items():
             button.setChecked(key == employee_id)
         self.refresh()
@@ -221,7 +225,11 @@ class StaffScreen(SupervisorScreen):
         self.add_go = TouchButton("Add: swipe an executive's card, then the new card",
                                   ButtonRole.PRIMARY)
         self.add_go.clicked.connect(self.add_employee)
+        self.back = TouchButton("Back to the staff list", ButtonRole.SECONDARY)
+        self.back.clicked.connect(lambda: self.modes.setCurrentIndex(0))
+        fields.addWidget(self.back)
         layout = QVBoxLayout(page)
+        layout.addWidget(_label("Add an employee", "heading"))
         layout.addLayout(fields)
         layout.addWidget(self.keys, 1)
         layout.addLayout(roles)
@@ -233,7 +241,7 @@ class StaffScreen(SupervisorScreen):
 
     def show_add(self) -> None:
         self.selected = None
-        self.right.setCurrentIndex(1)
+        self.modes.setCurrentIndex(1)
         self.refresh()
 
     def edit_field(self, field: str) -> None:

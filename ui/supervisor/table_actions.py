@@ -168,10 +168,10 @@ class TableActions(SupervisorScreen):
         self.banker_cards = CardRow(card_height=theme.CARD_HEIGHT)
         self.banker_cards.tapped.connect(self.tap_card)
         self.banker_detail = _label()
-        self.house_way = TouchButton("Reconstruct the House Way", ButtonRole.PRIMARY,
+        self.house_way = TouchButton("Set the House Way", ButtonRole.PRIMARY,
                                      money=True)
         self.house_way.clicked.connect(lambda: self.reconstruct(None))
-        self.as_shown = TouchButton("Reconstruct as shown", ButtonRole.PRIMARY, money=True)
+        self.as_shown = TouchButton("Set as shown", ButtonRole.PRIMARY, money=True)
         self.as_shown.clicked.connect(lambda: self.reconstruct(self._chosen()))
         self.again = TouchButton("Start again", ButtonRole.SECONDARY)
         self.again.clicked.connect(self._start_again)
