@@ -11,7 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from dealer_console.employees.registry import Role, find, find_by_card
-from drivers.sim.table.choices import UNKNOWN_CARD
+from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
 from ui.supervisor.staff import StaffScreen
 from ui.testing import ScreenPlayer
 
@@ -138,3 +138,20 @@ def test_an_executive_may_not_change_their_own_role(player: ScreenPlayer) -> Non
     p.swipe("executive")
     assert "may not give themselves a new card" in screen.message.text()
     assert p.ctl.snapshot().card_wanted is None  # no new card is asked for
+
+
+def test_an_employee_is_given_a_new_card(player: ScreenPlayer) -> None:
+    p = player
+    screen = staff_screen(p)
+    p.tap(screen.rows["SIM-D1"])
+    p.tap(screen.recard)
+    p.swipe("executive")
+    assert "Swipe the new card" in (p.ctl.snapshot().card_wanted or "")
+    p.swipe("unknown")
+    holder = find_by_card(p.ctl.table.db, UNKNOWN_CARD)
+    assert holder is not None and holder.employee_id == "SIM-D1"
+    p.swipe("dealer")  # the old card no longer works: nothing waits, and no one holds it
+    old_card = next(track for employee_id, *_, track in SIM_STAFF if employee_id == "SIM-D1")
+    assert find_by_card(p.ctl.table.db, old_card) is None
+    assert [(a, e, actor) for a, e, actor, _ in log(p) if a == "recard"] == [
+        ("recard", "SIM-D1", "SIM-X1")]

@@ -124,6 +124,7 @@ def test_a_supervisor_reconstructs_a_player_bankers_hand(play: list[ScreenPlayer
     assert [e["who"] for e in events(p, "banker_reconstructed")] == [
         "Sim Executive (SIM-X1)"]
     assert "reconstructed by Sim Executive" in screen.message.text()
+    assert audit(p.console.opened.db).ok
 
 
 def area_leave(p: ScreenPlayer) -> object:
@@ -152,6 +153,7 @@ def test_a_supervisor_enters_the_deck_count_after_a_misdeal(play: list[ScreenPla
     assert counted == [(52, "Sim Supervisor (SIM-S1)"), (53, "Sim Supervisor (SIM-S1)")]
     assert p.console.opened.db.execute("SELECT deck_counted FROM misdeals").fetchall() == [
         (53,)]
+    assert audit(p.console.opened.db).ok  # the supervisor's count replays as it was logged
 
 
 def test_the_foul_rule_is_the_profiles_and_needs_no_floor_decision(
