@@ -155,3 +155,18 @@ def test_an_employee_is_given_a_new_card(player: ScreenPlayer) -> None:
     assert find_by_card(p.ctl.table.db, old_card) is None
     assert [(a, e, actor) for a, e, actor, _ in log(p) if a == "recard"] == [
         ("recard", "SIM-D1", "SIM-X1")]
+
+
+def test_leaving_the_area_calls_off_the_card_it_waits_for(player: ScreenPlayer) -> None:
+    p = player
+    screen = staff_screen(p)
+    p.tap(screen.rows["SIM-D1"])
+    p.tap(screen.withdraw)
+    assert p.ctl.snapshot().card_wanted is not None
+    area = p.window.supervisor
+    assert area is not None
+    p.tap(area.leave)
+    assert p.ctl.snapshot().card_wanted is None
+    p.swipe("executive")  # nothing acts on a screen no one is looking at
+    dealer = find(p.ctl.table.db, "SIM-D1")
+    assert dealer is not None and dealer.enabled

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import QLabel, QWidget
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
+from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import ConsoleError
 from ui.bridge import ControllerBridge
 from ui.supervisor.session import Session
@@ -31,8 +33,34 @@ class SupervisorScreen(QWidget):
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setProperty("role", "hint")
+        self._asked = False
         notice = controller.snapshot().notice
         self._notice_seen = notice.number if notice is not None else 0
+
+    def want_card(self, role: Role, purpose: str, on_card: Callable[[Employee], object]) -> None:
+        """``controller.want_card`` for this screen: called off if the screen is left first."""
+        def taken(employee: Employee) -> object:
+            self._asked = False
+            return on_card(employee)
+        self._asked = True
+        self.ctl.want_card(role, purpose, taken)
+
+    def capture_card(self, purpose: str, on_track: Callable[[str], object]) -> None:
+        """``controller.capture_card`` for this screen: called off if the screen is left."""
+        def taken(track: str) -> object:
+            self._asked = False
+            return on_track(track)
+        self._asked = True
+        self.ctl.capture_card(purpose, taken)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Leaving the screen (or the supervisor's area) calls off a card it still waits for:
+        a later swipe must not act for a screen no one is looking at."""
+        super().hideEvent(event)
+        if self._asked:
+            self._asked = False
+            if self.ctl.snapshot().card_wanted is not None:
+                self.ctl.cancel_card()
 
     def say(self, text: str, refused: bool = False) -> None:
         self.message.setProperty("role", "refusal" if refused else "hint")

@@ -3,14 +3,15 @@
 that returns more than 100% is shown refused, with its figure.
 
 The exact figures take a moment the first time (every seven-card hand is counted): they are
-computed on a worker thread and drawn when ready, so the screen never freezes; the jackpot
-meters are read here first, on the thread that owns the database."""
+computed on a worker thread when the screen is first shown and drawn when ready, so the screen
+never freezes; the jackpot meters are read here first, on the thread that owns the database."""
 
 from __future__ import annotations
 
 import threading
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -88,7 +89,14 @@ class ProfileScreen(SupervisorScreen):
         layout.addWidget(self.message)
         self._ready = _Ready()
         self._ready.done.connect(self.show_figures)
-        self.worker = self._start()
+        self.worker: threading.Thread | None = None
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """The figures are computed the first time the screen is shown, not when the area
+        opens: a supervisor who never looks costs the table nothing."""
+        super().showEvent(event)
+        if self.worker is None:
+            self.worker = self._start()
 
     def _meters(self) -> dict[int, dict[str, int]]:
         """The jackpot meters as they stand (read on the owner thread)."""

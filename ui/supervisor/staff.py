@@ -161,7 +161,7 @@ class StaffScreen(SupervisorScreen):
             if self.act(lambda: change(by), done):
                 self.refresh()
         self.say(f"Swipe an executive's card to {purpose}.")
-        self.act(lambda: self.ctl.want_card(Role.EXECUTIVE, purpose, authorised))
+        self.act(lambda: self.want_card(Role.EXECUTIVE, purpose, authorised))
 
     def _set_enabled(self, enabled: bool) -> None:
         target = self._target()
@@ -190,10 +190,10 @@ class StaffScreen(SupervisorScreen):
             if not self.act(lambda: self.ctl.staff.may_recard(by, target)):
                 return
             self.say(f"Swipe {target}'s new card.")
-            self.ctl.capture_card(f"give {target} this card",
+            self.capture_card(f"give {target} this card",
                                   lambda track: new_card(by, track))
         self.say(f"Swipe an executive's card to give {target} a new card.")
-        self.act(lambda: self.ctl.want_card(Role.EXECUTIVE, f"give {target} a new card",
+        self.act(lambda: self.want_card(Role.EXECUTIVE, f"give {target} a new card",
                                             authorised))
 
     # -- adding an employee -----------------------------------------------------------------
@@ -301,10 +301,10 @@ class StaffScreen(SupervisorScreen):
 
         def authorised(by: Employee) -> None:
             self.say(f"Now swipe {name}'s new card.")
-            self.ctl.capture_card(f"register {name}'s card",
+            self.capture_card(f"register {name}'s card",
                                   lambda track: register(by, track))
         self.say("Swipe an executive's card to add this employee.")
-        self.act(lambda: self.ctl.want_card(
+        self.act(lambda: self.want_card(
             Role.EXECUTIVE, f"add employee {employee_id} ({role.value})", authorised))
 
     # -- drawing ----------------------------------------------------------------------------
