@@ -32,3 +32,18 @@ class CardRequest:
     @property
     def prompt(self) -> str:
         return f"Swipe {ARTICLE[self.role]} card to {self.purpose}"
+
+
+@dataclass(frozen=True, slots=True)
+class CardCapture:
+    """The next swipe is a new card being registered (a new employee's, or a new card for one
+    on file): its track goes to ``on_track`` unauthorised, for the staff change that hashes it.
+    The card's data is never shown, logged or kept here."""
+
+    purpose: str
+    """What the new card is for, as the prompt says it: "register Ann Lee's card"."""
+    on_track: Callable[[str], object]
+
+    @property
+    def prompt(self) -> str:
+        return f"Swipe the new card to {self.purpose}"

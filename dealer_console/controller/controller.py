@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from dealer_console.cards import Card
-from dealer_console.controller.cards import CardRequest
+from dealer_console.controller.cards import CardCapture, CardRequest
 from dealer_console.controller.health import TITLES, DeviceHealth
 from dealer_console.controller.questions import (
     SettingPreview,
@@ -24,6 +24,7 @@ from dealer_console.controller.questions import (
     sets_own_hand,
     wager_hint,
 )
+from dealer_console.controller.staff import StaffDesk
 from dealer_console.controller.table_root import OpenTable
 from dealer_console.controller.view import Level, Notice, PendingHit, TableSnapshot
 from dealer_console.devices.bet_sensors import (
@@ -51,7 +52,7 @@ from dealer_console.devices.shuffler import (
 )
 from dealer_console.employees.authorize import authorise, log_accepted
 from dealer_console.employees.registry import Employee, Role
-from dealer_console.errors import Refusal
+from dealer_console.errors import ConsoleError, Refusal
 from dealer_console.jackpot import store
 from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.round import commands as c
@@ -123,12 +124,14 @@ class TableController:
         self._counting = False
         self._first_seat: int | None = None
         self._armed = False
-        self._card: CardRequest | None = None
+        self._card: CardRequest | CardCapture | None = None
         spots = sorted(s for s, k in JACKPOT_KINDS.items() if k in self.rules.wager_kinds)
         self._game = spots[0] if spots else 1
         self._notice: Notice | None = None
         self._notices = 0
         self._view: TableSnapshot | None = None
+        self.staff = StaffDesk(self.table.db, self._changed)
+        """The staff list, changed for an executive authorised by :meth:`want_card`."""
 
     # -- what screens read ------------------------------------------------------------------
 
@@ -359,6 +362,9 @@ class TableController:
                        "open the jackpot screen")
 
     def _swiped(self, track: str) -> None:
+        if isinstance(self._card, CardCapture):
+            self._card_captured(self._card, track)
+            return
         if self._card is not None:
             self._card_swiped(self._card, track)
             return
@@ -472,6 +478,13 @@ class TableController:
         self._card = CardRequest(role, purpose, on_card)
         self._changed()
 
+    def capture_card(self, purpose: str, on_track: Callable[[str], object]) -> None:
+        """The next swipe is a new card to register: its track goes to ``on_track`` without
+        being authorised (no one holds it yet), shown or logged; the staff change that
+        ``on_track`` makes hashes it and logs who authorised the change."""
+        self._card = CardCapture(purpose, on_track)
+        self._changed()
+
     def cancel_card(self) -> None:
         self._card = None
         self._changed()
@@ -490,6 +503,14 @@ class TableController:
         self._card = None
         self._changed()
         request.on_card(employee)
+
+    def _card_captured(self, capture: CardCapture, track: str) -> None:
+        self._card = None
+        self._changed()
+        try:
+            capture.on_track(track)
+        except ConsoleError as exc:
+            self._tell(Level.REFUSED, str(exc))
 
     # -- internals -----------------------------------------------------------------------------
 

@@ -12,6 +12,13 @@ staff list is not in the documents, so the console gives it to that same card.
 The very first executive cannot be authorised by anyone: :func:`setup` makes them, once per
 table database, and refuses for good once any executive was ever on file.
 
+Each change has two entry points and one implementation: ``add`` (and the others) take the
+authorising card's track data, as the command line reads it; ``add_by`` (and the others) take the
+:class:`Employee` whose executive's card the console has just authorised and logged (the
+controller's card request), and check again inside the change's transaction that they are still
+an enabled executive. An executive's card never raises or renews its holder's own record (their
+role, their card, enabling themselves); stepping down (disabling their own card) is allowed.
+
 Every request is checked (id, name, card, what it would change) before the swipe is asked for,
 so a mistaken request never logs a swipe; the table keeps at least one enabled executive, or no
 one could change the staff list again.
@@ -75,12 +82,16 @@ def setup(db: Database, employee_id: str, name: str, track: str, *, actor: str,
 def add(db: Database, authoriser_track: str, employee_id: str, name: str, role: Role,
         track: str, *, kdf: KdfParams = DEFAULT_KDF) -> Change:
     """Register an employee with their card (not anyone else's), on an executive's swipe."""
-    employee_id, name = check_id(employee_id), check_name(name)
-    check_track(track)
-    _id_free(db, employee_id)
-    _card_free(db, track)
-    action = f"add employee {employee_id} ({role.value})"
-    by = authorise(db, authoriser_track, Role.EXECUTIVE, action)
+    employee_id, name = _check_new(db, employee_id, name, track)
+    by = authorise(db, authoriser_track, Role.EXECUTIVE, _add_action(employee_id, role))
+    return add_by(db, by, employee_id, name, role, track, kdf=kdf)
+
+
+def add_by(db: Database, by: Employee, employee_id: str, name: str, role: Role, track: str,
+           *, kdf: KdfParams = DEFAULT_KDF) -> Change:
+    """:func:`add`, by ``by``, whose executive's card was authorised and logged just now (the
+    console's card request); ``by`` is checked again inside the change's transaction."""
+    employee_id, name = _check_new(db, employee_id, name, track)
     with db.atomic():
         _still_executive(db, by)
         _id_free(db, employee_id)
@@ -97,8 +108,20 @@ def set_enabled(db: Database, authoriser_track: str, employee_id: str, enabled: 
     reason = check_reason(reason)
     target = get(db, employee_id)
     _state_changes(db, target, enabled=enabled)
+    by = authorise(db, authoriser_track, Role.EXECUTIVE, _enable_action(target, enabled))
+    return set_enabled_by(db, by, target.employee_id, enabled, reason=reason)
+
+
+def set_enabled_by(db: Database, by: Employee, employee_id: str, enabled: bool, *,
+                   reason: str = "") -> Change:
+    """:func:`set_enabled` by an executive already authorised (see :func:`add_by`). An
+    executive may step down (disable their own card) but never enable their own."""
+    reason = check_reason(reason)
+    target = get(db, employee_id)
+    _state_changes(db, target, enabled=enabled)
+    if enabled:
+        _not_own(db, by, target, "enable their own card", _enable_action(target, enabled))
     verb = "enable" if enabled else "disable"
-    by = authorise(db, authoriser_track, Role.EXECUTIVE, f"{verb} employee {target.employee_id}")
     with db.atomic():
         _still_executive(db, by)
         target = get(db, target.employee_id)
@@ -116,13 +139,17 @@ def change_role(db: Database, authoriser_track: str, employee_id: str, role: Rol
     reason = check_reason(reason)
     target = get(db, employee_id)
     _state_changes(db, target, role=role)
-    action = f"change employee {target.employee_id}'s role to {role.value}"
-    by = authorise(db, authoriser_track, Role.EXECUTIVE, action)
-    if by.employee_id == target.employee_id:
-        refuse(db, by.employee_id, Refused(
-            RefusalReason.OWN_RECORD,
-            f"{by.name} may not change their own role: another executive's card is needed"),
-            action)
+    by = authorise(db, authoriser_track, Role.EXECUTIVE, _role_action(target, role))
+    return change_role_by(db, by, target.employee_id, role, reason=reason)
+
+
+def change_role_by(db: Database, by: Employee, employee_id: str, role: Role, *,
+                   reason: str = "") -> Change:
+    """:func:`change_role` by an executive already authorised (see :func:`add_by`)."""
+    reason = check_reason(reason)
+    target = get(db, employee_id)
+    _state_changes(db, target, role=role)
+    _not_own(db, by, target, "change their own role", _role_action(target, role))
     with db.atomic():
         _still_executive(db, by)
         target = get(db, target.employee_id)
@@ -140,8 +167,24 @@ def recard(db: Database, authoriser_track: str, employee_id: str, track: str, *,
     check_track(track)
     target = get(db, employee_id)
     _card_free(db, track, but=target.employee_id)
-    by = authorise(db, authoriser_track, Role.EXECUTIVE,
-                   f"new card for employee {target.employee_id}")
+    by = authorise(db, authoriser_track, Role.EXECUTIVE, _recard_action(target))
+    return recard_by(db, by, target.employee_id, track, kdf=kdf)
+
+
+def may_recard(db: Database, by: Employee, employee_id: str) -> None:
+    """Refuse (logged) before the new card is swiped when ``by`` would recard themselves."""
+    target = get(db, employee_id)
+    _not_own(db, by, target, "give themselves a new card", _recard_action(target))
+
+
+def recard_by(db: Database, by: Employee, employee_id: str, track: str, *,
+              kdf: KdfParams = DEFAULT_KDF) -> Change:
+    """:func:`recard` by an executive already authorised (see :func:`add_by`); never their
+    own card."""
+    check_track(track)
+    target = get(db, employee_id)
+    _card_free(db, track, but=target.employee_id)
+    _not_own(db, by, target, "give themselves a new card", _recard_action(target))
     with db.atomic():
         _still_executive(db, by)
         target = get(db, target.employee_id)
@@ -151,6 +194,25 @@ def recard(db: Database, authoriser_track: str, employee_id: str, track: str, *,
         events.record(db, "recard", target.employee_id, by.employee_id,
                       _detail("new card", _by(by)), row)
         return Change(get(db, target.employee_id), by)
+
+
+# -- what each change is called in the swipe log --------------------------------------------
+
+
+def _add_action(employee_id: str, role: Role) -> str:
+    return f"add employee {employee_id} ({role.value})"
+
+
+def _enable_action(target: Employee, enabled: bool) -> str:
+    return f"{'enable' if enabled else 'disable'} employee {target.employee_id}"
+
+
+def _role_action(target: Employee, role: Role) -> str:
+    return f"change employee {target.employee_id}'s role to {role.value}"
+
+
+def _recard_action(target: Employee) -> str:
+    return f"new card for employee {target.employee_id}"
 
 
 # -- checks ---------------------------------------------------------------------------------
@@ -186,6 +248,24 @@ def _state_changes(db: Database, target: Employee, *, enabled: bool | None = Non
         raise RegistryError(
             f"{target.name} ({target.employee_id}) is the table's only enabled executive: add "
             "or enable another executive first, or no one could change the staff list")
+
+
+def _check_new(db: Database, employee_id: str, name: str, track: str) -> tuple[str, str]:
+    """A new employee's id, name and card, checked before any swipe is asked for."""
+    employee_id, name = check_id(employee_id), check_name(name)
+    check_track(track)
+    _id_free(db, employee_id)
+    _card_free(db, track)
+    return employee_id, name
+
+
+def _not_own(db: Database, by: Employee, target: Employee, what: str, action: str) -> None:
+    """An executive's card never authorises a change that raises or renews their own record:
+    another executive's is needed (logged as a refused swipe)."""
+    if by.employee_id.casefold() == target.employee_id.casefold():
+        refuse(db, by.employee_id, Refused(
+            RefusalReason.OWN_RECORD,
+            f"{by.name} may not {what}: another executive's card is needed"), action)
 
 
 def _still_executive(db: Database, by: Employee) -> None:

@@ -121,7 +121,11 @@ class DeclareMisdeal(Command):
 
 @dataclass(frozen=True, slots=True)
 class DeckCounted(Command):
+    """The whole deck counted after a misdeal (53 expected). ``who`` names the supervisor who
+    entered the count on their screen; empty for the dealer's or the shuffler's count."""
+
     count: int
+    who: str = ""
 
 
 @dataclass(frozen=True, slots=True)

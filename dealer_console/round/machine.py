@@ -453,7 +453,10 @@ def _deck_counted(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Serv
     _need(state, cmd)
     if not state.deck_count_due:
         raise Refused("no deck count is due after this misdeal")
-    return [(E.DECK_COUNTED, {"count": cmd.count, "ok": cmd.count == DECK_SIZE})]
+    payload: Payload = {"count": cmd.count, "ok": cmd.count == DECK_SIZE}
+    if cmd.who.strip():
+        payload["who"] = cmd.who  # only when a supervisor entered it: older logs unchanged
+    return [(E.DECK_COUNTED, payload)]
 
 
 def _redeal(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services

@@ -16,7 +16,10 @@ from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
 from ui.supervisor.meter_chart import MeterChart
 from ui.supervisor.meter_screen import MeterDisplayScreen
+from ui.supervisor.profile import ProfileScreen
 from ui.supervisor.session import Session
+from ui.supervisor.staff import StaffScreen
+from ui.supervisor.table_actions import TableActions
 
 Factory = Callable[[TableController, ControllerBridge, Session], QWidget]
 
@@ -28,6 +31,9 @@ class Screen:
 
 
 SCREENS: list[Screen] = [
+    Screen("Table", TableActions),
+    Screen("Staff", StaffScreen),
+    Screen("Profile and paytables", ProfileScreen),
     Screen("Meter display", MeterDisplayScreen),
     Screen("Meter chart", MeterChart),
 ]

@@ -1,0 +1,90 @@
+"""The staff list as the supervisor's screens change it: every change made by
+:mod:`dealer_console.employees.changes` for an executive whose card the controller has just
+authorised (``want_card(Role.EXECUTIVE, ...)``), so the console and the command line share one
+implementation and one set of checks. A registry's refusal (a bad id or name, a card in use,
+the last executive) comes back as a :class:`~dealer_console.errors.Refusal` a screen shows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from sqlite_utils import Database
+
+from dealer_console.employees import changes
+from dealer_console.employees.changes import Change
+from dealer_console.employees.registry import (
+    Employee,
+    Role,
+    check_id,
+    check_name,
+    find,
+    list_employees,
+)
+from dealer_console.errors import ConsoleError, Refusal
+
+
+class StaffRefused(Refusal):
+    """A staff change refused by the registry's checks; nothing changed."""
+
+
+@contextmanager
+def _as_refusal() -> Iterator[None]:
+    try:
+        yield
+    except Refusal:
+        raise
+    except ConsoleError as exc:
+        raise StaffRefused(str(exc)) from None
+
+
+class StaffDesk:
+    def __init__(self, db: Database, changed: Callable[[], None]) -> None:
+        self.db = db
+        self._changed = changed
+
+    def employees(self) -> list[Employee]:
+        return list_employees(self.db)
+
+    def check_new(self, employee_id: str, name: str) -> str | None:
+        """Why a new employee's id or name is refused (as the command line checks them, and
+        the id not taken whatever its case), or None; asked before any card is swiped."""
+        try:
+            check_id(employee_id)
+            check_name(name)
+        except ConsoleError as exc:
+            return str(exc)
+        holder = find(self.db, employee_id)
+        if holder is not None:
+            return f"employee id {employee_id} is taken by {holder.employee_id} ({holder.name})"
+        return None
+
+    def add(self, by: Employee, employee_id: str, name: str, role: Role, track: str) -> Change:
+        with _as_refusal():
+            done = changes.add_by(self.db, by, employee_id, name, role, track)
+        self._changed()
+        return done
+
+    def set_enabled(self, by: Employee, employee_id: str, enabled: bool) -> Change:
+        with _as_refusal():
+            done = changes.set_enabled_by(self.db, by, employee_id, enabled)
+        self._changed()
+        return done
+
+    def change_role(self, by: Employee, employee_id: str, role: Role) -> Change:
+        with _as_refusal():
+            done = changes.change_role_by(self.db, by, employee_id, role)
+        self._changed()
+        return done
+
+    def may_recard(self, by: Employee, employee_id: str) -> None:
+        """Asked after the executive's swipe and before the new card's (see
+        :func:`~dealer_console.employees.changes.may_recard`)."""
+        with _as_refusal():
+            changes.may_recard(self.db, by, employee_id)
+
+    def recard(self, by: Employee, employee_id: str, track: str) -> Change:
+        with _as_refusal():
+            done = changes.recard_by(self.db, by, employee_id, track)
+        self._changed()
+        return done

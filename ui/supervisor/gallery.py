@@ -1,0 +1,101 @@
+"""The supervisor's screens in the states a supervisor meets them, for
+``python -m ui.screenshots`` and the screenshot test: each a real console on simulated devices,
+opened by a test card and played there by touch."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QWidget
+
+from dealer_console.round.state import Phase
+from ui.supervisor.area import SupervisorArea
+from ui.testing import ScreenPlayer
+
+
+def _player(profile: str) -> ScreenPlayer:
+    folder = tempfile.TemporaryDirectory(prefix="supervisor-screens-")
+    player = ScreenPlayer.start(profile, Path(folder.name) / "table.db")
+    assert player.hardware.shuffler is not None
+    player.hardware.shuffler.script(seed=21)
+    player.window.on_closed.append(player.close)
+    player.window.on_closed.append(folder.cleanup)
+    return player
+
+
+def _screen(p: ScreenPlayer, title: str, role: str = "supervisor") -> tuple[SupervisorArea,
+                                                                              QWidget]:
+    area = p.window.supervisor or p.open_supervisor(role)
+    p.tap(area.buttons[title])
+    return area, area.screens[title]
+
+
+def table_void() -> QWidget:
+    p = _player("washington-face-up")
+    p.bet(2, "Base", 50)
+    _area, screen = _screen(p, "Table")
+    p.tap(p.button("Table closing", screen))
+    return p.window
+
+
+def table_banker() -> QWidget:
+    p = _player("california-face-up")
+    p.open_round()
+    p.until_hands_set()
+    p.next_step()
+    p.wait(lambda: p.phase is Phase.PLAYERS_SET, "the players' turn")
+    _area, screen = _screen(p, "Table")
+    p.tap(p.button("Banker's hand", screen))
+    return p.window
+
+
+def table_deck_count() -> QWidget:
+    p = _player("washington-face-up")
+    p.tap(p.button("Next deal: card-count error", p.world))
+    p.open_round()
+    p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
+    _area, screen = _screen(p, "Table")
+    p.tap(p.button("Deck count", screen))
+    return p.window
+
+
+def staff_list() -> QWidget:
+    p = _player("washington-face-up")
+    _area, screen = _screen(p, "Staff")
+    p.tap(p.button("Sim Dealer (SIM-D1)\ndealer", screen))
+    return p.window
+
+
+def staff_add() -> QWidget:
+    from ui.supervisor.staff import StaffScreen
+
+    p = _player("washington-face-up")
+    _area, screen = _screen(p, "Staff")
+    assert isinstance(screen, StaffScreen)
+    p.tap(screen.add_button)
+    screen.keys.type_text("D7")
+    p.tap(screen.keys.ok)
+    screen.keys.type_text("Dana Reyes")
+    return p.window
+
+
+def profile() -> QWidget:
+    from ui.supervisor.profile import ProfileScreen
+
+    p = _player("washington-face-up")
+    _area, screen = _screen(p, "Profile and paytables")
+    assert isinstance(screen, ProfileScreen)
+    p.wait(lambda: screen.figures is not None, "the paytables' figures", timeout=120)
+    return p.window
+
+
+SUPERVISOR_PAGES: dict[str, Callable[[], QWidget]] = {
+    "supervisor-table-void": table_void,
+    "supervisor-table-banker": table_banker,
+    "supervisor-table-deck-count": table_deck_count,
+    "supervisor-staff": staff_list,
+    "supervisor-staff-add": staff_add,
+    "supervisor-profile": profile,
+}
