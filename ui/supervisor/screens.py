@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QWidget
 
 from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
+from ui.supervisor.jackpot_screen import JackpotScreen
+from ui.supervisor.meter_history_screen import MeterHistoryList
 from ui.supervisor.session import Session
 
 Factory = Callable[[TableController, ControllerBridge, Session], QWidget]
@@ -25,4 +27,7 @@ class Screen:
     build: Factory
 
 
-SCREENS: list[Screen] = []
+SCREENS: list[Screen] = [
+    Screen("Jackpot awards", JackpotScreen),
+    Screen("Meter history", MeterHistoryList),
+]
