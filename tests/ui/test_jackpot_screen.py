@@ -14,20 +14,18 @@ from pypdf import PdfReader
 from pytestqt.qtbot import QtBot
 
 from dealer_console.audit.verify import audit
-from dealer_console.cards import parse_cards
 from dealer_console.controller.view import Level
 from dealer_console.devices.keypad import Button
 from dealer_console.jackpot import store
 from dealer_console.jackpot.meters import MICRO, MeterState
 from dealer_console.money import format_cents
 from drivers.sim.table.choices import SIM_STAFF
-from drivers.sim.table.world import shuffled_deck
+from ui.supervisor.gallery import NATURAL_SF, jackpot_screen, play_a_jackpot_hit, press
 from ui.supervisor.jackpot_screen import JackpotScreen
 from ui.supervisor.meter_history_screen import MeterHistoryList
 from ui.testing import ScreenPlayer
 
 NAMES = {role: name for _id, name, role, _track in SIM_STAFF}
-NATURAL_SF = "2c 3c 4c 5c 6c 7c 8c"  # WA01 line 1: 100% of the meter, above $1,000
 
 
 @pytest.fixture
@@ -43,33 +41,6 @@ def meters(p: ScreenPlayer) -> dict[str, MeterState]:
     return store.meter_states(p.ctl.table.db, 1)
 
 
-def press(p: ScreenPlayer, button: Button) -> None:
-    """A keypad button on the simulated keypad, through its driver, applied by the table."""
-    assert p.hardware.keypad is not None
-    before = p.ctl.buttons_pressed
-    p.hardware.keypad.tap(button)
-    p.wait(lambda: p.ctl.buttons_pressed > before, f"the keypad's {button.name}")
-
-
-def play_a_hit(p: ScreenPlayer) -> MeterState:
-    """Seat 2 (the jackpot chip) dealt a natural seven-card straight flush, every seat
-    settled, the hit found by the console and confirmed by the executive's card. Returns the
-    meter as it stood before the confirmation."""
-    hit = list(parse_cards(NATURAL_SF))
-    rest = [c for c in shuffled_deck(3, 1) if c not in hit]
-    assert p.hardware.shuffler is not None  # number 1: the hands go to seats 0, 1, 2, ...
-    p.hardware.shuffler.script(deck_order=tuple(rest[:14] + hit + rest[14:]), random_number=1)
-    p.open_round()
-    p.until_hands_set()
-    p.play_to_end()
-    assert [(x.seat, x.line_no) for x in p.ctl.snapshot().jackpot_pending] == [(2, 1)]
-    before = meters(p)["main"]
-    press(p, Button.CONFIRM)
-    p.swipe("executive")
-    assert not p.ctl.snapshot().jackpot_pending
-    return before
-
-
 def pdf_text(path: Path) -> str:
     """The PDF's words, each gap one space (Qt's PDF places words apart: pypdf reads tabs)."""
     return " ".join(" ".join(page.extract_text() for page in PdfReader(path).pages).split())
@@ -77,7 +48,7 @@ def pdf_text(path: Path) -> str:
 
 def test_the_money_bag_key_prints_the_round_s_award_and_shows_it(player: ScreenPlayer,
                                                                 tmp_path: Path) -> None:
-    before = play_a_hit(player)
+    before = play_a_jackpot_hit(player)
     press(player, Button.MONEY_BAG)
     desk = player.window.win_pages
     player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
@@ -89,7 +60,7 @@ def test_the_money_bag_key_prints_the_round_s_award_and_shows_it(player: ScreenP
     assert format_cents(before.meter_micro // MICRO) in text
     assert NAMES["executive"] in text
     assert player.ctl.opened.profile.title in text
-    assert "2c 3c 4c 5c 6c 7c 8c" in text
+    assert NATURAL_SF in text
     assert desk.dialog is not None and desk.dialog.preview.hit.hit_id == 1
     assert "win-page-1.pdf" in desk.dialog.where.text()
 
@@ -102,26 +73,16 @@ def test_the_money_bag_with_no_award_in_the_round_says_so(player: ScreenPlayer) 
     assert player.window.win_pages.dialog is None
 
 
-def _jackpot_screen(p: ScreenPlayer) -> JackpotScreen:
-    area = p.open_supervisor("supervisor")
-    p.tap(area.buttons["Jackpot awards"])
-    screen = area.screens["Jackpot awards"]
-    assert isinstance(screen, JackpotScreen)
-    return screen
-
-
 def test_the_awards_list_and_a_reprint_from_the_screen(player: ScreenPlayer) -> None:
-    play_a_hit(player)
+    before = play_a_jackpot_hit(player)
     hit = store.get_hit(player.ctl.table.db, 1)
     player.end_game()
-    screen = _jackpot_screen(player)
+    screen = jackpot_screen(player)
     row = [screen.table.item(0, c).text() for c in range(screen.table.columnCount())]
     assert row == ["1", "1", "2", "7 card natural straight flush",
                    format_cents(hit.amount_cents),
-                   format_cents(hit.meter_before_micro // MICRO)
-                   if hit.meter_before_micro is not None else "-",
-                   format_cents(hit.meter_after_micro // MICRO)
-                   if hit.meter_after_micro is not None else "-",
+                   f"before {format_cents(before.meter_micro // MICRO)}\n"
+                   f"after {format_cents(meters(player)['main'].meter_micro // MICRO)}",
                    NAMES["executive"], "paid"]
     player.tap(screen.print_page)  # round 2 now: the screen prints an earlier round's award
     desk = player.window.win_pages
@@ -137,10 +98,10 @@ def _type(p: ScreenPlayer, screen: JackpotScreen, text: str) -> None:
 
 def test_a_back_out_needs_a_reason_and_an_executive_s_card_and_restores_the_meter(
         player: ScreenPlayer) -> None:
-    before = play_a_hit(player)
+    before = play_a_jackpot_hit(player)
     after_award = meters(player)["main"]
     assert after_award != before
-    screen = _jackpot_screen(player)
+    screen = jackpot_screen(player)
     player.tap(screen.back_out)
     assert not screen.ask_card.isEnabled()  # no reason typed yet
     _type(player, screen, " ")
@@ -171,8 +132,8 @@ def test_a_back_out_needs_a_reason_and_an_executive_s_card_and_restores_the_mete
     history = area.screens["Meter history"]
     assert isinstance(history, MeterHistoryList)
     newest = [history.table.item(0, c).text() for c in range(history.table.columnCount())]
-    assert newest[4].startswith("backed out (adjustment) (round 1, seat 2, award 1")
-    assert "Wrong seat" in newest[4]
+    assert newest[3].startswith("backed out (adjustment)\nround 1, seat 2, award 1")
+    assert "Wrong seat" in newest[3]
     kinds = [e.kind for e in history.entries[:3]]
     assert kinds == ["adjustment", "reset", "award"]
     report = audit(player.console.opened.db)
@@ -180,8 +141,8 @@ def test_a_back_out_needs_a_reason_and_an_executive_s_card_and_restores_the_mete
 
 
 def test_cancel_leaves_the_award_paid(player: ScreenPlayer) -> None:
-    play_a_hit(player)
-    screen = _jackpot_screen(player)
+    play_a_jackpot_hit(player)
+    screen = jackpot_screen(player)
     player.tap(screen.back_out)
     _type(player, screen, "test")
     player.tap(screen.ask_card)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -37,9 +37,14 @@ from ui.supervisor.session import Session
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
-MONEY_BAG = "\U0001f4b0"
-COLUMNS = ("Award", "Round", "Seat", "Hand", "Amount", "Meter before", "Meter after",
-           "Confirmed by", "Status")
+COLUMNS = ("Award", "Round", "Seat", "Hand", "Amount", "Meter", "Confirmed by", "Status")
+STRETCH = ("Hand", "Confirmed by", "Status")
+"""The columns that take the width left and wrap their words."""
+
+
+def when(iso: str) -> str:
+    """``2026-11-23T20:26:30.105702+00:00`` as ``2026-11-23 20:26:30 UTC``."""
+    return iso.replace("T", " ")[:19] + (" UTC" if iso.endswith("+00:00") else "")
 
 
 def meter_words(micro: int | None) -> str:
@@ -54,9 +59,28 @@ def status_words(entry: AwardEntry) -> str:
     return f"backed out by {out.employee_name}: {out.reason}"
 
 
-def table_widget(columns: tuple[str, ...]) -> QTableWidget:
-    """A read-only list a finger scrolls, rows tall enough to touch, one row selected."""
+def award_row(entry: AwardEntry) -> tuple[str, ...]:
+    h = entry.hit
+    return (str(h.hit_id), str(h.round_id), str(h.seat), h.line_label,
+            format_cents(h.amount_cents),
+            f"before {meter_words(h.meter_before_micro)}\nafter {meter_words(h.meter_after_micro)}",
+            h.employee_name, status_words(entry))
+
+
+class _Header(QHeaderView):
+    """A column header whose least height is the one its titles need (Qt's own answer adds
+    room for scroll bars a header never shows)."""
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(super().minimumSizeHint().width(), self.sizeHint().height())
+
+
+def table_widget(columns: tuple[str, ...], stretch: tuple[str, ...]) -> QTableWidget:
+    """A read-only list a finger scrolls, rows tall enough to touch, one row selected; the
+    ``stretch`` columns share the width left and wrap, the others fit their contents."""
     table = QTableWidget(0, len(columns))
+    table.setHorizontalHeader(_Header(Qt.Orientation.Horizontal, table))
+    table.horizontalHeader().setMinimumHeight(theme.TOUCH_MIN)
     table.setHorizontalHeaderLabels(list(columns))
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -64,9 +88,12 @@ def table_widget(columns: tuple[str, ...]) -> QTableWidget:
     table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     table.verticalHeader().setVisible(False)
     table.verticalHeader().setDefaultSectionSize(theme.TOUCH_MIN + 8)
-    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    table.horizontalHeader().setStretchLastSection(True)
-    table.setWordWrap(False)
+    table.verticalHeader().setMinimumSectionSize(theme.TOUCH_MIN + 8)
+    for column, title in enumerate(columns):
+        table.horizontalHeader().setSectionResizeMode(
+            column, QHeaderView.ResizeMode.Stretch if title in stretch
+            else QHeaderView.ResizeMode.ResizeToContents)
+    table.setWordWrap(True)
     table.setFont(theme.font(theme.FONT_SMALL))
     kinetic(table)
     return table
@@ -77,6 +104,7 @@ def fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
     for r, values in enumerate(rows):
         for c, value in enumerate(values):
             table.setItem(r, c, QTableWidgetItem(value))
+    table.resizeRowsToContents()
 
 
 class JackpotScreen(QWidget):
@@ -92,11 +120,11 @@ class JackpotScreen(QWidget):
         # the list of awards
         heading = QLabel("Jackpot awards, newest first")
         heading.setProperty("role", "heading")
-        self.table = table_widget(COLUMNS)
+        self.table = table_widget(COLUMNS, STRETCH)
         self.table.itemSelectionChanged.connect(self._selected)
         self.detail = QLabel()
         self.detail.setWordWrap(True)
-        self.print_page = TouchButton(f"{MONEY_BAG} Print the win page", ButtonRole.PRIMARY,
+        self.print_page = TouchButton("Print the win page (money bag)", ButtonRole.PRIMARY,
                                       money=True)
         self.print_page.clicked.connect(self._print)
         self.back_out = TouchButton("Back out this award", ButtonRole.DANGER, money=True)
@@ -157,11 +185,7 @@ class JackpotScreen(QWidget):
     def reload(self) -> None:
         chosen = self.chosen()
         self.entries = self.ctl.jackpot_awards()
-        fill(self.table, [
-            (str(e.hit.hit_id), str(e.hit.round_id), str(e.hit.seat), e.hit.line_label,
-             format_cents(e.hit.amount_cents), meter_words(e.hit.meter_before_micro),
-             meter_words(e.hit.meter_after_micro), e.hit.employee_name, status_words(e))
-            for e in self.entries])
+        fill(self.table, [award_row(e) for e in self.entries])
         row = next((i for i, e in enumerate(self.entries)
                     if chosen is not None and e.hit.hit_id == chosen.hit.hit_id), 0)
         if self.entries:
@@ -187,10 +211,10 @@ class JackpotScreen(QWidget):
             f"({h.cards or 'cards not read'}), {format_cents(h.amount_cents)} "
             f"({format_cents(h.from_meter_cents)} off the meter, "
             f"{format_cents(h.from_tray_cents)} from the tray). Confirmed by "
-            f"{h.employee_name} ({h.employee_role}) at {h.confirmed_at}. "
+            f"{h.employee_name} ({h.employee_role}) at {when(h.confirmed_at)}. "
             + ("Paid." if entry.back_out is None else
                f"Backed out by {entry.back_out.employee_name} at "
-               f"{entry.back_out.recorded_at}: {entry.back_out.reason}."))
+               f"{when(entry.back_out.recorded_at)}: {entry.back_out.reason}."))
 
     def show_view(self, view: TableSnapshot) -> None:
         """Called on every change while shown: the list read again, a refused card told."""

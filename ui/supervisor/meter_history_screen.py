@@ -17,10 +17,10 @@ from ui.bridge import ControllerBridge
 from ui.supervisor.jackpot_screen import fill, table_widget
 from ui.supervisor.session import Session
 
-COLUMNS = ("Entry", "When (UTC)", "Game", "Meter", "What", "Change", "Meter after",
-           "Reserve after")
+COLUMNS = ("Entry", "When (UTC)", "Meter", "What", "Change", "Meter after", "Reserve after")
+
 KINDS = {"seed": "set up at the seed", "contribution": "contribution", "award": "award paid",
-         "reset": "reset after a 100% award", "adjustment": "backed out (adjustment)"}
+         "reset": "reset (100% award)", "adjustment": "backed out (adjustment)"}
 
 
 def exact(micro: int, sign: bool = False) -> str:
@@ -42,7 +42,7 @@ def what(entry: LedgerEntry, reasons: dict[int, str]) -> str:
         where.append(f"award {entry.hit_id}")
     if entry.kind == "adjustment" and entry.hit_id in reasons:
         where.append(reasons[entry.hit_id])
-    return words + (f" ({', '.join(where)})" if where else "")
+    return words + (f"\n{', '.join(where)}" if where else "")
 
 
 class MeterHistoryList(QWidget):
@@ -52,7 +52,7 @@ class MeterHistoryList(QWidget):
         self.ctl = controller
         heading = QLabel("Meter history, newest first")
         heading.setProperty("role", "heading")
-        self.table = table_widget(COLUMNS)
+        self.table = table_widget(COLUMNS, ("What",))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(heading)
@@ -65,7 +65,7 @@ class MeterHistoryList(QWidget):
         reasons = {e.hit.hit_id: f"{e.back_out.employee_name}: {e.back_out.reason}"
                    for e in self.ctl.jackpot_awards() if e.back_out is not None}
         fill(self.table, [
-            (str(e.entry), e.recorded_at.replace("T", " ")[:19], str(e.spot), e.level,
+            (str(e.entry), e.recorded_at.replace("T", "\n")[:19], f"game {e.spot}\n{e.level}",
              what(e, reasons), exact(e.meter_delta_micro, sign=True),
              exact(e.meter_after_micro), exact(e.reserve_after_micro))
             for e in self.entries])
