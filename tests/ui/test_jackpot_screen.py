@@ -150,3 +150,33 @@ def test_cancel_leaves_the_award_paid(player: ScreenPlayer) -> None:
     assert player.ctl.snapshot().card_wanted is None
     player.swipe("executive")  # nothing waits for it now
     assert not store.get_hit(player.ctl.table.db, 1).backed_out
+
+
+def test_a_printer_this_machine_lacks_falls_back_to_the_pdf(
+        player: ScreenPlayer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEALER_CONSOLE_PRINTER", "Cage printer 2")
+    play_a_jackpot_hit(player)
+    press(player, Button.MONEY_BAG)
+    desk = player.window.win_pages
+    player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
+    assert desk.printed is not None and desk.printed.pdf is not None
+    assert desk.printed.pdf.is_file()
+    assert desk.dialog is not None
+    assert "printer Cage printer 2 not found" in desk.dialog.where.text()
+
+
+def test_a_win_page_that_cannot_be_written_is_told_and_the_award_kept(
+        player: ScreenPlayer, tmp_path: Path) -> None:
+    (tmp_path / "win-pages").write_text("a file where the folder would go")
+    play_a_jackpot_hit(player)
+    press(player, Button.MONEY_BAG)
+    desk = player.window.win_pages
+    player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
+    assert desk.printed is None
+    assert desk.dialog is not None and desk.dialog.where.text().startswith("Not printed")
+    assert not store.get_hit(player.ctl.table.db, 1).backed_out
+    (tmp_path / "win-pages").unlink()
+    press(player, Button.MONEY_BAG)  # the folder free again: the next press prints it
+    player.wait(lambda: desk.printed is not None, "the reprint")
+    assert desk.printed is not None and desk.printed.pdf is not None
+    assert desk.printed.pdf.is_file()
