@@ -5,7 +5,7 @@ shown above them."""
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QGridLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ui import theme
 from ui.widgets.touch import ButtonRole, TouchButton
@@ -48,7 +48,9 @@ class TextKeyboard(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.shown)
-        layout.addLayout(grid)
+        layout.addLayout(grid, 1)  # room to spare goes to the keys: larger targets
+        for key in self.keys.values():
+            key.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self._show()
 
     def text(self) -> str:
