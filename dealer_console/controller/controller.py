@@ -484,7 +484,10 @@ class TableController:
                               "awards are printed from the supervisor's jackpot screen")
             hit_id = int(row[0])
         else:
-            store.get_hit(db, hit_id)  # an unknown award is refused here
+            try:
+                store.get_hit(db, hit_id)
+            except store.JackpotError as exc:  # an award this table does not have
+                raise Refused(str(exc)) from exc
         number = 1 + (self._win_page.number if self._win_page is not None else 0)
         self._win_page = WinPageRequest(hit_id, number)
         self._changed()
