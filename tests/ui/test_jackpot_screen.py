@@ -180,3 +180,19 @@ def test_a_win_page_that_cannot_be_written_is_told_and_the_award_kept(
     player.wait(lambda: desk.printed is not None, "the reprint")
     assert desk.printed is not None and desk.printed.pdf is not None
     assert desk.printed.pdf.is_file()
+
+
+def test_leaving_the_screen_calls_off_a_back_out_waiting_for_its_card(
+        player: ScreenPlayer) -> None:
+    play_a_jackpot_hit(player)
+    screen = jackpot_screen(player)
+    player.tap(screen.back_out)
+    _type(player, screen, "misread")
+    player.tap(screen.ask_card)
+    assert player.ctl.snapshot().card_wanted is not None
+    area = player.window.supervisor
+    assert area is not None
+    player.tap(area.leave)
+    assert player.ctl.snapshot().card_wanted is None
+    player.swipe("executive")
+    assert not store.get_hit(player.ctl.table.db, 1).backed_out

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QHideEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -37,6 +38,8 @@ from ui.supervisor.session import Session
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
+BACK_OUT = "back out jackpot award"
+"""How the card prompt names a back-out (``TableController.ask_back_out``)."""
 COLUMNS = ("Award", "Round", "Seat", "Hand", "Amount", "Meter", "Confirmed by", "Status")
 STRETCH = ("Hand", "Confirmed by", "Status")
 """The columns that take the width left and wrap their words."""
@@ -274,8 +277,15 @@ class JackpotScreen(QWidget):
             self._act(lambda: self.ctl.ask_back_out(hit_id, reason))
 
     def _cancel_back_out(self) -> None:
-        if self.ctl.snapshot().card_wanted is not None:
+        if self._backing is not None and BACK_OUT in (self.ctl.snapshot().card_wanted or ""):
             self.ctl.cancel_card()
         self._backing = None
         self._tell("")
         self.pages.setCurrentWidget(self.awards_page)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        """Leaving the screen (another screen, back to the table) calls off a back-out still
+        waiting for its card: an executive swiping later for something else must not find
+        it."""
+        self._cancel_back_out()
+        super().hideEvent(event)
