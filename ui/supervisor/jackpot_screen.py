@@ -64,7 +64,8 @@ def status_words(entry: AwardEntry) -> str:
 
 def award_row(entry: AwardEntry) -> tuple[str, ...]:
     h = entry.hit
-    return (str(h.hit_id), str(h.round_id), str(h.seat), h.line_label,
+    return (str(h.hit_id), str(h.round_id), str(h.seat),
+            f"line {h.line_no}: {h.line_label}\n{h.cards or 'cards not read'}",
             format_cents(h.amount_cents),
             f"before {meter_words(h.meter_before_micro)}\nafter {meter_words(h.meter_after_micro)}",
             h.employee_name, status_words(entry))
