@@ -26,7 +26,13 @@ from dealer_console.controller.questions import (
 )
 from dealer_console.controller.staff import StaffDesk
 from dealer_console.controller.table_root import OpenTable
-from dealer_console.controller.view import Level, Notice, PendingHit, TableSnapshot
+from dealer_console.controller.view import (
+    Level,
+    Notice,
+    PendingHit,
+    TableSnapshot,
+    WinPageRequest,
+)
 from dealer_console.devices.bet_sensors import (
     BetRemoved,
     BetSensorControl,
@@ -53,7 +59,7 @@ from dealer_console.devices.shuffler import (
 from dealer_console.employees.authorize import authorise, log_accepted
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import ConsoleError, Refusal
-from dealer_console.jackpot import store
+from dealer_console.jackpot import history, store
 from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
@@ -125,6 +131,7 @@ class TableController:
         self._first_seat: int | None = None
         self._armed = False
         self._card: CardRequest | CardCapture | None = None
+        self._win_page: WinPageRequest | None = None
         spots = sorted(s for s, k in JACKPOT_KINDS.items() if k in self.rules.wager_kinds)
         self._game = spots[0] if spots else 1
         self._notice: Notice | None = None
@@ -358,8 +365,7 @@ class TableController:
             self._card = None
             self._changed()
         elif button is Button.MONEY_BAG:
-            self._tell(Level.INFO, "the win page is printed from the supervisor's screen",
-                       "open the jackpot screen")
+            self.request_win_page()
 
     def _swiped(self, track: str) -> None:
         if isinstance(self._card, CardCapture):
@@ -468,6 +474,63 @@ class TableController:
         self._system().confirm(self.table, track)
         self._armed = False
         self._after(before)
+
+    # the money bag: the win page of an award (Washington document, "Face Up Pai Gow Poker
+    # Jackpot Rules of Play" item 9 f); and the back-out by manual adjustment (item 9 h)
+
+    def request_win_page(self, hit_id: int | None = None) -> int:
+        """Ask the window to print award ``hit_id``'s win page and show it; without an award,
+        the last one confirmed in this round (the keypad's money bag). Returns the award."""
+        db = self.table.db
+        if hit_id is None:
+            row = db.execute("SELECT MAX(hit_id) FROM jackpot_hits WHERE round_id = ?",
+                             [self.state.round_id]).fetchone()
+            if row is None or row[0] is None:
+                raise Refused("no jackpot award has been confirmed in this round: earlier "
+                              "awards are printed from the supervisor's jackpot screen")
+            hit_id = int(row[0])
+        else:
+            try:
+                store.get_hit(db, hit_id)
+            except store.JackpotError as exc:  # an award this table does not have
+                raise Refused(str(exc)) from exc
+        number = 1 + (self._win_page.number if self._win_page is not None else 0)
+        self._win_page = WinPageRequest(hit_id, number)
+        self._changed()
+        return hit_id
+
+    def win_page_of(self, hit_id: int) -> store.HitRecord:
+        """The confirmed award as its win page prints it."""
+        return store.get_hit(self.table.db, hit_id)
+
+    def jackpot_awards(self) -> list[history.AwardEntry]:
+        """The table's confirmed awards, newest first, each with its back-out if any."""
+        return history.awards_newest_first(self.table.db)
+
+    def meter_ledger(self) -> list[history.LedgerEntry]:
+        """Every change of a meter (contributions, awards, resets, adjustments), newest first."""
+        return history.ledger_newest_first(self.table.db)
+
+    def ask_back_out(self, hit_id: int, reason: str) -> None:
+        """Want an executive's card to back award ``hit_id`` out with ``reason``; refused at
+        once (no card asked for) without a reason or for an award already backed out."""
+        problem = store.back_out_problem(self.table.db, hit_id, reason)
+        if problem:
+            raise Refused(problem)
+        why = reason.strip()
+        self.want_card(Role.EXECUTIVE, f"back out jackpot award {hit_id} ({why})",
+                       lambda employee: self.back_out(hit_id, why, employee))
+
+    def back_out(self, hit_id: int, reason: str, employee: Employee) -> int:
+        """Back award ``hit_id`` out for ``employee``, whose executive's card was authorised:
+        the meter entries reversed exactly, the award kept on record as backed out."""
+        try:
+            adjustment = store.back_out_by(self.table.db, hit_id=hit_id, reason=reason,
+                                           employee_id=employee.employee_id)
+        except store.JackpotError as exc:  # a meter that would go below zero: told, kept
+            raise Refused(str(exc)) from exc
+        self._tell(Level.INFO, f"award {hit_id} backed out by {employee.name}: {reason}")
+        return adjustment
 
     # a card wanted for something other than a jackpot hit (see :mod:`.cards`)
 
@@ -631,6 +694,7 @@ class TableController:
             jackpot_pending=self._pending(st), jackpot_game=self._game,
             jackpot_armed=self._armed, notice=self._notice,
             card_wanted=self._card.prompt if self._card is not None else None,
+            win_page=self._win_page,
             hidden_seats=hidden_seats(self.rules, st),
             banker_pai_gow=banker_pai_gow(self.rules, st))
 

@@ -58,6 +58,16 @@ class PendingHit:
 
 
 @dataclass(frozen=True, slots=True)
+class WinPageRequest:
+    """The money bag was pressed (on the keypad or on a screen): the window prints award
+    ``hit_id``'s win page and shows it. ``number`` counts up with every press, so a window
+    tells a new press (a reprint of the same award) from the one it has printed."""
+
+    hit_id: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
     title: str
     profile: str
@@ -83,6 +93,8 @@ class TableSnapshot:
     card_wanted: str | None = None
     """A card the table waits for, as the prompt says it ("Swipe a supervisor's card to
     ..."), or None."""
+    win_page: WinPageRequest | None = None
+    """The newest money-bag press, or None."""
 
     @property
     def faults(self) -> tuple[DeviceView, ...]:

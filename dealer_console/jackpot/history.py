@@ -58,6 +58,52 @@ def hit_history(
     return [_hit(row) for row in rows]
 
 
+@dataclass(frozen=True, slots=True)
+class BackOut:
+    """A manual adjustment that backed an award out: who, why and when."""
+
+    adjustment_id: int
+    hit_id: int
+    reason: str
+    employee_id: str
+    employee_name: str
+    recorded_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class AwardEntry:
+    """A confirmed award and, when it was backed out, the adjustment that did it."""
+
+    hit: HitRecord
+    back_out: BackOut | None
+
+
+def awards_newest_first(db: Database, limit: int = 200) -> list[AwardEntry]:
+    """The table's confirmed awards, newest first (the supervisor's list), each with its
+    back-out if any."""
+    rows = db.execute(
+        f"SELECT {_HIT_COLUMNS} FROM {_HIT_FROM} ORDER BY h.hit_id DESC LIMIT ?", [limit]
+    ).fetchall()
+    outs = {
+        int(r[1]): BackOut(int(r[0]), int(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]))
+        for r in db.execute(
+            "SELECT adjustment_id, hit_id, reason, employee_id, employee_name, recorded_at "
+            "FROM jackpot_adjustments").fetchall()
+    }
+    hits = [_hit(row) for row in rows]
+    return [AwardEntry(hit, outs.get(hit.hit_id)) for hit in hits]
+
+
+def ledger_newest_first(db: Database, limit: int = 500) -> list[LedgerEntry]:
+    """The newest ``limit`` ledger rows, newest first (the supervisor's meter history list)."""
+    rows = db.execute(
+        "SELECT entry, recorded_at, spot, level, kind, round_id, seat, hit_id, "
+        "meter_delta_micro, reserve_delta_micro, meter_after_micro, reserve_after_micro "
+        "FROM jackpot_ledger ORDER BY entry DESC LIMIT ?", [limit],
+    ).fetchall()
+    return [LedgerEntry(*row) for row in rows]
+
+
 def _filters(pairs: list[tuple[str, object]]) -> tuple[str, list[object]]:
     used = [(sql, value) for sql, value in pairs if value is not None]
     if not used:

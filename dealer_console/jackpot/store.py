@@ -400,29 +400,63 @@ def write_hit(db: Database, game: GameConfig, c: Confirmation, result: Award) ->
 
 
 def back_out(db: Database, *, hit_id: int, reason: str, track: str) -> int:
-    """Manually back a confirmed award out of the meter: an executive's swipe and a reason.
+    """Manually back a confirmed award out of the meter on an executive's swipe (checked here,
+    logged with the back-out in its transaction), with a reason. See :func:`back_out_by`."""
+    hit = _backable(db, hit_id, reason)
+    action = f"back out jackpot hit {hit_id}: {reason.strip()}"
+    employee = authorise(db, track, Role.EXECUTIVE, action)
+    return _back_out(db, hit, reason, employee, log_swipe=action)
+
+
+def back_out_by(db: Database, *, hit_id: int, reason: str, employee_id: str) -> int:
+    """Back a confirmed award out for ``employee_id``, whose executive's swipe was already
+    authorised and logged (the console's card prompt): the employee is checked again (a
+    withdrawn card or a lower role is refused, nothing written), never by their card.
 
     The meter entries of the hit are reversed exactly (the award returns to the meter; a 100%
     award's reset is taken back and the reserve restored). The hit itself stays on record; the
-    adjustment refers to it. Returns the adjustment's id.
+    adjustment refers to it and names who backed it out and why. Returns the adjustment's id.
     """
+    hit = _backable(db, hit_id, reason)
+    allowed = permits(registry.get(db, employee_id), Role.EXECUTIVE)
+    if isinstance(allowed, SwipeRefused):
+        raise allowed
+    return _back_out(db, hit, reason, allowed, log_swipe=None)
+
+
+def back_out_problem(db: Database, hit_id: int, reason: str) -> str | None:
+    """Why award ``hit_id`` cannot be backed out with ``reason`` now, or None (nothing is
+    written): a screen asks before it wants the executive's card."""
+    try:
+        _backable(db, hit_id, reason)
+    except JackpotError as exc:
+        return str(exc)
+    return None
+
+
+def _backable(db: Database, hit_id: int, reason: str) -> HitRecord:
     if not reason.strip():
         raise JackpotError("a back-out needs a reason")
     hit = get_hit(db, hit_id)
     if hit.backed_out:
         raise JackpotError(f"jackpot hit {hit_id} is already backed out")
-    action = f"back out jackpot hit {hit_id}: {reason.strip()}"
-    employee = authorise(db, track, Role.EXECUTIVE, action)
+    return hit
+
+
+def _back_out(db: Database, hit: HitRecord, reason: str, employee: registry.Employee, *,
+              log_swipe: str | None) -> int:
     with db.atomic():
         at = registry.now()
         adjustment_id = 1 + int(db.execute(
             "SELECT COALESCE(MAX(adjustment_id), 0) FROM jackpot_adjustments").fetchone()[0])
-        fact = {"hit_id": hit_id, "adjustment_id": adjustment_id, "reason": reason.strip(),
-                "employee_id": employee.employee_id, "employee_name": employee.name}
+        fact = {"hit_id": hit.hit_id, "adjustment_id": adjustment_id,
+                "reason": reason.strip(), "employee_id": employee.employee_id,
+                "employee_name": employee.name}
         if eventlog.has_log(db):
             eventlog.append(db, BACKED_OUT, fact, round_id=None, recorded_at=at)
         write_back_out(db, hit, fact, recorded_at=at)
-        log_accepted(db, employee, f"{action} (adjustment {adjustment_id})")
+        if log_swipe is not None:
+            log_accepted(db, employee, f"{log_swipe} (adjustment {adjustment_id})")
     return adjustment_id
 
 

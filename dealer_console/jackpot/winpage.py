@@ -16,6 +16,10 @@ from dealer_console.jackpot.meters import MICRO
 from dealer_console.jackpot.store import HitRecord
 from dealer_console.money import format_cents
 
+TITLE = "Jackpot win page"
+SIGNATURES = ("Dealer", "Supervisor", "Cashier")
+"""Who signs the page for the payout's record, below the fields."""
+
 
 def _meter(micro: int | None) -> str:
     return "-" if micro is None else format_cents(micro // MICRO)
@@ -44,12 +48,15 @@ def win_page_lines(hit: HitRecord, table: str) -> list[tuple[str, str]]:
 
 
 def write_win_page(hit: HitRecord, table: str, path: Path) -> Path:
+    """The page as a PDF with fpdf2, for the command line (``jackpot winpage``): the core
+    imports no Qt, so the console's own printing (``ui/supervisor/win_page.py``) lays out the
+    same fields with Qt's printer instead."""
     pdf = FPDF(format="A4")
     pdf.set_title(f"Jackpot win page {hit.hit_id}")
     pdf.set_creator("dealer-console")
     pdf.add_page()
     pdf.set_font("Helvetica", "B", 18)
-    pdf.cell(0, 12, "Jackpot win page", new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(0, 12, TITLE, new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("Helvetica", size=12)
     for label, value in win_page_lines(hit, table):
         pdf.set_font("Helvetica", "B", 12)
@@ -57,7 +64,7 @@ def write_win_page(hit: HitRecord, table: str, path: Path) -> Path:
         pdf.set_font("Helvetica", size=12)
         pdf.multi_cell(0, 9, value, new_x="LMARGIN", new_y="NEXT")
     pdf.ln(12)
-    for who in ("Dealer", "Supervisor", "Cashier"):
+    for who in SIGNATURES:
         pdf.cell(0, 12, f"{who}: ______________________________", new_x="LMARGIN", new_y="NEXT")
     path.parent.mkdir(parents=True, exist_ok=True)
     pdf.output(str(path))

@@ -30,6 +30,7 @@ from ui.dealer.seats import TableView
 from ui.dealer.words import PHASES
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.session import Session
+from ui.supervisor.win_page import WinPageDesk
 from ui.widgets.card_prompt import CardPrompt
 from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.phase_bar import PhaseBar
@@ -77,6 +78,8 @@ class DealerWindow(QMainWindow):
         self.supervisor_button = self.phase_bar.add_secondary("Supervisor", self.ask_supervisor)
         self.card_prompt = CardPrompt(lambda: self.act(controller.cancel_card))
         self.supervisor: SupervisorArea | None = None
+        self.win_pages = WinPageDesk(controller, self)
+        """Prints and shows the win page the money bag asks for."""
 
         body = QVBoxLayout()
         body.setContentsMargins(theme.SPACING // 2, 0, theme.SPACING // 2, 0)
@@ -145,6 +148,7 @@ class DealerWindow(QMainWindow):
 
     def show_view(self, view: TableSnapshot) -> None:
         self.card_prompt.show_prompt(view.card_wanted)
+        self.win_pages.show_request(view.win_page)
         r = view.round
         self.title.setText(f"Round {r.round_id} - {PHASES[r.phase]}")
         self.devices.setText("  ".join(

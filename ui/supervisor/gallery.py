@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QWidget
 
 from dealer_console.round.state import Phase
 from ui.supervisor.area import SupervisorArea
+from ui.supervisor.jackpot_gallery import JACKPOT_SCREEN_PAGES
 from ui.testing import ScreenPlayer
 
 
@@ -98,4 +99,5 @@ SUPERVISOR_PAGES: dict[str, Callable[[], QWidget]] = {
     "supervisor-staff": staff_list,
     "supervisor-staff-add": staff_add,
     "supervisor-profile": profile,
+    **JACKPOT_SCREEN_PAGES,
 }

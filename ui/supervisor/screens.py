@@ -14,7 +14,9 @@ from PySide6.QtWidgets import QWidget
 
 from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
+from ui.supervisor.jackpot_screen import JackpotScreen
 from ui.supervisor.meter_chart import MeterChart
+from ui.supervisor.meter_history_screen import MeterHistoryList
 from ui.supervisor.meter_screen import MeterDisplayScreen
 from ui.supervisor.profile import ProfileScreen
 from ui.supervisor.session import Session
@@ -31,9 +33,11 @@ class Screen:
 
 
 SCREENS: list[Screen] = [
+    Screen("Jackpot awards", JackpotScreen),
     Screen("Table", TableActions),
+    Screen("Meter history", MeterHistoryList),
+    Screen("Meter chart", MeterChart),
+    Screen("Meter display", MeterDisplayScreen),
     Screen("Staff", StaffScreen),
     Screen("Profile and paytables", ProfileScreen),
-    Screen("Meter display", MeterDisplayScreen),
-    Screen("Meter chart", MeterChart),
 ]

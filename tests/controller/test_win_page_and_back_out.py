@@ -1,0 +1,86 @@
+"""The money bag and the back-out through the controller, headless (the simulated keypad and
+reader behind their real drivers): the keypad's MONEY_BAG becomes a win-page request in the
+table's view, and a back-out waits for an executive's card with its reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from dealer_console.cards import parse_cards
+from dealer_console.devices.keypad import Button
+from dealer_console.errors import Refusal
+from dealer_console.jackpot import store
+from drivers.sim.table.world import shuffled_deck
+from tests.controller.conftest import Rig
+from tests.controller.test_controller import bet, finish_round, notice_text, start_by_keypad
+
+SUPERVISOR, EXECUTIVE = "5000100000001=2912", "5000200000001=2912"
+
+
+def confirmed_hit(rig: Rig) -> int:
+    """Seat 2 (its jackpot chip on the sensor) dealt a wild seven-card straight flush (25% of
+    the meter, a supervisor's card), confirmed on the keypad. Returns the award's number."""
+    ctl, keypad = rig.controller, rig.hardware.keypad
+    assert rig.hardware.shuffler is not None and keypad is not None
+    hand = list(parse_cards("3d 4d 5d 6d JK 8d 9d"))
+    rest = [x for x in shuffled_deck(5, 1) if x not in hand]
+    rig.hardware.shuffler.script(deck_order=tuple(rest[:14] + hand + rest[14:]),
+                                 random_number=1)
+    bet(rig)
+    start_by_keypad(rig)
+    finish_round(rig)
+    assert [p.seat for p in ctl.snapshot().jackpot_pending] == [2]
+    keypad.tap(Button.CONFIRM)
+    rig.until(lambda: ctl.snapshot().jackpot_armed, "CONFIRM")
+    keypad.swipe(SUPERVISOR)
+    rig.until(lambda: not ctl.snapshot().jackpot_pending, "the confirmation")
+    hit = store.hit_for(rig.opened.db, ctl.state.round_id, 1, 2)
+    assert hit is not None
+    return hit.hit_id
+
+
+def test_the_money_bag_asks_for_the_round_s_last_award_each_press(rig: Rig) -> None:
+    ctl, keypad = rig.controller, rig.hardware.keypad
+    assert keypad is not None
+    keypad.tap(Button.MONEY_BAG)
+    rig.until(lambda: notice_text(rig) != "", "the refusal")
+    assert "no jackpot award has been confirmed in this round" in notice_text(rig)
+    assert ctl.snapshot().win_page is None
+    hit_id = confirmed_hit(rig)
+    keypad.tap(Button.MONEY_BAG)
+    rig.until(lambda: ctl.snapshot().win_page is not None, "the win page request")
+    first = ctl.snapshot().win_page
+    assert first is not None and first.hit_id == hit_id
+    keypad.tap(Button.MONEY_BAG)  # a reprint is a new request for the same award
+    rig.until(lambda: ctl.snapshot().win_page != first, "the second request")
+    second = ctl.snapshot().win_page
+    assert second is not None and (second.hit_id, second.number) == (hit_id, first.number + 1)
+    with pytest.raises(Refusal, match="no jackpot hit 99"):
+        ctl.request_win_page(99)
+
+
+def test_a_back_out_waits_for_an_executive_s_card_with_its_reason(rig: Rig) -> None:
+    ctl, keypad = rig.controller, rig.hardware.keypad
+    assert keypad is not None
+    before = store.meter_states(rig.opened.db, 1)
+    hit_id = confirmed_hit(rig)
+    paid = store.meter_states(rig.opened.db, 1)  # the meter with the award taken off
+    with pytest.raises(Refusal, match="needs a reason"):
+        ctl.ask_back_out(hit_id, "   ")
+    assert ctl.snapshot().card_wanted is None  # no card asked for without a reason
+    ctl.ask_back_out(hit_id, "wrong seat")
+    assert "executive's card" in (ctl.snapshot().card_wanted or "")
+    keypad.swipe(SUPERVISOR)
+    rig.until(lambda: "needs an executive's card" in notice_text(rig), "the refusal")
+    assert store.meter_states(rig.opened.db, 1) == paid  # the refusal changed nothing
+    keypad.swipe(EXECUTIVE)
+    rig.until(lambda: store.get_hit(rig.opened.db, hit_id).backed_out, "the back-out")
+    award = store.get_hit(rig.opened.db, hit_id)
+    assert award.meter_before_micro is not None
+    restored = store.meter_states(rig.opened.db, 1)["main"]
+    assert restored.meter_micro == award.meter_before_micro  # to the millionth of a cent
+    assert restored.reserve_micro == paid["main"].reserve_micro
+    assert restored != before["main"]  # the round's contributions stay on the meter
+    assert ctl.snapshot().card_wanted is None
+    with pytest.raises(Refusal, match="already backed out"):
+        ctl.ask_back_out(hit_id, "again")

@@ -1,0 +1,215 @@
+"""The win page through Qt's printing: what the money bag prints and shows.
+
+Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 f: the money bag
+prints a page that helps record the payout. The fields are ``win_page_lines`` (one source for
+this page, the on-screen preview and the command line's fpdf2 page); this module only lays them
+out. The same drawing goes to the printer, to a PDF and into the preview widget, so what the
+supervisor sees is what was printed.
+
+Where it goes: the printer named by ``$DEALER_CONSOLE_PRINTER`` when Qt knows a printer of that
+name (``QPrinterInfo``), else a PDF beside the table database, ``win-pages/win-page-N.pdf``
+(N the award number; a reprint replaces it with the award as it stands now).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QMarginsF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPaintEvent
+from PySide6.QtPrintSupport import QPrinter, QPrinterInfo
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from dealer_console.controller import TableController
+from dealer_console.controller.view import WinPageRequest
+from dealer_console.jackpot.store import HitRecord
+from dealer_console.jackpot.winpage import SIGNATURES, TITLE, win_page_lines
+from ui import theme
+from ui.widgets.touch import ButtonRole, TouchButton
+
+PRINTER_ENV = "DEALER_CONSOLE_PRINTER"
+"""The environment variable naming the table PC's printer (a property of the machine, not of
+the game's profile, which many tables share)."""
+
+FOLDER = "win-pages"
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    """Where a win page went, in words for the screen, and the PDF when it is a file."""
+
+    where: str
+    pdf: Path | None
+
+
+def configured_printer() -> str | None:
+    name = os.environ.get(PRINTER_ENV, "").strip()
+    return name or None
+
+
+def pdf_path(db_path: Path, hit_id: int) -> Path:
+    """The award's PDF in the folder beside the table database."""
+    return db_path.parent / FOLDER / f"win-page-{hit_id}.pdf"
+
+
+def print_win_page(hit: HitRecord, table: str, db_path: Path,
+                   printer_name: str | None = None) -> Printed:
+    """Print award ``hit``'s win page: to the named printer when this machine has it, to the
+    PDF beside the table database otherwise. Raises ``OSError`` when neither can be written."""
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
+    printer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
+    printer.setDocName(f"{TITLE} {hit.hit_id}")
+    printer.setCreator("dealer-console")
+    note = ""
+    if printer_name and printer_name in QPrinterInfo.availablePrinterNames():
+        printer.setPrinterName(printer_name)
+        out: Path | None = None
+        where = f"printer {printer_name}"
+    else:
+        if printer_name:
+            note = f" (printer {printer_name} not found)"
+        out = pdf_path(db_path, hit.hit_id)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+        printer.setOutputFileName(str(out))
+        where = f"file {out.name} in the folder {FOLDER} beside the table database{note}"
+    painter = QPainter()
+    if not painter.begin(printer):
+        raise OSError(f"the win page of award {hit.hit_id} could not be printed to {where}")
+    try:
+        rect = printer.pageLayout().paintRectPixels(printer.resolution())
+        draw_win_page(painter, QRectF(0, 0, rect.width(), rect.height()), hit, table)
+    finally:
+        painter.end()
+    if out is not None and not out.is_file():
+        raise OSError(f"the win page of award {hit.hit_id} was not written to {out}")
+    return Printed(where, out)
+
+
+def draw_win_page(painter: QPainter, page: QRectF, hit: HitRecord, table: str) -> None:
+    """Lay the page out in ``page``: the title, each field (label, value), the signatures.
+    Sizes are fractions of the page's width, so paper and screen look alike."""
+    unit = page.width() / 100.0
+    painter.save()
+    painter.setPen(QColor("#000000"))
+    title = QFont(theme.FONT_FAMILY)
+    title.setBold(True)
+    title.setPixelSize(max(1, round(unit * 4.2)))
+    body = QFont(theme.FONT_FAMILY)
+    body.setPixelSize(max(1, round(unit * 2.6)))
+    bold = QFont(body)
+    bold.setBold(True)
+    y = page.top()
+    painter.setFont(title)
+    line = unit * 6.5
+    painter.drawText(QRectF(page.left(), y, page.width(), line),
+                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), TITLE)
+    y += line * 1.4
+    row = unit * 4.2
+    label_width = page.width() * 0.32
+    flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+                | Qt.TextFlag.TextWordWrap)
+    for label, value in win_page_lines(hit, table):
+        painter.setFont(bold)
+        painter.drawText(QRectF(page.left(), y, label_width, row), flags, label)
+        painter.setFont(body)
+        box = QRectF(page.left() + label_width, y, page.width() - label_width, row * 3)
+        used = painter.boundingRect(box, flags, value)
+        painter.drawText(box, flags, value)
+        y += max(row, used.height() + unit * 1.2)
+    y += row * 2
+    for who in SIGNATURES:
+        painter.drawText(QRectF(page.left(), y, page.width(), row), flags,
+                         f"{who}: ______________________________")
+        y += row * 1.8
+    painter.restore()
+
+
+class WinPagePreview(QWidget):
+    """The page as printed, drawn on white paper at the widget's size (A4's proportions)."""
+
+    def __init__(self, hit: HitRecord, table: str) -> None:
+        super().__init__()
+        self.hit = hit
+        self.table = table
+        self.setMinimumSize(320, 420)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def paper(self) -> QRectF:
+        """The sheet: the largest A4 rectangle that fits, centred."""
+        ratio = 297.0 / 210.0
+        width = min(float(self.width()), self.height() / ratio)
+        height = width * ratio
+        return QRectF((self.width() - width) / 2, (self.height() - height) / 2, width, height)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        sheet = self.paper()
+        painter.fillRect(sheet, QColor("#ffffff"))
+        margin = sheet.width() * 15 / 210
+        draw_win_page(painter, sheet.adjusted(margin, margin, -margin, -margin), self.hit,
+                      self.table)
+        painter.end()
+
+
+class WinPageDialog(QDialog):
+    """The page just printed, shown on screen with where it went (or why it did not)."""
+
+    def __init__(self, parent: QWidget, hit: HitRecord, table: str, where: str,
+                 failed: bool = False) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"{TITLE} {hit.hit_id}")
+        self.preview = WinPagePreview(hit, table)
+        self.where = QLabel(where)
+        self.where.setWordWrap(True)
+        self.where.setProperty("role", "refusal" if failed else "hint")
+        self.close_button = TouchButton("Close", ButtonRole.PRIMARY, money=True)
+        self.close_button.clicked.connect(self.accept)
+        side = QVBoxLayout()
+        heading = QLabel(f"Win page of award {hit.hit_id}")
+        heading.setProperty("role", "heading")
+        heading.setWordWrap(True)
+        side.addWidget(heading)
+        side.addWidget(self.where)
+        side.addStretch(1)
+        side.addWidget(self.close_button)
+        layout = QHBoxLayout(self)
+        layout.addWidget(self.preview, 3)
+        layout.addLayout(side, 2)
+
+
+class WinPageDesk:
+    """The window's side of the money bag: each new request in the table's view is printed
+    once and shown in a dialog over the window (the keypad's button and the screen's alike)."""
+
+    def __init__(self, controller: TableController, window: QWidget) -> None:
+        self.ctl = controller
+        self.window = window
+        request = controller.snapshot().win_page
+        self._seen = request.number if request is not None else 0
+        self.dialog: WinPageDialog | None = None
+        self.printed: Printed | None = None
+
+    def show_request(self, request: WinPageRequest | None) -> None:
+        if request is None or request.number == self._seen:
+            return
+        self._seen = request.number
+        hit = self.ctl.win_page_of(request.hit_id)
+        table = self.ctl.opened.profile.title
+        try:
+            self.printed = print_win_page(hit, table, self.ctl.opened.db_path,
+                                          configured_printer())
+            where, failed = f"Printed to the {self.printed.where}.", False
+        except OSError as exc:
+            self.printed = None
+            where, failed = f"Not printed: {exc}. Check the printer or the disk.", True
+        if self.dialog is not None:
+            self.dialog.close()
+            self.dialog.deleteLater()
+        self.dialog = WinPageDialog(self.window, hit, table, where, failed)
+        self.dialog.resize(self.window.size() * 0.9)
+        self.dialog.show()
