@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from dealer_console.cli.checks import file_path
+from dealer_console.cli.checks import file_path, seconds
 
 
 def register(subparsers: Any) -> None:
@@ -28,6 +28,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--log", type=Path, default=None,
                         help="append the result to this file (the unit uses "
                              "/var/log/dealer-console/self-test.log)")
+    parser.add_argument("--wait", type=seconds(0.5, 60.0), default=5.0, metavar="SECONDS",
+                        help="how long each device has to answer (default: 5)")
     parser.add_argument("--require-manifest", action="store_true",
                         help="fail when there is no manifest (an installed table PC)")
     parser.set_defaults(func=run)
@@ -47,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     report = run_self_test(SelfTestInput(
         profile=args.profile, db=Path(args.db),
         devices=Path(args.devices) if args.devices else None,
-        require_manifest=args.require_manifest, audit_key=key), probe_devices)
+        require_manifest=args.require_manifest, audit_key=key),
+        lambda config: probe_devices(config, args.wait))
     for line in report.lines():
         print(line)
     if args.log is not None:
