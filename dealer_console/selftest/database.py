@@ -6,6 +6,8 @@ exist yet is a new table's (the console makes it at its first start)."""
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from pathlib import Path
 
 from sqlite_utils import Database
@@ -16,8 +18,16 @@ from dealer_console.round.rules import round_rules
 from dealer_console.round.table import load_open_round, load_round
 from dealer_console.selftest.report import Report
 from dealer_console.storage import anchor
-from dealer_console.storage.connection import StorageError, open_for_reading
 from dealer_console.storage.eventlog import GENESIS, event_hash
+from dealer_console.storage.identity import (
+    NotATableDatabase,
+    StorageError,
+    check_contents,
+    check_path,
+    has_log,
+    migration_sets,
+    read_header,
+)
 
 
 def check_database(report: Report, db_path: Path, profile: Profile | None,
@@ -26,10 +36,13 @@ def check_database(report: Report, db_path: Path, profile: Profile | None,
         report.add("database", True, f"{db_path}: none yet; a new table database is made at "
                                      "the first start")
         return
+    for what, path in (("the file", db_path), ("its folder", db_path.parent)):
+        if not os.access(path, os.W_OK):  # refused before anything is opened
+            report.add("database", False, f"{db_path}: {what} is read-only, so the table "
+                                          "cannot write it (run as the console's user)")
+            return
     try:
-        # integrity_check on every page and index; a schema older than this console's is
-        # refused with the migrations it lacks
-        db = open_for_reading(db_path, full_check=True)
+        db = open_untouched(db_path)
     except StorageError as exc:
         report.add("database", False, str(exc))
         return
@@ -40,6 +53,34 @@ def check_database(report: Report, db_path: Path, profile: Profile | None,
             _check_resumable(report, db, profile)
     finally:
         db.close()
+
+
+def open_untouched(file: Path) -> Database:
+    """The database opened so that nothing is written to it or beside it (``immutable``
+    when no write-ahead log is there), after the table's own refusals: not a table database,
+    damaged (full ``integrity_check``), from a later console; and migrations this console has
+    that it lacks (the installer applies them after a backup: ``upgrade-db``)."""
+    check_path(file, must_exist=True)
+    read_header(file)
+    mode = "mode=ro" if has_log(file) else "mode=ro&immutable=1"
+    try:
+        conn = sqlite3.connect(f"{file.resolve().as_uri()}?{mode}", uri=True,
+                               isolation_level=None)
+        conn.execute("PRAGMA query_only=ON")
+    except sqlite3.Error as exc:
+        raise NotATableDatabase(f"{file}: cannot read the table database: {exc}") from None
+    db = Database(conn, execute_plugins=False)
+    try:
+        check_contents(db, str(file), writing=True, full=True)
+        missing = [m.name for s in migration_sets() for m in s.pending(db)]
+    except BaseException:
+        db.close()
+        raise
+    if missing:
+        db.close()
+        raise StorageError(f"{file}: migrations not applied: {', '.join(missing)}; back it "
+                           f"up, then run dealer-console upgrade-db --db {file}")
+    return db
 
 
 def _check_chain(report: Report, db: Database, db_path: Path, key: bytes | None) -> None:

@@ -21,7 +21,7 @@ rm -f "${root}etc/systemd/system/dealer-console.service" \
       "${root}etc/logrotate.d/dealer-console" \
       "${root}etc/systemd/journald.conf.d/dealer-console.conf"
 if [ "$root" = / ]; then
-  systemctl daemon-reload
+  systemctl daemon-reload || true
 fi
 echo "uninstall: program removed; kept ${root}var/lib/dealer-console (database, backups)," \
      "${root}var/log/dealer-console, ${root}etc/dealer-console (configuration, audit key)," \
