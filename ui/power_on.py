@@ -81,7 +81,7 @@ class SelfTestFailedScreen(QWidget):
             label = QLabel(f"\u2716  {check.item}: {check.detail}")
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
-            label.setStyleSheet(f"font-size: {theme.FONT_BODY}px; color: {theme.TEXT}; "
+            label.setStyleSheet(f"font-size: {theme.FONT_LABEL}px; color: {theme.TEXT}; "
                                 f"background: {theme.SURFACE}; padding: 12px; "
                                 "border-radius: 10px;")
             layout.addWidget(label)
