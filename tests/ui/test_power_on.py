@@ -3,6 +3,7 @@ full screen in the kiosk), and systemd told READY=1 and pinged from the GUI thre
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -56,10 +57,8 @@ def test_the_gui_threads_timer_pings_the_watchdog(
     received: list[bytes] = []
 
     def pinged() -> bool:
-        try:
+        with contextlib.suppress(BlockingIOError):
             received.append(sock.recv(100))
-        except BlockingIOError:
-            pass
         return received.count(b"WATCHDOG=1") >= 2
 
     qtbot.waitUntil(pinged, timeout=5000)
