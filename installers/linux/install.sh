@@ -87,7 +87,9 @@ install -m 0755 "$payload/files/dealer-console-kiosk" "$release.new/bin/dealer-c
 rm -rf "$release"
 mv "$release.new" "$release"
 # the new release's own paths (a venv records where it was made)
-sed -i "s|$release.new|$release|g" "$release/bin/"* "$release/pyvenv.cfg" 2>/dev/null || true
+# (text files only: bin/python is a link to the system's interpreter and stays one)
+find "$release/bin" -maxdepth 1 -type f ! -type l -exec grep -lI "$release.new" {} + 2>/dev/null \
+  | xargs -r sed -i "s|$release.new|$release|g" || true
 console="$release/bin/dealer-console"
 say "release $version in $release ($("$console" self-test --help >/dev/null && echo ok))"
 
@@ -133,7 +135,7 @@ done
 if ((live)); then
   chown -R "$user:$user" "$data" "$logs"
   chmod 0750 "$data" "$logs"
-  chown root:"$user" "$etc/audit.key" && chmod 0640 "$etc/audit.key"
+  chown "$user:$user" "$etc/audit.key" && chmod 0600 "$etc/audit.key"  # its reader only
   udevadm control --reload && udevadm trigger --subsystem-match=tty --subsystem-match=usb || true
   systemctl daemon-reload
   systemctl enable --now systemd-timesyncd 2>/dev/null || say "no systemd-timesyncd: keep the clock synchronised with chrony or ntpsec"

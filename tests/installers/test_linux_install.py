@@ -40,6 +40,9 @@ def test_the_install_puts_each_part_where_the_table_pc_expects_it(installed: Ins
     root = installed.root
     assert (root / "opt/dealer-console/current").resolve().name == "0.1.0"
     assert installed.console.is_file()
+    release = (root / "opt/dealer-console/current").resolve()
+    assert installed.console.read_text().startswith(f"#!{release}/bin/python")
+    assert (release / "bin/python").is_symlink()  # the system's interpreter, not a copy
     assert (root / "opt/dealer-console/current/bin/dealer-console-kiosk").stat().st_mode & 0o111
     env = (root / "etc/dealer-console/console.env").read_text()
     assert "DEALER_CONSOLE_PROFILE=washington-face-up" in env
