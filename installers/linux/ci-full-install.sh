@@ -8,7 +8,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 deb="$(bash "$here/build-deb.sh" --out "$work/deb" | tail -1)"
-dpkg-deb -c "$deb" | grep -q './usr/share/dealer-console/install.sh'
+dpkg-deb -c "$deb" | grep './usr/share/dealer-console/install.sh' >/dev/null
 dpkg-deb -x "$deb" "$work/root"
 start=$(date +%s)
 "$work/root/usr/share/dealer-console/install.sh" --root "$work/root"

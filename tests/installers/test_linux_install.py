@@ -70,6 +70,18 @@ def test_the_installed_console_passes_its_self_test(installed: Installed) -> Non
     assert "PASS  program: " in log.read_text() and "SELF-TEST PASSED" in log.read_text()
 
 
+def test_program_info_gives_the_version_and_the_manifests_digest(installed: Installed) -> None:
+    python = installed.console.parent / "python"
+    done = subprocess.run([str(python), "-c", "from dealer_console import program_info as p; "
+                           "print(p.version(), p.manifest_digest())"],
+                          capture_output=True, text=True, timeout=60, check=True,
+                          cwd=installed.root)  # not this folder: its own packages
+    digest = hashlib.sha256((installed.site / "dealer-console.manifest").read_bytes())
+    assert done.stdout.split() == ["0.1.0", digest.hexdigest()]
+    from dealer_console import program_info  # this development copy has none
+    assert program_info.manifest_digest() is None
+
+
 def test_the_manifest_covers_the_program_and_its_paytables(installed: Installed) -> None:
     names = {line.split("  ", 1)[1] for line in
              (installed.site / "dealer-console.manifest").read_text().splitlines()}
