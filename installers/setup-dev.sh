@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Puts everything the console and its tests need on a Debian/Ubuntu machine: the system
-# libraries Qt loads (offscreen and on a desktop), socat, and a virtual environment in .venv
+# libraries Qt loads (offscreen and on a desktop), socat, sway, and a virtual environment in .venv
 # with the project installed editable. Safe to run again: it only does what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +12,9 @@ packages=(
   fonts-dejavu-core
   # pseudo-terminal plumbing for driver tests and technicians
   socat
+  # the table PC's kiosk compositor: tests/installers checks the unit with systemd-analyze
+  # (which wants the program it starts) and starts the console under a headless sway
+  sway
 )
 missing=()
 for pkg in "${packages[@]}"; do

@@ -83,7 +83,7 @@ def test_core_packages_exist() -> None:
 # -- the layers inside the core ----------------------------------------------------------------
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "money", "input_checks", "cards"),
+    ("errors", "money", "input_checks", "cards", "program_info"),
     ("hands", "setting", "seven"),
     ("house_ways",),
     ("config_file", "paytables"),
@@ -94,14 +94,15 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("round",),
     ("jackpot",),
     ("audit",),
+    ("selftest",),
     ("controller",),
     ("cli",),
 )
 """Lowest first: a module of ``dealer_console`` imports only from its own layer or below. The
 values and rules of the game, then the table's files and devices, then the round, the jackpot
-system played on it, the audit of both, the controller, the command line. The most specific
-prefix names a module's layer (``jackpot.schema`` is storage; the rest of ``jackpot`` is above
-the round)."""
+system played on it, the audit of both, the power-on self-test, the controller, the command
+line. The most specific prefix names a module's layer (``jackpot.schema`` is storage; the rest
+of ``jackpot`` is above the round)."""
 
 
 def layer_of(module: str) -> int | None:

@@ -19,7 +19,9 @@ from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.profiles.model import Profile
 from ui.bridge import ControllerBridge
 from ui.dealer.window import DealerWindow
+from ui.power_on import SelfTestFailed, power_on_check, show_self_test_failure
 from ui.theme import apply_theme
+from ui.watchdog import SystemdWatchdog
 
 if TYPE_CHECKING:
     from drivers.sim.hardware import SimulatedHardware
@@ -117,6 +119,12 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
             four_colour: bool = False, full_screen: bool = False,
             meter_display: bool = True) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    watchdog = SystemdWatchdog(parent=app)  # pings from this thread's event loop
+    report = power_on_check(profile, db_path, devices_file, simulated=simulated)
+    if not report.ok:
+        if not full_screen:  # a technician's terminal: one line, status 2
+            raise SelfTestFailed(report)
+        return show_self_test_failure(app, report, watchdog, quit_after)
     console = start_console(profile, db_path, simulated=simulated, devices_file=devices_file,
                             four_colour=four_colour, meter_display=meter_display)
     try:
@@ -125,6 +133,7 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
         else:
             console.window.resize(1280, 800)
             console.window.show()
+        watchdog.ready(f"table open: {profile.name}")
         if console.world is not None:
             console.world.show()
         if quit_after is not None:

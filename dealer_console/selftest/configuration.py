@@ -1,0 +1,67 @@
+"""Configuration: the profile reads and checks, its bonus paytables return at most 100% to
+the player (an operator must not offer one that returns more), and the devices file is valid.
+
+A jackpot paytable's return depends on where its meter stands (a progressive may pass 100% at
+a high meter by design), so it is not held to 100% here; ``dealer-console math jackpot`` gives
+its break-even."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dealer_console.config_file import ConfigError
+from dealer_console.devices.config import DeviceConfigError, DevicesConfig, load_devices
+from dealer_console.math.returns import ace_high_return, fortune_return, percent
+from dealer_console.profiles.loader import get_profile, load_profile
+from dealer_console.profiles.model import Profile
+from dealer_console.selftest.report import Report
+
+
+def check_profile(report: Report, profile: str) -> Profile | None:
+    """The ``profile`` item: a shipped profile's name or a profile file."""
+    try:
+        loaded = (load_profile(Path(profile)) if profile.endswith(".toml")
+                  else get_profile(profile))
+    except KeyError as exc:
+        report.add("profile", False, str(exc.args[0]))
+        return None
+    except ConfigError as exc:
+        report.add("profile", False, str(exc))
+        return None
+    report.add("profile", True, f"{loaded.name} ({loaded.title})")
+    return loaded
+
+
+def check_paytables(report: Report, profile: Profile) -> None:
+    """The ``paytables`` item: each bonus paytable's exact return at or under 100%."""
+    returns = []
+    over = []
+    for what, table, figure in (("fortune", profile.fortune, fortune_return),
+                                ("ace_high", profile.ace_high, ace_high_return)):
+        if table is None:
+            continue
+        ret = figure(table)
+        returns.append(f"{table.name} {percent(ret, 2)}")
+        if ret > 1:
+            over.append(f"{what} paytable {table.name} returns {percent(ret, 4)} (over 100%)")
+    if over:
+        report.add("paytables", False, "; ".join(over) + ": the table must not be offered")
+    elif returns:
+        report.add("paytables", True, "returns " + ", ".join(returns))
+    else:
+        report.add("paytables", True, "no bonus paytable in this profile")
+
+
+def check_devices_file(report: Report, devices: Path | None) -> DevicesConfig | None:
+    """The ``devices.toml`` item; no file means a table without devices (said so)."""
+    if devices is None:
+        report.add("devices.toml", True, "none given: the table runs without devices")
+        return None
+    try:
+        config = load_devices(devices)
+    except DeviceConfigError as exc:
+        report.add("devices.toml", False, str(exc))
+        return None
+    named = [n for n in ("shuffler", "bet_sensors", "keypad") if getattr(config, n) is not None]
+    report.add("devices.toml", True, f"{devices}: {', '.join(named) or 'no devices'}")
+    return config

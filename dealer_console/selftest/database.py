@@ -1,0 +1,157 @@
+"""The table database: SQLite's full integrity check, the schema's migrations all applied,
+the event log's hash chain from the last checkpoint on, and the last round resumable.
+
+The file is opened read-only: a self-test changes nothing it checks. A database that does not
+exist yet is a new table's (the console makes it at its first start)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from dealer_console.errors import ConsoleError
+from dealer_console.profiles.model import Profile
+from dealer_console.round.rules import round_rules
+from dealer_console.round.table import load_open_round, load_round
+from dealer_console.selftest.report import Report
+from dealer_console.storage import anchor
+from dealer_console.storage.eventlog import GENESIS, event_hash
+from dealer_console.storage.identity import (
+    NotATableDatabase,
+    StorageError,
+    check_contents,
+    check_path,
+    has_log,
+    migration_sets,
+    read_header,
+)
+
+
+def check_database(report: Report, db_path: Path, profile: Profile | None,
+                   key: bytes | None = None) -> None:
+    if not db_path.exists():
+        report.add("database", True, f"{db_path}: none yet; a new table database is made at "
+                                     "the first start")
+        return
+    for what, path in (("the file", db_path), ("its folder", db_path.parent)):
+        if not os.access(path, os.W_OK):  # refused before anything is opened
+            report.add("database", False, f"{db_path}: {what} is read-only, so the table "
+                                          "cannot write it (run as the console's user)")
+            return
+    try:
+        db = open_untouched(db_path)
+    except StorageError as exc:
+        report.add("database", False, str(exc))
+        return
+    try:
+        report.add("database", True, f"{db_path}: integrity_check ok, migrations current")
+        _check_chain(report, db, db_path, key)
+        if profile is not None:
+            _check_resumable(report, db, profile)
+    finally:
+        db.close()
+
+
+def open_untouched(file: Path) -> Database:
+    """The database opened so that nothing is written to it or beside it (``immutable``
+    when no write-ahead log is there), after the table's own refusals: not a table database,
+    damaged (full ``integrity_check``), from a later console; and migrations this console has
+    that it lacks (the installer applies them after a backup: ``upgrade-db``)."""
+    check_path(file, must_exist=True)
+    read_header(file)
+    mode = "mode=ro" if has_log(file) else "mode=ro&immutable=1"
+    try:
+        conn = sqlite3.connect(f"{file.resolve().as_uri()}?{mode}", uri=True,
+                               isolation_level=None)
+        conn.execute("PRAGMA query_only=ON")
+    except sqlite3.Error as exc:
+        raise NotATableDatabase(f"{file}: cannot read the table database: {exc}") from None
+    db = Database(conn, execute_plugins=False)
+    try:
+        check_contents(db, str(file), writing=True, full=True)
+        missing = [m.name for s in migration_sets() for m in s.pending(db)]
+    except BaseException:
+        db.close()
+        raise
+    if missing:
+        db.close()
+        raise StorageError(f"{file}: migrations not applied: {', '.join(missing)}; back it "
+                           f"up, then run dealer-console upgrade-db --db {file}")
+    return db
+
+
+def _check_chain(report: Report, db: Database, db_path: Path, key: bytes | None) -> None:
+    """Verify the chain from the newest checkpoint the journal holds that matches the log
+    (earlier events were verified when that checkpoint was written), or from the start."""
+    journal = anchor.journal_for(db_path)
+    try:
+        checkpoints = anchor.read_journal(journal) if journal.is_file() else []
+    except anchor.AnchorError as exc:
+        report.add("hash chain", False, str(exc))
+        return
+    held = anchor.check(db, checkpoints, key)
+    if held.problems:
+        report.add("hash chain", False, held.problems[0])
+        return
+    start_seq, start_hash = 0, GENESIS
+    for cp in sorted(checkpoints, key=lambda cp: cp.seq, reverse=True):
+        row = db.execute("SELECT hash FROM events WHERE seq = ?", [cp.seq]).fetchone()
+        if row is not None and str(row[0]).startswith(cp.head):
+            start_seq, start_hash = cp.seq, str(row[0])
+            break
+    broken = chain_breaks(db, start_seq, start_hash)
+    if broken:
+        report.add("hash chain", False, f"{broken[0]}: run `dealer-console audit verify`")
+    else:
+        count = int(db.execute("SELECT COUNT(*) FROM events WHERE seq > ?",
+                               [start_seq]).fetchone()[0])
+        where = f"checkpoint at event {start_seq}" if start_seq else "the first event"
+        report.add("hash chain", True, f"{count} events verified from {where}")
+
+
+def chain_breaks(db: Database, after_seq: int, after_hash: str) -> list[str]:
+    """Every break in the chain after event ``after_seq`` (whose hash is ``after_hash``)."""
+    problems: list[str] = []
+    prev_hash, expected = after_hash, after_seq + 1
+    rows = db.execute("SELECT seq, round_id, kind, payload, recorded_at, device, device_seq,"
+                      " prev_hash, hash FROM events WHERE seq > ? ORDER BY seq", [after_seq])
+    for seq, round_id, kind, payload, at, device, device_seq, stored_prev, stored in rows:
+        if seq != expected:
+            problems.append(f"event {seq}: expected event {expected} (a gap)")
+        if stored_prev != prev_hash:
+            problems.append(f"event {seq}: does not follow the hash of event {seq - 1}")
+        try:
+            digest = event_hash(stored_prev, seq, round_id, kind, payload, at, device,
+                                device_seq)
+        except (ValueError, TypeError):
+            digest = ""
+        if digest != stored:
+            problems.append(f"event {seq} ({kind}): its hash does not match its content")
+        prev_hash, expected = stored, seq + 1
+    return problems
+
+
+def _check_resumable(report: Report, db: Database, profile: Profile) -> None:
+    """The round the table would resume (or the last one) rebuilt from its events."""
+    row = db.execute("SELECT round_id, profile, status FROM rounds"
+                     " ORDER BY round_id DESC LIMIT 1").fetchone()
+    if row is None:
+        report.add("last round", True, "no round played yet")
+        return
+    round_id, stored_profile, status = int(row[0]), str(row[1]), str(row[2])
+    try:
+        rules = round_rules(profile)
+        if stored_profile != rules.name:
+            report.add("last round", False, f"this database holds a {stored_profile!r} table, "
+                                            f"not {rules.name!r}: wrong profile or database")
+            return
+        state = load_open_round(db, rules) or load_round(db, rules, round_id)
+    except (ConsoleError, ValueError, KeyError, TypeError) as exc:
+        report.add("last round", False, f"round {round_id} cannot be rebuilt from its events "
+                                        f"({exc})")
+        return
+    report.add("last round", True, f"round {state.round_id} ({status}, phase "
+                                   f"{state.phase.value}) rebuilt from its events")

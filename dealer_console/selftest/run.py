@@ -1,0 +1,51 @@
+"""Running every item of the self-test in order. The devices are checked by a probe the
+caller passes in (``drivers.selftest_probe``): this package never imports the drivers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from dealer_console import program_info
+from dealer_console.devices.config import DevicesConfig
+from dealer_console.selftest.configuration import (
+    check_devices_file,
+    check_paytables,
+    check_profile,
+)
+from dealer_console.selftest.database import check_database
+from dealer_console.selftest.integrity import check_program
+from dealer_console.selftest.report import Report
+
+DeviceProbe = Callable[[DevicesConfig], list[tuple[str, bool, str]]]
+"""Starts each configured device's driver and returns ``(device, answered, detail)`` each."""
+
+
+@dataclass(frozen=True, slots=True)
+class SelfTestInput:
+    profile: str
+    db: Path
+    devices: Path | None = None
+    require_manifest: bool = False
+    audit_key: bytes | None = None
+    program_dir: Path = program_info.PROGRAM_DIR
+    manifest: Path | None = None
+
+
+def run_self_test(given: SelfTestInput, probe: DeviceProbe | None) -> Report:
+    """Every item, each a pass/fail line; ``probe`` None leaves the devices unchecked (the
+    simulated table starts its own doubles afterwards)."""
+    report = Report()
+    report.notes.append(f"dealer-console {program_info.version()}")
+    check_program(report, given.program_dir, given.manifest or program_info.manifest_path(),
+                  require_manifest=given.require_manifest)
+    profile = check_profile(report, given.profile)
+    if profile is not None:
+        check_paytables(report, profile)
+    devices = check_devices_file(report, given.devices)
+    check_database(report, given.db, profile, given.audit_key)
+    if devices is not None and probe is not None:
+        for name, answered, detail in probe(devices):
+            report.add(f"device {name}", answered, detail)
+    return report
