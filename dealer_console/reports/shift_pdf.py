@@ -20,7 +20,7 @@ def _latin1(text: str) -> str:
 
 
 def write_shift_pdf(report: ShiftReport, table: str, path: Path) -> Path:
-    """Write the report to ``path`` (its folder made if missing) and return the path."""
+    """Write the report to ``path`` (in a folder that exists) and return the path."""
     pdf = FPDF(format="A4")
     pdf.set_title("Shift report")
     pdf.set_creator("dealer-console")
@@ -51,6 +51,5 @@ def write_shift_pdf(report: ShiftReport, table: str, path: Path) -> Path:
     for who in ("Supervisor", "Shift manager"):
         pdf.cell(0, 10, f"{who}: ______________________________", new_x="LMARGIN",
                  new_y="NEXT")
-    path.parent.mkdir(parents=True, exist_ok=True)
     pdf.output(str(path))
     return path
