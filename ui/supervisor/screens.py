@@ -25,4 +25,19 @@ class Screen:
     build: Factory
 
 
-SCREENS: list[Screen] = []
+def _recall(controller: TableController, bridge: ControllerBridge, session: Session) -> QWidget:
+    from ui.supervisor.recall_screen import RecallScreen
+
+    return RecallScreen(controller, bridge, session)
+
+
+def _report(controller: TableController, bridge: ControllerBridge, session: Session) -> QWidget:
+    from ui.supervisor.report_screen import ReportScreen
+
+    return ReportScreen(controller, bridge, session)
+
+
+SCREENS: list[Screen] = [
+    Screen("Recall", _recall),
+    Screen("Shift report", _report),
+]
