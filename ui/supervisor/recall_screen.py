@@ -116,6 +116,7 @@ class RecallScreen(QWidget):
         picker_layout.setContentsMargins(0, 0, 0, 0)
         picker_layout.addWidget(self.picker)
         picker_layout.addWidget(self.find_in_range)
+        picker_layout.addStretch(1)
         self.time_page = self._search_page("Find rounds by the time they started", picker_box)
 
         for page in (self.rounds_page, self.number_page, self.time_page):
@@ -141,14 +142,17 @@ class RecallScreen(QWidget):
         heading.setWordWrap(True)
         back = TouchButton("Back to the rounds", ButtonRole.SECONDARY)
         back.clicked.connect(lambda: self.body.setCurrentWidget(self.rounds_page))
-        side = QVBoxLayout()
+        side_box = QWidget()
+        side_box.setMaximumWidth(theme.TOUCH_MIN * 7)
+        side = QVBoxLayout(side_box)
+        side.setContentsMargins(0, 0, 0, 0)
         side.addWidget(heading)
         side.addWidget(back)
         side.addStretch(1)
         layout = QHBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(side, 1)
-        layout.addWidget(content, 2)
+        layout.addWidget(side_box)
+        layout.addWidget(content, 1)
         return page
 
     # -- questions to the reader ---------------------------------------------------------------

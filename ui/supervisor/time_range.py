@@ -41,7 +41,7 @@ class TimeField(QWidget):
                 text = f"{'-' if sign < 0 else '+'} {name}"
                 button = TouchButton(text, ButtonRole.SECONDARY)
                 button.clicked.connect(lambda _=False, d=step * sign: self.shift_by(d))
-                grid.addWidget(button, 0, column * 2 + side)
+                grid.addWidget(button, side, column)
                 self.buttons[text] = button
         head = QHBoxLayout()
         head.addWidget(self.title)

@@ -1,5 +1,5 @@
 """The supervisor's recall and shift report in the states a supervisor meets them, for the
-screenshots (``tests/ui/test_supervisor_screenshots.py``): a real console on simulated
+screenshots (``tests/ui/test_recall_screenshots.py``): a real console on simulated
 devices, rounds played there by touch, the supervisor's area opened by a test card."""
 
 from __future__ import annotations
@@ -63,6 +63,14 @@ def recall_by_number() -> QWidget:
     return p.window
 
 
+def recall_by_time() -> QWidget:
+    p = played(rounds=1)
+    screen = open_recall(p)
+    p.tap(screen.by_time)
+    p.tap(screen.picker.quick["Last 8 hours"])
+    return p.window
+
+
 def recall_device_fault() -> QWidget:
     p = played(rounds=2)
     p.hardware.unplug("bet-sensors")  # the shuffler's longer fault text overfills 800 px
@@ -77,9 +85,10 @@ def report() -> QWidget:
     return p.window
 
 
-SUPERVISOR_PAGES: dict[str, Callable[[], QWidget]] = {
+RECALL_PAGES: dict[str, Callable[[], QWidget]] = {
     "supervisor-recall": recall,
     "supervisor-recall-by-number": recall_by_number,
+    "supervisor-recall-by-time": recall_by_time,
     "supervisor-recall-device-fault": recall_device_fault,
     "supervisor-shift-report": report,
 }
