@@ -272,7 +272,7 @@ def detail_lines(report: ShiftReport) -> list[str]:
     """Each intervention, swipe and jackpot hit on its own line, in the order recorded."""
     out = [f"Round {i.round_id}: {i.kind.replace('_', ' ')} by {i.who}: {i.detail}"
            for i in report.interventions]
-    out += [f"{s.at[:19].replace('T', ' ')} card {s.employee_id or 'unknown'} "
+    out += [f"{s.at[:19].replace('T', ' ')} UTC card {s.employee_id or 'unknown'} "
             f"{'accepted' if s.accepted else 'refused'}: {s.detail}" for s in report.swipes]
     out += [f"Round {j.round_id}: jackpot game {j.game} seat {j.seat} {j.line} "
             f"{format_cents(j.cents)}, confirmed by {j.confirmed_by}" for j in report.jackpots]

@@ -31,6 +31,9 @@ from ui.supervisor.time_range import TimeRangePicker, shown_time
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 
+SHEET_WIDTH = 1000
+
+
 def pdf_path(db_file: str, start: str, end: str) -> Path:
     """Where the console writes a report's PDF: ``reports/`` beside the table's database,
     named by the range, so two reports of different shifts never overwrite each other."""
@@ -82,6 +85,7 @@ class ReportScreen(QWidget):
         self.details.setWordWrap(True)
         self.details.setProperty("role", "hint")
         sheet = QWidget()
+        sheet.setMaximumWidth(SHEET_WIDTH)  # a figure stays next to its name on a wide screen
         sheet_layout = QVBoxLayout(sheet)
         sheet_layout.addLayout(self.figures)
         sheet_layout.addWidget(self.details)
