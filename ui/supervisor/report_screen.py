@@ -30,7 +30,6 @@ from ui.supervisor.session import Session
 from ui.supervisor.time_range import TimeRangePicker, shown_time
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
-
 SHEET_WIDTH = 1000
 
 
