@@ -93,16 +93,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("storage", "employees", "jackpot.schema", "devices"),
     ("round",),
     ("jackpot",),
-    ("audit",),
+    ("audit", "reports"),
     ("selftest",),
     ("controller",),
     ("cli",),
 )
 """Lowest first: a module of ``dealer_console`` imports only from its own layer or below. The
 values and rules of the game, then the table's files and devices, then the round, the jackpot
-system played on it, the audit of both, the power-on self-test, the controller, the command
-line. The most specific prefix names a module's layer (``jackpot.schema`` is storage; the rest
-of ``jackpot`` is above the round)."""
+system played on it, the audit of both and the reports read from them, the power-on
+self-test, the controller, the command line. The most specific prefix names a module's layer
+(``jackpot.schema`` is storage; the rest of ``jackpot`` is above the round)."""
 
 
 def layer_of(module: str) -> int | None:

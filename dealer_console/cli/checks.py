@@ -99,3 +99,23 @@ def profile_ref(text: str) -> str:
             f"{shown(text)} is neither a profile name (1-64 letters, digits, '-', '_', '.') nor "
             "the path of a .toml file")
     return text
+
+
+def moment(text: str) -> str:
+    """A date and time in ISO 8601 (``2026-11-23T18:00``, ``2026-11-23 18:00+01:00``, or a
+    date alone for its midnight), UTC when no zone is given; returned as UTC ISO text, the
+    way the table's logs record times."""
+    from datetime import UTC, datetime
+
+    value = text.strip()
+    try:
+        if not value.isascii() or len(value) > 40:
+            raise ValueError
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)} is not a date and time like 2026-11-23T18:00 (UTC unless a zone "
+            "such as +01:00 follows)") from None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC).isoformat(timespec="microseconds")

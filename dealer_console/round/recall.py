@@ -12,13 +12,48 @@ from dealer_console.money import format_cents
 
 def recall(db: Database, last: int = 10) -> list[dict[str, Any]]:
     """The newest ``last`` rounds, oldest first, as plain data (JSON-ready)."""
-    rounds = db.execute(
-        "SELECT round_id, profile, status, phase, banker_seat, banker_kind, action_seat,"
-        " deal_no, banker_wager_cents, ace_high_push FROM rounds"
-        " ORDER BY round_id DESC LIMIT ?", [last]).fetchall()
+    return recall_page(db, count=last)
+
+
+def recall_page(db: Database, *, before: int | None = None,
+                count: int = 10) -> list[dict[str, Any]]:
+    """``count`` rounds numbered below ``before`` (the newest when None), oldest first: a
+    page of recall, and the page before it is ``before=page[0]["round"]``."""
+    ids = [r[0] for r in db.execute(
+        "SELECT round_id FROM rounds WHERE round_id < ? ORDER BY round_id DESC LIMIT ?",
+        [before if before is not None else 2**63 - 1, count])]
+    return recall_rounds(db, sorted(ids))
+
+
+def recall_between(db: Database, start: str, end: str,
+                   limit: int = 200) -> list[dict[str, Any]]:
+    """Rounds started from ``start`` up to (not including) ``end``, ISO-8601 UTC times as the
+    event log writes them, oldest first, at most ``limit`` (the earliest ones)."""
+    ids = [r[0] for r in db.execute(
+        "SELECT r.round_id FROM rounds r JOIN events e ON e.seq = r.first_seq"
+        " WHERE e.recorded_at >= ? AND e.recorded_at < ? ORDER BY r.round_id LIMIT ?",
+        [start, end, limit])]
+    return recall_rounds(db, ids)
+
+
+def round_numbers(db: Database) -> tuple[int, int] | None:
+    """The first and last round numbers the table holds, or None before its first round."""
+    row = db.execute("SELECT MIN(round_id), MAX(round_id) FROM rounds").fetchone()
+    return None if row is None or row[0] is None else (int(row[0]), int(row[1]))
+
+
+def recall_rounds(db: Database, round_ids: list[int]) -> list[dict[str, Any]]:
+    """The rounds numbered ``round_ids`` (those that exist), in that order, as plain data."""
+    jackpots = _has_table(db, "jackpot_hits")
     out = []
-    for (rid, profile, status, phase, banker, kind, action, deal_no, bwager,
-         push) in reversed(rounds):
+    for wanted in round_ids:
+        row = db.execute(
+            "SELECT round_id, profile, status, phase, banker_seat, banker_kind, action_seat,"
+            " deal_no, banker_wager_cents, ace_high_push FROM rounds WHERE round_id = ?",
+            [wanted]).fetchone()
+        if row is None:
+            continue
+        (rid, profile, status, phase, banker, kind, action, deal_no, bwager, push) = row
         at = db.execute("SELECT MIN(recorded_at), MAX(recorded_at) FROM events"
                         " WHERE round_id = ?", [rid]).fetchone()
         out.append({
@@ -51,8 +86,18 @@ def recall(db: Database, last: int = 10) -> list[dict[str, Any]]:
                               for r in db.execute(
                                   "SELECT kind, who, detail FROM interventions"
                                   " WHERE round_id = ? ORDER BY seq", [rid])],
+            "jackpots": [dict(zip(("game", "seat", "line", "level", "cents", "confirmed_by",
+                                   "role"), r, strict=True)) for r in db.execute(
+                "SELECT spot, seat, line_label, level, amount_cents, employee_name,"
+                " employee_role FROM jackpot_hits WHERE round_id = ? ORDER BY hit_id",
+                [rid])] if jackpots else [],
         })
     return out
+
+
+def _has_table(db: Database, name: str) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                      [name]).fetchone() is not None
 
 
 def _seat(seat: int) -> str:
@@ -92,4 +137,8 @@ def format_round(r: dict[str, Any]) -> str:
                    f"{format_cents(ln['returned'])} ({format_cents(net, sign=True)})")
     for i in r["interventions"]:
         out.append(f"  {i['kind']} by {i['who']}: {i['detail']}")
+    for j in r.get("jackpots", ()):
+        level = f" ({j['level']})" if j["level"] else ""
+        out.append(f"  jackpot game {j['game']} {_seat(j['seat'])}: {j['line']}{level}"
+                   f" {format_cents(j['cents'])}, confirmed by {j['confirmed_by']}")
     return "\n".join(out)

@@ -57,6 +57,7 @@ SHUFFLER = ("sim", "shuffler", "--duration", "0")
 SENSORS = ("sim", "bet-sensors", "--duration", "0")
 SIM = ("simulate", "--devices", "in-process", "--rounds", "2", *PROFILE)
 READ_ONLY = ("folder", "files")
+SHIFT = ("--from", "2020-01-01", "--to", "2040-01-01")
 DAMAGED = ("damaged.db", "truncated.db", "text.db", "empty.db", "other.db", "folder.db")
 
 CASES: list[Case] = [
@@ -126,6 +127,28 @@ CASES: list[Case] = [
     case("recall: fullwidth digits", "recall", "--db", "table.db", "--last", "１２"),
     case("recall: a count of 0", "recall", "--db", "table.db", "--last", "0"),
     case("recall: a missing database is not created", "recall", "--db", "missing.db"),
+    *(case(f"report: {bad}", "report", "--db", bad, *SHIFT) for bad in DAMAGED),
+    case("report: a missing database is not created", "report", "--db", "missing.db", *SHIFT),
+    case("report: a start that is not a time", "report", "--db", "table.db", "--from",
+         "yesterday", "--to", "2030-01-01"),
+    case("report: a fullwidth year", "report", "--db", "table.db", "--from", "２０２６-01-01",
+         "--to", "2030-01-01"),
+    case("report: a time of 100,000 characters", "report", "--db", "table.db", "--from", HUGE,
+         "--to", "2030-01-01"),
+    case("report: the 30th of February", "report", "--db", "table.db", "--from",
+         "2026-02-30", "--to", "2030-01-01"),
+    case("report: the range ends before it starts", "report", "--db", "table.db", "--from",
+         "2030-01-01", "--to", "2020-01-01"),
+    case("report: an empty range", "report", "--db", "table.db", "--from", "2030-01-01",
+         "--to", "2030-01-01T00:00+00:00"),
+    case("report: a folder for the PDF", "report", "--db", "table.db", *SHIFT, "--pdf",
+         "folder.json"),
+    case("report: a PDF not named .pdf (the database itself)", "report", "--db", "table.db",
+         *SHIFT, "--pdf", "table.db"),
+    case("report: a PDF in a folder that does not exist", "report", "--db", "table.db",
+         *SHIFT, "--pdf", "nowhere/shift.pdf"),
+    case("report: a PDF in a read-only folder", "report", "--db", "table.db", *SHIFT,
+         "--pdf", "shift.pdf", read_only="folder"),
     case("jackpot meters: a missing database", "jackpot", "meters", "--db", "missing.db"),
     case("audit: a missing database", "audit", "verify", "--db", "missing.db"),
     case("employees add: a missing database is not created", "employees", "add", "--db",

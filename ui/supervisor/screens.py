@@ -32,9 +32,23 @@ class Screen:
     build: Factory
 
 
+def _recall(controller: TableController, bridge: ControllerBridge, session: Session) -> QWidget:
+    from ui.supervisor.recall_screen import RecallScreen
+
+    return RecallScreen(controller, bridge, session)
+
+
+def _report(controller: TableController, bridge: ControllerBridge, session: Session) -> QWidget:
+    from ui.supervisor.report_screen import ReportScreen
+
+    return ReportScreen(controller, bridge, session)
+
+
 SCREENS: list[Screen] = [
     Screen("Jackpot awards", JackpotScreen),
     Screen("Table", TableActions),
+    Screen("Recall", _recall),
+    Screen("Shift report", _report),
     Screen("Meter history", MeterHistoryList),
     Screen("Meter chart", MeterChart),
     Screen("Meter display", MeterDisplayScreen),

@@ -1,0 +1,279 @@
+"""The shift report's figures over any time range, all in integer cents.
+
+A round belongs to the range when its first event (the round opened) was recorded in it,
+the same rule recall's time search uses, so a round is never split between two shifts.
+Only completed rounds count towards the money; voided rounds are counted apart and a round
+still open at the end of the range is named so it is not missed.
+
+Where each figure comes from (``docs/reports.md`` says the same for a supervisor):
+- drop by wager kind: what players staked on each settled wager (settlement lines that are
+  not a charge); a player banker's coverage is not drop;
+- paid out: what went back to the players on those lines (stakes returned and winnings,
+  jackpot awards included); hold is drop minus paid out, kept by the house and a player
+  banker together;
+- commission: the charge lines of settlement; fees: the collection fees and rake taken at
+  START GAME (the ``fees`` table);
+- misdeals, interventions (as the round recorded them), the card swipes with what each was
+  for (``employee_log``) and the confirmed jackpot hits of the range's rounds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from fractions import Fraction
+
+from sqlite_utils import Database
+
+from dealer_console.money import format_cents
+
+JACKPOT_AWARD = "jackpot_award"
+"""Settlement lines ``jackpot_award_N`` (one per award) are shown as one kind."""
+
+
+@dataclass(frozen=True, slots=True)
+class Swipe:
+    at: str
+    employee_id: str | None
+    accepted: bool
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class Intervention:
+    round_id: int
+    kind: str
+    who: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class JackpotAward:
+    round_id: int
+    game: int
+    seat: int
+    line: str
+    cents: int
+    confirmed_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftReport:
+    start: str
+    end: str
+    rounds_played: int
+    rounds_voided: int
+    rounds_open: tuple[int, ...]
+    first_round: int | None
+    last_round: int | None
+    drop: dict[str, int]
+    paid: dict[str, int]
+    commission_cents: int
+    fees: dict[str, int]
+    house_result_cents: int
+    misdeals: dict[str, int]
+    interventions: tuple[Intervention, ...]
+    swipes: tuple[Swipe, ...]
+    jackpots: tuple[JackpotAward, ...]
+    backed_out: int = 0
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def drop_cents(self) -> int:
+        return sum(self.drop.values())
+
+    @property
+    def paid_cents(self) -> int:
+        return sum(self.paid.values())
+
+    @property
+    def hold_cents(self) -> int:
+        return self.drop_cents - self.paid_cents
+
+    @property
+    def hold_basis_points(self) -> int | None:
+        """Hold as hundredths of a percent of the drop (None with no drop), rounded half up."""
+        if self.drop_cents == 0:
+            return None
+        exact = Fraction(self.hold_cents * 10_000, self.drop_cents)
+        return int(exact + Fraction(1, 2)) if exact >= 0 else -int(-exact + Fraction(1, 2))
+
+    @property
+    def fees_cents(self) -> int:
+        return sum(self.fees.values())
+
+    @property
+    def misdeal_count(self) -> int:
+        return sum(self.misdeals.values())
+
+    @property
+    def jackpot_cents(self) -> int:
+        return sum(j.cents for j in self.jackpots)
+
+
+def kind_group(kind: str) -> str:
+    """A settlement line's kind as the report groups it: a second line of a kind (``base#2``)
+    with the first, every backline bettor as backline, every jackpot award as one."""
+    kind = kind.split("#", 1)[0]
+    if kind.startswith("backline:"):
+        return "backline"
+    if kind.startswith(JACKPOT_AWARD):
+        return JACKPOT_AWARD
+    return kind
+
+
+def check_range(start: str, end: str) -> tuple[str, str]:
+    """The range as the event log's ISO-8601 UTC text; raises ``ValueError`` (one line) when
+    a bound is not a time with a zone or the range is empty or backwards."""
+    bounds = []
+    for name, text in (("from", start), ("to", end)):
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            raise ValueError(f"{name} {text[:40]!r} is not a date and time like "
+                             "2026-11-23T18:00+00:00") from None
+        if moment.tzinfo is None:
+            raise ValueError(f"{name} {text[:40]!r} has no time zone (add +00:00 for UTC)")
+        bounds.append(moment)
+    if bounds[1] <= bounds[0]:
+        raise ValueError(f"the range ends ({end}) before or when it starts ({start})")
+    first, last = (b.astimezone(UTC).isoformat(timespec="microseconds") for b in bounds)
+    return first, last
+
+
+def shift_report(db: Database, start: str, end: str) -> ShiftReport:
+    """The report of rounds opened from ``start`` up to (not including) ``end``."""
+    start, end = check_range(start, end)
+    rounds = db.execute(
+        "SELECT r.round_id, r.status FROM rounds r JOIN events e ON e.seq = r.first_seq"
+        " WHERE e.recorded_at >= ? AND e.recorded_at < ? ORDER BY r.round_id",
+        [start, end]).fetchall()
+    status = {int(rid): str(st) for rid, st in rounds}
+    done = [rid for rid, st in status.items() if st == "complete"]
+    drop: Counter[str] = Counter()
+    paid: Counter[str] = Counter()
+    commission = house = 0
+    fees: Counter[str] = Counter()
+    misdeals: Counter[str] = Counter()
+    interventions: list[Intervention] = []
+    jackpots: list[JackpotAward] = []
+    for rid in done:
+        for kind, outcome, staked, returned, house_delta in db.execute(
+                "SELECT kind, outcome, staked_cents, returned_cents, house_delta_cents"
+                " FROM settlement_lines WHERE round_id = ? ORDER BY line_no", [rid]):
+            house += house_delta
+            if outcome == "charge":
+                commission += staked
+                continue
+            group = kind_group(kind)
+            if staked:
+                drop[group] += staked
+            if returned:
+                paid[group] += returned
+        for kind, cents in db.execute(
+                "SELECT kind, amount_cents FROM fees WHERE round_id = ?", [rid]):
+            fees[kind] += cents
+    for rid in status:
+        for (reason,) in db.execute("SELECT reason FROM misdeals WHERE round_id = ?", [rid]):
+            misdeals[reason] += 1
+        interventions.extend(Intervention(rid, k, w, d) for k, w, d in db.execute(
+            "SELECT kind, who, detail FROM interventions WHERE round_id = ? ORDER BY seq",
+            [rid]))
+    backed_out = 0
+    if _has_table(db, "jackpot_hits"):
+        for rid in done:
+            jackpots.extend(JackpotAward(rid, g, s, ln, c, who) for g, s, ln, c, who in
+                            db.execute("SELECT spot, seat, line_label, amount_cents,"
+                                       " employee_name FROM jackpot_hits WHERE round_id = ?"
+                                       " ORDER BY hit_id", [rid]))
+        backed_out = int(db.execute(
+            "SELECT COUNT(*) FROM jackpot_adjustments WHERE recorded_at >= ?"
+            " AND recorded_at < ?", [start, end]).fetchone()[0])
+    swipes = tuple(Swipe(at, who, action == "swipe_accepted", detail)
+                   for at, who, action, detail in db.execute(
+                       "SELECT recorded_at, employee_id, action, detail FROM employee_log"
+                       " WHERE action IN ('swipe_accepted', 'swipe_refused')"
+                       " AND recorded_at >= ? AND recorded_at < ? ORDER BY entry",
+                       [start, end])) if _has_table(db, "employee_log") else ()
+    return ShiftReport(
+        start=start, end=end, rounds_played=len(done),
+        rounds_voided=sum(1 for st in status.values() if st == "voided"),
+        rounds_open=tuple(rid for rid, st in status.items() if st == "open"),
+        first_round=min(status) if status else None,
+        last_round=max(status) if status else None,
+        drop=dict(sorted(drop.items())), paid=dict(sorted(paid.items())),
+        commission_cents=commission, fees=dict(sorted(fees.items())),
+        house_result_cents=house, misdeals=dict(sorted(misdeals.items())),
+        interventions=tuple(interventions), swipes=swipes, jackpots=tuple(jackpots),
+        backed_out=backed_out)
+
+
+def _has_table(db: Database, name: str) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                      [name]).fetchone() is not None
+
+
+def percent(basis_points: int | None) -> str:
+    """Hundredths of a percent as text: ``1234`` is ``12.34%``."""
+    if basis_points is None:
+        return "-"
+    sign = "-" if basis_points < 0 else ""
+    whole, part = divmod(abs(basis_points), 100)
+    return f"{sign}{whole}.{part:02d}%"
+
+
+KIND_NAMES = {"base": "Base", "ace_high": "Ace-High", "fortune": "Fortune", "envy": "Envy",
+              "jackpot": "Jackpot wager", JACKPOT_AWARD: "Jackpot awards",
+              "backline": "Backline", "tips": "Dealer tips", "house_wager": "House wager"}
+
+
+def kind_title(kind: str) -> str:
+    return KIND_NAMES.get(kind, kind.replace("_", " ").capitalize())
+
+
+def summary_lines(report: ShiftReport) -> list[tuple[str, str]]:
+    """The report's figures as (label, value) rows, the same on screen, on paper and in the
+    command's output."""
+    rounds = "-" if report.first_round is None else f"{report.first_round} to {report.last_round}"
+    rows = [
+        ("Rounds played", str(report.rounds_played)),
+        ("Round numbers", rounds),
+        ("Rounds voided", str(report.rounds_voided)),
+    ]
+    if report.rounds_open:
+        rows.append(("Rounds still open (not counted)",
+                     ", ".join(str(r) for r in report.rounds_open)))
+    rows += [(f"Drop: {kind_title(k)}", format_cents(v)) for k, v in report.drop.items()]
+    rows += [
+        ("Drop in all", format_cents(report.drop_cents)),
+        *((f"Paid: {kind_title(k)}", format_cents(v)) for k, v in report.paid.items()),
+        ("Paid out in all", format_cents(report.paid_cents)),
+        ("Hold (drop minus paid out)", format_cents(report.hold_cents, sign=True)),
+        ("Hold as a share of the drop", percent(report.hold_basis_points)),
+        ("Commission", format_cents(report.commission_cents)),
+        *((f"Fees: {kind_title(k)}", format_cents(v)) for k, v in report.fees.items()),
+        ("Fees in all", format_cents(report.fees_cents)),
+        ("House's result", format_cents(report.house_result_cents, sign=True)),
+        ("Misdeals", str(report.misdeal_count) + (
+            " (" + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in report.misdeals.items())
+            + ")" if report.misdeals else "")),
+        ("Supervisor interventions", str(len(report.interventions))),
+        ("Card swipes", f"{sum(s.accepted for s in report.swipes)} accepted, "
+                        f"{sum(not s.accepted for s in report.swipes)} refused"),
+        ("Jackpot hits", f"{len(report.jackpots)}, awards {format_cents(report.jackpot_cents)}"),
+    ]
+    if report.backed_out:
+        rows.append(("Jackpot awards backed out", str(report.backed_out)))
+    return rows
+
+
+def detail_lines(report: ShiftReport) -> list[str]:
+    """Each intervention, swipe and jackpot hit on its own line, in the order recorded."""
+    out = [f"Round {i.round_id}: {i.kind.replace('_', ' ')} by {i.who}: {i.detail}"
+           for i in report.interventions]
+    out += [f"{s.at[:19].replace('T', ' ')} UTC card {s.employee_id or 'unknown'} "
+            f"{'accepted' if s.accepted else 'refused'}: {s.detail}" for s in report.swipes]
+    out += [f"Round {j.round_id}: jackpot game {j.game} seat {j.seat} {j.line} "
+            f"{format_cents(j.cents)}, confirmed by {j.confirmed_by}" for j in report.jackpots]
+    return out

@@ -1,0 +1,94 @@
+"""The supervisor's recall and shift report in the states a supervisor meets them, for the
+screenshots (``tests/ui/test_recall_screenshots.py``): a real console on simulated
+devices, rounds played there by touch, the supervisor's area opened by a test card."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QWidget
+
+from ui.supervisor.recall_screen import RecallScreen
+from ui.supervisor.report_screen import ReportScreen
+from ui.testing import ScreenPlayer
+
+
+def played(profile: str = "washington-face-up", rounds: int = 3) -> ScreenPlayer:
+    """A console with ``rounds`` rounds played to the end by touch (seeded deals)."""
+    folder = tempfile.TemporaryDirectory(prefix="supervisor-screens-")
+    player = ScreenPlayer.start(profile, Path(folder.name) / "table.db")
+    assert player.hardware.shuffler is not None
+    player.hardware.shuffler.script(seed=21)
+    player.window.on_closed.append(player.close)
+    player.window.on_closed.append(folder.cleanup)
+    for _ in range(rounds):
+        player.open_round(seats=(2, 3, 5))
+        player.until_hands_set()
+        player.play_to_end()
+        player.end_game()
+    return player
+
+
+def open_recall(player: ScreenPlayer) -> RecallScreen:
+    area = player.window.supervisor or player.open_supervisor("supervisor")
+    screen = area.show_screen("Recall")
+    assert isinstance(screen, RecallScreen)
+    player.wait(lambda: not screen.reader.busy, "recall to be read")
+    return screen
+
+
+def open_report(player: ScreenPlayer) -> ReportScreen:
+    area = player.window.supervisor or player.open_supervisor("supervisor")
+    player.tap(area.buttons["Shift report"])
+    screen = area.screens["Shift report"]
+    assert isinstance(screen, ReportScreen)
+    player.wait(lambda: not screen.reader.busy, "the report to be read")
+    return screen
+
+
+def recall() -> QWidget:
+    p = played()
+    open_recall(p)
+    return p.window
+
+
+def recall_by_number() -> QWidget:
+    p = played()
+    screen = open_recall(p)
+    p.tap(screen.by_number)
+    p.type_number(screen.number_pad, 2)
+    p.wait(lambda: not screen.reader.busy, "round 2")
+    return p.window
+
+
+def recall_by_time() -> QWidget:
+    p = played(rounds=1)
+    screen = open_recall(p)
+    p.tap(screen.by_time)
+    p.tap(screen.picker.quick["Last 8 hours"])
+    return p.window
+
+
+def recall_device_fault() -> QWidget:
+    p = played(rounds=2)
+    p.hardware.unplug("bet-sensors")  # the shuffler's longer fault text overfills 800 px
+    p.wait(lambda: not all(d.connected for d in p.ctl.snapshot().devices), "the fault")
+    open_recall(p)
+    return p.window
+
+
+def report() -> QWidget:
+    p = played()
+    open_report(p)
+    return p.window
+
+
+RECALL_PAGES: dict[str, Callable[[], QWidget]] = {
+    "supervisor-recall": recall,
+    "supervisor-recall-by-number": recall_by_number,
+    "supervisor-recall-by-time": recall_by_time,
+    "supervisor-recall-device-fault": recall_device_fault,
+    "supervisor-shift-report": report,
+}
