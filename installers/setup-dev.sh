@@ -12,6 +12,8 @@ packages=(
   fonts-dejavu-core
   # pseudo-terminal plumbing for driver tests and technicians
   socat
+  # the linked jackpot's server: tests start a PostgreSQL of their own (initdb + pg_ctl)
+  postgresql
 )
 missing=()
 for pkg in "${packages[@]}"; do
