@@ -3,6 +3,7 @@ listening only on a Unix socket there (no TCP port, nothing shared with the mach
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import pwd
@@ -58,8 +59,6 @@ class PgServer:
         return f"host={self.root} port=5432 user={user or self.user} dbname={dbname}"
 
     def destroy(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.CalledProcessError):
             self.stop("immediate")
-        except subprocess.CalledProcessError:
-            pass
         shutil.rmtree(self.root, ignore_errors=True)
