@@ -2,10 +2,14 @@
 
 START GAME takes the jackpot wagers in the round's transaction; for a linked game the same
 transaction writes one ``link_outbox`` row per wager (:func:`record_owed`), so a round that is
-committed has its debt to the link recorded, and one that rolled back owes nothing. The sender
-thread (``link/sender.py``) delivers the undelivered rows and then marks them delivered; the
-server's idempotency key (link, table, round, deal, spot, seat) makes the one case that can
-repeat, a crash between the server's commit and the mark, harmless.
+committed has its debt to the link recorded, and one that rolled back owes nothing.
+
+The outbox is append-only and the sender never writes to the table's file (the round's
+transactions expect one writer): it reads the rows after its mark, delivers them, and then
+moves its mark, kept in a file of its own beside the table's (``link/progress.py``). The
+server's idempotency key (link, table, round, deal, spot, seat) makes the case that can
+repeat harmless: a crash between the server's commit and the mark, or a lost mark file, only
+resends what the server then skips.
 
 ``link_hits_local`` is the table's copy of every linked hit the server ordered for it, with the
 same meter before and after as the server's log.
@@ -25,6 +29,7 @@ def _outbox_v1(db: Database) -> None:
     for statement in (
         """
         CREATE TABLE link_outbox (
+            entry INTEGER PRIMARY KEY,
             link TEXT NOT NULL,
             table_id TEXT NOT NULL,
             round_id INTEGER NOT NULL,
@@ -34,12 +39,13 @@ def _outbox_v1(db: Database) -> None:
             wager_cents INTEGER NOT NULL CHECK (typeof(wager_cents) = 'integer'
                                                 AND wager_cents > 0),
             taken_at TEXT NOT NULL,
-            delivered_at TEXT,
-            PRIMARY KEY (link, table_id, round_id, deal_no, spot, seat)
+            UNIQUE (link, table_id, round_id, deal_no, spot, seat)
         )
         """,
-        "CREATE INDEX link_outbox_undelivered ON link_outbox (round_id) "
-        "WHERE delivered_at IS NULL",
+        "CREATE TRIGGER link_outbox_no_update BEFORE UPDATE ON link_outbox "
+        "BEGIN SELECT RAISE(ABORT, 'link_outbox is append-only: UPDATE refused'); END",
+        "CREATE TRIGGER link_outbox_no_delete BEFORE DELETE ON link_outbox "
+        "BEGIN SELECT RAISE(ABORT, 'link_outbox is append-only: DELETE refused'); END",
         """
         CREATE TABLE link_hits_local (
             link TEXT NOT NULL,
@@ -83,28 +89,21 @@ def record_owed(db: Database, link: str, table_id: str, round_id: int, spot: int
                 [link, table_id, round_id, deal_no, spot, seat, wager_cents, taken_at])
 
 
-def undelivered(db: Database, link: str, table_id: str, limit: int = 500) -> list[Owed]:
-    """The oldest wagers not yet delivered, at most ``limit``."""
-    return [Owed(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), str(r[5]))
+def undelivered(db: Database, link: str, table_id: str, after: int, limit: int = 500
+                ) -> list[tuple[int, Owed]]:
+    """The oldest wagers after outbox entry ``after`` (the sender's mark), at most ``limit``,
+    each with its entry number."""
+    return [(int(r[0]), Owed(int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), str(r[6])))
             for r in db.execute(
-                "SELECT round_id, deal_no, spot, seat, wager_cents, taken_at FROM link_outbox "
-                "WHERE link = ? AND table_id = ? AND delivered_at IS NULL "
-                "ORDER BY round_id, spot, seat LIMIT ?", [link, table_id, limit])]
+                "SELECT entry, round_id, deal_no, spot, seat, wager_cents, taken_at "
+                "FROM link_outbox WHERE link = ? AND table_id = ? AND entry > ? "
+                "ORDER BY entry LIMIT ?", [link, table_id, after, limit])]
 
 
-def mark_delivered(db: Database, link: str, table_id: str, batch: list[Owed],
-                   at: str) -> None:
-    with db.atomic():
-        for o in batch:
-            db.execute("UPDATE link_outbox SET delivered_at = ? WHERE link = ? AND table_id = ?"
-                       " AND round_id = ? AND deal_no = ? AND spot = ? AND seat = ? "
-                       "AND delivered_at IS NULL",
-                       [at, link, table_id, o.round_id, o.deal_no, o.spot, o.seat])
-
-
-def owed_count(db: Database) -> int:
-    return int(db.execute("SELECT COUNT(*) FROM link_outbox WHERE delivered_at IS NULL"
-                          ).fetchone()[0])
+def owed_count(db: Database, link: str, after: int) -> int:
+    """How many wagers after the sender's mark wait for delivery."""
+    return int(db.execute("SELECT COUNT(*) FROM link_outbox WHERE link = ? AND entry > ?",
+                          [link, after]).fetchone()[0])
 
 
 def record_hit(db: Database, link: str, hit: LinkedHit) -> None:

@@ -3,16 +3,16 @@
 It never runs on the GUI thread or the controller's owner thread: those only read
 :class:`LinkHealth` (a lock-guarded value), so a slow or dead server never blocks a touch or a
 device. The sender opens its own connections, to the table's SQLite file and to the server.
-Each pass sends the oldest undelivered wagers in one server transaction, then marks them
-delivered locally; a crash between the two resends them and the server's idempotency key
-skips them (nothing doubled). While the server cannot be reached the health says so (the
-table then refuses new jackpot wagers at START GAME) and the sender retries with a growing
-pause, up to :data:`MAX_PAUSE_S`.
+Each pass sends the oldest undelivered wagers in one server transaction, then moves its mark
+(``link/progress.py``; it never writes to the table's file); a crash between the two resends
+them and the server's idempotency key skips them (nothing doubled). While the server cannot
+be reached the health says so (the table then refuses new jackpot wagers at START GAME) and
+the sender retries with a growing pause, up to :data:`MAX_PAUSE_S`.
 """
 
 from __future__ import annotations
 
-import sqlite3
+import contextlib
 import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,7 +23,9 @@ from sqlite_utils import Database
 
 from dealer_console.jackpot.config import GameConfig
 from dealer_console.link import outbox, server
+from dealer_console.link.progress import Progress
 from dealer_console.link.settings import LinkError
+from dealer_console.storage.connection import connect
 
 MAX_PAUSE_S = 5.0
 
@@ -71,19 +73,20 @@ class OutboxSender(threading.Thread):
         self.link, self.table_id, self.dsn, self.game = link, table_id, dsn, game
         self.health = health or LinkHealth()
         self.interval_s = interval_s
-        self._stop = threading.Event()
+        self._halt = threading.Event()
         self._conn: server.Connection | None = None
         self._db: Database | None = None
+        self._progress: Progress | None = None
 
     def stop(self, timeout_s: float = 10.0) -> None:
-        self._stop.set()
+        self._halt.set()
         if self.is_alive():
             self.join(timeout_s)
 
     def run(self) -> None:
         pause = self.interval_s
         try:
-            while not self._stop.is_set():
+            while not self._halt.is_set():
                 try:
                     sent = self.drain_once()
                     pause = self.interval_s
@@ -92,19 +95,23 @@ class OutboxSender(threading.Thread):
                 except LinkError as exc:
                     self._drop(str(exc))
                     pause = min(MAX_PAUSE_S, pause * 2)
-                self._stop.wait(pause)
+                self._halt.wait(pause)
+            if self.health.view().up:  # a last delivery as the table closes
+                with contextlib.suppress(LinkError):
+                    self.drain_once()
         finally:
             self._close()
 
     def drain_once(self, limit: int = 500) -> int:
         """One pass: deliver up to ``limit`` owed wagers; returns how many were sent.
         A failure of the link is a :class:`LinkError` (the health says it too)."""
-        db = self._local()
-        batch = outbox.undelivered(db, self.link, self.table_id, limit)
+        db, progress = self._local()
+        batch = outbox.undelivered(db, self.link, self.table_id, progress.last(self.link),
+                                   limit)
         try:
             conn = self._server()
             if batch:
-                server.contribute(conn, self.link, self.table_id, batch)
+                server.contribute(conn, self.link, self.table_id, [o for _, o in batch])
             else:
                 with conn.cursor() as cur:
                     cur.execute("UPDATE link_tables SET last_contact = now() WHERE link = %s "
@@ -114,16 +121,20 @@ class OutboxSender(threading.Thread):
                             f"{str(exc).strip().splitlines()[0] if str(exc).strip() else exc}"
                             ) from None
         if batch:
-            outbox.mark_delivered(db, self.link, self.table_id, batch, _now())
-        self.health.up(outbox.owed_count(db))
+            progress.advance(self.link, batch[-1][0], _now())
+        self.health.up(self.owed())
         return len(batch)
 
-    def _local(self) -> Database:
-        if self._db is None:
-            conn = sqlite3.connect(self.db_path, timeout=30, check_same_thread=False)
-            conn.execute("PRAGMA synchronous = FULL")
-            self._db = Database(conn)
-        return self._db
+    def owed(self) -> int:
+        """How many wagers of this table wait for delivery to the link."""
+        db, progress = self._local()
+        return outbox.owed_count(db, self.link, progress.last(self.link))
+
+    def _local(self) -> tuple[Database, Progress]:
+        if self._db is None or self._progress is None:  # opened on this thread
+            self._db = connect(self.db_path)  # the console's pragmas; only read here
+            self._progress = Progress(self.db_path)
+        return self._db, self._progress
 
     def _server(self) -> server.Connection:
         if self._conn is None or self._conn.closed:
@@ -137,8 +148,7 @@ class OutboxSender(threading.Thread):
         return self._conn
 
     def _drop(self, reason: str) -> None:
-        owed = outbox.owed_count(self._local())
-        self.health.down(reason, owed)
+        self.health.down(reason, self.owed())
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -150,3 +160,6 @@ class OutboxSender(threading.Thread):
         if self._db is not None:
             self._db.close()
             self._db = None
+        if self._progress is not None:
+            self._progress.close()
+            self._progress = None

@@ -68,12 +68,12 @@ def test_start_game_owes_the_link_and_the_sender_delivers_once(
         assert sender.drain_once() == 0  # contact: the link is up
         assert health.view().up
         _start_round(table, (1, 2, 5))
-        assert outbox.owed_count(db) == 3
-        # the crash case: the server committed, the table never noted the delivery
-        owed = outbox.undelivered(db, LINK, "t1")
+        assert sender.owed() == 3
+        # the crash case: the server committed, the sender never moved its mark
+        owed = [o for _, o in outbox.undelivered(db, LINK, "t1", 0)]
         assert server.contribute(conn, LINK, "t1", owed) == 3
         assert sender.drain_once() == 3  # sent again ...
-        assert outbox.owed_count(db) == 0
+        assert sender.owed() == 0
         meter, expected = _sum_query(conn)  # ... and counted once
         assert meter == expected == SEED * MICRO + 3 * 100 * 150_000
         assert verify(conn) == []
@@ -98,7 +98,7 @@ def test_link_down_refuses_jackpot_wagers_and_the_base_game_goes_on(
     with pytest.raises(Refused, match="jackpot link wa-link cannot be reached"):
         _start_round(table, (1,))
     assert db.execute("SELECT COUNT(*) FROM jackpot_wagers").fetchone()[0] == 0
-    assert outbox.owed_count(db) == 0
+    assert outbox.owed_count(db, LINK, 0) == 0
     # the dealer returns the jackpot chips: the base game starts
     table.handle(c.RemoveWager(1, "jackpot"))
     table.handle(c.StartGame())

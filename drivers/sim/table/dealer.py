@@ -212,6 +212,15 @@ class RandomDealer:
             self._wait(lambda: self.state.phase is not Phase.BETTING
                        or self.state.round_id != round_id
                        or self._refusals() != refusals, "START GAME")
+            if self.state.phase is Phase.BETTING and self._link_down():
+                # a linked jackpot's link is down: the dealer returns the jackpot chips and
+                # plays the base game (docs/link.md)
+                self.world.chips(set())
+                refusals = self._refusals()
+                self.world.press(Button.START_GAME)
+                self._wait(lambda: self.state.phase is not Phase.BETTING
+                           or self.state.round_id != round_id
+                           or self._refusals() != refusals, "START GAME")
             if self.state.phase is Phase.BETTING:
                 raise SimError(f"round {round_id}: START GAME refused: {self._notice_text()}")
             return
@@ -219,6 +228,12 @@ class RandomDealer:
             self.ctl.start_game()
         except Refusal as exc:
             raise SimError(f"round {round_id}: START GAME refused: {exc.why}") from None
+
+    def _link_down(self) -> bool:
+        """True when the table plays a linked jackpot and its link is not answering."""
+        system = self.ctl.opened.jackpot
+        link = system.link if system is not None else None
+        return link is not None and not link.health.view().up
 
     def _notice_number(self) -> int:
         notice = self.ctl.snapshot().notice
