@@ -138,7 +138,7 @@ class OutboxSender(threading.Thread):
 
     def _server(self) -> server.Connection:
         if self._conn is None or self._conn.closed:
-            conn = server.connect(self.dsn)
+            conn = server.connect(self.dsn, who=self.table_id)
             try:
                 server.register_table(conn, self.link, self.table_id, self.game)
             except BaseException:

@@ -33,12 +33,13 @@ from dealer_console.link.settings import CONNECT_TIMEOUT_S, LinkError
 Connection = psycopg.Connection[tuple[object, ...]]
 
 
-def connect(dsn: str, *, timeout_s: int = CONNECT_TIMEOUT_S) -> Connection:
+def connect(dsn: str, *, timeout_s: int = CONNECT_TIMEOUT_S, who: str = "") -> Connection:
     """A connection to the link server; an unreachable or refusing server is a
-    :class:`LinkError` naming why (never the address's secrets: there are none in it)."""
+    :class:`LinkError` naming why (never the address's secrets: there are none in it).
+    ``who`` (a table's name) shows in the server's ``pg_stat_activity``."""
     try:
         return psycopg.connect(dsn, connect_timeout=timeout_s, autocommit=True,
-                               application_name="dealer-console")
+                               application_name=f"dealer-console {who}".strip()[:63])
     except psycopg.Error as exc:
         raise LinkError(f"the link server cannot be reached: {_first_line(exc)}") from None
 
