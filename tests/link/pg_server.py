@@ -23,8 +23,10 @@ def find_bin() -> Path | None:
 class PgServer:
     """One server; ``dsn(db)`` addresses a database on it."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, *, durable: bool = False) -> None:
+        """``durable``: fsync as a real server does (the benchmark); the tests skip it."""
         self.bindir = bindir
+        self.durable = durable
         self.root = Path(tempfile.mkdtemp(prefix="dc-link-pg-"))
         self.data = self.root / "data"
         self.user = "postgres"
@@ -46,7 +48,8 @@ class PgServer:
     def start(self) -> None:
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-o",
                   f"-c listen_addresses='' -c unix_socket_directories='{self.root}' "
-                  "-c fsync=off -c max_connections=200", "start")
+                  f"-c fsync={'on' if self.durable else 'off'} -c max_connections=200",
+                  "start")
 
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
