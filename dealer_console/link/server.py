@@ -103,10 +103,15 @@ def game_of(conn: Connection, link: str, spot: int = 1) -> GameConfig:
 
 
 def _same_game(link: str, installed: GameConfig, wanted: GameConfig) -> None:
-    """Every linked table plays the same paytable, wager and rates (Washington document,
-    "Linked Paytables"): a table whose profile differs is refused with the differences."""
+    """Every linked table plays the same paytable (or its linked twin), wager and rates
+    (Washington document, "Face Up Pai Gow Poker Jackpot": linked games use the same paytable
+    and number of decks; "Linked Paytables" pairs each Face Up table with its Fortune twin): a
+    table whose profile differs is refused with the differences."""
     diffs = []
-    for what, a, b in (("paytable", installed.paytable.name, wanted.paytable.name),
+    if installed.paytable.lines != wanted.paytable.lines:  # twins (FUPGPP-WA01 and
+        # FPGPP-WA01) have the same lines: a Face Up and a Fortune table share one link
+        diffs.append(f"paytable: link {installed.paytable.name}, table {wanted.paytable.name}")
+    for what, a, b in (
                        ("wager", installed.wager_cents, wanted.wager_cents),
                        ("fixed pays off the meter", installed.fixed_from_meter,
                         wanted.fixed_from_meter),

@@ -140,3 +140,19 @@ def test_the_sender_survives_a_server_restart(tmp_path: Path, pg_server: PgServe
     finally:
         sender.stop()
         db.close()
+
+
+def test_a_fortune_twin_joins_a_face_up_link_and_another_paytable_is_refused(
+        link_dsn: str) -> None:
+    from dataclasses import replace
+
+    from dealer_console.jackpot.paytable import load
+
+    conn = init_link(link_dsn)
+    twin = replace(linked_game(), paytable=load("fpgpp-wa01"))
+    server.register_table(conn, LINK, "fortune-1", twin)
+    with pytest.raises(LinkError, match="paytable: link fupgpp-wa01, table fupgpp-wa03"):
+        server.register_table(conn, LINK, "t9", replace(linked_game(),
+                                                       paytable=load("fupgpp-wa03")))
+    with pytest.raises(LinkError, match="wager: link 100, table 500"):
+        server.register_table(conn, LINK, "t9", replace(linked_game(), wager_cents=500))
