@@ -16,6 +16,19 @@ from __future__ import annotations
 
 from dealer_console.link.server import Connection
 
+PROOF_QUERY = """
+SELECT l.level, l.meter_micro,
+       l.seed_cents * 1000000 + l.contribution_ppm * (SELECT COALESCE(SUM(wager_cents), 0)
+           FROM link_contributions c WHERE c.link = l.link)
+       - (SELECT COALESCE(SUM(-meter_delta_micro), 0) FROM link_ledger g
+          WHERE g.link = l.link AND g.level = l.level AND g.kind = 'award')
+       + (SELECT COALESCE(SUM(meter_delta_micro), 0) FROM link_ledger g
+          WHERE g.link = l.link AND g.level = l.level AND g.kind = 'reset') AS proved
+FROM link_levels l;
+"""
+"""Each meter beside seed + contributions - awards + resets, from the rows alone
+(``docs/link.md`` prints it for anyone with the auditor role and ``psql``)."""
+
 
 def _int(value: object) -> int:
     return 0 if value is None else int(str(value))

@@ -67,6 +67,10 @@ def test_two_tables_confirming_at_once_are_paid_in_the_servers_order(
         assert tuple(row) == (hit.amount_cents, hit.meter_before_micro, hit.meter_after_micro)
         db.close()
     assert verify(conn) == []
+    from dealer_console.link.audit import PROOF_QUERY
+
+    (level, meter, proved), = conn.execute(PROOF_QUERY.encode()).fetchall()
+    assert level == "main" and meter == proved == second.meter_after_micro
 
 
 def test_a_hit_needs_the_wager_on_the_link_first(link_dsn: str) -> None:
