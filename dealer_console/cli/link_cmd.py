@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_console.link import server
     from dealer_console.link.settings import LinkError, dsn_from_environment
 
+    games = _linked_games(args.profile) if args.action == "init" else []  # before the network
     try:
         dsn = dsn_from_environment(args.dsn)
         conn = server.connect(dsn)
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     try:
         if args.action == "init":
-            return _init(conn, args.profile)
+            return _init(conn, games)
         if args.action == "status":
             return _status(conn)
         return _audit(conn)
@@ -52,24 +53,29 @@ def run(args: argparse.Namespace) -> int:
         conn.close()
 
 
-def _init(conn: Any, profile_text: str | None) -> int:
+def _linked_games(profile_text: str | None) -> list[Any]:
+    """The linked games of ``--profile`` (none without it); a bad profile is one line."""
+    if profile_text is None:
+        return []
+    from dealer_console.config_file import ConfigError
+    from dealer_console.profiles.loader import find_profile
+
+    try:
+        profile = find_profile(profile_text)
+    except KeyError as exc:
+        raise CommandError(str(exc.args[0])) from None
+    except ConfigError as exc:
+        raise CommandError(str(exc)) from None
+    games = [g for g in (profile.jackpots.games if profile.jackpots else ()) if g.linked]
+    if not games:
+        raise CommandError(f"profile {profile.name} has no linked jackpot game "
+                           "(linked = \"NAME\" in its jackpot section)")
+    return games
+
+
+def _init(conn: Any, games: list[Any]) -> int:
     from dealer_console.link import server, server_schema
 
-    games = []
-    if profile_text is not None:
-        from dealer_console.config_file import ConfigError
-        from dealer_console.profiles.loader import find_profile
-
-        try:
-            profile = find_profile(profile_text)
-        except KeyError as exc:
-            raise CommandError(str(exc.args[0])) from None
-        except ConfigError as exc:
-            raise CommandError(str(exc)) from None
-        games = [g for g in (profile.jackpots.games if profile.jackpots else ()) if g.linked]
-        if not games:
-            raise CommandError(f"profile {profile.name} has no linked jackpot game "
-                               "(linked = \"NAME\" in its jackpot section)")
     applied = server_schema.apply(conn)
     print("link schema: " + (f"applied {', '.join(applied)}" if applied else "up to date"))
     for game in games:
