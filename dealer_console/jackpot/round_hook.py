@@ -84,12 +84,12 @@ class JackpotSystem:
         except JackpotError as exc:
             raise JackpotRefused(str(exc)) from None
 
-    def _link_check(self, taken: Mapping[int, list[int]]) -> None:
+    def _link_check(self, taken: Mapping[int, list[int]], confirming: bool = False) -> None:
         from dealer_console.link.hook import LinkDown
 
         assert self.link is not None
         try:
-            self.link.check_start(taken)
+            self.link.check_start(taken, confirming=confirming)
         except LinkDown as exc:
             raise JackpotRefused(str(exc)) from None
 
@@ -170,6 +170,8 @@ class JackpotSystem:
         if not pending:
             raise MarkError("no jackpot hand is waiting to be confirmed")
         first = pending[0]
+        if self.link is not None:  # a linked hit is confirmed only while the link answers
+            self._link_check({first.spot: [first.mark.seat]}, confirming=True)
         jr = self._need(table.state)
         line_no = jr.game(first.spot).paytable.number_of(first.mark.line)
         round_id = table.state.round_id

@@ -2,7 +2,8 @@
 
 At START GAME, inside the round's transaction: a jackpot wager on a linked game is refused
 while the link is down (the dealer reads why; the base game goes on without it), and each one
-taken is recorded as owed to the link (``outbox.record_owed``) in the same transaction.
+taken is recorded as owed to the link (``outbox.record_owed``) in the same transaction. A
+linked hit's swipe is refused while the link is down, before the card is read.
 """
 
 from __future__ import annotations
@@ -28,13 +29,20 @@ class LinkHook:
     table_id: str
     health: LinkHealth
 
-    def check_start(self, wagers: Mapping[int, list[int]]) -> None:
-        """Refuse linked wagers while the link is down (before anything is written)."""
+    def check_start(self, wagers: Mapping[int, list[int]], *, confirming: bool = False
+                    ) -> None:
+        """Refuse linked wagers (or, ``confirming``, a linked hit's swipe) while the link is
+        down, before anything is written or any card is read."""
         linked = sorted(self.links[s] for s, seats in wagers.items()
                         if seats and s in self.links)
         if not linked:
             return
         view = self.health.view()
+        if not view.up and confirming:
+            raise LinkDown(
+                f"the jackpot link {', '.join(linked)} cannot be reached ({view.reason}): a "
+                "linked jackpot is confirmed only through the link; call the supervisor and "
+                "swipe again when the link is back")
         if not view.up:
             raise LinkDown(
                 f"the jackpot link {', '.join(linked)} cannot be reached ({view.reason}): "
