@@ -113,9 +113,11 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
             restart_done = True
             pg.restart()
             result.restarted = True
-        if not cut_done and progress >= 0.5:
+        if not cut_done and progress >= 0.5 and procs:
+            # a table still playing; cut for cut_s, and on until one connection was ended
             cut_done, cut_until = True, now + cut_s
-        if now < cut_until:
+            cut_table = rng.choice(sorted(procs))
+        if cut_done and (now < cut_until or (result.cuts == 0 and now < cut_until + 10)):
             with psycopg.connect(pg.dsn("soak"), autocommit=True) as admin:
                 ended = admin.execute(
                     "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM "
