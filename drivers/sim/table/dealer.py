@@ -230,10 +230,13 @@ class RandomDealer:
             raise SimError(f"round {round_id}: START GAME refused: {exc.why}") from None
 
     def _link_down(self) -> bool:
-        """True when the table plays a linked jackpot and its link is not answering."""
+        """True when START GAME was refused because the table's jackpot link was down (the
+        link may already be back: the refusal is what the dealer read)."""
+        from dealer_console.link.hook import LINK_DOWN_MARK
+
         system = self.ctl.opened.jackpot
-        link = system.link if system is not None else None
-        return link is not None and not link.health.view().up
+        return (system is not None and system.link is not None
+                and LINK_DOWN_MARK in self._notice_text())
 
     def _notice_number(self) -> int:
         notice = self.ctl.snapshot().notice
