@@ -15,6 +15,8 @@ packages=(
   # the table PC's kiosk compositor: tests/installers checks the unit with systemd-analyze
   # (which wants the program it starts) and starts the console under a headless sway
   sway
+  # the linked jackpot's server: tests start a PostgreSQL of their own (initdb + pg_ctl)
+  postgresql
 )
 missing=()
 for pkg in "${packages[@]}"; do

@@ -4,13 +4,15 @@ system, the round resumed where it stopped)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlite_utils import Database
 
 from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.jackpot.setup import install_from_profile
+from dealer_console.link.sender import OutboxSender
+from dealer_console.link.wiring import start_links
 from dealer_console.profiles.model import DealMethod, Profile
 from dealer_console.round.rules import RoundRules, round_rules
 from dealer_console.round.table import Table
@@ -32,7 +34,12 @@ class OpenTable:
     """Where a checkpoint of the chain's head goes once each round is finished (keyed with
     the audit key when the table has one: ``docs/storage.md``, "Anchoring the chain")."""
 
+    link_senders: list[OutboxSender] = field(default_factory=list)
+    """Linked jackpots' sender threads (``docs/link.md``), stopped before the database closes."""
+
     def close(self) -> None:
+        for sender in self.link_senders:
+            sender.stop()
         self.db.close()
 
 
@@ -59,11 +66,15 @@ def open_table(db_path: str | Path, profile: Profile, *, actor: str,
     key_file = key_path(audit_key)
     journal = Journal(journal_for(path), load_key(key_file) if key_file is not None else None)
     db = open_table_db(path, create=True)  # the commands that start a table create it
+    senders: list[OutboxSender] = []
     try:
         install_from_profile(db, profile.jackpots, actor=actor)
-        system = JackpotSystem(db) if profile.jackpot is not None else None
+        link, senders = start_links(path, profile.jackpots)  # linked games only
+        system = JackpotSystem(db, link) if profile.jackpot is not None else None
         table = Table.open(db, rules, jackpot=system)
     except BaseException:
+        for sender in senders:
+            sender.stop()
         db.close()
         raise
-    return OpenTable(db, path, profile, rules, table, system, journal)
+    return OpenTable(db, path, profile, rules, table, system, journal, senders)

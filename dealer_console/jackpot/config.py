@@ -111,6 +111,8 @@ class GameConfig:
     fixed_from_meter: bool = False
     executive_threshold_cents: int = 1_000_000
     """An award above this needs an executive's card; at or below it a supervisor's will do."""
+    linked: str | None = None
+    """The link whose shared meters this game plays (``docs/link.md``); None: the table's own."""
 
     def __post_init__(self) -> None:
         where = f"jackpot game {self.spot}"

@@ -29,6 +29,7 @@ from sqlite_utils import Database
 from dealer_console.cards import Card
 from dealer_console.employees.authorize import Refused as SwipeRefused
 from dealer_console.employees.authorize import authorise, required_role
+from dealer_console.employees.registry import now as registry_now
 from dealer_console.jackpot import store
 from dealer_console.jackpot.marks import Mark, MarkError
 from dealer_console.jackpot.meters import MICRO
@@ -37,6 +38,7 @@ from dealer_console.jackpot.store import HitRecord, JackpotError
 from dealer_console.round.jackpot import Confirmed, JackpotRefused
 
 if TYPE_CHECKING:
+    from dealer_console.link.hook import LinkHook
     from dealer_console.round.state import RoundState
     from dealer_console.round.table import Table
 
@@ -49,8 +51,10 @@ class JackpotSystem:
 
     owns_awards = True
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, link: LinkHook | None = None) -> None:
         self.db = db
+        self.link = link
+        """Linked games' hook (``dealer_console/link/hook.py``), None when nothing is linked."""
         self._round: JackpotRound | None = None
 
     # -- the round's hook (inside the round's transaction) ------------------------------------
@@ -69,9 +73,24 @@ class JackpotSystem:
                         raise JackpotRefused(
                             f"seat {seat}: jackpot game {spot} takes a fixed "
                             f"{game.wager_cents} cents, not {cents}")
-            self._round = JackpotRound.start(
-                db, round_id, {spot: list(seats) for spot, seats in wagers.items() if seats})
+            taken = {spot: list(seats) for spot, seats in wagers.items() if seats}
+            if self.link is not None:  # linked games: refused while the link is down
+                self._link_check(taken)
+            self._round = JackpotRound.start(db, round_id, taken)
+            if self.link is not None:  # ... and owed to the link in this same transaction
+                self.link.record(db, round_id, taken,
+                                 {s: store.game_config(db, s).wager_cents for s in taken},
+                                 registry_now())
         except JackpotError as exc:
+            raise JackpotRefused(str(exc)) from None
+
+    def _link_check(self, taken: Mapping[int, list[int]], confirming: bool = False) -> None:
+        from dealer_console.link.hook import LinkDown
+
+        assert self.link is not None
+        try:
+            self.link.check_start(taken, confirming=confirming)
+        except LinkDown as exc:
             raise JackpotRefused(str(exc)) from None
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
@@ -151,6 +170,8 @@ class JackpotSystem:
         if not pending:
             raise MarkError("no jackpot hand is waiting to be confirmed")
         first = pending[0]
+        if self.link is not None:  # a linked hit is confirmed only while the link answers
+            self._link_check({first.spot: [first.mark.seat]}, confirming=True)
         jr = self._need(table.state)
         line_no = jr.game(first.spot).paytable.number_of(first.mark.line)
         round_id = table.state.round_id

@@ -61,13 +61,32 @@ def _game(section: Section, paytable_of: Any, default_spot: int | None) -> GameC
     fixed_from_meter = section.bool_("fixed_from_meter", default=False)
     executive_above = section.money("executive_above", default=DEFAULT_EXECUTIVE_ABOVE)
     levels = _levels(section, paytable)
+    linked = _linked(section, mode)
     section.done()
     try:
         return GameConfig(spot=spot, paytable=paytable, mode=mode, levels=levels,
                           wager_cents=wager, fixed_from_meter=fixed_from_meter,
-                          executive_threshold_cents=executive_above)
+                          executive_threshold_cents=executive_above, linked=linked)
     except JackpotConfigError as exc:
         raise section.error("paytable", str(exc)) from None
+
+
+def _linked(section: Section, mode: JackpotMode) -> str | None:
+    """The link this game's meters are shared on (``docs/link.md``), or None. Washington
+    document, "Linked Paytables": only progressive jackpots are linked, never house ones."""
+    from dealer_console.link.settings import LinkError, check_link_name
+
+    name = section.opt_str("linked")
+    if name is None:
+        return None
+    try:
+        check_link_name(name)
+    except LinkError as exc:
+        raise section.error("linked", str(exc)) from None
+    if mode is not JackpotMode.PROGRESSIVE:
+        raise section.error("linked", "a house jackpot is never linked; set mode = "
+                                      "\"progressive\" to share meters across tables")
+    return name
 
 
 def _levels(section: Section, paytable: JackpotPaytable) -> tuple[LevelConfig, ...]:

@@ -47,9 +47,10 @@ def migration_sets() -> tuple[Migrations, ...]:
     """Every migration set applied to a table database; a new set is added here."""
     from dealer_console.employees.registry import MIGRATIONS as EMPLOYEES
     from dealer_console.jackpot.schema import MIGRATIONS as JACKPOT
+    from dealer_console.link.outbox import MIGRATIONS as LINK_OUTBOX
     from dealer_console.storage.schema import MIGRATIONS as TABLE
 
-    return (TABLE, EMPLOYEES, JACKPOT)
+    return (TABLE, EMPLOYEES, JACKPOT, LINK_OUTBOX)
 
 
 def known_migrations() -> dict[str, frozenset[str]]:

@@ -207,6 +207,18 @@ CASES: list[Case] = [
     case("rules: a card of 100,000 characters", "rules", "classify", HUGE),
     case("rules: a fullwidth rank", "rules", "classify", "As", "Kd", "9c", "7h", "5s", "3d",
          "２c"),
+    # -- issue 17, the link's commands (no server is needed to refuse these) -----------------
+    case("link audit: no server address anywhere", "link", "audit"),
+    case("link audit: a password in the address", "link", "audit", "--dsn",
+         "host=/nowhere user=x password=secret"),
+    case("link status: a password in a URI", "link", "status", "--dsn",
+         "postgresql://table:secret@db/jackpot"),
+    case("link status: an address of 100,000 characters", "link", "status", "--dsn", HUGE),
+    case("link audit: no server there", "link", "audit", "--dsn",
+         "host=/nowhere-at-all port=1 user=x dbname=x"),
+    *(case(f"link init: {bad}", "link", "init", "--dsn", "host=/nowhere", "--profile", bad)
+      for bad in ("deep.toml", "bigint.toml", "long-name.toml", "folder.toml",
+                  "washington-face-up", "no-such-profile")),
 ]
 
 

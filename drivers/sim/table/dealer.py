@@ -212,6 +212,15 @@ class RandomDealer:
             self._wait(lambda: self.state.phase is not Phase.BETTING
                        or self.state.round_id != round_id
                        or self._refusals() != refusals, "START GAME")
+            if self.state.phase is Phase.BETTING and self._link_down():
+                # a linked jackpot's link is down: the dealer returns the jackpot chips and
+                # plays the base game (docs/link.md)
+                self.world.chips(set())
+                refusals = self._refusals()
+                self.world.press(Button.START_GAME)
+                self._wait(lambda: self.state.phase is not Phase.BETTING
+                           or self.state.round_id != round_id
+                           or self._refusals() != refusals, "START GAME")
             if self.state.phase is Phase.BETTING:
                 raise SimError(f"round {round_id}: START GAME refused: {self._notice_text()}")
             return
@@ -219,6 +228,15 @@ class RandomDealer:
             self.ctl.start_game()
         except Refusal as exc:
             raise SimError(f"round {round_id}: START GAME refused: {exc.why}") from None
+
+    def _link_down(self) -> bool:
+        """True when START GAME was refused because the table's jackpot link was down (the
+        link may already be back: the refusal is what the dealer read)."""
+        from dealer_console.link.hook import LINK_DOWN_MARK
+
+        system = self.ctl.opened.jackpot
+        return (system is not None and system.link is not None
+                and LINK_DOWN_MARK in self._notice_text())
 
     def _notice_number(self) -> int:
         notice = self.ctl.snapshot().notice

@@ -1,0 +1,69 @@
+"""What screens and reports show of a link, as plain data (like ``jackpot/display.py``).
+
+A screen never queries the server on the GUI thread: it calls these from a worker (or the
+sender's thread) and draws the frozen result. :func:`linked_meters` is the meter display's
+amounts for a link (whole cents, rounded down as on any meter); :func:`linked_hits` each hit
+in the server's order with the table it was on; :func:`link_status` what ``link status``
+prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dealer_console.jackpot.display import LevelAmount
+from dealer_console.jackpot.meters import MICRO
+from dealer_console.link import server
+from dealer_console.link.records import LinkedHit
+from dealer_console.link.server import Connection
+
+
+@dataclass(frozen=True, slots=True)
+class TableOnLink:
+    table_id: str
+    last_contact: str
+    wagers: int
+    wagered_cents: int
+    hits: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkShown:
+    link: str
+    paytable: str
+    meters: tuple[LevelAmount, ...]
+    tables: tuple[TableOnLink, ...]
+
+
+def linked_meters(conn: Connection, link: str) -> tuple[LevelAmount, ...]:
+    """The link's meters as the monitor shows them: whole cents, rounded down."""
+    return tuple(LevelAmount(level, state.meter_micro // MICRO)
+                 for level, state in server.meter_states(conn, link).items())
+
+
+def linked_hits(conn: Connection, link: str) -> list[LinkedHit]:
+    """Every hit on the link, oldest first, each with its ``table_id``."""
+    return server.hits(conn, link)
+
+
+def link_status(conn: Connection) -> list[LinkShown]:
+    out = []
+    with conn.cursor() as cur:
+        cur.execute("SELECT link, paytable FROM link_games ORDER BY link")
+        games = cur.fetchall()
+        for link, paytable in games:
+            cur.execute(
+                "SELECT t.table_id, to_char(t.last_contact AT TIME ZONE 'UTC', "
+                "'YYYY-MM-DD HH24:MI:SS \"UTC\"'), "
+                "(SELECT COUNT(*) FROM link_contributions c WHERE c.link = t.link "
+                " AND c.table_id = t.table_id), "
+                "(SELECT COALESCE(SUM(wager_cents), 0) FROM link_contributions c "
+                " WHERE c.link = t.link AND c.table_id = t.table_id), "
+                "(SELECT COUNT(*) FROM link_hits h WHERE h.link = t.link "
+                " AND h.table_id = t.table_id) "
+                "FROM link_tables t WHERE t.link = %s ORDER BY t.table_id", [link])
+            tables = tuple(TableOnLink(str(r[0]), str(r[1]), int(str(r[2])), int(str(r[3])),
+                                       int(str(r[4]))) for r in cur.fetchall())
+            out.append(LinkShown(str(link), str(paytable),
+                                 linked_meters(conn, str(link)), tables))
+    return out

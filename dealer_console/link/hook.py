@@ -1,0 +1,61 @@
+"""The link's small hook into the table's jackpot (``JackpotSystem(db, link=...)``).
+
+At START GAME, inside the round's transaction: a jackpot wager on a linked game is refused
+while the link is down (the dealer reads why; the base game goes on without it), and each one
+taken is recorded as owed to the link (``outbox.record_owed``) in the same transaction. A
+linked hit's swipe is refused while the link is down, before the card is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from dealer_console.link import outbox
+from dealer_console.link.sender import LinkHealth
+
+LINK_DOWN_MARK = "cannot be reached"
+"""In every refusal for a link that is down (what the simulated dealer recognises)."""
+
+
+class LinkDown(Exception):
+    """A jackpot wager on a linked game while the link cannot be reached."""
+
+
+@dataclass(frozen=True)
+class LinkHook:
+    """Which sensor spot plays which link, the table's name on the links, and their health."""
+
+    links: Mapping[int, str]
+    table_id: str
+    health: LinkHealth
+
+    def check_start(self, wagers: Mapping[int, list[int]], *, confirming: bool = False
+                    ) -> None:
+        """Refuse linked wagers (or, ``confirming``, a linked hit's swipe) while the link is
+        down, before anything is written or any card is read."""
+        linked = sorted(self.links[s] for s, seats in wagers.items()
+                        if seats and s in self.links)
+        if not linked:
+            return
+        view = self.health.view()
+        if not view.up and confirming:
+            raise LinkDown(
+                f"the jackpot link {', '.join(linked)} {LINK_DOWN_MARK} ({view.reason}): a "
+                "linked jackpot is confirmed only through the link; call the supervisor and "
+                "swipe again when the link is back")
+        if not view.up:
+            raise LinkDown(
+                f"the jackpot link {', '.join(linked)} {LINK_DOWN_MARK} ({view.reason}): "
+                "jackpot wagers are not taken now; return the jackpot chips and press "
+                "START GAME again to play the base game")
+
+    def record(self, db: Database, round_id: int, wagers: Mapping[int, list[int]],
+               wager_cents: Mapping[int, int], taken_at: str) -> None:
+        """In the START GAME transaction: each linked wager is owed to its link."""
+        for spot, seats in wagers.items():
+            if seats and spot in self.links:
+                outbox.record_owed(db, self.links[spot], self.table_id, round_id, spot,
+                                   sorted(seats), wager_cents[spot], taken_at)

@@ -1,0 +1,118 @@
+"""What a table owes its link, kept in the table's own SQLite database.
+
+START GAME takes the jackpot wagers in the round's transaction; for a linked game the same
+transaction writes one ``link_outbox`` row per wager (:func:`record_owed`), so a round that is
+committed has its debt to the link recorded, and one that rolled back owes nothing.
+
+The outbox is append-only and the sender never writes to the table's file (the round's
+transactions expect one writer): it reads the rows after its mark, delivers them, and then
+moves its mark, kept in a file of its own beside the table's (``link/progress.py``). The
+server's idempotency key (link, table, round, deal, spot, seat) makes the case that can
+repeat harmless: a crash between the server's commit and the mark, or a lost mark file, only
+resends what the server then skips.
+
+``link_hits_local`` is the table's copy of every linked hit the server ordered for it, with the
+same meter before and after as the server's log.
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+from dealer_console.link.records import LinkedHit, Owed
+
+MIGRATIONS = Migrations("link")
+
+
+@MIGRATIONS(name="0001_outbox")
+def _outbox_v1(db: Database) -> None:
+    for statement in (
+        """
+        CREATE TABLE link_outbox (
+            entry INTEGER PRIMARY KEY,
+            link TEXT NOT NULL,
+            table_id TEXT NOT NULL,
+            round_id INTEGER NOT NULL,
+            deal_no INTEGER NOT NULL,
+            spot INTEGER NOT NULL CHECK (spot IN (1, 2)),
+            seat INTEGER NOT NULL CHECK (seat BETWEEN 1 AND 7),
+            wager_cents INTEGER NOT NULL CHECK (typeof(wager_cents) = 'integer'
+                                                AND wager_cents > 0),
+            taken_at TEXT NOT NULL,
+            UNIQUE (link, table_id, round_id, deal_no, spot, seat)
+        )
+        """,
+        "CREATE TRIGGER link_outbox_no_update BEFORE UPDATE ON link_outbox "
+        "BEGIN SELECT RAISE(ABORT, 'link_outbox is append-only: UPDATE refused'); END",
+        "CREATE TRIGGER link_outbox_no_delete BEFORE DELETE ON link_outbox "
+        "BEGIN SELECT RAISE(ABORT, 'link_outbox is append-only: DELETE refused'); END",
+        """
+        CREATE TABLE link_hits_local (
+            link TEXT NOT NULL,
+            server_hit_id INTEGER NOT NULL,
+            table_id TEXT NOT NULL,
+            round_id INTEGER NOT NULL,
+            spot INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            line_no INTEGER NOT NULL,
+            line_label TEXT NOT NULL,
+            level TEXT,
+            amount_cents INTEGER NOT NULL CHECK (amount_cents >= 0),
+            from_meter_cents INTEGER NOT NULL,
+            from_tray_cents INTEGER NOT NULL,
+            meter_before_micro INTEGER,
+            meter_after_micro INTEGER,
+            employee_id TEXT NOT NULL,
+            confirmed_at TEXT NOT NULL,
+            PRIMARY KEY (link, server_hit_id),
+            UNIQUE (link, round_id, spot, seat)
+        )
+        """,
+        "CREATE TRIGGER link_hits_local_no_update BEFORE UPDATE ON link_hits_local "
+        "BEGIN SELECT RAISE(ABORT, 'link_hits_local is append-only: UPDATE refused'); END",
+        "CREATE TRIGGER link_hits_local_no_delete BEFORE DELETE ON link_hits_local "
+        "BEGIN SELECT RAISE(ABORT, 'link_hits_local is append-only: DELETE refused'); END",
+    ):
+        db.execute(statement)
+
+
+def record_owed(db: Database, link: str, table_id: str, round_id: int, spot: int,
+                seats: list[int], wager_cents: int, taken_at: str) -> None:
+    """In the caller's (START GAME) transaction: each seat's wager is owed to ``link``."""
+    row = db.execute("SELECT deal_no FROM rounds WHERE round_id = ?", [round_id]).fetchone()
+    deal_no = int(row[0]) if row is not None else 0
+    with db.atomic():
+        for seat in seats:
+            db.execute(
+                "INSERT INTO link_outbox (link, table_id, round_id, deal_no, spot, seat, "
+                "wager_cents, taken_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [link, table_id, round_id, deal_no, spot, seat, wager_cents, taken_at])
+
+
+def undelivered(db: Database, link: str, table_id: str, after: int, limit: int = 500
+                ) -> list[tuple[int, Owed]]:
+    """The oldest wagers after outbox entry ``after`` (the sender's mark), at most ``limit``,
+    each with its entry number."""
+    return [(int(r[0]), Owed(int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), str(r[6])))
+            for r in db.execute(
+                "SELECT entry, round_id, deal_no, spot, seat, wager_cents, taken_at "
+                "FROM link_outbox WHERE link = ? AND table_id = ? AND entry > ? "
+                "ORDER BY entry LIMIT ?", [link, table_id, after, limit])]
+
+
+def owed_count(db: Database, link: str, after: int) -> int:
+    """How many wagers after the sender's mark wait for delivery."""
+    return int(db.execute("SELECT COUNT(*) FROM link_outbox WHERE link = ? AND entry > ?",
+                          [link, after]).fetchone()[0])
+
+
+def record_hit(db: Database, link: str, hit: LinkedHit) -> None:
+    """The table's copy of a hit the server ordered (the same amounts as the server's)."""
+    with db.atomic():
+        db.execute(
+            "INSERT OR IGNORE INTO link_hits_local VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [link, hit.hit_id, hit.table_id, hit.round_id, hit.spot, hit.seat, hit.line_no,
+             hit.line_label, hit.level, hit.amount_cents, hit.from_meter_cents,
+             hit.from_tray_cents, hit.meter_before_micro, hit.meter_after_micro,
+             hit.employee_id, hit.confirmed_at])

@@ -1,0 +1,165 @@
+"""The sender: a thread that delivers a table's outbox to the link and keeps its health.
+
+It never runs on the GUI thread or the controller's owner thread: those only read
+:class:`LinkHealth` (a lock-guarded value), so a slow or dead server never blocks a touch or a
+device. The sender opens its own connections, to the table's SQLite file and to the server.
+Each pass sends the oldest undelivered wagers in one server transaction, then moves its mark
+(``link/progress.py``; it never writes to the table's file); a crash between the two resends
+them and the server's idempotency key skips them (nothing doubled). While the server cannot
+be reached the health says so (the table then refuses new jackpot wagers at START GAME) and
+the sender retries with a growing pause, up to :data:`MAX_PAUSE_S`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import psycopg
+from sqlite_utils import Database
+
+from dealer_console.jackpot.config import GameConfig
+from dealer_console.link import outbox, server
+from dealer_console.link.progress import Progress
+from dealer_console.link.settings import LinkError
+from dealer_console.storage.connection import connect
+
+MAX_PAUSE_S = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class HealthView:
+    up: bool
+    reason: str
+    last_contact: str | None
+    owed: int
+
+
+class LinkHealth:
+    """Whether the link answered the last time it was asked, and why not if it did not."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._view = HealthView(False, "the link has not answered yet", None, 0)
+
+    def view(self) -> HealthView:
+        with self._lock:
+            return self._view
+
+    def up(self, owed: int) -> None:
+        with self._lock:
+            self._view = HealthView(True, "", _now(), owed)
+
+    def down(self, reason: str, owed: int) -> None:
+        with self._lock:
+            self._view = HealthView(False, reason, self._view.last_contact, owed)
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+class OutboxSender(threading.Thread):
+    """Delivers ``table_id``'s wagers owed to ``link`` from the table database at ``db_path``."""
+
+    def __init__(self, db_path: str | Path, *, link: str, table_id: str, dsn: str,
+                 game: GameConfig, health: LinkHealth | None = None,
+                 interval_s: float = 0.2) -> None:
+        super().__init__(name=f"link-sender-{link}", daemon=True)
+        self.db_path = str(db_path)
+        self.link, self.table_id, self.dsn, self.game = link, table_id, dsn, game
+        self.health = health or LinkHealth()
+        self.interval_s = interval_s
+        self._halt = threading.Event()
+        self._conn: server.Connection | None = None
+        self._db: Database | None = None
+        self._progress: Progress | None = None
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        self._halt.set()
+        if self.is_alive():
+            self.join(timeout_s)
+
+    def run(self) -> None:
+        pause = self.interval_s
+        try:
+            while not self._halt.is_set():
+                try:
+                    sent = self.drain_once()
+                    pause = self.interval_s
+                    if sent:
+                        continue
+                except LinkError as exc:
+                    self._drop(str(exc))
+                    pause = min(MAX_PAUSE_S, pause * 2)
+                self._halt.wait(pause)
+            if self.health.view().up:  # a last delivery as the table closes
+                with contextlib.suppress(LinkError):
+                    self.drain_once()
+        finally:
+            self._close()
+
+    def drain_once(self, limit: int = 500) -> int:
+        """One pass: deliver up to ``limit`` owed wagers; returns how many were sent.
+        A failure of the link is a :class:`LinkError` (the health says it too)."""
+        db, progress = self._local()
+        batch = outbox.undelivered(db, self.link, self.table_id, progress.last(self.link),
+                                   limit)
+        try:
+            conn = self._server()
+            if batch:
+                server.contribute(conn, self.link, self.table_id, [o for _, o in batch])
+            else:
+                with conn.cursor() as cur:
+                    cur.execute("UPDATE link_tables SET last_contact = now() WHERE link = %s "
+                                "AND table_id = %s", [self.link, self.table_id])
+        except psycopg.Error as exc:
+            raise LinkError(f"the link server stopped answering: "
+                            f"{str(exc).strip().splitlines()[0] if str(exc).strip() else exc}"
+                            ) from None
+        if batch:
+            progress.advance(self.link, batch[-1][0], _now())
+        self.health.up(self.owed())
+        return len(batch)
+
+    def owed(self) -> int:
+        """How many wagers of this table wait for delivery to the link."""
+        db, progress = self._local()
+        return outbox.owed_count(db, self.link, progress.last(self.link))
+
+    def _local(self) -> tuple[Database, Progress]:
+        if self._db is None or self._progress is None:  # opened on this thread
+            self._db = connect(self.db_path)  # the console's pragmas; only read here
+            self._progress = Progress(self.db_path)
+        return self._db, self._progress
+
+    def _server(self) -> server.Connection:
+        if self._conn is None or self._conn.closed:
+            conn = server.connect(self.dsn, who=self.table_id)
+            try:
+                server.register_table(conn, self.link, self.table_id, self.game)
+            except BaseException:
+                conn.close()
+                raise
+            self._conn = conn
+        return self._conn
+
+    def _drop(self, reason: str) -> None:
+        self.health.down(reason, self.owed())
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        if self._progress is not None:
+            self._progress.close()
+            self._progress = None

@@ -1,0 +1,53 @@
+"""Where a table finds its link: the server's address, never from the profile.
+
+The profile names the link (``linked = "NAME"`` in its jackpot section) and nothing else: the
+server's address is the table's own (``DEALER_CONSOLE_LINK_DSN``, a libpq connection string
+or URI), and a password belongs in the table's ``~/.pgpass`` (or ``PGPASSFILE``), which libpq
+reads itself. An address that carries a password is refused, so one never lands in a process
+list, a log or a shell history.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from dealer_console.errors import ConsoleError
+
+DSN_VARIABLE = "DEALER_CONSOLE_LINK_DSN"
+CONNECT_TIMEOUT_S = 3
+"""How long a table waits for the server before it calls the link down."""
+
+_PASSWORD = re.compile(r"(?:^|\s)password\s*=|://[^/@\s]*:[^/@\s]*@", re.IGNORECASE)
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+class LinkError(ConsoleError):
+    """The link refused something, or cannot be reached: the message says which."""
+
+
+def check_dsn(dsn: str) -> str:
+    """``dsn`` if it is an address without a password; else :class:`LinkError`."""
+    text = dsn.strip()
+    if not text:
+        raise LinkError(f"the link server's address is empty: set {DSN_VARIABLE} or --dsn")
+    if len(text) > 1000 or any(ord(c) < 32 for c in text):
+        raise LinkError("the link server's address is too long or holds control characters")
+    if _PASSWORD.search(text):
+        raise LinkError("the link server's address holds a password: put it in the table's "
+                        "~/.pgpass (or PGPASSFILE), never in the address")
+    return text
+
+
+def dsn_from_environment(given: str | None = None) -> str:
+    """The server's address: ``given`` (a command's ``--dsn``) or the environment's."""
+    value = given if given is not None else os.environ.get(DSN_VARIABLE, "")
+    return check_dsn(value)
+
+
+def check_link_name(name: str) -> str:
+    """A link's name: 1-64 letters, digits, ``_ . -``, starting with a letter or digit."""
+    if not _NAME.fullmatch(name):
+        raise LinkError(f"{name[:70]!r} is not a link name (1-64 letters, digits, '_', '.', "
+                        "'-')")
+    return name

@@ -1,0 +1,46 @@
+"""Starting a table's links: the hook for its jackpot and one sender thread per link."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from dealer_console.jackpot.config import TableJackpots
+from dealer_console.link.hook import LinkHook
+from dealer_console.link.sender import LinkHealth, OutboxSender
+from dealer_console.link.settings import LinkError, check_link_name, dsn_from_environment
+
+TABLE_ID_VARIABLE = "DEALER_CONSOLE_TABLE_ID"
+
+
+def table_id_from_environment() -> str:
+    """The table's name on its links: every table on a link needs its own, or two tables'
+    wagers would share idempotency keys and one would be skipped."""
+    value = os.environ.get(TABLE_ID_VARIABLE, "")
+    if not value:
+        raise LinkError(f"this table plays a linked jackpot: set {TABLE_ID_VARIABLE} to the "
+                        "table's own name on the link (each table its own)")
+    return check_link_name(value)
+
+
+def start_links(db_path: str | Path, jackpots: TableJackpots | None
+                ) -> tuple[LinkHook | None, list[OutboxSender]]:
+    """The hook and the running senders for the linked games of ``jackpots`` (none: None)."""
+    linked = {g.spot: g for g in (jackpots.games if jackpots else ()) if g.linked}
+    if not linked:
+        return None, []
+    dsn = dsn_from_environment()
+    table_id = table_id_from_environment()
+    health = LinkHealth()
+    senders: list[OutboxSender] = []
+    by_link: dict[str, int] = {}
+    for spot, game in sorted(linked.items()):
+        assert game.linked is not None
+        by_link.setdefault(check_link_name(game.linked), spot)
+    for link, spot in by_link.items():
+        sender = OutboxSender(db_path, link=link, table_id=table_id, dsn=dsn,
+                              game=linked[spot], health=health)
+        sender.start()
+        senders.append(sender)
+    hook = LinkHook({s: str(g.linked) for s, g in linked.items()}, table_id, health)
+    return hook, senders

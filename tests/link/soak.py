@@ -1,0 +1,179 @@
+"""The link soak: simulated tables (``dealer-console simulate`` processes, devices in-process,
+jackpot hands forced) play on one PostgreSQL link while tables are SIGKILLed and resumed, the
+server is restarted once and one table's connection is cut for a while. At the end every
+table's outbox is drained through the sender and everything is checked: ``link audit``,
+every table's ``audit verify``, and each table's jackpot wagers against the server's
+contributions, to the cent. The suite runs a short form (``test_soak.py``); the benchmark
+(``benchmarks/link_soak.py``) the full one."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+
+from dealer_console.link import server
+from dealer_console.link.audit import verify
+from dealer_console.link.sender import OutboxSender
+from dealer_console.profiles.loader import load_profile
+from tests.link.pg_server import PgServer
+
+LINK = "soak-link"
+CLI = [sys.executable, "-m", "dealer_console.cli"]
+
+
+def linked_profile(folder: Path) -> Path:
+    """The shipped Washington profile with its jackpot made progressive and linked."""
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "config/profiles/washington-face-up.toml").read_text()
+    text = text.replace('mode = "house"', f'mode = "progressive"\nlinked = "{LINK}"')
+    text = text.replace('name = "washington-face-up"', 'name = "linked-soak"')
+    path = folder / "linked-soak.toml"
+    path.write_text(text)
+    return path
+
+
+@dataclass
+class SoakResult:
+    tables: int
+    runs: int = 0
+    kills: int = 0
+    restarted: bool = False
+    cuts: int = 0
+    """Connections of the cut table the server ended while it was cut."""
+    seconds: float = 0.0
+    link_problems: list[str] = field(default_factory=list)
+    table_problems: list[str] = field(default_factory=list)
+    wagers_tables: dict[str, int] = field(default_factory=dict)
+    wagers_server: dict[str, int] = field(default_factory=dict)
+
+
+def _env(dsn: str, table: str) -> dict[str, str]:
+    return dict(os.environ, DEALER_CONSOLE_LINK_DSN=dsn, DEALER_CONSOLE_TABLE_ID=table,
+                PYTHONUNBUFFERED="1")
+
+
+def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds: int,
+             kills: int, seed: int = 17, cut_s: float = 2.0) -> SoakResult:
+    rng = random.Random(seed)
+    with psycopg.connect(pg.dsn(), autocommit=True) as admin:
+        admin.execute(b"DROP DATABASE IF EXISTS soak")
+        admin.execute(b"CREATE DATABASE soak")
+    dsn = pg.dsn("soak")
+    profile = linked_profile(folder)
+    subprocess.run([*CLI, "link", "init", "--dsn", dsn, "--profile", str(profile)],
+                   check=True, capture_output=True, timeout=60)
+    names = [f"t{i:02d}" for i in range(1, tables + 1)]
+    runs_left = dict.fromkeys(names, runs_each)
+    started: dict[str, int] = dict.fromkeys(names, 0)
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    result = SoakResult(tables)
+    kill_plan = sorted(rng.uniform(0.5, 1.0) for _ in range(kills))
+    restart_done = cut_done = False
+    cut_table, cut_until = names[-1], 0.0
+    t0 = time.monotonic()
+
+    def launch(name: str) -> None:
+        db = folder / f"{name}.db"
+        argv = [*CLI, "simulate", "--profile", str(profile), "--devices", "in-process",
+                "--faults", "jackpot-hands", "--rounds", str(rounds), "--db", str(db),
+                "--seed", str(int(name[1:]))]
+        if db.exists():
+            argv.append("--resume")
+        started[name] += 1
+        result.runs += 1
+        procs[name] = subprocess.Popen(argv, env=_env(dsn, name), stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.PIPE)
+
+    for name in names:
+        launch(name)
+    expected_runs = tables * runs_each
+    while procs:
+        now = time.monotonic() - t0
+        done = result.runs - len(procs)
+        progress = done / expected_runs
+        if kill_plan and progress >= kill_plan[0] * 0.8:
+            kill_plan.pop(0)
+            victim = rng.choice(sorted(procs))
+            procs[victim].send_signal(signal.SIGKILL)
+            procs[victim].wait()
+            del procs[victim]
+            result.kills += 1
+            launch(victim)  # the killed table resumes (its run does not count as one done)
+            continue
+        if not restart_done and progress >= 0.3:
+            restart_done = True
+            pg.restart()
+            result.restarted = True
+        if not cut_done and progress >= 0.5 and procs:
+            # a table still playing; cut for cut_s, and on until one connection was ended
+            cut_done, cut_until = True, now + cut_s
+            cut_table = rng.choice(sorted(procs))
+        if cut_done and (now < cut_until or (result.cuts == 0 and now < cut_until + 10)):
+            with psycopg.connect(pg.dsn("soak"), autocommit=True) as admin:
+                ended = admin.execute(
+                    "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM "
+                    "pg_stat_activity WHERE application_name = %s) x",
+                    [f"dealer-console {cut_table}"]).fetchone()
+                result.cuts += int(str(ended[0])) if ended else 0
+        for name, proc in list(procs.items()):
+            code = proc.poll()
+            if code is None:
+                continue
+            del procs[name]
+            if code != 0:
+                err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+                result.table_problems.append(f"{name}: simulate exited {code}: {err[-500:]}")
+                continue
+            runs_left[name] -= 1
+            if runs_left[name] > 0:
+                launch(name)
+        time.sleep(0.05)
+    result.seconds = time.monotonic() - t0
+    _finish(folder, dsn, names, profile, result)
+    return result
+
+
+def _finish(folder: Path, dsn: str, names: list[str], profile: Path,
+            result: SoakResult) -> None:
+    jackpots = load_profile(profile).jackpots
+    assert jackpots is not None
+    game = next(g for g in jackpots.games if g.linked)
+    for name in names:
+        db = folder / f"{name}.db"
+        sender = OutboxSender(db, link=LINK, table_id=name, dsn=dsn, game=game)
+        try:
+            while sender.drain_once():
+                pass
+        finally:
+            sender._close()
+        audit = subprocess.run([*CLI, "audit", "verify", "--db", str(db), "--profile",
+                                str(profile)], capture_output=True,
+                               text=True, timeout=300)
+        if audit.returncode != 0:
+            result.table_problems.append(f"{name}: audit verify: {audit.stdout[-400:]}"
+                                         f"{audit.stderr[-400:]}")
+        conn = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT COALESCE(SUM(wager_cents), 0) FROM jackpot_wagers "
+                               "WHERE spot = ?", [game.spot]).fetchone()
+        finally:
+            conn.close()
+        result.wagers_tables[name] = int(row[0])
+    link = server.connect(dsn)
+    try:
+        result.link_problems = verify(link)
+        with link.cursor() as cur:
+            cur.execute("SELECT table_id, SUM(wager_cents) FROM link_contributions "
+                        "WHERE link = %s GROUP BY table_id", [LINK])
+            result.wagers_server = {str(r[0]): int(str(r[1])) for r in cur.fetchall()}
+    finally:
+        link.close()

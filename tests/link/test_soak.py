@@ -1,0 +1,24 @@
+"""The link soak, short form (``tests/link/soak.py``; the full one is
+``benchmarks/link_soak.py``): four tables, SIGKILLs, a server restart and a cut connection,
+then nothing lost or doubled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.link.pg_server import PgServer
+from tests.link.soak import run_soak
+
+
+@pytest.mark.slow
+def test_tables_survive_kills_a_restart_and_a_cut_with_nothing_lost_or_doubled(
+        tmp_path: Path, pg_server: PgServer) -> None:
+    result = run_soak(pg_server, tmp_path, tables=4, runs_each=2, rounds=6, kills=2)
+    assert result.table_problems == [], "\n".join(result.table_problems)
+    assert result.link_problems == []
+    assert result.kills == 2 and result.restarted and result.cuts >= 1
+    # every table's jackpot wagers are on the server, to the cent, and no more
+    assert result.wagers_server == result.wagers_tables
+    assert sum(result.wagers_tables.values()) > 0
