@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QWidget
 
 from ui import theme
@@ -62,3 +62,16 @@ class FaultBanner(QFrame):
         label.setProperty("part", part)
         self._labels.append(label)
         return label
+
+    def minimumSizeHint(self) -> QSize:
+        """As tall as the faults' words need at the banner's own width: a wrapped label's
+        hint is its height at its narrowest, which made the window taller than the screen."""
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if self.width() > 0 and layout is not None and layout.hasHeightForWidth():
+            return QSize(hint.width(), min(hint.height(), layout.totalHeightForWidth(self.width())))
+        return hint
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width(), self.minimumSizeHint().height())
