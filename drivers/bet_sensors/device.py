@@ -86,7 +86,8 @@ class BetSensorDriver(DeviceThread):
         opener: TransportFactory = (
             (lambda: SerialTransport(port, baudrate)) if isinstance(port, str) else port
         )
-        super().__init__(name, opener, backoff=backoff, silence_timeout=silence_timeout)
+        super().__init__(name, opener, backoff=backoff, silence_timeout=silence_timeout,
+                         describe=f.describe)
         self._nodes = {seat: _Node(seat) for seat in sorted(set(seats))}
         bad = [s for s in self._nodes if not 1 <= s <= SEATS]
         if bad or not self._nodes:
@@ -152,31 +153,36 @@ class BetSensorDriver(DeviceThread):
         self.submit(self._start_unlock)
 
     def test_actions(self) -> tuple[str, ...]:
-        return ("light test", "lights off")
+        return ("light test", "lights off", *(f"light seat {seat}" for seat in self._nodes))
 
     def run_test_action(self, action: str) -> None:
         """``light test``: every light blinks white for ``light_test_seconds``, then shows
-        what the round had set again. ``lights off``: every light off (the round's settings
-        are forgotten)."""
+        what the round had set again; ``light seat N``: the same for one seat's node, so a
+        technician sees each node answer in turn. ``lights off``: every light off (the round's
+        settings are forgotten)."""
+        seat = action.removeprefix("light seat ")
         if action == "light test":
             self.submit(self._start_light_test)
+        elif seat != action and seat.isdigit() and int(seat) in self._nodes:
+            self.submit(lambda: self._start_light_test(int(seat)))
         elif action == "lights off":
             self.submit(self._lights_off)
         else:
             raise ValueError(f"the bet sensors have no test action {action!r}")
 
-    def _every_spot(self) -> list[Spot]:
-        return [Spot(seat, spot) for seat in self._nodes for spot in (1, 2)]
+    def _every_spot(self, seat: int | None = None) -> list[Spot]:
+        seats = self._nodes if seat is None else (seat,)
+        return [Spot(s, spot) for s in seats for spot in (1, 2)]
 
     def _want_light(self, spot: Spot, mode: LightMode, colour: LightColour) -> None:
         self._lights[spot] = (mode, colour)
         if self._light_test_until is None:
             self._queue(spot.seat, f.SetLight(spot.spot, mode, colour))
 
-    def _start_light_test(self) -> None:
+    def _start_light_test(self, seat: int | None = None) -> None:
         self._light_test_until = time.monotonic() + self._light_test_seconds
-        self.diag.set_extra("light test", "on")
-        for spot in self._every_spot():
+        self.diag.set_extra("light test", "on" if seat is None else f"seat {seat}")
+        for spot in self._every_spot(seat):
             self._queue(spot.seat, f.SetLight(spot.spot, LightMode.BLINK, LightColour.WHITE))
 
     def _end_light_test(self) -> None:

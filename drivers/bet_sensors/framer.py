@@ -237,3 +237,16 @@ class BetSensorFramer:
             except MessageError as exc:
                 out.append(Frame(chunk.raw, error=str(exc)))
         return out
+
+
+def describe(raw: bytes) -> str:
+    """One wire frame in words, for the technician's live view."""
+    words = []
+    for item in BetSensorFramer().feed(raw):
+        if item.frame is None:
+            words.append(f"bad frame: {item.error}")
+            continue
+        frame = item.frame
+        who = f"seat {frame.address} {'answers' if frame.reply else 'asked'}"
+        words.append(f"{who} #{frame.seq}: {frame.message!r}")
+    return "; ".join(words) or "incomplete frame"
