@@ -5,8 +5,6 @@ were, byte for byte."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from sqlite_utils import Database
 

@@ -30,6 +30,8 @@ from ui.dealer.seats import TableView
 from ui.dealer.words import PHASES
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.session import Session
+from ui.technician.area import TechnicianArea
+from ui.technician.setup_screen import SetupContext
 from ui.widgets.card_prompt import CardPrompt
 from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.phase_bar import PhaseBar
@@ -75,6 +77,11 @@ class DealerWindow(QMainWindow):
         policy.setRetainSizeWhenHidden(True)
         self.phase_bar.primary.setSizePolicy(policy)
         self.supervisor_button = self.phase_bar.add_secondary("Supervisor", self.ask_supervisor)
+        self.technician_button = self.phase_bar.add_secondary("Technician", self.ask_technician)
+        self.technician: TechnicianArea | None = None
+        self.setup_context = SetupContext(controller.opened.db_path.parent / "devices.toml")
+        """Where device set-up saves (the console's start sets the real file and the
+        simulator)."""
         self.card_prompt = CardPrompt(lambda: self.act(controller.cancel_card))
         self.supervisor: SupervisorArea | None = None
 
@@ -133,6 +140,28 @@ class DealerWindow(QMainWindow):
             self.areas.removeWidget(area)
             area.deleteLater()
 
+    def ask_technician(self) -> None:
+        """Test mode and the technician's screens open on a technician's card, between
+        rounds only (refused at once otherwise, with the reason)."""
+        self.act(lambda: self.ctl.ask_test_mode(self.open_technician))
+
+    def open_technician(self, employee: Employee) -> TechnicianArea:
+        self.close_supervisor()
+        self.technician = TechnicianArea(self.ctl, self.bridge, employee, self.setup_context,
+                                         self.leave_test_mode)
+        self.areas.addWidget(self.technician)
+        self.areas.setCurrentWidget(self.technician)
+        return self.technician
+
+    def leave_test_mode(self) -> None:
+        area, self.technician = self.technician, None
+        if self.ctl.in_test_mode:
+            self.act(self.ctl.leave_test_mode)
+        self.areas.setCurrentWidget(self.dealer_area)
+        if area is not None:
+            self.areas.removeWidget(area)
+            area.deleteLater()
+
     def _seat_tapped(self, seat: int) -> None:
         self.focus = seat
         self.show_view(self.ctl.snapshot())
@@ -146,7 +175,8 @@ class DealerWindow(QMainWindow):
     def show_view(self, view: TableSnapshot) -> None:
         self.card_prompt.show_prompt(view.card_wanted)
         r = view.round
-        self.title.setText(f"Round {r.round_id} - {PHASES[r.phase]}")
+        self.title.setText(f"Round {r.round_id} - {PHASES[r.phase]}"
+                           + (" - TEST MODE" if view.test_mode else ""))
         self.devices.setText("  ".join(
             f"{d.title} {'OK' if d.fault is None else 'FAULT'}" for d in view.devices))
         self.faults.set_faults([(d.title, d.fault or "", d.todo) for d in view.faults])
@@ -161,7 +191,9 @@ class DealerWindow(QMainWindow):
             current = page.seat_in_focus(view, self.focus)
         self.table.show_round(view, current, self.four_colour)
         step = next_step(self.ctl, view)
-        self.phase_bar.set_instruction(step.sentence)
+        self.phase_bar.set_instruction(
+            "The table is in test mode: a technician is testing the devices; no round can "
+            "start" if view.test_mode else step.sentence)
         bar_action = step.action
         self.phase_bar.set_action(step.button, (lambda: self.act(bar_action))
                                   if bar_action else None, step.enabled)
