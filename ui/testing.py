@@ -217,7 +217,8 @@ class ScreenPlayer:
         self.wait(lambda: self.ctl.snapshot() is not before
                   and (self.ctl.snapshot().card_wanted != before.card_wanted
                        or self.ctl.snapshot().notice != before.notice
-                       or self.ctl.snapshot().round != before.round),
+                       or self.ctl.snapshot().round != before.round
+                       or self.ctl.snapshot().bench != before.bench),
                   f"the {role}'s card to be read")
 
     def open_supervisor(self, role: str = "supervisor") -> SupervisorArea:

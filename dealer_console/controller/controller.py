@@ -557,6 +557,9 @@ class TableController:
         sensors = self.devices.sensors
         seats = tuple(s for s in sorted(self.rules.seats) if 1 <= s <= SEATS) if sensors else ()
         self._bench = Bench(employee, session, time.monotonic(), seats)
+        health = self._health.get(sensors.name) if sensors else None
+        if health is not None and health.connected:  # what the nodes last said
+            self._bench.nodes = {s: s not in health.nodes_down for s in seats}
         self._armed = False
         self._changed()
 
