@@ -16,6 +16,8 @@ when the device proves it is there, :meth:`_link_lost` when it decides it is not
 from __future__ import annotations
 
 import collections
+import dataclasses
+import enum
 import logging
 import queue
 import threading
@@ -60,6 +62,24 @@ def plain_hex(raw: bytes) -> str:
 
 def no_description(raw: bytes) -> str:
     return ""
+
+
+def message_words(message: object) -> str:
+    """A decoded message as a technician reads it: its kind and its fields, enums by name and
+    cards as notation (``Status state=READY deal_id=0 firmware=SIM-3.8``)."""
+    if not dataclasses.is_dataclass(message):
+        return str(message)
+    parts = [type(message).__name__]
+    for f in dataclasses.fields(message):
+        value = getattr(message, f.name)
+        if isinstance(value, enum.Enum):
+            shown = value.name
+        elif isinstance(value, tuple | list):
+            shown = " ".join(str(v) for v in value)
+        else:
+            shown = str(value)
+        parts.append(f"{f.name}={shown}")
+    return " ".join(parts)
 
 
 def describe_safely(describe: Describer, raw: bytes) -> str:

@@ -598,7 +598,9 @@ class TableController:
             except ValueError as exc:
                 raise Refused(str(exc)) from None
             if device == "bet-sensors" and action.startswith("light seat "):
-                bench.lit.add(int(action.removeprefix("light seat ")))
+                seat = int(action.removeprefix("light seat "))
+                bench.lit.add(seat)
+                bench.answered.pop(seat, None)  # this press's answer is awaited
         self._changed()
 
     def diagnostics(self, device: str) -> DiagnosticsSnapshot | None:

@@ -22,7 +22,12 @@ from sqlite_utils import Database, Migrations
 
 from dealer_console.cards import format_cards
 from dealer_console.controller.view import BenchView, TestResult
-from dealer_console.devices.bet_sensors import BetSpotChanged, SensorNodeChanged, Spot
+from dealer_console.devices.bet_sensors import (
+    BetSpotChanged,
+    NodeLightTest,
+    SensorNodeChanged,
+    Spot,
+)
 from dealer_console.devices.events import DeviceEvent
 from dealer_console.devices.keypad import BadRead, Button, ButtonPressed
 from dealer_console.devices.shuffler import (
@@ -117,6 +122,8 @@ class Bench:
     deck: int | None = None
     nodes: dict[int, bool] = field(default_factory=dict)
     lit: set[int] = field(default_factory=set)
+    answered: dict[int, bool] = field(default_factory=dict)
+    """Each seat's light test: its node answered it, or not."""
     chips: set[Spot] = field(default_factory=set)
     chip_on: set[Spot] = field(default_factory=set)
     chip_off: set[Spot] = field(default_factory=set)
@@ -146,6 +153,8 @@ class Bench:
             self.deck = event.counted
         elif isinstance(event, SensorNodeChanged):
             self.nodes[event.seat] = event.online
+        elif isinstance(event, NodeLightTest):
+            self.answered[event.seat] = event.answered
         elif isinstance(event, BetSpotChanged):
             (self.chips.add if event.present else self.chips.discard)(event.spot)
             (self.chip_on if event.present else self.chip_off).add(event.spot)
@@ -180,14 +189,15 @@ class Bench:
                           "press Deck count" if self.deck is None else
                           f"{self.deck} cards counted, {DECK} expected")]
         for seat in self.seats:
-            online = self.nodes.get(seat)
+            answered = self.answered.get(seat)
             if seat not in self.lit:
                 passed, detail = None, "press its Lights button"
-            elif online is False:
-                passed, detail = False, f"seat {seat}'s node does not answer"
+            elif answered is None:
+                passed, detail = None, "waiting for the node's answer"
+            elif answered:
+                passed, detail = True, "the node answered: its lights blink"
             else:
-                passed, detail = (True, "its lights blink; the node answers") if online else (
-                    None, "waiting for the node")
+                passed, detail = False, f"seat {seat}'s node does not answer"
             out.append(TestResult("bet-sensors", f"seat {seat} node", passed, detail))
         for seat in self.seats:
             for number in (1, 2):

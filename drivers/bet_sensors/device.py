@@ -27,6 +27,7 @@ from dealer_console.devices.bet_sensors import (
     LateBet,
     LightColour,
     LightMode,
+    NodeLightTest,
     SensorNodeChanged,
     Spot,
 )
@@ -111,6 +112,8 @@ class BetSensorDriver(DeviceThread):
         """The lights as the round set them, shown again when a light test ends."""
         self._light_test_seconds = light_test_seconds
         self._light_test_until: float | None = None
+        self._light_testing: set[int] = set()
+        """Seats whose light test waits for their node's answer (reported once)."""
         self._reported: dict[int, set[Hashable]] = {}
         """The facts already reported, per lock id; only the lock in force and the one being
         released are kept, so the memory stays bounded round after round and a lock id used
@@ -182,6 +185,8 @@ class BetSensorDriver(DeviceThread):
     def _start_light_test(self, seat: int | None = None) -> None:
         self._light_test_until = time.monotonic() + self._light_test_seconds
         self.diag.set_extra("light test", "on" if seat is None else f"seat {seat}")
+        if seat is not None:
+            self._light_testing.add(seat)
         for spot in self._every_spot(seat):
             self._queue(spot.seat, f.SetLight(spot.spot, LightMode.BLINK, LightColour.WHITE))
 
@@ -321,6 +326,9 @@ class BetSensorDriver(DeviceThread):
 
     def _node_failed(self, node: _Node, now: float) -> None:
         node.next_poll = now + self._offline_poll_interval
+        if node.seat in self._light_testing:
+            self._light_testing.discard(node.seat)
+            self._emit(NodeLightTest, seat=node.seat, answered=False)
         if node.online is not False:
             node.online = False
             node.identified = False
@@ -337,6 +345,9 @@ class BetSensorDriver(DeviceThread):
             node.queue.popleft()
         if isinstance(request, f.Poll):
             node.needs_poll = False
+        if isinstance(request, f.SetLight) and node.seat in self._light_testing:
+            self._light_testing.discard(node.seat)
+            self._emit(NodeLightTest, seat=node.seat, answered=True)
         if isinstance(reply, f.Identity | f.State):
             node.spots = reply.spots
         if isinstance(reply, f.Identity):

@@ -14,6 +14,7 @@ from typing import ClassVar, Final
 
 from dealer_console.devices.bet_sensors import SPOTS_PER_SEAT, LightColour, LightMode, Spot
 from drivers import hdlc
+from drivers.base import message_words
 
 REPLY: Final = 0x80
 
@@ -248,5 +249,5 @@ def describe(raw: bytes) -> str:
             continue
         frame = item.frame
         who = f"seat {frame.address} {'answers' if frame.reply else 'asked'}"
-        words.append(f"{who} #{frame.seq}: {frame.message!r}")
+        words.append(f"{who} #{frame.seq}: {message_words(frame.message)}")
     return "; ".join(words) or "incomplete frame"

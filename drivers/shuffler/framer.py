@@ -16,6 +16,7 @@ from dealer_console.cards import Card, card_from_index
 from dealer_console.devices.shuffler import ShufflerState
 from drivers import hdlc
 from drivers.arq import Packet, PacketError
+from drivers.base import message_words
 
 PROTOCOL_VERSION: Final = 1
 
@@ -313,5 +314,5 @@ def describe(raw: bytes) -> str:
         elif frame.message is None:
             words.append(f"{'ACK' if frame.packet.kind == 0x06 else 'NAK'} {frame.packet.seq}")
         else:
-            words.append(f"#{frame.packet.seq} {frame.message!r}")
+            words.append(f"#{frame.packet.seq} {message_words(frame.message)}")
     return "; ".join(words) or "incomplete frame"

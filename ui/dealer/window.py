@@ -38,6 +38,14 @@ from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
 
 
+class AreaPage(QWidget):
+    """A page of the window's areas: while another page is shown its wrapped text does not
+    size the window (a stack asks every page, shown or not, how tall it must be)."""
+
+    def heightForWidth(self, width: int) -> int:
+        return super().heightForWidth(width) if self.isVisible() else -1
+
+
 class DealerWindow(QMainWindow):
     def __init__(self, controller: TableController, bridge: ControllerBridge,
                  four_colour: bool = False) -> None:
@@ -93,7 +101,7 @@ class DealerWindow(QMainWindow):
         body.addWidget(self.table, 2)
         body.addWidget(self.stack, 5)
         body.addWidget(self.phase_bar)
-        self.dealer_area = QWidget()
+        self.dealer_area = AreaPage()
         self.dealer_area.setLayout(body)
         self.areas = QStackedWidget()
         """The dealer's table, or a staff area (the supervisor's screens) in its place."""
@@ -192,8 +200,8 @@ class DealerWindow(QMainWindow):
         self.table.show_round(view, current, self.four_colour)
         step = next_step(self.ctl, view)
         self.phase_bar.set_instruction(
-            "The table is in test mode: a technician is testing the devices; no round can "
-            "start" if view.test_mode else step.sentence)
+            "Test mode: a technician is testing the devices" if view.test_mode
+            else step.sentence)
         bar_action = step.action
         self.phase_bar.set_action(step.button, (lambda: self.act(bar_action))
                                   if bar_action else None, step.enabled)

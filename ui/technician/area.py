@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.employees.registry import Employee
@@ -17,7 +25,7 @@ from ui.technician.banner import TestModeBanner
 from ui.technician.devices_screen import DevicesScreen
 from ui.technician.setup_screen import SetupContext, SetupScreen
 from ui.technician.tests_screen import TestsScreen
-from ui.widgets.touch import ButtonRole, TouchButton
+from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 
 class TechnicianArea(QWidget):
@@ -30,6 +38,7 @@ class TechnicianArea(QWidget):
                                      f"{technician.name} ({technician.employee_id})")
         self.message = QLabel("")
         self.message.setWordWrap(True)
+        self.message.hide()
         self.leave = TouchButton("Leave test mode", ButtonRole.PRIMARY, money=True)
         self.leave.setMinimumWidth(theme.MONEY_MIN * 4)
         self.leave.clicked.connect(lambda: on_leave())
@@ -39,12 +48,20 @@ class TechnicianArea(QWidget):
         self.tests = TestsScreen(controller, self.act)
         self.devices = DevicesScreen(controller, context.devices_path.parent, self.tell)
         self.setup = SetupScreen(controller, context, self.tell)
+        # the tests grow with the table's seats: they scroll rather than squeeze the window
+        tests = QScrollArea()
+        tests.setWidget(self.tests)
+        tests.setWidgetResizable(True)
+        tests.setFrameShape(QFrame.Shape.NoFrame)
+        kinetic(tests)
         self.stack = QStackedWidget()
         self.buttons: dict[str, TouchButton] = {}
+        self.pages: dict[QWidget, QWidget] = {self.tests: tests, self.devices: self.devices,
+                                              self.setup: self.setup}
         nav = QVBoxLayout()
         for title, screen in (("Tests", self.tests), ("Devices", self.devices),
                               ("Set-up", self.setup)):
-            self.stack.addWidget(screen)
+            self.stack.addWidget(self.pages[screen])
             button = TouchButton(title, ButtonRole.SECONDARY)
             button.setCheckable(True)
             button.setMinimumWidth(theme.TOUCH_MIN * 4)
@@ -64,7 +81,7 @@ class TechnicianArea(QWidget):
         self.show_screen(self.tests)
 
     def show_screen(self, screen: QWidget) -> None:
-        self.stack.setCurrentWidget(screen)
+        self.stack.setCurrentWidget(self.pages[screen])
         for button, shown in zip(self.buttons.values(), (self.tests, self.devices, self.setup),
                                  strict=True):
             button.setChecked(shown is screen)
@@ -79,7 +96,9 @@ class TechnicianArea(QWidget):
         return True
 
     def tell(self, text: str) -> None:
+        """A refusal or a result in one line above the screen (hidden when there is none)."""
         self.message.setText(text)
+        self.message.setVisible(bool(text))
 
     def show_view(self, view: TableSnapshot) -> None:
         self.tests.show_view(view)

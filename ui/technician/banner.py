@@ -22,9 +22,9 @@ class TestModeBanner(QLabel):
         super().__init__()
         returns = "; ".join(f"{name} {ret}" for name, ret in paytable_returns(profile))
         self.setText(
-            f"TEST MODE - no round can start - technician {technician}\n"
-            f"program {program_info.version()}, {manifest_text()} - profile "
-            f"{profile.name} - paytables: {returns or 'none'}")
+            f"TEST MODE: no round can start. Technician {technician}, program "
+            f"{program_info.version()}, {manifest_text()}\n"
+            f"Profile {profile.name}: {returns or 'no paytables'}")
         self.setWordWrap(True)
         self.setStyleSheet(
             f"background: {theme.FAULT_RED}; color: {theme.TEXT}; padding: 8px;"

@@ -48,7 +48,8 @@ def diagnostics_text(d: DiagnosticsSnapshot) -> str:
         f"  events dropped {d.events_unread_dropped}",
         f"last error: {d.last_error or 'none'}",
     ]
-    lines += [f"{k}: {v}" for k, v in sorted(d.extra.items())]
+    if d.extra:  # the device's own details (each bet-sensor node), one wrapped line
+        lines.append("; ".join(f"{k}: {v.strip()}" for k, v in sorted(d.extra.items())))
     return "\n".join(lines)
 
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QLineEdit,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -38,6 +39,7 @@ from dealer_console.devices.events import ConnectionState
 from dealer_console.errors import ConsoleError
 from drivers.assembly import driver_for
 from drivers.ports import serial_ports
+from ui import theme
 from ui.widgets.touch import ButtonRole, TouchButton
 
 TEST_SECONDS = 6.0
@@ -110,6 +112,8 @@ class DeviceSetup(QGroupBox):
             grid.addWidget(self.port, 0, 1)
             grid.addWidget(QLabel("Baud rate"), 1, 0)
             grid.addWidget(self.baud, 1, 1)
+        for field_ in self.findChildren(QComboBox) + self.findChildren(QLineEdit):
+            field_.setMinimumHeight(theme.TOUCH_MIN)  # a finger's target, like the buttons
         self.test = TouchButton("Test connection", ButtonRole.SECONDARY)
         self.test.clicked.connect(self.test_connection)
         self.save = TouchButton("Save and use", ButtonRole.PRIMARY)
@@ -204,9 +208,16 @@ class SetupScreen(QWidget):
         where = QLabel(f"Settings are saved to {context.devices_path}")
         where.setWordWrap(True)
         layout.addWidget(where)
+        self.tabs = QTabWidget()
         self.devices: dict[str, DeviceSetup] = {}
         for driver in controller.devices.all():
             box = DeviceSetup(controller, context, driver.name, tell)
             self.devices[driver.name] = box
-            layout.addWidget(box)
+            self.tabs.addTab(box, box.title())
+        layout.addWidget(self.tabs)
         layout.addStretch(1)
+
+    def show_device(self, name: str) -> DeviceSetup:
+        box = self.devices[name]
+        self.tabs.setCurrentWidget(box)
+        return box
