@@ -20,6 +20,8 @@ def _area() -> tuple[ScreenPlayer, TechnicianArea]:
     player = ScreenPlayer.start("washington-face-up", Path(folder.name) / "table.db")
     player.window.on_closed.append(player.close)
     player.window.on_closed.append(folder.cleanup)
+    # the pictures name the file as a table PC has it, not this run's temporary folder
+    player.window.setup_context.devices_path = Path("var") / "devices.toml"
     return player, player.open_technician()
 
 
