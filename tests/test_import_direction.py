@@ -83,7 +83,7 @@ def test_core_packages_exist() -> None:
 # -- the layers inside the core ----------------------------------------------------------------
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "money", "input_checks", "cards"),
+    ("errors", "money", "input_checks", "cards", "program_info"),
     ("hands", "setting", "seven"),
     ("house_ways",),
     ("config_file", "paytables"),
