@@ -86,6 +86,9 @@ class DealerWindow(QMainWindow):
         self.phase_bar.primary.setSizePolicy(policy)
         self.supervisor_button = self.phase_bar.add_secondary("Supervisor", self.ask_supervisor)
         self.technician_button = self.phase_bar.add_secondary("Technician", self.ask_technician)
+        for staff in (self.supervisor_button, self.technician_button):
+            # the staff's doors, in small type: the dealer's sentence keeps its width
+            staff.setStyleSheet(f"font-size: {theme.FONT_SMALL}px; padding: 0 8px;")
         self.technician: TechnicianArea | None = None
         self.setup_context = SetupContext(controller.opened.db_path.parent / "devices.toml")
         """Where device set-up saves (the console's start sets the real file and the
