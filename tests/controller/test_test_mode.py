@@ -112,3 +112,18 @@ def test_a_session_leaves_the_round_and_meter_tables_byte_for_byte(rig: Rig) -> 
     ctl.leave_test_mode()
     assert ctl.state == phase_before
     assert dump_round_and_meter_tables(rig.opened.db) == before
+
+
+def test_after_a_test_deal_the_next_round_is_dealt_and_played_as_usual(rig: Rig) -> None:
+    from tests.controller.test_controller import bet, finish_round, start_by_keypad
+
+    ctl = rig.controller
+    enter(rig)
+    ctl.run_test("shuffler", "test deal")
+    rig.until(lambda: ctl.snapshot().bench.result(  # type: ignore[union-attr]
+        "shuffler", "test deal").passed is True, "the test deal")
+    ctl.leave_test_mode()
+    bet(rig)
+    start_by_keypad(rig)  # the keypad's START GAME reaches the round again
+    finish_round(rig)
+    assert len(ctl.state.hands) == 7 and ctl.state.wagers[(2, "jackpot")] == 100
