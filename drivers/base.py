@@ -225,6 +225,7 @@ class DeviceThread:
         if self._thread is not None:
             raise RuntimeError(f"driver {self._name} is already started")
         self._stop.clear()
+        self._alive = False  # a driver started again (device set-up) reports its connection
         self.diag.update(state=ConnectionState.CONNECTING)
         self._thread = threading.Thread(target=self._run, name=f"io-{self._name}", daemon=True)
         self._thread.start()

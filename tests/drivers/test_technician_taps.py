@@ -22,6 +22,7 @@ from dealer_console.devices.config import (
     with_device,
 )
 from dealer_console.devices.diagnostics import FrameTap
+from dealer_console.devices.events import DeviceConnected
 from drivers.ports import by_id_names
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.choices import SIM_STAFF
@@ -108,3 +109,13 @@ def test_ports_are_named_by_their_stable_by_id_links(tmp_path: Path) -> None:
     (links / "usb-FTDI_FT232R-if00-port0").symlink_to(node)
     assert by_id_names(links) == {str(node.resolve()): str(links / "usb-FTDI_FT232R-if00-port0")}
     assert by_id_names(tmp_path / "missing") == {}
+
+
+def test_a_driver_stopped_and_started_again_reports_its_connection_again() -> None:
+    with SimulatedHardware(link="in-process", devices=("keypad",)) as hw:
+        keypad = hw.drivers[0]
+        keypad.wait_for(DeviceConnected)
+        keypad.stop()
+        keypad.start()  # as device set-up does when a tested keypad is put back
+        keypad.wait_for(DeviceConnected)
+        assert keypad.diagnostics().connects == 2

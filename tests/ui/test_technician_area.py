@@ -182,3 +182,22 @@ def test_a_port_changed_tested_and_saved_takes_effect_at_once(
     finally:
         p.close()
         spare.stop()
+
+
+def test_keypad_ids_that_find_no_keypad_fail_their_test_and_the_old_keypad_is_back(
+        player: ScreenPlayer) -> None:
+    area = player.open_technician()
+    player.tap(area.buttons["Set-up"])
+    box = area.setup.show_device("keypad")
+    box.product.setText("0xZZ")
+    player.tap(box.test)
+    assert "product id: '0xZZ' is not a number" in box.result.text()
+    assert not box.save.isEnabled()
+    old = player.ctl.devices.keypad
+    box.product.setText("0x0002")  # no keypad on the bus has this id
+    player.tap(box.test)
+    player.wait(lambda: box.result.text().startswith(("PASS", "FAIL")), "the test")
+    assert box.result.text().startswith("FAIL") and not box.save.isEnabled()
+    assert player.ctl.devices.keypad is old
+    player.wait(lambda: all(d.connected for d in player.ctl.snapshot().devices), "the old one")
+    assert not (player.console.opened.db_path.parent / "devices.toml").exists()
