@@ -13,6 +13,7 @@ import pytest
 from dealer_console.devices.keypad import Button
 from drivers.sim.pty import PtyServer
 from drivers.sim.shuffler import ShufflerDouble, ShufflerScenario
+from tests.controller.test_test_mode import dump_round_and_meter_tables
 from ui.technician.area import TechnicianArea
 from ui.testing import ScreenPlayer
 
@@ -69,7 +70,9 @@ def test_refused_in_the_middle_of_a_round(player: ScreenPlayer) -> None:
     assert player.ctl.snapshot().card_wanted is None
 
 
-def test_every_test_passes_on_healthy_devices(player: ScreenPlayer) -> None:
+def test_every_test_passes_on_healthy_devices_and_no_round_or_meter_row_changes(
+        player: ScreenPlayer) -> None:
+    before = dump_round_and_meter_tables(player.ctl.table.db)
     area = player.open_technician()
     hw = player.hardware
     player.tap(area.tests.buttons[("shuffler", "status")])
@@ -99,6 +102,8 @@ def test_every_test_passes_on_healthy_devices(player: ScreenPlayer) -> None:
     wait_result(player, area, "keypad", "card reader", "PASS")
     assert "a dealer's card" in result_text(area, "keypad", "card reader")
     assert "=" not in result_text(area, "keypad", "card reader")  # never the card's data
+    player.tap(area.leave)
+    assert dump_round_and_meter_tables(player.ctl.table.db) == before
 
 
 def test_a_node_that_does_not_answer_fails_its_test(player: ScreenPlayer) -> None:
