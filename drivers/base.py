@@ -16,6 +16,8 @@ when the device proves it is there, :meth:`_link_lost` when it decides it is not
 from __future__ import annotations
 
 import collections
+import dataclasses
+import enum
 import logging
 import queue
 import threading
@@ -23,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from dealer_console.devices.diagnostics import DiagnosticsSnapshot
+from dealer_console.devices.diagnostics import DiagnosticsSnapshot, FrameTap, RawFrame
 from dealer_console.devices.events import (
     ConnectionState,
     DeviceConnected,
@@ -50,8 +52,42 @@ Redactor = Callable[[bytes], str]
 """Turns one raw frame into the hex the technician screen may show (hiding secrets in it)."""
 
 
+Describer = Callable[[bytes], str]
+"""Reads one raw frame for the technician's live view ("STATUS READY", "bad CRC")."""
+
+
 def plain_hex(raw: bytes) -> str:
     return raw.hex(" ")
+
+
+def no_description(raw: bytes) -> str:
+    return ""
+
+
+def message_words(message: object) -> str:
+    """A decoded message as a technician reads it: its kind and its fields, enums by name and
+    cards as notation (``Status state=READY deal_id=0 firmware=SIM-3.8``)."""
+    if not dataclasses.is_dataclass(message):
+        return str(message)
+    parts = [type(message).__name__]
+    for f in dataclasses.fields(message):
+        value = getattr(message, f.name)
+        if isinstance(value, enum.Enum):
+            shown = value.name
+        elif isinstance(value, tuple | list):
+            shown = " ".join(str(v) for v in value)
+        else:
+            shown = str(value)
+        parts.append(f"{f.name}={shown}")
+    return " ".join(parts)
+
+
+def describe_safely(describe: Describer, raw: bytes) -> str:
+    """A describer's reading, or why it could not read the frame (it must never break I/O)."""
+    try:
+        return describe(raw)
+    except Exception as exc:  # a frame no one foresaw is shown, not fatal
+        return f"unreadable: {exc}"
 
 
 class Diagnostics:
@@ -62,9 +98,12 @@ class Diagnostics:
     subclass needs to reach into the lock.
     """
 
-    def __init__(self, device: str, redact: Redactor = plain_hex) -> None:
+    def __init__(self, device: str, redact: Redactor = plain_hex,
+                 describe: Describer = no_description) -> None:
         self._lock = threading.Lock()
         self._redact = redact
+        self._describe = describe
+        self.tap = FrameTap()
         self.device = device
         self.state = ConnectionState.STOPPED
         self.port = ""
@@ -98,6 +137,7 @@ class Diagnostics:
         """Bytes that held ``good`` good frames and ``bad`` bad ones (a USB transfer may hold
         several reports): counted, and kept as one line of hex."""
         shown = self._redact(raw)
+        self.tap.add("in", shown, describe_safely(self._describe, raw), good=not bad)
         with self._lock:
             self.counters["frames_good"] += good
             self.counters["frames_bad"] += bad
@@ -105,6 +145,8 @@ class Diagnostics:
 
     def tx_frame(self, raw: bytes, retransmission: bool = False) -> None:
         shown = self._redact(raw)
+        described = describe_safely(self._describe, raw)
+        self.tap.add("out", f"{shown}", ("resent: " if retransmission else "") + described)
         with self._lock:
             if retransmission:
                 self.counters["frames_retransmitted"] += 1
@@ -150,6 +192,7 @@ class DeviceThread:
         backoff: Backoff | None = None,
         silence_timeout: float = 3.0,
         redact: Redactor = plain_hex,
+        describe: Describer = no_description,
     ) -> None:
         self._name = name
         self._open_transport = open_transport
@@ -167,7 +210,7 @@ class DeviceThread:
         self._alive = False
         self._last_heard = 0.0
         self._lost_reason = ""
-        self.diag = Diagnostics(name, redact)
+        self.diag = Diagnostics(name, redact, describe)
 
     # ----------------------------------------------------------------- public, any thread
     @property
@@ -182,6 +225,7 @@ class DeviceThread:
         if self._thread is not None:
             raise RuntimeError(f"driver {self._name} is already started")
         self._stop.clear()
+        self._alive = False  # a driver started again (device set-up) reports its connection
         self.diag.update(state=ConnectionState.CONNECTING)
         self._thread = threading.Thread(target=self._run, name=f"io-{self._name}", daemon=True)
         self._thread.start()
@@ -228,6 +272,9 @@ class DeviceThread:
 
     def diagnostics(self) -> DiagnosticsSnapshot:
         return self.diag.snapshot()
+
+    def frames(self, after: int = 0) -> tuple[RawFrame, ...]:
+        return self.diag.tap.since(after)
 
     def submit(self, action: Callable[[], None]) -> None:
         """Run ``action`` on the I/O thread at its next turn (within one poll interval; at

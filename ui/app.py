@@ -45,7 +45,8 @@ class Console:
 
         close_meter_display(self.bridge)
         self.bridge.detach()
-        for driver in self.drivers:
+        # a device set up in test mode replaced one of these: stop whatever the table runs
+        for driver in [*self.drivers, *self.controller.devices.all()]:
             driver.stop()
         if self.hardware is not None:
             self.hardware.close()
@@ -103,6 +104,14 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
         opened.close()
         raise
     console = Console(opened, controller, bridge, window, drivers, hardware)
+    if devices_file is not None:
+        window.setup_context.devices_path = Path(devices_file)
+    if hardware is not None:
+        window.setup_context.simulator_ports = hardware.ports()
+        if hardware.keypad is not None:
+            from drivers.sim.usb_backend import VirtualUsbBackend
+
+            window.setup_context.keypad_backend = VirtualUsbBackend(hardware.keypad)
     if hardware is not None:
         from ui.world import WorldWindow
 

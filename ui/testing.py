@@ -20,6 +20,7 @@ from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
 from ui.app import Console, start_console
 from ui.dealer.pages import BettingPage, HandPage
 from ui.supervisor.area import SupervisorArea
+from ui.technician.area import TechnicianArea
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.number_pad import NumberPad
 from ui.world import WorldWindow
@@ -216,7 +217,8 @@ class ScreenPlayer:
         self.wait(lambda: self.ctl.snapshot() is not before
                   and (self.ctl.snapshot().card_wanted != before.card_wanted
                        or self.ctl.snapshot().notice != before.notice
-                       or self.ctl.snapshot().round != before.round),
+                       or self.ctl.snapshot().round != before.round
+                       or self.ctl.snapshot().bench != before.bench),
                   f"the {role}'s card to be read")
 
     def open_supervisor(self, role: str = "supervisor") -> SupervisorArea:
@@ -225,4 +227,12 @@ class ScreenPlayer:
         self.swipe(role)
         area = self.window.supervisor
         assert area is not None, "the supervisor's screens did not open"
+        return area
+
+    def open_technician(self, role: str = "technician") -> TechnicianArea:
+        """The Technician button, then a card of ``role``: test mode and its screens."""
+        self.tap(self.window.technician_button)
+        self.swipe(role)
+        area = self.window.technician
+        assert area is not None, "the technician's screens did not open"
         return area

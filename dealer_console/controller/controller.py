@@ -9,6 +9,7 @@ just calls :meth:`pump`). Everything else runs on the thread that owns the datab
 from __future__ import annotations
 
 import queue
+import time
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -26,6 +27,15 @@ from dealer_console.controller.questions import (
 )
 from dealer_console.controller.staff import StaffDesk
 from dealer_console.controller.table_root import OpenTable
+from dealer_console.controller.test_mode import (
+    IN_TEST_MODE,
+    TEST_DEAL_HANDS,
+    Bench,
+    between_rounds_problem,
+    log_entered,
+    log_left,
+    test_deal_id,
+)
 from dealer_console.controller.view import (
     Level,
     Notice,
@@ -34,12 +44,13 @@ from dealer_console.controller.view import (
     WinPageRequest,
 )
 from dealer_console.devices.bet_sensors import (
+    SEATS,
     BetRemoved,
     BetSensorControl,
     BetsLocked,
     LateBet,
 )
-from dealer_console.devices.diagnostics import DeviceDriver
+from dealer_console.devices.diagnostics import DeviceDriver, DiagnosticsSnapshot, RawFrame
 from dealer_console.devices.events import DeviceEvent
 from dealer_console.devices.keypad import (
     BadRead,
@@ -57,7 +68,7 @@ from dealer_console.devices.shuffler import (
     ShufflerControl,
 )
 from dealer_console.employees.authorize import authorise, log_accepted
-from dealer_console.employees.registry import Employee, Role
+from dealer_console.employees.registry import Employee, Role, find_by_card
 from dealer_console.errors import ConsoleError, Refusal
 from dealer_console.jackpot import history, store
 from dealer_console.jackpot.round_hook import JackpotSystem
@@ -100,6 +111,18 @@ class TableDevices:
     def all(self) -> list[DeviceDriver]:
         return [d for d in (self.shuffler, self.sensors, self.keypad) if d is not None]
 
+    def named(self, name: str) -> DeviceDriver | None:
+        return next((d for d in self.all() if d.name == name), None)
+
+    def put(self, driver: DeviceDriver) -> None:
+        """Make ``driver`` the table's device of its name (``shuffler``, ``bet-sensors``,
+        ``keypad``)."""
+        slot = {"shuffler": "shuffler", "bet-sensors": "sensors", "keypad": "keypad"}.get(
+            driver.name)
+        if slot is None:
+            raise ValueError(f"no device slot for a driver named {driver.name!r}")
+        setattr(self, slot, driver)
+
 
 class _Hold(Exception):
     """A device fact that arrived before its phase: kept and tried again after the next
@@ -118,8 +141,9 @@ class TableController:
         self._ready: deque[DeviceEvent] = deque()
         self._held: list[DeviceEvent] = []
         self._listeners: list[Listener] = []
+        self._subscribed: set[int] = set()
         for driver in self.devices.all():
-            driver.subscribe(self.deliver)  # before reading the state: no change is missed
+            self._subscribe(driver)  # before reading the state: no change is missed
         self._health = {d.name: DeviceHealth(d.name, d.state) for d in self.devices.all()}
         self._deal_id: int | None = None
         self._deal_open = False  # the shuffler is still delivering deal _deal_id
@@ -139,6 +163,9 @@ class TableController:
         self._view: TableSnapshot | None = None
         self.staff = StaffDesk(self.table.db, self._changed)
         """The staff list, changed for an executive authorised by :meth:`want_card`."""
+        self._bench: Bench | None = None
+        self._tried: dict[str, DeviceDriver] = {}
+        """The device a technician's candidate replaced, until it is kept or put back."""
 
     # -- what screens read ------------------------------------------------------------------
 
@@ -169,6 +196,8 @@ class TableController:
     def check(self, cmd: c.Command) -> str | None:
         """Why the round would refuse ``cmd`` now, or None: the machine is asked and nothing
         changes (python-chess's ``is_legal``), so a screen enables what the rules allow."""
+        if self._bench is not None:
+            return IN_TEST_MODE
         problem = not_accepted(self.state.phase, type(cmd))
         if problem:
             return problem
@@ -251,6 +280,9 @@ class TableController:
         health = self._health.get(event.device)
         if health is not None and health.apply(event):
             self._changed()
+        if self._bench is not None:
+            self._bench_event(self._bench, event)  # never the round's
+            return
         try:
             if isinstance(event, (FirstPositionDrawn, HandDelivered, CardsLeft,
                                   CardCountError)):
@@ -385,11 +417,14 @@ class TableController:
     def do(self, cmd: c.Command) -> list[Event]:
         """Apply a dealer's command; raises :class:`~dealer_console.errors.Refusal` with the
         reason (nothing changed)."""
+        self._not_in_test_mode()
         return self._handle(cmd)
 
     def start_game_problem(self) -> str | None:
         """Why START GAME cannot be taken now (the round's rules, or a device the step needs
         that is not there), or None."""
+        if self._bench is not None:
+            return IN_TEST_MODE
         problem = self.check(c.StartGame())
         if problem:
             return problem
@@ -402,6 +437,7 @@ class TableController:
     def start_game(self) -> None:
         """START GAME: on a jackpot table the sensors are locked first and the round starts
         when they answer with the chips they hold; elsewhere at once."""
+        self._not_in_test_mode()
         problem = self.check(c.StartGame())
         if problem:
             raise Refused(problem)
@@ -420,6 +456,7 @@ class TableController:
         self._changed()
 
     def end_game(self) -> None:
+        self._not_in_test_mode()
         self._handle(c.EndGame())
 
     def count_deck(self) -> None:
@@ -556,6 +593,149 @@ class TableController:
         """A swipe from a reader other than the keypad's (a test, a USB reader): the same
         path as the keypad's."""
         self._swiped(track)
+
+    # the technician's test mode (see :mod:`.test_mode`)
+
+    @property
+    def in_test_mode(self) -> bool:
+        return self._bench is not None
+
+    def test_mode_problem(self) -> str | None:
+        """Why test mode cannot be entered now, or None."""
+        if self._bench is not None:
+            return IN_TEST_MODE
+        if self._lock_id is not None:
+            return "START GAME is under way: test mode waits for the next round"
+        return between_rounds_problem(self.state)
+
+    def ask_test_mode(self, on_entered: Callable[[Employee], object]) -> None:
+        """A technician's card enters test mode (refused at once when it cannot start);
+        ``on_entered`` then opens the technician's screens."""
+        problem = self.test_mode_problem()
+        if problem:
+            raise Refused(problem)
+
+        def entered(employee: Employee) -> None:
+            self.enter_test_mode(employee)
+            on_entered(employee)
+
+        self.want_card(Role.TECHNICIAN, "enter test mode", entered)
+
+    def enter_test_mode(self, employee: Employee) -> None:
+        """Enter test mode for ``employee`` (a technician whose card was accepted)."""
+        problem = self.test_mode_problem()
+        if problem:
+            raise Refused(problem)
+        if employee.role is not Role.TECHNICIAN:
+            raise Refused(f"{employee.name} is a {employee.role.value}; test mode needs a "
+                          "technician's card")
+        session = log_entered(self.table.db, employee)
+        sensors = self.devices.sensors
+        seats = tuple(s for s in sorted(self.rules.seats) if 1 <= s <= SEATS) if sensors else ()
+        self._bench = Bench(employee, session, time.monotonic(), seats)
+        health = self._health.get(sensors.name) if sensors else None
+        if health is not None and health.connected:  # what the nodes last said
+            self._bench.nodes = {s: s not in health.nodes_down for s in seats}
+        self._armed = False
+        self._changed()
+
+    def leave_test_mode(self) -> int:
+        """Leave test mode (a candidate device not kept is put back); returns the seconds
+        spent, as logged."""
+        bench = self._bench
+        if bench is None:
+            raise Refused("the table is not in test mode")
+        for name in list(self._tried):
+            self.restore_device(name)
+        seconds = int(time.monotonic() - bench.entered)
+        log_left(self.table.db, bench.session, seconds)
+        self._bench = None
+        self._changed()
+        return seconds
+
+    def run_test(self, device: str, action: str) -> None:
+        """Start a technician's test on ``device``: the shuffler's ``test deal`` (seven hands
+        that never reach a round), or one of the driver's own test actions."""
+        bench = self._bench
+        if bench is None:
+            raise Refused("device tests run only in test mode")
+        driver = self.devices.named(device)
+        if driver is None:
+            raise Refused(f"this table has no {device}")
+        if device == "shuffler" and action == "test deal":
+            self._need(driver, "the test deal")
+            deal_id = test_deal_id(self.state.round_id)
+            bench.start_deal(deal_id)
+            assert self.devices.shuffler is not None
+            self.devices.shuffler.start_deal(TEST_DEAL_HANDS, deal_id)
+        else:
+            try:
+                driver.run_test_action(action)
+            except ValueError as exc:
+                raise Refused(str(exc)) from None
+            if device == "bet-sensors" and action.startswith("light seat "):
+                seat = int(action.removeprefix("light seat "))
+                bench.lit.add(seat)
+                bench.answered.pop(seat, None)  # this press's answer is awaited
+        self._changed()
+
+    def diagnostics(self, device: str) -> DiagnosticsSnapshot | None:
+        driver = self.devices.named(device)
+        return None if driver is None else driver.diagnostics()
+
+    def frames(self, device: str, after: int = 0) -> tuple[RawFrame, ...]:
+        """The device's raw frames since number ``after`` (any thread's driver, read here)."""
+        driver = self.devices.named(device)
+        return () if driver is None else driver.frames(after)
+
+    def try_device(self, candidate: DeviceDriver) -> None:
+        """Device set-up (test mode only): stop the table's device of the candidate's name
+        and run the candidate in its place, subscribed like the first; kept with
+        :meth:`keep_device`, or the old one put back with :meth:`restore_device`."""
+        if self._bench is None:
+            raise Refused("devices are set up only in test mode")
+        name = candidate.name
+        current = self.devices.named(name)
+        if current is not None:
+            current.stop()
+            self._tried.setdefault(name, current)
+        self._install(candidate)
+
+    def keep_device(self, name: str) -> None:
+        self._tried.pop(name, None)
+
+    def restore_device(self, name: str) -> None:
+        old = self._tried.pop(name, None)
+        if old is None:
+            return
+        current = self.devices.named(name)
+        if current is not None:
+            current.stop()
+        self._install(old)
+
+    def _install(self, driver: DeviceDriver) -> None:
+        self._subscribe(driver)
+        self.devices.put(driver)
+        self._health[driver.name] = DeviceHealth(driver.name)
+        driver.start()
+        self._changed()
+
+    def _subscribe(self, driver: DeviceDriver) -> None:
+        if id(driver) not in self._subscribed:
+            self._subscribed.add(id(driver))
+            driver.subscribe(self.deliver)
+
+    def _bench_event(self, bench: Bench, event: DeviceEvent) -> None:
+        if isinstance(event, CardSwiped):
+            employee = find_by_card(self.table.db, event.track)  # read only, nothing logged
+            bench.card_read(None if employee is None else employee.role.value)
+        else:
+            bench.apply(event)
+        self._changed()
+
+    def _not_in_test_mode(self) -> None:
+        if self._bench is not None:
+            raise Refused(IN_TEST_MODE)
 
     def _card_swiped(self, request: CardRequest, track: str) -> None:
         """Authorise once, log who, then hand the employee to the requester; a refusal is
@@ -696,7 +876,10 @@ class TableController:
             card_wanted=self._card.prompt if self._card is not None else None,
             win_page=self._win_page,
             hidden_seats=hidden_seats(self.rules, st),
-            banker_pai_gow=banker_pai_gow(self.rules, st))
+            banker_pai_gow=banker_pai_gow(self.rules, st),
+            test_mode=self._bench is not None,
+            bench=None if self._bench is None else self._bench.view(
+                time.monotonic() - self._bench.entered))
 
     def _pending(self, st: RoundState) -> tuple[PendingHit, ...]:
         system = self.opened.jackpot

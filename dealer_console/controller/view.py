@@ -3,7 +3,8 @@ change. Screens read this and send commands; they never reach into the round or 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import Enum
 
 from dealer_console.round import commands as c
@@ -68,6 +69,42 @@ class WinPageRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class TestResult:
+    """One of the technician's tests: ``passed`` None while it waits for the technician or
+    the device, then True or False; ``detail`` says what was seen or what to do."""
+
+    device: str
+    name: str
+    passed: bool | None
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class BenchView:
+    """The technician's tests as they stand (test mode only)."""
+
+    technician: str
+    seconds: int
+    """How long the table has been in test mode."""
+    results: tuple[TestResult, ...]
+    hands: tuple[str, ...] = ()
+    """The test deal's hands, as dealt (they never reach a round)."""
+    chips: frozenset[object] = frozenset()
+    """The sensor spots holding a chip now."""
+    nodes: Mapping[int, bool] = field(default_factory=dict)
+    buttons: frozenset[str] = frozenset()
+    last_button: str = ""
+    card: str = ""
+    """The last card swiped: its holder's role only, never its number."""
+
+    def result(self, device: str, name: str) -> TestResult:
+        for r in self.results:
+            if r.device == device and r.name == name:
+                return r
+        raise KeyError(f"no test {name!r} of the {device}")
+
+
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
     title: str
     profile: str
@@ -90,6 +127,8 @@ class TableSnapshot:
     banker_pai_gow: bool = False
     """The exposed banker's hand is an ace-high pai gow (every base wager pushes)."""
     test_mode: bool = False
+    """A technician is testing the devices: no round can start (``bench`` holds the tests)."""
+    bench: BenchView | None = None
     card_wanted: str | None = None
     """A card the table waits for, as the prompt says it ("Swipe a supervisor's card to
     ..."), or None."""

@@ -130,6 +130,15 @@ class SensorNodeChanged(DeviceEvent):
     firmware: str = ""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NodeLightTest(DeviceEvent):
+    """A seat's node answered the technician's light test (its lights blink), or did not
+    answer it."""
+
+    seat: int
+    answered: bool
+
+
 class BetSensorControl(DeviceDriver, Protocol):
     """What the table controller asks of the bet sensors (``drivers.bet_sensors`` fulfils it);
     safe from any thread, returns at once."""

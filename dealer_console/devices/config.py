@@ -215,3 +215,55 @@ def load_devices(path: str | Path) -> DevicesConfig:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DeviceConfigError(f"{path}: not valid TOML: {exc}") from None
     return parse_devices(data, str(path))
+
+
+
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return repr(value)
+
+
+def devices_toml(config: DevicesConfig) -> str:
+    """The devices file for ``config``; read back it gives the same config."""
+    out = ["# The table's devices (docs/technician.md, docs/protocols/README.md)."]
+    for section in _SECTIONS:
+        values = getattr(config, section)
+        if values is None:
+            continue
+        out.append(f"\n[{section}]")
+        for f in fields(values):
+            value = getattr(values, f.name)
+            shown = f"0x{value:04x}" if f.name in ("vendor_id", "product_id") else \
+                _toml_value(value)
+            out.append(f"{f.name} = {shown}")
+    return "\n".join(out) + "\n"
+
+
+def save_devices(path: str | Path, config: DevicesConfig) -> None:
+    """Write the devices file atomically, after checking it reads back as ``config`` (every
+    value was already checked when ``config`` was built)."""
+    text = devices_toml(config)
+    if parse_devices(tomllib.loads(text), str(path)) != config:
+        raise DeviceConfigError(f"{path}: the devices file would not read back as written")
+    path = Path(path)
+    temporary = path.with_name(path.name + ".new")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(path)
+    except OSError as exc:
+        raise DeviceConfigError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def with_device(config: DevicesConfig, device: ShufflerConfig | BetSensorsConfig
+                | KeypadConfig) -> DevicesConfig:
+    """``config`` with one device's settings replaced."""
+    section = {ShufflerConfig: "shuffler", BetSensorsConfig: "bet_sensors",
+               KeypadConfig: "keypad"}[type(device)]
+    values = {s: getattr(config, s) for s in _SECTIONS}
+    values[section] = device
+    return DevicesConfig(source=config.source, **values)

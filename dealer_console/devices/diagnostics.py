@@ -8,9 +8,12 @@ offers without knowing its class; their results arrive as ordinary events.
 
 from __future__ import annotations
 
+import collections
+import itertools
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Final, Protocol
 
 from dealer_console.devices.events import ConnectionState, DeviceEvent, EventSink
 
@@ -44,6 +47,47 @@ class DiagnosticsSnapshot:
     extra: Mapping[str, str] = field(default_factory=dict)
 
 
+FRAMES_TAPPED: Final = 500
+"""Raw frames a driver keeps for the technician's live view: a few seconds of a busy bus, a
+bounded memory however long nobody looks."""
+
+
+@dataclass(frozen=True, slots=True)
+class RawFrame:
+    """One frame as it crossed the wire, for the technician's live view.
+
+    ``shown`` is the hex (with a secret such as a card's track data masked) and ``decoded`` the
+    driver's reading of it; ``number`` counts up per driver, so a screen asks only for what it
+    has not drawn yet.
+    """
+
+    number: int
+    direction: str
+    """``in`` (device to console) or ``out`` (console to device)."""
+    shown: str
+    decoded: str
+    good: bool = True
+
+
+class FrameTap:
+    """A bounded, thread-safe feed of raw frames: the driver's I/O thread appends, the GUI
+    thread reads through the controller (never a widget touched from the I/O thread)."""
+
+    def __init__(self, keep: int = FRAMES_TAPPED) -> None:
+        self._lock = threading.Lock()
+        self._frames: collections.deque[RawFrame] = collections.deque(maxlen=keep)
+        self._numbers = itertools.count(1)
+
+    def add(self, direction: str, shown: str, decoded: str, good: bool = True) -> None:
+        with self._lock:
+            self._frames.append(RawFrame(next(self._numbers), direction, shown, decoded, good))
+
+    def since(self, number: int = 0) -> tuple[RawFrame, ...]:
+        """The frames kept whose number is above ``number``, oldest first."""
+        with self._lock:
+            return tuple(f for f in self._frames if f.number > number)
+
+
 class DeviceDriver(Protocol):
     """What the console needs from any device driver, whatever its bus."""
 
@@ -72,3 +116,6 @@ class DeviceDriver(Protocol):
 
     def run_test_action(self, action: str) -> None:
         """Start a test action; an unknown name raises ValueError naming it."""
+
+    def frames(self, after: int = 0) -> tuple[RawFrame, ...]:
+        """The raw frames tapped since frame number ``after`` (see :class:`FrameTap`)."""

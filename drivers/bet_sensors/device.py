@@ -27,6 +27,7 @@ from dealer_console.devices.bet_sensors import (
     LateBet,
     LightColour,
     LightMode,
+    NodeLightTest,
     SensorNodeChanged,
     Spot,
 )
@@ -86,7 +87,8 @@ class BetSensorDriver(DeviceThread):
         opener: TransportFactory = (
             (lambda: SerialTransport(port, baudrate)) if isinstance(port, str) else port
         )
-        super().__init__(name, opener, backoff=backoff, silence_timeout=silence_timeout)
+        super().__init__(name, opener, backoff=backoff, silence_timeout=silence_timeout,
+                         describe=f.describe)
         self._nodes = {seat: _Node(seat) for seat in sorted(set(seats))}
         bad = [s for s in self._nodes if not 1 <= s <= SEATS]
         if bad or not self._nodes:
@@ -110,6 +112,8 @@ class BetSensorDriver(DeviceThread):
         """The lights as the round set them, shown again when a light test ends."""
         self._light_test_seconds = light_test_seconds
         self._light_test_until: float | None = None
+        self._light_testing: set[int] = set()
+        """Seats whose light test waits for their node's answer (reported once)."""
         self._reported: dict[int, set[Hashable]] = {}
         """The facts already reported, per lock id; only the lock in force and the one being
         released are kept, so the memory stays bounded round after round and a lock id used
@@ -152,31 +156,38 @@ class BetSensorDriver(DeviceThread):
         self.submit(self._start_unlock)
 
     def test_actions(self) -> tuple[str, ...]:
-        return ("light test", "lights off")
+        return ("light test", "lights off", *(f"light seat {seat}" for seat in self._nodes))
 
     def run_test_action(self, action: str) -> None:
         """``light test``: every light blinks white for ``light_test_seconds``, then shows
-        what the round had set again. ``lights off``: every light off (the round's settings
-        are forgotten)."""
+        what the round had set again; ``light seat N``: the same for one seat's node, so a
+        technician sees each node answer in turn. ``lights off``: every light off (the round's
+        settings are forgotten)."""
+        seat = action.removeprefix("light seat ")
         if action == "light test":
             self.submit(self._start_light_test)
+        elif seat != action and seat.isdigit() and int(seat) in self._nodes:
+            self.submit(lambda: self._start_light_test(int(seat)))
         elif action == "lights off":
             self.submit(self._lights_off)
         else:
             raise ValueError(f"the bet sensors have no test action {action!r}")
 
-    def _every_spot(self) -> list[Spot]:
-        return [Spot(seat, spot) for seat in self._nodes for spot in (1, 2)]
+    def _every_spot(self, seat: int | None = None) -> list[Spot]:
+        seats = self._nodes if seat is None else (seat,)
+        return [Spot(s, spot) for s in seats for spot in (1, 2)]
 
     def _want_light(self, spot: Spot, mode: LightMode, colour: LightColour) -> None:
         self._lights[spot] = (mode, colour)
         if self._light_test_until is None:
             self._queue(spot.seat, f.SetLight(spot.spot, mode, colour))
 
-    def _start_light_test(self) -> None:
+    def _start_light_test(self, seat: int | None = None) -> None:
         self._light_test_until = time.monotonic() + self._light_test_seconds
-        self.diag.set_extra("light test", "on")
-        for spot in self._every_spot():
+        self.diag.set_extra("light test", "on" if seat is None else f"seat {seat}")
+        if seat is not None:
+            self._light_testing.add(seat)
+        for spot in self._every_spot(seat):
             self._queue(spot.seat, f.SetLight(spot.spot, LightMode.BLINK, LightColour.WHITE))
 
     def _end_light_test(self) -> None:
@@ -315,6 +326,9 @@ class BetSensorDriver(DeviceThread):
 
     def _node_failed(self, node: _Node, now: float) -> None:
         node.next_poll = now + self._offline_poll_interval
+        if node.seat in self._light_testing:
+            self._light_testing.discard(node.seat)
+            self._emit(NodeLightTest, seat=node.seat, answered=False)
         if node.online is not False:
             node.online = False
             node.identified = False
@@ -331,6 +345,9 @@ class BetSensorDriver(DeviceThread):
             node.queue.popleft()
         if isinstance(request, f.Poll):
             node.needs_poll = False
+        if isinstance(request, f.SetLight) and node.seat in self._light_testing:
+            self._light_testing.discard(node.seat)
+            self._emit(NodeLightTest, seat=node.seat, answered=True)
         if isinstance(reply, f.Identity | f.State):
             node.spots = reply.spots
         if isinstance(reply, f.Identity):

@@ -14,6 +14,7 @@ from typing import ClassVar, Final
 
 from dealer_console.devices.bet_sensors import SPOTS_PER_SEAT, LightColour, LightMode, Spot
 from drivers import hdlc
+from drivers.base import message_words
 
 REPLY: Final = 0x80
 
@@ -237,3 +238,16 @@ class BetSensorFramer:
             except MessageError as exc:
                 out.append(Frame(chunk.raw, error=str(exc)))
         return out
+
+
+def describe(raw: bytes) -> str:
+    """One wire frame in words, for the technician's live view."""
+    words = []
+    for item in BetSensorFramer().feed(raw):
+        if item.frame is None:
+            words.append(f"bad frame: {item.error}")
+            continue
+        frame = item.frame
+        who = f"seat {frame.address} {'answers' if frame.reply else 'asked'}"
+        words.append(f"{who} #{frame.seq}: {message_words(frame.message)}")
+    return "; ".join(words) or "incomplete frame"

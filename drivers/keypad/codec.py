@@ -288,3 +288,22 @@ def redacted_hex(data: bytes) -> str:
         if 0x30 <= data[i] <= 0x3F:
             cells[i] = "**"
     return " ".join(cells)
+
+
+def describe(data: bytes) -> str:
+    """A transfer in words, for the technician's live view: the report types and numbers;
+    a card's track data never appears (only that a card was read)."""
+    decoded = decode_transfer(data)
+    words = []
+    for report in decoded.reports:
+        word = f"{report.type.name} #{report.seq}"
+        if report.type is ReportType.BUTTON:
+            try:
+                button, action = parse_button(report)
+                word += f" {button.name} {action.name}"
+            except (DecodeError, ValueError) as exc:
+                word += f" ({exc})"
+        words.append(word)
+    if decoded.rejected:
+        words.append(f"{decoded.rejected} bytes rejected: {decoded.reason}")
+    return "; ".join(words) or "empty transfer"

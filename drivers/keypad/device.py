@@ -77,6 +77,7 @@ class KeypadDriver(DeviceThread):
             backoff=backoff,
             silence_timeout=silence_timeout,
             redact=codec.redacted_hex,
+            describe=codec.describe,
         )
         self._heartbeat = heartbeat
         self._resend_after = resend_after

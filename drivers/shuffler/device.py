@@ -54,7 +54,8 @@ class ShufflerDriver(DeviceThread):
         opener: TransportFactory = (
             (lambda: SerialTransport(port, baudrate)) if isinstance(port, str) else port
         )
-        super().__init__(name, opener, backoff=backoff, silence_timeout=silence_timeout)
+        super().__init__(name, opener, backoff=backoff, silence_timeout=silence_timeout,
+                         describe=f.describe)
         self._framer = f.ShufflerFramer()
         self._arq = StopAndWait(ack_timeout)
         self._heartbeat = heartbeat

@@ -16,6 +16,7 @@ from dealer_console.cards import Card, card_from_index
 from dealer_console.devices.shuffler import ShufflerState
 from drivers import hdlc
 from drivers.arq import Packet, PacketError
+from drivers.base import message_words
 
 PROTOCOL_VERSION: Final = 1
 
@@ -302,3 +303,16 @@ class ShufflerFramer:
 
 def packet_for(message: Message, seq: int) -> Packet:
     return Packet(seq, message.KIND, message.payload())
+
+
+def describe(raw: bytes) -> str:
+    """One wire frame in words, for the technician's live view."""
+    words = []
+    for frame in ShufflerFramer().feed(raw):
+        if frame.packet is None:
+            words.append(f"bad frame: {frame.error}")
+        elif frame.message is None:
+            words.append(f"{'ACK' if frame.packet.kind == 0x06 else 'NAK'} {frame.packet.seq}")
+        else:
+            words.append(f"#{frame.packet.seq} {message_words(frame.message)}")
+    return "; ".join(words) or "incomplete frame"

@@ -129,6 +129,12 @@ class SimulatedHardware:
         else:
             self.links[name].replug()
 
+    def ports(self) -> dict[str, str]:
+        """Each serial device's pseudo-terminal (``link="pty"`` only): its port as the
+        console's set-up chooses it."""
+        serial = [d for d in self.devices if d != "keypad"]
+        return {name: server.path for name, server in zip(serial, self.servers, strict=False)}
+
     def _serial_index(self, name: str) -> int:
         serial = [d for d in self.devices if d != "keypad"]
         return serial.index(name)

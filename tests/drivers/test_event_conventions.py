@@ -43,6 +43,7 @@ MOMENTS: dict[type[ev.DeviceEvent], dict[str, Any]] = {
     sh.ShufflerStatus: {"state": sh.ShufflerState.READY, "firmware": "1", "serial_number": "2"},
     bs.BetSpotChanged: {"spot": bs.Spot(3, 2), "present": True},
     bs.SensorNodeChanged: {"seat": 3, "online": False},
+    bs.NodeLightTest: {"seat": 3, "answered": True},
 }
 """Events that report a moment (a state, a connection): each is its own fact."""
 

@@ -31,10 +31,20 @@ from ui.dealer.words import PHASES
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.session import Session
 from ui.supervisor.win_page import WinPageDesk
+from ui.technician.area import TechnicianArea
+from ui.technician.setup_screen import SetupContext
 from ui.widgets.card_prompt import CardPrompt
 from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
+
+
+class AreaPage(QWidget):
+    """A page of the window's areas: while another page is shown its wrapped text does not
+    size the window (a stack asks every page, shown or not, how tall it must be)."""
+
+    def heightForWidth(self, width: int) -> int:
+        return super().heightForWidth(width) if self.isVisible() else -1
 
 
 class DealerWindow(QMainWindow):
@@ -76,6 +86,14 @@ class DealerWindow(QMainWindow):
         policy.setRetainSizeWhenHidden(True)
         self.phase_bar.primary.setSizePolicy(policy)
         self.supervisor_button = self.phase_bar.add_secondary("Supervisor", self.ask_supervisor)
+        self.technician_button = self.phase_bar.add_secondary("Technician", self.ask_technician)
+        for staff in (self.supervisor_button, self.technician_button):
+            # the staff's doors, in small type: the dealer's sentence keeps its width
+            staff.setStyleSheet(f"font-size: {theme.FONT_SMALL}px; padding: 0 8px;")
+        self.technician: TechnicianArea | None = None
+        self.setup_context = SetupContext(controller.opened.db_path.parent / "devices.toml")
+        """Where device set-up saves (the console's start sets the real file and the
+        simulator)."""
         self.card_prompt = CardPrompt(lambda: self.act(controller.cancel_card))
         self.supervisor: SupervisorArea | None = None
         self.win_pages = WinPageDesk(controller, self)
@@ -89,7 +107,7 @@ class DealerWindow(QMainWindow):
         body.addWidget(self.table, 2)
         body.addWidget(self.stack, 5)
         body.addWidget(self.phase_bar)
-        self.dealer_area = QWidget()
+        self.dealer_area = AreaPage()
         self.dealer_area.setLayout(body)
         self.areas = QStackedWidget()
         """The dealer's table, or a staff area (the supervisor's screens) in its place."""
@@ -136,6 +154,28 @@ class DealerWindow(QMainWindow):
             self.areas.removeWidget(area)
             area.deleteLater()
 
+    def ask_technician(self) -> None:
+        """Test mode and the technician's screens open on a technician's card, between
+        rounds only (refused at once otherwise, with the reason)."""
+        self.act(lambda: self.ctl.ask_test_mode(self.open_technician))
+
+    def open_technician(self, employee: Employee) -> TechnicianArea:
+        self.close_supervisor()
+        self.technician = TechnicianArea(self.ctl, self.bridge, employee, self.setup_context,
+                                         self.leave_test_mode)
+        self.areas.addWidget(self.technician)
+        self.areas.setCurrentWidget(self.technician)
+        return self.technician
+
+    def leave_test_mode(self) -> None:
+        area, self.technician = self.technician, None
+        if self.ctl.in_test_mode:
+            self.act(self.ctl.leave_test_mode)
+        self.areas.setCurrentWidget(self.dealer_area)
+        if area is not None:
+            self.areas.removeWidget(area)
+            area.deleteLater()
+
     def _seat_tapped(self, seat: int) -> None:
         self.focus = seat
         self.show_view(self.ctl.snapshot())
@@ -150,7 +190,8 @@ class DealerWindow(QMainWindow):
         self.card_prompt.show_prompt(view.card_wanted)
         self.win_pages.show_request(view.win_page)
         r = view.round
-        self.title.setText(f"Round {r.round_id} - {PHASES[r.phase]}")
+        self.title.setText(f"Round {r.round_id} - {PHASES[r.phase]}"
+                           + (" - TEST MODE" if view.test_mode else ""))
         self.devices.setText("  ".join(
             f"{d.title} {'OK' if d.fault is None else 'FAULT'}" for d in view.devices))
         self.faults.set_faults([(d.title, d.fault or "", d.todo) for d in view.faults])
@@ -165,7 +206,9 @@ class DealerWindow(QMainWindow):
             current = page.seat_in_focus(view, self.focus)
         self.table.show_round(view, current, self.four_colour)
         step = next_step(self.ctl, view)
-        self.phase_bar.set_instruction(step.sentence)
+        self.phase_bar.set_instruction(
+            "Test mode: a technician is testing the devices" if view.test_mode
+            else step.sentence)
         bar_action = step.action
         self.phase_bar.set_action(step.button, (lambda: self.act(bar_action))
                                   if bar_action else None, step.enabled)

@@ -1,0 +1,129 @@
+"""The technician's test mode in the controller, with the simulated devices behind their real
+drivers: entered by a technician's card between rounds only, no round can start in it, a test
+deal never reaches the round, and a whole session leaves the round and meter tables as they
+were, byte for byte."""
+
+from __future__ import annotations
+
+import pytest
+from sqlite_utils import Database
+
+from dealer_console.controller.test_mode import IN_TEST_MODE
+from dealer_console.devices.keypad import Button
+from dealer_console.employees.events import STAFF_KINDS
+from dealer_console.errors import Refusal
+from dealer_console.round import commands as c
+from dealer_console.round.state import Phase
+from drivers.sim.table.choices import SIM_STAFF
+from tests.controller.conftest import Rig
+
+CARDS = {role: track for _id, _name, role, track in SIM_STAFF}
+UNTOUCHED_BY_TESTS = {"_sqlite_migrations", "events", "employee_log", "test_mode_sessions"}
+
+
+def dump_round_and_meter_tables(db: Database) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table a round or a meter writes (the round's events among them);
+    the swipe log and test mode's own log are left out: they are meant to change."""
+    names = [str(r[0]) for r in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+    out = {name: [tuple(row) for row in db.execute(f"SELECT * FROM [{name}] ORDER BY 1")]
+           for name in names if name not in UNTOUCHED_BY_TESTS}
+    kinds = ", ".join("?" * len(STAFF_KINDS))
+    out["events"] = [tuple(row) for row in db.execute(
+        f"SELECT * FROM events WHERE kind NOT IN ({kinds}) ORDER BY seq", list(STAFF_KINDS))]
+    return out
+
+
+def enter(rig: Rig) -> None:
+    entered: list[str] = []
+    rig.controller.ask_test_mode(lambda e: entered.append(e.employee_id))
+    rig.controller.swipe(CARDS["technician"])
+    assert entered == ["SIM-T1"]
+
+
+def test_a_technicians_card_enters_and_leaving_is_logged_with_who_and_how_long(
+        rig: Rig) -> None:
+    enter(rig)
+    view = rig.controller.snapshot()
+    assert view.test_mode and view.bench is not None
+    assert "SIM-T1" in view.bench.technician
+    seconds = rig.controller.leave_test_mode()
+    assert not rig.controller.snapshot().test_mode
+    row = rig.opened.db.execute("SELECT employee_id, left_at IS NOT NULL, seconds "
+                                "FROM test_mode_sessions").fetchone()
+    assert tuple(row) == ("SIM-T1", 1, seconds)
+
+
+@pytest.mark.parametrize("role", ["supervisor", "executive", "dealer"])
+def test_no_other_card_enters(rig: Rig, role: str) -> None:
+    rig.controller.ask_test_mode(lambda e: None)
+    with pytest.raises(Refusal, match="technician's card"):
+        rig.controller.swipe(CARDS[role])
+    assert not rig.controller.in_test_mode
+    assert rig.controller.snapshot().card_wanted is not None  # still waiting for the right one
+
+
+def test_refused_once_a_wager_is_placed(rig: Rig) -> None:
+    rig.controller.do(c.PlaceWager(2, "base", 2500))
+    with pytest.raises(Refusal, match="between rounds: wagers are placed"):
+        rig.controller.ask_test_mode(lambda e: None)
+    assert rig.controller.snapshot().card_wanted is None
+
+
+def test_no_round_starts_in_test_mode(rig: Rig) -> None:
+    enter(rig)
+    assert rig.controller.start_game_problem() == IN_TEST_MODE
+    with pytest.raises(Refusal, match=IN_TEST_MODE):
+        rig.controller.start_game()
+    with pytest.raises(Refusal, match=IN_TEST_MODE):
+        rig.controller.do(c.PlaceWager(2, "base", 2500))
+    assert rig.hardware.keypad is not None
+    rig.hardware.keypad.tap(Button.START_GAME)  # the keypad's START GAME is only echoed
+    bench = rig.controller.snapshot().bench
+    rig.until(lambda: "START_GAME" in (rig.controller.snapshot().bench or bench).buttons,
+              "the button's echo")
+    assert rig.controller.state.phase is Phase.BETTING
+
+
+def test_a_session_leaves_the_round_and_meter_tables_byte_for_byte(rig: Rig) -> None:
+    ctl, hw = rig.controller, rig.hardware
+    before = dump_round_and_meter_tables(rig.opened.db)
+    phase_before = ctl.state
+    enter(rig)
+    ctl.run_test("shuffler", "test deal")
+    rig.until(lambda: ctl.snapshot().bench is not None and ctl.snapshot().bench.result(
+        "shuffler", "test deal").passed is not None, "the test deal")
+    bench = ctl.snapshot().bench
+    assert bench is not None
+    assert bench.result("shuffler", "test deal").passed is True
+    assert len(bench.hands) == 7
+    ctl.run_test("shuffler", "deck count")
+    rig.until(lambda: ctl.snapshot().bench.result(  # type: ignore[union-attr]
+        "shuffler", "deck count").passed is not None, "the deck count")
+    assert hw.bus is not None and hw.keypad is not None
+    hw.bus.place(2, 1)
+    rig.until(lambda: "chip on now" in ctl.snapshot().bench.result(  # type: ignore[union-attr]
+        "bet-sensors", "seat 2 spot 1 chip").detail, "the chip")
+    hw.bus.take(2, 1)
+    for button in Button:
+        hw.keypad.tap(button)
+    rig.until(lambda: ctl.snapshot().bench.result(  # type: ignore[union-attr]
+        "keypad", "every button").passed is True, "every button")
+    ctl.leave_test_mode()
+    assert ctl.state == phase_before
+    assert dump_round_and_meter_tables(rig.opened.db) == before
+
+
+def test_after_a_test_deal_the_next_round_is_dealt_and_played_as_usual(rig: Rig) -> None:
+    from tests.controller.test_controller import bet, finish_round, start_by_keypad
+
+    ctl = rig.controller
+    enter(rig)
+    ctl.run_test("shuffler", "test deal")
+    rig.until(lambda: ctl.snapshot().bench.result(  # type: ignore[union-attr]
+        "shuffler", "test deal").passed is True, "the test deal")
+    ctl.leave_test_mode()
+    bet(rig)
+    start_by_keypad(rig)  # the keypad's START GAME reaches the round again
+    finish_round(rig)
+    assert len(ctl.state.hands) == 7 and ctl.state.wagers[(2, "jackpot")] == 100
