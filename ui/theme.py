@@ -204,9 +204,17 @@ def font(size: int = FONT_BODY, bold: bool = False) -> QFont:
     return result
 
 
-def apply_theme(app: QApplication) -> None:
+_THEMED = "dealer_console_themed"
+
+
+def apply_theme(app: QApplication, *, again: bool = False) -> None:
     """Give ``app`` the console's fonts, style, palette and stylesheet. Call once, before any
-    window is shown; calling again is harmless."""
+    window is shown; calling again does nothing (a new style re-polishes every widget alive,
+    which a process opening many consoles, the screenshots', made take minutes) unless
+    ``again`` (a test that took part of the theme away puts it back)."""
+    if app.property(_THEMED) and not again:
+        return
+    app.setProperty(_THEMED, True)
     load_fonts()
     app.setFont(font(FONT_BODY))
     app.setStyle(TouchStyle())

@@ -55,7 +55,7 @@ def no_stylesheet(themed: QApplication) -> Iterator[QApplication]:
     """The theme's style on its own, without the stylesheet drawing over it."""
     themed.setStyleSheet("")
     yield themed
-    theme.apply_theme(themed)
+    theme.apply_theme(themed, again=True)
 
 
 def test_the_style_is_fusion_underneath(no_stylesheet: QApplication) -> None:
