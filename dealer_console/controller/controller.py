@@ -12,6 +12,7 @@ import queue
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from dealer_console.cards import Card
 from dealer_console.controller.cards import CardRequest
@@ -25,7 +26,13 @@ from dealer_console.controller.questions import (
     wager_hint,
 )
 from dealer_console.controller.table_root import OpenTable
-from dealer_console.controller.view import Level, Notice, PendingHit, TableSnapshot
+from dealer_console.controller.view import (
+    ConfirmedHit,
+    Level,
+    Notice,
+    PendingHit,
+    TableSnapshot,
+)
 from dealer_console.devices.bet_sensors import (
     BetRemoved,
     BetSensorControl,
@@ -53,6 +60,8 @@ from dealer_console.employees.authorize import authorise, log_accepted
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import Refusal
 from dealer_console.jackpot import store
+from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot.projection import project
 from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
@@ -124,6 +133,7 @@ class TableController:
         self._first_seat: int | None = None
         self._armed = False
         self._card: CardRequest | None = None
+        self._last_hit: ConfirmedHit | None = None
         spots = sorted(s for s, k in JACKPOT_KINDS.items() if k in self.rules.wager_kinds)
         self._game = spots[0] if spots else 1
         self._notice: Notice | None = None
@@ -459,8 +469,13 @@ class TableController:
         """A card swipe confirms the first pending hit: authorised once by the jackpot system
         (a refusal is logged and raised with its reason)."""
         before = self.table.state
-        self._system().confirm(self.table, track)
+        hit = self._system().confirm(self.table, track)
         self._armed = False
+        self._last_hit = ConfirmedHit(
+            hit.spot, hit.seat, hit.line_label, hit.amount_cents,
+            f"{hit.employee_name} ({hit.employee_role})", hit.level,
+            None if hit.meter_before_micro is None else hit.meter_before_micro // MICRO,
+            None if hit.meter_after_micro is None else hit.meter_after_micro // MICRO)
         self._after(before)
 
     # a card wanted for something other than a jackpot hit (see :mod:`.cards`)
@@ -535,7 +550,7 @@ class TableController:
 
     def _new_round(self) -> None:
         self._lock_id, self._counting, self._deal_wanted = None, False, False
-        self._first_seat, self._armed = None, False
+        self._first_seat, self._armed, self._last_hit = None, False, None
         self._held.clear()
         self._release_sensors()
 
@@ -611,20 +626,47 @@ class TableController:
             jackpot_armed=self._armed, notice=self._notice,
             card_wanted=self._card.prompt if self._card is not None else None,
             hidden_seats=hidden_seats(self.rules, st),
-            banker_pai_gow=banker_pai_gow(self.rules, st))
+            banker_pai_gow=banker_pai_gow(self.rules, st), **self._jackpot_view(st))
+
+    def _jackpot_view(self, st: RoundState) -> dict[str, Any]:
+        """The jackpot panel's part of the view: games, wagered seats, marks, the hand
+        buttons of the chosen game, the last confirmed hit."""
+        system = self.opened.jackpot
+        if system is None:
+            return {}
+        db = self.table.db
+        games = tuple(store.spots(db))
+        out: dict[str, Any] = {"jackpot_games": games, "jackpot_last": self._last_hit}
+        if self._game in games:
+            paytable = store.game_config(db, self._game).paytable
+            out["jackpot_lines"] = tuple(line.label for line in paytable.lines)
+        jr = system.current(st)
+        if jr is None:
+            return out
+        out["jackpot_wagered"] = frozenset((spot, seat) for spot, g in jr.games.items()
+                                           for seat in g.wagered)
+        out["jackpot_marked"] = frozenset(
+            (spot, seat, g.paytable.number_of(m.line))
+            for spot, g in jr.games.items() for seat, m in g.marks.items())
+        chosen = jr.games.get(self._game)
+        out["jackpot_selected"] = None if chosen is None else chosen.selected
+        return out
 
     def _pending(self, st: RoundState) -> tuple[PendingHit, ...]:
+        """The hits waiting for a swipe, each with its amount and meters as they will be after
+        the hits before it (:func:`dealer_console.jackpot.projection.project`)."""
         system = self.opened.jackpot
         if system is None:
             return ()
-        out = []
-        for pending in system.marks(st):
-            game = store.game_config(self.table.db, pending.spot)
-            line_no = game.paytable.number_of(pending.mark.line)
-            amount = store.quote(self.table.db, pending.spot, line_no).amount_cents
-            out.append(PendingHit(pending.spot, pending.mark.seat, line_no,
-                                  pending.mark.line.label, amount, system.required(pending)))
-        return tuple(out)
+        marks = system.marks(st)
+        db = self.table.db
+        spots = {p.spot for p in marks}
+        games = {spot: store.game_config(db, spot) for spot in spots}
+        states = {spot: store.meter_states(db, spot) for spot in spots}
+        return tuple(
+            PendingHit(h.spot, h.seat, h.line_no, h.label, h.amount_cents, h.needs, h.level,
+                       h.meter_before_cents, h.meter_after_cents, h.meters_after)
+            for h in project(games, states, [(p.spot, p.mark) for p in marks]))
 
 
 def _tuple(key: Hashable) -> tuple[Hashable, ...]:

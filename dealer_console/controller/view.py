@@ -55,6 +55,27 @@ class PendingHit:
     amount_cents: int
     needs: str
     """The role whose card confirms it: ``supervisor`` or ``executive``."""
+    level: str | None = None
+    """The meter the award comes off, or None for a pay from the tray alone."""
+    meter_before_cents: int | None = None
+    """That meter once the hits listed before this one are paid (jackpot/projection.py)."""
+    meter_after_cents: int | None = None
+    meters_after: tuple[tuple[str, int], ...] = ()
+    """Every meter of the hit's game, in cents, as it will be after this hit."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmedHit:
+    """The last jackpot hit confirmed this round, as the dealer's panel shows it."""
+
+    spot: int
+    seat: int
+    label: str
+    amount_cents: int
+    who: str
+    level: str | None
+    meter_before_cents: int | None
+    meter_after_cents: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +104,17 @@ class TableSnapshot:
     card_wanted: str | None = None
     """A card the table waits for, as the prompt says it ("Swipe a supervisor's card to
     ..."), or None."""
+    jackpot_games: tuple[int, ...] = ()
+    """The sensor spots of the table's jackpot games (two: the dealer picks one per hit)."""
+    jackpot_wagered: frozenset[tuple[int, int]] = frozenset()
+    """``(spot, seat)`` of every jackpot wager this round: the seats a hand button can mark."""
+    jackpot_selected: int | None = None
+    """The seat selected for a hand button on the chosen game, or None."""
+    jackpot_lines: tuple[str, ...] = ()
+    """The chosen game's hand buttons, top line first (button 1)."""
+    jackpot_marked: frozenset[tuple[int, int, int]] = frozenset()
+    """``(spot, seat, line_no)`` of every mark this round, confirmed or not."""
+    jackpot_last: ConfirmedHit | None = None
 
     @property
     def faults(self) -> tuple[DeviceView, ...]:

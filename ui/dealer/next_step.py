@@ -82,8 +82,12 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
                     lambda: ctl.do(c.SettleNext()), ctl.check(c.SettleNext()) is None)
     if phase is Phase.END:
         if view.jackpot_pending:
-            return Step("A jackpot hand waits: the supervisor presses CONFIRM and swipes.",
-                        "END GAME", ctl.end_game, False)
+            first = view.jackpot_pending[0]
+            waiting = len(view.jackpot_pending)
+            hands = "A jackpot hand waits" if waiting == 1 else f"{waiting} jackpot hands wait"
+            return Step(f"{hands} for a card (seat {first.seat} first): press CONFIRM and "
+                        "swipe, or take the mark back.",
+                        "END GAME waits for the jackpot", ctl.end_game, False)
         return Step("Every seat is settled: press END GAME.", "END GAME", ctl.end_game,
                     ctl.check(c.EndGame()) is None)
     return Step("")

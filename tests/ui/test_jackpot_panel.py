@@ -1,0 +1,221 @@
+"""The dealer's jackpot panel through the real screens: the simulated shuffler deals stacked
+hands, the simulated bet sensors hold the jackpot chips, and cards are swiped on the simulated
+keypad's reader. Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from dealer_console.audit.verify import audit
+from dealer_console.cards import Card, parse_cards
+from dealer_console.devices.keypad import Button
+from dealer_console.employees import changes
+from dealer_console.jackpot import store
+from dealer_console.money import format_cents
+from dealer_console.round.state import Phase
+from drivers.sim.table.choices import SIM_STAFF
+from drivers.sim.table.world import shuffled_deck
+from ui.dealer.jackpot_panel import JackpotPanel
+from ui.dealer.pages import EndPage
+from ui.testing import ScreenPlayer
+
+NATURAL_SF = "2s 3s 4s 5s 6s 7s 8s"  # 100% of the meter: above $1,000, an executive's card
+WILD_SF = "2h 3h 4h 5h 6h JK 8h"  # 25% of the meter: a supervisor's card
+ROYAL = "As Ks Qs Js Ts 2d 3c"  # 200 for 1 from the tray: a supervisor's card
+EXECUTIVE_TRACK = next(t for _i, _n, role, t in SIM_STAFF if role == "executive")
+
+
+@pytest.fixture
+def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
+    started: list[ScreenPlayer] = []
+    yield started
+    for player in started:
+        player.close()
+
+
+def start(play: list[ScreenPlayer], db: Path) -> ScreenPlayer:
+    player = ScreenPlayer.start("washington-face-up", db)
+    play.append(player)
+    return player
+
+
+def deal_to_end(p: ScreenPlayer, hands: list[str], seed: int = 5,
+                seats: tuple[int, ...] = (1, 2, 3)) -> None:
+    """Stack the deck so the first deliveries (seat 1, 2, ... with the number 2) hold
+    ``hands``, take a base wager and a jackpot chip at ``seats``, and play to the End page."""
+    stacked: list[Card] = [card for hand in hands for card in parse_cards(hand)]
+    deck = stacked + [x for x in shuffled_deck(seed, 1) if x not in stacked]
+    assert p.hardware.shuffler is not None
+    p.hardware.shuffler.script(deck_order=tuple(deck), random_number=2)
+    for seat in seats:
+        p.bet(seat, "Base", 20)
+        p.chip(seat)
+    p.start_game()
+    p.until_hands_set()
+    for seat, hand in enumerate(hands, 1):
+        assert set(p.ctl.state.hands[seat]) == set(parse_cards(hand))
+    p.play_to_end()
+
+
+def panel(p: ScreenPlayer) -> JackpotPanel:
+    page = p.window.pages[Phase.END]
+    assert isinstance(page, EndPage)
+    return page.jackpot
+
+
+def confirm_with(p: ScreenPlayer, role: str) -> None:
+    p.tap(panel(p).confirm)
+    assert p.ctl.snapshot().jackpot_armed
+    p.swipe(role)
+
+
+def hits(p: ScreenPlayer) -> list[tuple[int, int, str]]:
+    return [(int(s), int(a), str(w)) for s, a, w in p.console.opened.db.execute(
+        "SELECT seat, amount_cents, employee_id FROM jackpot_hits ORDER BY hit_id")]
+
+
+def test_a_hit_confirmed_by_a_supervisor_s_card(play: list[ScreenPlayer],
+                                                tmp_path: Path) -> None:
+    p = start(play, tmp_path / "t.db")
+    deal_to_end(p, [ROYAL])
+    pending = p.ctl.snapshot().jackpot_pending
+    assert [(h.seat, h.label, h.needs) for h in pending] == [(1, "Royal flush", "supervisor")]
+    text = panel(p).hits.text()
+    assert "Seat 1" in text and "Royal flush" in text and "$200.00" in text
+    assert "a supervisor's card" in text
+    # END GAME says why it waits, before it is pressed
+    assert not p.window.phase_bar.primary.isEnabled()
+    assert "jackpot" in p.window.phase_bar.primary.text()
+    confirm_with(p, "supervisor")
+    assert not p.ctl.snapshot().jackpot_pending
+    assert hits(p) == [(1, 200 * 100, "SIM-S1")]
+    assert "Paid: seat 1, Royal flush, $200.00" in panel(p).result.text()
+    p.end_game()
+    report = audit(p.console.opened.db)
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize(("role", "why"), [
+    ("dealer", "this needs a supervisor's card"),
+    ("technician", "this needs a supervisor's card"),
+    ("unknown", "card not recognised"),
+])
+def test_a_card_that_may_not_confirm_is_refused_and_nothing_changes(
+        play: list[ScreenPlayer], tmp_path: Path, role: str, why: str) -> None:
+    p = start(play, tmp_path / "t.db")
+    deal_to_end(p, [ROYAL])
+    before = p.ctl.snapshot().jackpot_pending
+    confirm_with(p, role)
+    assert why in panel(p).result.text()
+    assert "Nothing was paid" in panel(p).result.text()
+    assert p.ctl.snapshot().jackpot_pending == before
+    assert hits(p) == []
+    refused = p.console.opened.db.execute(
+        "SELECT COUNT(*) FROM employee_log WHERE action = 'swipe_refused'").fetchone()[0]
+    assert refused == 1
+    p.swipe("supervisor")  # still armed: the right card now confirms
+    assert hits(p) == [(1, 20000, "SIM-S1")]
+
+
+def test_a_withdrawn_card_is_refused(play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, tmp_path / "t.db")
+    deal_to_end(p, [ROYAL])
+    changes.set_enabled(p.console.opened.db, EXECUTIVE_TRACK, "SIM-S1", False,
+                        reason="card lost")
+    confirm_with(p, "supervisor")
+    assert "disabled" in panel(p).result.text()
+    assert hits(p) == []
+
+
+def test_an_executive_level_hit_refuses_a_supervisor(play: list[ScreenPlayer],
+                                                     tmp_path: Path) -> None:
+    p = start(play, tmp_path / "t.db")
+    deal_to_end(p, [NATURAL_SF])
+    (hit,) = p.ctl.snapshot().jackpot_pending
+    assert hit.needs == "executive"
+    assert "an executive's card" in panel(p).hits.text()
+    confirm_with(p, "supervisor")
+    assert "this needs an executive's card" in panel(p).result.text()
+    assert hits(p) == []
+    p.swipe("executive")
+    assert hits(p) == [(1, hit.amount_cents, "SIM-X1")]
+    # the award and the meter before and after, as recorded, shown to the dealer
+    before, after = p.console.opened.db.execute(
+        "SELECT meter_before_micro, meter_after_micro FROM jackpot_hits").fetchone()
+    shown = panel(p).result.text()
+    assert (f"main meter {format_cents(before // 1_000_000)} -> "
+            f"{format_cents(after // 1_000_000)}") in shown
+    assert hit.meter_after_cents == after // 1_000_000  # as the panel projected it
+
+
+def test_two_hits_are_listed_in_paying_order_with_the_meter_after_each(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, tmp_path / "t.db")
+    deal_to_end(p, [NATURAL_SF, WILD_SF])
+    first, second = p.ctl.snapshot().jackpot_pending
+    # the seat at the dealer's far right (the higher number) is paid first
+    assert (first.seat, second.seat) == (2, 1)
+    assert first.meter_after_cents == second.meter_before_cents
+    now = store.quote(p.console.opened.db, 1, second.line_no).amount_cents
+    assert second.amount_cents < now  # on the meter the first hit leaves, not today's
+    rows = panel(p).hits.text().splitlines()
+    assert rows[0].startswith("1. Seat 2") and rows[2].startswith("2. Seat 1")
+    confirm_with(p, "supervisor")
+    confirm_with(p, "executive")
+    assert hits(p) == [(2, first.amount_cents, "SIM-S1"), (1, second.amount_cents, "SIM-X1")]
+    p.end_game()
+    report = audit(p.console.opened.db)
+    assert report.ok, report.problems
+
+
+def test_the_hand_button_pressed_again_takes_the_mark_back(play: list[ScreenPlayer],
+                                                           tmp_path: Path) -> None:
+    p = start(play, tmp_path / "t.db")
+    deal_to_end(p, [ROYAL])
+    jp = panel(p)
+    assert set(jp.seat_buttons) == {1, 2, 3}
+    p.tap(jp.seat_buttons[1])
+    line = p.ctl.snapshot().jackpot_pending[0].line_no
+    p.tap(jp.hand_buttons[line])  # the detected mark, pressed again: taken back
+    assert not p.ctl.snapshot().jackpot_pending
+    assert p.window.phase_bar.primary.isEnabled()
+    p.tap(jp.seat_buttons[3])
+    p.tap(jp.hand_buttons[line + 1])  # a mark the cards do not show: the dealer's call
+    (hit,) = p.ctl.snapshot().jackpot_pending
+    assert (hit.seat, hit.line_no) == (3, line + 1)
+    p.tap(jp.hand_buttons[line + 1])
+    assert not p.ctl.snapshot().jackpot_pending
+    p.end_game()
+
+
+def test_end_game_is_refused_while_a_hit_waits(play: list[ScreenPlayer],
+                                               tmp_path: Path) -> None:
+    p = start(play, tmp_path / "t.db")
+    deal_to_end(p, [ROYAL])
+    assert p.hardware.keypad is not None
+    p.hardware.keypad.tap(Button.END_GAME)
+    p.wait(lambda: "not confirmed" in p.window.phase_bar.message_text(), "the refusal")
+    assert p.phase is Phase.END and p.ctl.state.round_id == 1
+
+
+def test_killed_between_the_swipe_and_end_game_pays_once(play: list[ScreenPlayer],
+                                                         tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    first = start(play, db)
+    deal_to_end(first, [ROYAL])
+    confirm_with(first, "supervisor")
+    paid = hits(first)
+    play.remove(first)
+    first.close()  # the power goes: the confirmation is already on disk
+    again = start(play, db)
+    assert again.phase is Phase.END
+    assert not again.ctl.snapshot().jackpot_pending  # the confirmed hit is not asked again
+    assert again.window.phase_bar.primary.isEnabled()
+    again.end_game()
+    assert hits(again) == paid
+    report = audit(again.console.opened.db)
+    assert report.ok, report.problems
