@@ -11,14 +11,13 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from dealer_console.audit.verify import audit
-from dealer_console.cards import Card, parse_cards
+from dealer_console.cards import parse_cards
 from dealer_console.devices.keypad import Button
 from dealer_console.employees import changes
 from dealer_console.jackpot import store
 from dealer_console.money import format_cents
 from dealer_console.round.state import Phase
 from drivers.sim.table.choices import SIM_STAFF
-from drivers.sim.table.world import shuffled_deck
 from ui.dealer.jackpot_panel import JackpotPanel
 from ui.dealer.pages import EndPage
 from ui.testing import ScreenPlayer
@@ -43,22 +42,12 @@ def start(play: list[ScreenPlayer], db: Path) -> ScreenPlayer:
     return player
 
 
-def deal_to_end(p: ScreenPlayer, hands: list[str], seed: int = 5,
-                seats: tuple[int, ...] = (1, 2, 3)) -> None:
-    """Stack the deck so the first deliveries (seat 1, 2, ... with the number 2) hold
-    ``hands``, take a base wager and a jackpot chip at ``seats``, and play to the End page."""
-    stacked: list[Card] = [card for hand in hands for card in parse_cards(hand)]
-    deck = stacked + [x for x in shuffled_deck(seed, 1) if x not in stacked]
-    assert p.hardware.shuffler is not None
-    p.hardware.shuffler.script(deck_order=tuple(deck), random_number=2)
-    for seat in seats:
-        p.bet(seat, "Base", 20)
-        p.chip(seat)
-    p.start_game()
-    p.until_hands_set()
+def deal_to_end(p: ScreenPlayer, hands: list[str]) -> None:
+    """``hands`` dealt to seats 1, 2, ...; base wagers and jackpot chips at seats 1-3."""
+    p.deal_jackpot_hands(hands)
     for seat, hand in enumerate(hands, 1):
         assert set(p.ctl.state.hands[seat]) == set(parse_cards(hand))
-    p.play_to_end()
+    assert p.phase is Phase.END
 
 
 def panel(p: ScreenPlayer) -> JackpotPanel:
@@ -70,6 +59,7 @@ def panel(p: ScreenPlayer) -> JackpotPanel:
 def confirm_with(p: ScreenPlayer, role: str) -> None:
     p.tap(panel(p).confirm)
     assert p.ctl.snapshot().jackpot_armed
+    assert "now for seat" in panel(p).hits.text()
     p.swipe(role)
 
 
@@ -162,8 +152,12 @@ def test_two_hits_are_listed_in_paying_order_with_the_meter_after_each(
     assert first.meter_after_cents == second.meter_before_cents
     now = store.quote(p.console.opened.db, 1, second.line_no).amount_cents
     assert second.amount_cents < now  # on the meter the first hit leaves, not today's
-    rows = panel(p).hits.text().splitlines()
-    assert rows[0].startswith("1. Seat 2") and rows[2].startswith("2. Seat 1")
+    rows = [row for row in panel(p).hits.text().splitlines() if row[:1].isdigit()]
+    assert rows[0].startswith("1. Seat 2") and rows[1].startswith("2. Seat 1")
+    # by hand: seed $2,500 + 3 wagers x 15c = $2,500.45; 25% of it is $625.11 (rounded down),
+    # leaving $1,875.34, all of which the natural straight flush takes: an executive's card
+    assert "$625.11, a supervisor's card" in rows[0]
+    assert "$1,875.34, an executive's card" in rows[1]
     confirm_with(p, "supervisor")
     confirm_with(p, "executive")
     assert hits(p) == [(2, first.amount_cents, "SIM-S1"), (1, second.amount_cents, "SIM-X1")]

@@ -11,19 +11,29 @@ view says; it decides no rule itself.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import ConfirmedHit, Level, PendingHit
 from dealer_console.money import format_cents
+from ui import theme
 from ui.widgets.touch import ButtonRole, TouchButton
 
 Act = Callable[[Callable[[], object]], bool]
 
 NEEDS = {"supervisor": "a supervisor's card", "executive": "an executive's card"}
 LINE_COLUMNS = 2
+LINE_WRAP = 26
+"""A hand button's label is wrapped at this many characters: the paytable's words stay whole
+and two buttons fit across half the window at 1280 pixels."""
+HAND_STYLE = f"font-size: {theme.FONT_SMALL}px; padding: 2px 6px;"
+PAID_STYLE = (f"font-size: {theme.FONT_BODY}px; font-weight: bold; color: {theme.TEXT}; "
+              f"background: {theme.SURFACE}; border: 2px solid {theme.BORDER}; "
+              f"border-radius: {theme.RADIUS}px; padding: 6px 12px;")
 
 
 def _label(text: str = "", role: str = "") -> QLabel:
@@ -34,22 +44,29 @@ def _label(text: str = "", role: str = "") -> QLabel:
     return label
 
 
-def _restyle(label: QLabel, role: str) -> None:
+def _restyle(label: QLabel, role: str, style: str = "") -> None:
     label.setProperty("role", role)
+    label.setStyleSheet(style)
     label.style().unpolish(label)
     label.style().polish(label)
+
+
+def hand_text(number: int, label: str) -> str:
+    """A hand button's words: its number on the keypad and the paytable line, wrapped."""
+    return textwrap.fill(f"{number}. {label}", LINE_WRAP)
 
 
 def hit_words(number: int, hit: PendingHit, two_games: bool) -> str:
     """One row of the list: order, seat, hand, amount, whose card, the meter after it."""
     game = f"game {hit.spot}, " if two_games else ""
-    text = (f"{number}. Seat {hit.seat} ({game}hand {hit.line_no}): {hit.label} - "
-            f"{format_cents(hit.amount_cents)} - needs {NEEDS.get(hit.needs, hit.needs)}")
+    text = (f"{number}. Seat {hit.seat} ({game}hand {hit.line_no}): "
+            f"{format_cents(hit.amount_cents)}, {NEEDS.get(hit.needs, hit.needs)}\n"
+            f"    {hit.label}\n    ")
     if hit.level is not None and hit.meter_before_cents is not None:
-        text += (f"\n    {hit.level} meter {format_cents(hit.meter_before_cents)} -> "
+        text += (f"{hit.level} meter {format_cents(hit.meter_before_cents)} -> "
                  f"{format_cents(hit.meter_after_cents or 0)}")
-    elif hit.meters_after:
-        text += "\n    from the tray; " + ", ".join(
+    else:
+        text += "from the tray; " + ", ".join(
             f"{name} meter stays {format_cents(cents)}" for name, cents in hit.meters_after)
     return text
 
@@ -78,8 +95,8 @@ class JackpotPanel(QWidget):
         self.seats_row = QHBoxLayout()
         self.hands_grid = QGridLayout()
         self.games_title = _label("Game", "group")
-        self.seats_title = _label("Winner's seat", "group")
-        self.hands_title = _label("Hand button (press again to take it back)", "group")
+        self.seats_title = _label("", "group")
+        self.hands_title = _label("Hand (press again to take it back)", "group")
         marking = QVBoxLayout()
         marking.addWidget(self.games_title)
         marking.addLayout(self.games_row)
@@ -91,6 +108,7 @@ class JackpotPanel(QWidget):
 
         self.list_title = _label("Hits in the order they are paid", "group")
         self.hits = _label()
+        self.hits.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.result = _label()
         self.confirm = TouchButton("CONFIRM, then swipe the card", ButtonRole.PRIMARY,
                                    money=True)
@@ -145,21 +163,23 @@ class JackpotPanel(QWidget):
                 button.clicked.connect(self._pick_seat(seat))
                 self.seats_row.addWidget(button)
                 self.seat_buttons[seat] = button
-        self.seats_title.setText("Winner's seat" if seats else
-                                 "No jackpot wager on this game this round")
+        self.seats_title.setText("No jackpot wager on this game this round")
+        self.seats_title.setVisible(not seats)
         for seat, button in self.seat_buttons.items():
             button.set_role(ButtonRole.PRIMARY if seat == view.jackpot_selected
                             else ButtonRole.SECONDARY)
 
     def _hands(self, view: TableSnapshot) -> None:
-        if [b.text() for b in self.hand_buttons.values()] != list(view.jackpot_lines):
+        wanted = [hand_text(i, label) for i, label in enumerate(view.jackpot_lines, 1)]
+        if [b.text() for b in self.hand_buttons.values()] != wanted:
             for button in self.hand_buttons.values():
                 button.hide()
                 button.deleteLater()
             self.hand_buttons = {}
-            for index, label in enumerate(view.jackpot_lines):
+            for index, text in enumerate(wanted):
                 number = index + 1
-                button = TouchButton(label)
+                button = TouchButton(text)
+                button.setStyleSheet(HAND_STYLE)
                 button.clicked.connect(self._press_hand(number))
                 self.hands_grid.addWidget(button, index // LINE_COLUMNS, index % LINE_COLUMNS)
                 self.hand_buttons[number] = button
@@ -179,15 +199,15 @@ class JackpotPanel(QWidget):
             rows.append(f"Swipe {NEEDS.get(pending[0].needs, 'a card')} now for seat "
                         f"{pending[0].seat}.")
         self.hits.setText("\n".join(rows))
-        self.confirm.setVisible(bool(pending))
-        self.confirm.setEnabled(not view.jackpot_armed)
+        # once pressed, the button gives its room to the swipe's prompt and outcome
+        self.confirm.setVisible(bool(pending) and not view.jackpot_armed)
 
     def _result(self, view: TableSnapshot) -> None:
         """The last swipe's outcome: the award and its meter, or the refusal in plain words."""
         if view.jackpot_last is not None and view.jackpot_last is not self._last:
             self._last = view.jackpot_last
             self.result.setText(accepted_words(view.jackpot_last))
-            _restyle(self.result, "amount")
+            _restyle(self.result, "", PAID_STYLE)
         notice = view.notice
         if notice is not None and notice.number != self._notice_seen:
             self._notice_seen = notice.number
@@ -196,6 +216,7 @@ class JackpotPanel(QWidget):
                 _restyle(self.result, "refusal")
         if view.jackpot_last is None and not view.jackpot_armed and not view.jackpot_pending:
             self.result.setText("")
+        self.result.setVisible(bool(self.result.text()))
 
     # -- touches -------------------------------------------------------------------------------
 

@@ -83,10 +83,7 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
     if phase is Phase.END:
         if view.jackpot_pending:
             first = view.jackpot_pending[0]
-            waiting = len(view.jackpot_pending)
-            hands = "A jackpot hand waits" if waiting == 1 else f"{waiting} jackpot hands wait"
-            return Step(f"{hands} for a card (seat {first.seat} first): press CONFIRM and "
-                        "swipe, or take the mark back.",
+            return Step(f"Jackpot: CONFIRM and swipe for seat {first.seat}.",
                         "END GAME waits for the jackpot", ctl.end_game, False)
         return Step("Every seat is settled: press END GAME.", "END GAME", ctl.end_game,
                     ctl.check(c.EndGame()) is None)

@@ -512,14 +512,9 @@ class EndPage(Page):
         self.jackpot.setVisible(ctl.opened.jackpot is not None)
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:
-        if view.jackpot_pending:
-            self.heading.setText("Jackpot: each marked hand is confirmed by card before "
-                                 "END GAME")
-        elif view.jackpot_games:
-            self.heading.setText("Every seat is settled: mark any jackpot hand, then "
-                                 "press END GAME")
-        else:
-            self.heading.setText("Every seat is settled: press END GAME")
+        # with a jackpot the panel's own titles and the phase bar say it: the room is the panel's
+        self.heading.setVisible(not view.jackpot_games)
+        self.heading.setText("Every seat is settled: press END GAME")
         if self.ctl.opened.jackpot is not None:
             self.jackpot.show_view(view)
 
