@@ -358,6 +358,8 @@ class TableController:
             self.jackpot_seat(button.seat)
         elif button.hand_line is not None:
             self.jackpot_hand(button.hand_line)
+        elif button.game is not None:
+            self.select_jackpot_game(button.game)
         elif button is Button.CONFIRM:
             self.arm_confirmation()
         elif button is Button.CANCEL:

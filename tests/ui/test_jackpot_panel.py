@@ -16,6 +16,7 @@ from dealer_console.devices.keypad import Button
 from dealer_console.employees import changes
 from dealer_console.jackpot import store
 from dealer_console.money import format_cents
+from dealer_console.profiles.loader import PROFILE_DIR
 from dealer_console.round.state import Phase
 from drivers.sim.table.choices import SIM_STAFF
 from ui.dealer.jackpot_panel import JackpotPanel
@@ -212,4 +213,83 @@ def test_killed_between_the_swipe_and_end_game_pays_once(play: list[ScreenPlayer
     again.end_game()
     assert hits(again) == paid
     report = audit(again.console.opened.db)
+    assert report.ok, report.problems
+
+
+TWO_GAMES = """[[jackpot]]
+spot = 1
+paytable = "fupgpp-wa01"
+wager = "$1"
+mode = "progressive"
+executive_above = "$1,000"
+
+[jackpot.meters.main]
+seed = "$2,500"
+contribution = "15%"
+reserve = "2%"
+
+[[jackpot]]
+spot = 2
+paytable = "fupgpp-ml02"
+wager = "$5"
+mode = "progressive"
+executive_above = "$1,000"
+
+[jackpot.meters.mega]
+seed = "$50,000"
+contribution = "5%"
+
+[jackpot.meters.major]
+seed = "$5,000"
+contribution = "3%"
+
+[jackpot.meters.minor]
+seed = "$500"
+contribution = "2%"
+"""
+
+
+def two_game_profile(folder: Path) -> str:
+    """The Washington profile with a second jackpot game on each seat's second sensor."""
+    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
+    path = folder / "two-games.toml"
+    path.write_text(text[:text.index("\n[jackpot]\n") + 1] + TWO_GAMES)
+    return str(path)
+
+
+def test_a_hit_on_the_second_game_picked_on_screen_and_by_the_keypad(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = ScreenPlayer.start(two_game_profile(tmp_path), tmp_path / "t.db")
+    play.append(p)
+    p.deal_jackpot_hands([ROYAL], spots=(1, 2))
+    jp = panel(p)
+    # a royal flush wins a line of each game: both listed, game 1's first
+    pending = p.ctl.snapshot().jackpot_pending
+    assert [(h.spot, h.seat, h.label) for h in pending] == [
+        (1, 1, "Royal flush"), (2, 1, "Royal flush")]
+    line = pending[1].line_no
+    assert f"(game 2, hand {line})" in jp.hits.text()
+    # on screen: game 2, seat 1, its hand button again -> game 2's mark taken back, not game 1's
+    p.tap(jp.game_buttons[2])
+    assert p.ctl.snapshot().jackpot_game == 2
+    p.tap(jp.seat_buttons[1])
+    p.tap(jp.hand_buttons[line])
+    assert [(h.spot, h.seat) for h in p.ctl.snapshot().jackpot_pending] == [(1, 1)]
+    # the keypad: game 1's key, then game 2's, the seat and the hand button mark it again
+    assert p.hardware.keypad is not None and set(p.world.game_buttons) == {1, 2}
+    p.tap(p.world.game_buttons[1])
+    p.wait(lambda: p.ctl.snapshot().jackpot_game == 1, "game 1 picked on the keypad")
+    for button in (Button.GAME_2, Button.SEAT_1, Button.for_hand_line(line)):
+        p.hardware.keypad.tap(button)
+    p.wait(lambda: len(p.ctl.snapshot().jackpot_pending) == 2, "game 2's mark by the keypad")
+    assert p.ctl.snapshot().jackpot_game == 2
+    game_2 = p.ctl.snapshot().jackpot_pending[1]
+    assert (game_2.spot, game_2.level) == (2, "minor")
+    confirm_with(p, "supervisor")
+    confirm_with(p, "supervisor")
+    paid = p.console.opened.db.execute(
+        "SELECT spot, seat, amount_cents FROM jackpot_hits ORDER BY hit_id").fetchall()
+    assert [tuple(row) for row in paid] == [(1, 1, 200 * 100), (2, 1, game_2.amount_cents)]
+    p.end_game()
+    report = audit(p.console.opened.db)
     assert report.ok, report.problems
