@@ -4,6 +4,10 @@ keypad's reader. Washington document, "Face Up Pai Gow Poker Jackpot Rules of Pl
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -199,19 +203,29 @@ def test_end_game_is_refused_while_a_hit_waits(play: list[ScreenPlayer],
 
 def test_killed_between_the_swipe_and_end_game_pays_once(play: list[ScreenPlayer],
                                                          tmp_path: Path) -> None:
+    """A console in its own process confirms a hit and is SIGKILLed before END GAME; the
+    console reopened on its database is at the End page with the hit paid, once."""
     db = tmp_path / "t.db"
-    first = start(play, db)
-    deal_to_end(first, [ROYAL])
-    confirm_with(first, "supervisor")
-    paid = hits(first)
-    play.remove(first)
-    first.close()  # the power goes: the confirmation is already on disk
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tests.ui.jackpot_kill_child", str(db)],
+        cwd=Path(__file__).parents[2], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, start_new_session=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline()  # the child's own waits are bounded (ScreenPlayer)
+        assert line.strip() == "confirmed", child.stderr.read() if child.stderr else ""
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.communicate()
+    assert child.returncode == -signal.SIGKILL
     again = start(play, db)
     assert again.phase is Phase.END
+    assert hits(again) == [(1, 200 * 100, "SIM-S1")]
     assert not again.ctl.snapshot().jackpot_pending  # the confirmed hit is not asked again
     assert again.window.phase_bar.primary.isEnabled()
     again.end_game()
-    assert hits(again) == paid
+    assert hits(again) == [(1, 200 * 100, "SIM-S1")]  # paid once
     report = audit(again.console.opened.db)
     assert report.ok, report.problems
 
