@@ -134,6 +134,7 @@ class TableController:
         self._armed = False
         self._card: CardRequest | None = None
         self._last_hit: ConfirmedHit | None = None
+        self._lines: dict[int, tuple[str, ...]] | None = None
         spots = sorted(s for s, k in JACKPOT_KINDS.items() if k in self.rules.wager_kinds)
         self._game = spots[0] if spots else 1
         self._notice: Notice | None = None
@@ -636,12 +637,14 @@ class TableController:
         system = self.opened.jackpot
         if system is None:
             return {}
-        db = self.table.db
-        games = tuple(store.spots(db))
-        out: dict[str, Any] = {"jackpot_games": games, "jackpot_last": self._last_hit}
-        if self._game in games:
-            paytable = store.game_config(db, self._game).paytable
-            out["jackpot_lines"] = tuple(line.label for line in paytable.lines)
+        if self._lines is None:  # the games are fixed while the table is open
+            db = self.table.db
+            self._lines = {spot: tuple(line.label for line in
+                                       store.game_config(db, spot).paytable.lines)
+                           for spot in store.spots(db)}
+        out: dict[str, Any] = {"jackpot_games": tuple(sorted(self._lines)),
+                               "jackpot_last": self._last_hit,
+                               "jackpot_lines": self._lines.get(self._game, ())}
         jr = system.current(st)
         if jr is None:
             return out

@@ -114,6 +114,7 @@ def test_a_card_that_may_not_confirm_is_refused_and_nothing_changes(
     assert refused == 1
     p.swipe("supervisor")  # still armed: the right card now confirms
     assert hits(p) == [(1, 20000, "SIM-S1")]
+    assert panel(p).result.text().startswith("Paid: seat 1, Royal flush, $200.00")
 
 
 def test_a_withdrawn_card_is_refused(play: list[ScreenPlayer], tmp_path: Path) -> None:
@@ -124,6 +125,10 @@ def test_a_withdrawn_card_is_refused(play: list[ScreenPlayer], tmp_path: Path) -
     confirm_with(p, "supervisor")
     assert "disabled" in panel(p).result.text()
     assert hits(p) == []
+    assert p.hardware.keypad is not None
+    p.hardware.keypad.tap(Button.CANCEL)  # the supervisor steps back: the refusal goes
+    p.wait(lambda: not p.ctl.snapshot().jackpot_armed, "CANCEL")
+    assert panel(p).result.isHidden() and panel(p).confirm.isVisible()
 
 
 def test_an_executive_level_hit_refuses_a_supervisor(play: list[ScreenPlayer],

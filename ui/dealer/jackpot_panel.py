@@ -90,6 +90,7 @@ class JackpotPanel(QWidget):
         self.hand_buttons: dict[int, TouchButton] = {}
         self._last: ConfirmedHit | None = None
         self._notice_seen = 0
+        self._refusal = ""
 
         self.games_row = QHBoxLayout()
         self.seats_row = QHBoxLayout()
@@ -203,18 +204,23 @@ class JackpotPanel(QWidget):
         self.confirm.setVisible(bool(pending) and not view.jackpot_armed)
 
     def _result(self, view: TableSnapshot) -> None:
-        """The last swipe's outcome: the award and its meter, or the refusal in plain words."""
-        if view.jackpot_last is not None and view.jackpot_last is not self._last:
-            self._last = view.jackpot_last
-            self.result.setText(accepted_words(view.jackpot_last))
-            _restyle(self.result, "", PAID_STYLE)
+        """The last swipe's outcome: a refusal while the swipe is still awaited, else the last
+        award with its meter."""
         notice = view.notice
         if notice is not None and notice.number != self._notice_seen:
             self._notice_seen = notice.number
             if notice.level is Level.REFUSED and view.jackpot_armed:
-                self.result.setText(f"Refused: {notice.what}. Nothing was paid.")
-                _restyle(self.result, "refusal")
-        if view.jackpot_last is None and not view.jackpot_armed and not view.jackpot_pending:
+                self._refusal = f"Refused: {notice.what}. Nothing was paid."
+        if not view.jackpot_armed or view.jackpot_last is not self._last:
+            self._refusal = ""  # CANCEL, or the right card came
+        self._last = view.jackpot_last
+        if self._refusal:
+            self.result.setText(self._refusal)
+            _restyle(self.result, "refusal")
+        elif view.jackpot_last is not None:
+            self.result.setText(accepted_words(view.jackpot_last))
+            _restyle(self.result, "", PAID_STYLE)
+        else:
             self.result.setText("")
         self.result.setVisible(bool(self.result.text()))
 
