@@ -366,6 +366,8 @@ class TableController:
         elif button is Button.CANCEL:
             self._armed = False
             self._card = None
+            if self.opened.jackpot is not None:
+                self.opened.jackpot.drop_held()
             self._changed()
         elif button is Button.MONEY_BAG:
             self._tell(Level.INFO, "the win page is printed from the supervisor's screen",
@@ -473,10 +475,15 @@ class TableController:
         (a refusal is logged and raised with its reason)."""
         before = self.table.state
         hit = self._system().confirm(self.table, track)
+        if hit is None:  # the first of two people: held, nothing paid, the swipe still awaited
+            held = self._system().held(self.state)
+            assert held is not None
+            self._tell(Level.INFO, f"{held.name} ({held.role.value}) confirmed first: "
+                       "nothing is paid yet", "the second person swipes their card now")
+            return
         self._armed = False
         self._last_hit = ConfirmedHit(
-            hit.spot, hit.seat, hit.line_label, hit.amount_cents,
-            f"{hit.employee_name} ({hit.employee_role})", hit.level,
+            hit.spot, hit.seat, hit.line_label, hit.amount_cents, hit.confirmed_by, hit.level,
             None if hit.meter_before_micro is None else hit.meter_before_micro // MICRO,
             None if hit.meter_after_micro is None else hit.meter_after_micro // MICRO)
         self._after(before)
@@ -554,6 +561,8 @@ class TableController:
     def _new_round(self) -> None:
         self._lock_id, self._counting, self._deal_wanted = None, False, False
         self._first_seat, self._armed, self._last_hit = None, False, None
+        if self.opened.jackpot is not None:
+            self.opened.jackpot.drop_held()
         self._held.clear()
         self._release_sensors()
 
@@ -655,6 +664,8 @@ class TableController:
             for spot, g in jr.games.items() for seat, m in g.marks.items())
         chosen = jr.games.get(self._game)
         out["jackpot_selected"] = None if chosen is None else chosen.selected
+        held = system.held(st)
+        out["jackpot_held"] = None if held is None else f"{held.name} ({held.role.value})"
         return out
 
     def _pending(self, st: RoundState) -> tuple[PendingHit, ...]:

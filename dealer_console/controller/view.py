@@ -54,7 +54,8 @@ class PendingHit:
     label: str
     amount_cents: int
     needs: str
-    """The role whose card confirms it: ``supervisor`` or ``executive``."""
+    """Whose card confirms it: ``supervisor``, ``executive`` or ``two people`` (a supervisor
+    and an executive, where the game's two-person level is passed)."""
     level: str | None = None
     """The meter the award comes off, or None for a pay from the tray alone."""
     meter_before_cents: int | None = None
@@ -115,6 +116,8 @@ class TableSnapshot:
     jackpot_marked: frozenset[tuple[int, int, int]] = frozenset()
     """``(spot, seat, line_no)`` of every mark this round, confirmed or not."""
     jackpot_last: ConfirmedHit | None = None
+    jackpot_held: str | None = None
+    """Who gave the first of two confirmations of the next hit (nothing paid yet), or None."""
 
     @property
     def faults(self) -> tuple[DeviceView, ...]:

@@ -30,7 +30,7 @@ class ProjectedHit:
     label: str
     amount_cents: int
     needs: str
-    """``supervisor`` or ``executive``: whose card this amount needs."""
+    """``supervisor``, ``executive`` or ``two people``: whose card this amount needs."""
     level: str | None
     """The meter the award comes off, or None for a pay from the tray alone."""
     meter_before_cents: int | None
@@ -52,7 +52,8 @@ def project(games: Mapping[int, GameConfig], states: Mapping[int, Mapping[str, M
         out.append(ProjectedHit(
             spot=spot, seat=mark.seat, line_no=game.paytable.number_of(mark.line),
             label=mark.line.label, amount_cents=result.amount_cents,
-            needs=required_role(result.amount_cents, game.executive_threshold_cents).value,
+            needs="two people" if game.needs_two(result.amount_cents)
+            else required_role(result.amount_cents, game.executive_threshold_cents).value,
             level=result.level,
             meter_before_cents=None if result.before is None else result.before.meter_cents,
             meter_after_cents=None if result.after is None else result.after.meter_cents,

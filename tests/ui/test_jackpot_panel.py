@@ -312,3 +312,63 @@ def test_a_hit_on_the_second_game_picked_on_screen_and_by_the_keypad(
     p.end_game()
     report = audit(p.console.opened.db)
     assert report.ok, report.problems
+
+
+def two_person_profile(folder: Path) -> str:
+    """Washington with awards above $2,000 confirmed by a supervisor and an executive."""
+    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
+    path = folder / "two-people.toml"
+    path.write_text(text.replace('executive_above = "$1,000"\n',
+                                 'executive_above = "$1,000"\ntwo_person_above = "$2,000"\n'))
+    return str(path)
+
+
+def test_an_award_above_the_two_person_level_needs_a_supervisor_and_an_executive(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = ScreenPlayer.start(two_person_profile(tmp_path), tmp_path / "t.db")
+    play.append(p)
+    deal_to_end(p, [NATURAL_SF])  # the whole meter, $2,500.45
+    (hit,) = p.ctl.snapshot().jackpot_pending
+    assert hit.needs == "two people"
+    assert "two cards: a supervisor's and an executive's" in panel(p).hits.text()
+    confirm_with(p, "supervisor")  # the first of two: held, nothing paid
+    assert hits(p) == []
+    assert "Sim Supervisor (supervisor) confirmed first" in panel(p).hits.text()
+    assert not p.window.phase_bar.primary.isEnabled()
+    p.swipe("supervisor")
+    assert "the same person cannot confirm twice" in panel(p).result.text()
+    p.swipe("dealer")
+    assert "this needs a supervisor's card" in panel(p).result.text()
+    assert hits(p) == []
+    p.swipe("executive")
+    db = p.console.opened.db
+    assert [tuple(r) for r in db.execute(
+        "SELECT employee_id, second_employee_id, amount_cents FROM jackpot_hits")] == [
+        ("SIM-S1", "SIM-X1", hit.amount_cents)]
+    payload = db.execute("SELECT payload FROM events WHERE kind = 'jackpot_hit'").fetchone()[0]
+    assert "Sim Supervisor (SIM-S1, supervisor) and Sim Executive (SIM-X1, executive)" in payload
+    assert "confirmed by Sim Supervisor (supervisor) and Sim Executive (executive)" in (
+        panel(p).result.text())
+    refused = [r[0] for r in db.execute(
+        "SELECT detail FROM employee_log WHERE action = 'swipe_refused' ORDER BY rowid")]
+    assert len(refused) == 2 and "the same person cannot confirm twice" in refused[0]
+    p.end_game()
+    report = audit(db)
+    assert report.ok, report.problems
+
+
+def test_cancel_forgets_a_held_first_confirmation(play: list[ScreenPlayer],
+                                                  tmp_path: Path) -> None:
+    p = ScreenPlayer.start(two_person_profile(tmp_path), tmp_path / "t.db")
+    play.append(p)
+    deal_to_end(p, [NATURAL_SF])
+    confirm_with(p, "executive")
+    assert p.ctl.snapshot().jackpot_held == "Sim Executive (executive)"
+    assert p.hardware.keypad is not None
+    p.hardware.keypad.tap(Button.CANCEL)
+    p.wait(lambda: p.ctl.snapshot().jackpot_held is None, "CANCEL")
+    confirm_with(p, "executive")  # the first again: held, not paid with itself
+    assert hits(p) == []
+    p.swipe("supervisor")
+    assert [tuple(r) for r in p.console.opened.db.execute(
+        "SELECT employee_id, second_employee_id FROM jackpot_hits")] == [("SIM-X1", "SIM-S1")]

@@ -25,7 +25,8 @@ from ui.widgets.touch import ButtonRole, TouchButton
 
 Act = Callable[[Callable[[], object]], bool]
 
-NEEDS = {"supervisor": "a supervisor's card", "executive": "an executive's card"}
+NEEDS = {"supervisor": "a supervisor's card", "executive": "an executive's card",
+         "two people": "two cards: a supervisor's and an executive's"}
 LINE_COLUMNS = 2
 LINE_WRAP = 26
 """A hand button's label is wrapped at this many characters: the paytable's words stay whole
@@ -196,6 +197,9 @@ class JackpotPanel(QWidget):
         rows = [hit_words(i, p, two) for i, p in enumerate(pending, 1)]
         if not rows:
             rows = ["No jackpot hand is marked."]
+        elif view.jackpot_held is not None:
+            rows.append(f"{view.jackpot_held} confirmed first; nothing is paid yet. The "
+                        f"second person swipes now for seat {pending[0].seat}.")
         elif view.jackpot_armed:
             rows.append(f"Swipe {NEEDS.get(pending[0].needs, 'a card')} now for seat "
                         f"{pending[0].seat}.")
