@@ -472,7 +472,8 @@ class TableController:
 
     def confirm_jackpot(self, track: str) -> None:
         """A card swipe confirms the first pending hit: authorised once by the jackpot system
-        (a refusal is logged and raised with its reason)."""
+        (a refusal is logged and raised with its reason). Where the award needs two people the
+        first accepted swipe is held and told; the confirmation stays armed for the second."""
         before = self.table.state
         hit = self._system().confirm(self.table, track)
         if hit is None:  # the first of two people: held, nothing paid, the swipe still awaited

@@ -150,10 +150,14 @@ class JackpotSystem:
         return jr
 
     def required(self, pending: Pending) -> str:
-        """The role whose card confirms ``pending`` now: ``supervisor`` or ``executive``."""
+        """Whose card confirms ``pending`` on the meters now: ``supervisor``, ``executive``
+        or ``two people`` (the game's two-person level passed). The dealer's panel shows the
+        figure after the hits before it instead (``projection.py``)."""
         game = store.game_config(self.db, pending.spot)
         amount = store.quote(self.db, pending.spot,
                              game.paytable.number_of(pending.mark.line)).amount_cents
+        if game.needs_two(amount):
+            return "two people"
         return required_role(amount, game.executive_threshold_cents).value
 
     def held(self, state: RoundState) -> Employee | None:
