@@ -116,9 +116,11 @@ class JackpotPanel(QWidget):
                                    money=True)
         self.confirm.clicked.connect(lambda: self.act(self.ctl.arm_confirmation))
         paying = QVBoxLayout()
+        paying.setSpacing(4)  # the room at 1280x800 is the list's
         paying.addWidget(self.list_title)
-        paying.addWidget(self.hits, 1)
-        paying.addWidget(self.result)
+        paying.addWidget(self.hits)
+        paying.addWidget(self.result)  # the swipe's outcome right under the hit it was for
+        paying.addStretch(1)
         paying.addWidget(self.confirm)
 
         layout = QHBoxLayout(self)

@@ -83,7 +83,10 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
     if phase is Phase.END:
         if view.jackpot_pending:
             first = view.jackpot_pending[0]
-            return Step(f"Jackpot: CONFIRM and swipe for seat {first.seat}.",
+            # the panel says whose card; the bar, short, what to do now
+            sentence = ("Jackpot: swipe the card now." if view.jackpot_armed
+                        else f"Jackpot: CONFIRM and swipe for seat {first.seat}.")
+            return Step(sentence,
                         "END GAME waits for the jackpot", ctl.end_game, False)
         return Step("Every seat is settled: press END GAME.", "END GAME", ctl.end_game,
                     ctl.check(c.EndGame()) is None)
