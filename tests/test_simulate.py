@@ -239,3 +239,24 @@ def test_a_layout_with_two_jackpot_games(tmp_path: Path) -> None:
     again = simulate(tmp_path / "drivers.db", "--devices", "in-process", "--resume",
                      profile="washington-face-up", rounds=20, seed=3)
     assert again.returncode == 2 and "--profile" in again.stderr
+
+
+def test_awards_above_the_two_person_level_confirmed_by_two_cards(tmp_path: Path) -> None:
+    """A casino's profile with ``two_person_above``: the simulated supervisor's swipe is held
+    and the executive's pays; every such hit names both, and the audit holds it to the pair."""
+    from tests.profiles.test_jackpot_setup import WASHINGTON
+
+    profile = tmp_path / "two-people.toml"
+    profile.write_text(WASHINGTON.replace('executive_above = "$1,000"\n',
+                                          'executive_above = "$1,000"\n'
+                                          'two_person_above = "$150"\n'))
+    db = tmp_path / "t.db"
+    summary_of(simulate(db, "--faults", "jackpot-hands", profile=str(profile), rounds=12))
+    audit_ok(db)
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT amount_cents, employee_role, second_employee_role "
+                        "FROM jackpot_hits").fetchall()
+    conn.close()
+    pairs = [(first, second) for amount, first, second in rows if amount > 15_000]
+    assert pairs and set(pairs) == {("supervisor", "executive")}
+    assert all(second is None for amount, _first, second in rows if amount <= 15_000)

@@ -13,10 +13,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 
-from dealer_console.profiles.loader import get_profile
+from dealer_console.cards import parse_cards
+from dealer_console.profiles.loader import find_profile
 from dealer_console.round.state import Phase
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
+from drivers.sim.table.world import shuffled_deck
 from ui.app import Console, start_console
 from ui.dealer.pages import BettingPage, HandPage
 from ui.supervisor.area import SupervisorArea
@@ -34,7 +36,8 @@ class ScreenPlayer:
 
     @classmethod
     def start(cls, profile: str, db: Path, link: str = "in-process") -> ScreenPlayer:
-        console = start_console(get_profile(profile), db, simulated=True, link=link)
+        """A console on ``profile``: a shipped profile's name, or the path of a TOML file."""
+        console = start_console(find_profile(profile), db, simulated=True, link=link)
         console.window.resize(1280, 800)
         console.window.show()
         if console.world is not None:
@@ -173,6 +176,26 @@ class ScreenPlayer:
             self.action(number=9)
         elif method == "high_card":
             self.action(seat=seats[0])
+
+    def deal_jackpot_hands(self, hands: list[str], seats: tuple[int, ...] = (1, 2, 3),
+                           seed: int = 5, spots: tuple[int, ...] = (1,)) -> None:
+        """Stack the shuffler double's deck so its first deliveries hold ``hands`` (with the
+        number 2 they go to seats 1, 2, ... in turn), take a base wager and a jackpot chip on
+        each of ``spots`` at each of ``seats``, START GAME, and play by the phase bar to the End
+        page."""
+        stacked = [card for hand in hands for card in parse_cards(hand)]
+        deck = stacked + [x for x in shuffled_deck(seed, 1) if x not in stacked]
+        assert self.hardware.shuffler is not None
+        self.hardware.shuffler.script(deck_order=tuple(deck), random_number=2)
+        base = self.ctl.rules.limit("base")
+        assert base is not None
+        for seat in seats:
+            self.bet(seat, "Base", base.minimum // 100 * 2)
+            for spot in spots:
+                self.chip(seat, spot)
+        self.start_game()
+        self.until_hands_set()
+        self.play_to_end()
 
     def until_hands_set(self) -> None:
         self.wait(lambda: self.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET,

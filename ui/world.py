@@ -27,12 +27,14 @@ class WorldWindow(QWidget):
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
         self.chip_buttons: dict[tuple[int, int], TouchButton] = {}
+        self.game_buttons: dict[int, TouchButton] = {}
+        """A two-game keypad's game keys, by sensor spot."""
         if hardware.bus is not None and jackpot_spots:
             layout.addWidget(self._sensors(jackpot_spots))
         if hardware.shuffler is not None:
             layout.addWidget(self._shuffler())
         if hardware.keypad is not None:
-            layout.addWidget(self._keypad())
+            layout.addWidget(self._keypad(jackpot_spots))
         layout.addWidget(self._cables())
         layout.addStretch(1)
 
@@ -107,7 +109,7 @@ class WorldWindow(QWidget):
         self.hardware.shuffler.script(deck_count=53, hand_interval=0.0, shuffle_seconds=0.0)
         self.status.setText("The shuffler deals normally.")
 
-    def _keypad(self) -> QGroupBox:
+    def _keypad(self, jackpot_spots: tuple[int, ...]) -> QGroupBox:
         box, grid = self._box("Jackpot keypad and card reader")
         keypad = self.hardware.keypad
         assert keypad is not None
@@ -124,6 +126,11 @@ class WorldWindow(QWidget):
             grid.addWidget(self._button(f"Hand {line}",
                                         partial(keypad.tap, Button.for_hand_line(line))),
                            2, line - 1)
+        if len(jackpot_spots) > 1:  # a two-game keypad has a key for each game
+            for spot in jackpot_spots:
+                self.game_buttons[spot] = self._button(
+                    f"Game {spot} key", partial(keypad.tap, Button.for_game(spot)))
+                grid.addWidget(self.game_buttons[spot], 0, len(buttons) + spot - 1)
         cards = [(f"Swipe {role}'s card", track) for _id, _name, role, track in SIM_STAFF]
         cards.append(("Swipe an unknown card", UNKNOWN_CARD))
         for i, (text, track) in enumerate(cards):

@@ -13,6 +13,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from dealer_console.cards import Card
 from dealer_console.controller.cards import CardCapture, CardRequest
@@ -37,6 +38,7 @@ from dealer_console.controller.test_mode import (
     test_deal_id,
 )
 from dealer_console.controller.view import (
+    ConfirmedHit,
     Level,
     Notice,
     PendingHit,
@@ -71,6 +73,8 @@ from dealer_console.employees.authorize import authorise, log_accepted
 from dealer_console.employees.registry import Employee, Role, find_by_card
 from dealer_console.errors import ConsoleError, Refusal
 from dealer_console.jackpot import history, store
+from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot.projection import project
 from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
@@ -156,6 +160,8 @@ class TableController:
         self._armed = False
         self._card: CardRequest | CardCapture | None = None
         self._win_page: WinPageRequest | None = None
+        self._last_hit: ConfirmedHit | None = None
+        self._lines: dict[int, tuple[str, ...]] | None = None
         spots = sorted(s for s, k in JACKPOT_KINDS.items() if k in self.rules.wager_kinds)
         self._game = spots[0] if spots else 1
         self._notice: Notice | None = None
@@ -390,11 +396,15 @@ class TableController:
             self.jackpot_seat(button.seat)
         elif button.hand_line is not None:
             self.jackpot_hand(button.hand_line)
+        elif button.game is not None:
+            self.select_jackpot_game(button.game)
         elif button is Button.CONFIRM:
             self.arm_confirmation()
         elif button is Button.CANCEL:
             self._armed = False
             self._card = None
+            if self.opened.jackpot is not None:
+                self.opened.jackpot.drop_held()
             self._changed()
         elif button is Button.MONEY_BAG:
             self.request_win_page()
@@ -506,10 +516,21 @@ class TableController:
 
     def confirm_jackpot(self, track: str) -> None:
         """A card swipe confirms the first pending hit: authorised once by the jackpot system
-        (a refusal is logged and raised with its reason)."""
+        (a refusal is logged and raised with its reason). Where the award needs two people the
+        first accepted swipe is held and told; the confirmation stays armed for the second."""
         before = self.table.state
-        self._system().confirm(self.table, track)
+        hit = self._system().confirm(self.table, track)
+        if hit is None:  # the first of two people: held, nothing paid, the swipe still awaited
+            held = self._system().held(self.state)
+            assert held is not None
+            self._tell(Level.INFO, f"{held.name} ({held.role.value}) confirmed first: "
+                       "nothing is paid yet", "the second person swipes their card now")
+            return
         self._armed = False
+        self._last_hit = ConfirmedHit(
+            hit.spot, hit.seat, hit.line_label, hit.amount_cents, hit.confirmed_by, hit.level,
+            None if hit.meter_before_micro is None else hit.meter_before_micro // MICRO,
+            None if hit.meter_after_micro is None else hit.meter_after_micro // MICRO)
         self._after(before)
 
     # the money bag: the win page of an award (Washington document, "Face Up Pai Gow Poker
@@ -799,7 +820,9 @@ class TableController:
 
     def _new_round(self) -> None:
         self._lock_id, self._counting, self._deal_wanted = None, False, False
-        self._first_seat, self._armed = None, False
+        self._first_seat, self._armed, self._last_hit = None, False, None
+        if self.opened.jackpot is not None:
+            self.opened.jackpot.drop_held()
         self._held.clear()
         self._release_sensors()
 
@@ -879,20 +902,52 @@ class TableController:
             banker_pai_gow=banker_pai_gow(self.rules, st),
             test_mode=self._bench is not None,
             bench=None if self._bench is None else self._bench.view(
-                time.monotonic() - self._bench.entered))
+                time.monotonic() - self._bench.entered),
+            **self._jackpot_view(st))
+
+    def _jackpot_view(self, st: RoundState) -> dict[str, Any]:
+        """The jackpot panel's part of the view: games, wagered seats, marks, the hand
+        buttons of the chosen game, the last confirmed hit."""
+        system = self.opened.jackpot
+        if system is None:
+            return {}
+        if self._lines is None:  # the games are fixed while the table is open
+            db = self.table.db
+            self._lines = {spot: tuple(line.label for line in
+                                       store.game_config(db, spot).paytable.lines)
+                           for spot in store.spots(db)}
+        out: dict[str, Any] = {"jackpot_games": tuple(sorted(self._lines)),
+                               "jackpot_last": self._last_hit,
+                               "jackpot_lines": self._lines.get(self._game, ())}
+        jr = system.current(st)
+        if jr is None:
+            return out
+        out["jackpot_wagered"] = frozenset((spot, seat) for spot, g in jr.games.items()
+                                           for seat in g.wagered)
+        out["jackpot_marked"] = frozenset(
+            (spot, seat, g.paytable.number_of(m.line))
+            for spot, g in jr.games.items() for seat, m in g.marks.items())
+        chosen = jr.games.get(self._game)
+        out["jackpot_selected"] = None if chosen is None else chosen.selected
+        held = system.held(st)
+        out["jackpot_held"] = None if held is None else f"{held.name} ({held.role.value})"
+        return out
 
     def _pending(self, st: RoundState) -> tuple[PendingHit, ...]:
+        """The hits waiting for a swipe, each with its amount and meters as they will be after
+        the hits before it (:func:`dealer_console.jackpot.projection.project`)."""
         system = self.opened.jackpot
         if system is None:
             return ()
-        out = []
-        for pending in system.marks(st):
-            game = store.game_config(self.table.db, pending.spot)
-            line_no = game.paytable.number_of(pending.mark.line)
-            amount = store.quote(self.table.db, pending.spot, line_no).amount_cents
-            out.append(PendingHit(pending.spot, pending.mark.seat, line_no,
-                                  pending.mark.line.label, amount, system.required(pending)))
-        return tuple(out)
+        marks = system.marks(st)
+        db = self.table.db
+        spots = {p.spot for p in marks}
+        games = {spot: store.game_config(db, spot) for spot in spots}
+        states = {spot: store.meter_states(db, spot) for spot in spots}
+        return tuple(
+            PendingHit(h.spot, h.seat, h.line_no, h.label, h.amount_cents, h.needs, h.level,
+                       h.meter_before_cents, h.meter_after_cents, h.meters_after)
+            for h in project(games, states, [(p.spot, p.mark) for p in marks]))
 
 
 def _tuple(key: Hashable) -> tuple[Hashable, ...]:

@@ -55,7 +55,29 @@ class PendingHit:
     label: str
     amount_cents: int
     needs: str
-    """The role whose card confirms it: ``supervisor`` or ``executive``."""
+    """Whose card confirms it: ``supervisor``, ``executive`` or ``two people`` (a supervisor
+    and an executive, where the game's two-person level is passed)."""
+    level: str | None = None
+    """The meter the award comes off, or None for a pay from the tray alone."""
+    meter_before_cents: int | None = None
+    """That meter once the hits listed before this one are paid (jackpot/projection.py)."""
+    meter_after_cents: int | None = None
+    meters_after: tuple[tuple[str, int], ...] = ()
+    """Every meter of the hit's game, in cents, as it will be after this hit."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmedHit:
+    """The last jackpot hit confirmed this round, as the dealer's panel shows it."""
+
+    spot: int
+    seat: int
+    label: str
+    amount_cents: int
+    who: str
+    level: str | None
+    meter_before_cents: int | None
+    meter_after_cents: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +156,19 @@ class TableSnapshot:
     ..."), or None."""
     win_page: WinPageRequest | None = None
     """The newest money-bag press, or None."""
+    jackpot_games: tuple[int, ...] = ()
+    """The sensor spots of the table's jackpot games (two: the dealer picks one per hit)."""
+    jackpot_wagered: frozenset[tuple[int, int]] = frozenset()
+    """``(spot, seat)`` of every jackpot wager this round: the seats a hand button can mark."""
+    jackpot_selected: int | None = None
+    """The seat selected for a hand button on the chosen game, or None."""
+    jackpot_lines: tuple[str, ...] = ()
+    """The chosen game's hand buttons, top line first (button 1)."""
+    jackpot_marked: frozenset[tuple[int, int, int]] = frozenset()
+    """``(spot, seat, line_no)`` of every mark this round, confirmed or not."""
+    jackpot_last: ConfirmedHit | None = None
+    jackpot_held: str | None = None
+    """Who gave the first of two confirmations of the next hit (nothing paid yet), or None."""
 
     @property
     def faults(self) -> tuple[DeviceView, ...]:

@@ -55,6 +55,12 @@ class Button(enum.IntEnum):
     CONFIRM = 0x30
     CANCEL = 0x31
     MONEY_BAG = 0x32
+    GAME_1 = 0x41
+    GAME_2 = 0x42
+    """A two-game layout's game keys (Washington document, "House Jackpot and Progressive
+    Jackpots": up to two jackpot games per layout, one per sensor): the game of sensor spot 1
+    or 2, which the seat and hand buttons act on until the other key is pressed. A one-game
+    keypad has neither."""
 
     @property
     def seat(self) -> int | None:
@@ -69,6 +75,19 @@ class Button(enum.IntEnum):
         if Button.HAND_1 <= self <= Button.HAND_8:
             return int(self) - int(Button.HAND_1) + 1
         return None
+
+    @property
+    def game(self) -> int | None:
+        """The jackpot game (its sensor spot, 1 or 2) this game key picks, or None."""
+        if Button.GAME_1 <= self <= Button.GAME_2:
+            return int(self) - int(Button.GAME_1) + 1
+        return None
+
+    @classmethod
+    def for_game(cls, spot: int) -> Button:
+        if not 1 <= spot <= 2:
+            raise ValueError(f"jackpot game {spot} is not 1 or 2")
+        return cls(int(cls.GAME_1) + spot - 1)
 
     @classmethod
     def for_seat(cls, seat: int) -> Button:

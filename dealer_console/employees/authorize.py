@@ -27,6 +27,7 @@ class RefusalReason(Enum):
     DISABLED = "employee disabled"
     NOT_AUTHORISED = "role may not confirm this"
     OWN_RECORD = "may not authorise this change to their own record"
+    SAME_PERSON = "the same person cannot confirm twice"
 
 
 class Refused(Refusal):

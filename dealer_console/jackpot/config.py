@@ -113,6 +113,9 @@ class GameConfig:
     """An award above this needs an executive's card; at or below it a supervisor's will do."""
     linked: str | None = None
     """The link whose shared meters this game plays (``docs/link.md``); None: the table's own."""
+    two_person_above_cents: int | None = None
+    """Where set, an award above this needs two people, a supervisor and an executive (each
+    their own card); None: one card is enough at any amount."""
 
     def __post_init__(self) -> None:
         where = f"jackpot game {self.spot}"
@@ -124,6 +127,8 @@ class GameConfig:
             raise JackpotConfigError(f"{where}: the fixed wager must be more than $0")
         if self.executive_threshold_cents < 0:
             raise JackpotConfigError(f"{where}: the executive threshold cannot be negative")
+        if self.two_person_above_cents is not None and self.two_person_above_cents < 0:
+            raise JackpotConfigError(f"{where}: the two-person level cannot be negative")
         names = [lv.name for lv in self.levels]
         if sorted(names) != sorted(self.paytable.levels):
             raise JackpotConfigError(
@@ -137,6 +142,11 @@ class GameConfig:
             if lv.name == name:
                 return lv
         raise JackpotConfigError(f"jackpot game {self.spot} has no meter {name!r}")
+
+    def needs_two(self, amount_cents: int) -> bool:
+        """Whether an award of ``amount_cents`` needs a supervisor and an executive both."""
+        level = self.two_person_above_cents
+        return level is not None and amount_cents > level
 
     def fixed_amount(self, pay: FixedPay) -> int:
         """An N-for-1 pay scaled to the fixed wager (closing note of the paytables)."""

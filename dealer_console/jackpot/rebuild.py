@@ -126,11 +126,18 @@ class JackpotRebuild:
                 f"(meter {result.from_meter_cents}, tray {result.from_tray_cents})")
         role = str(p.get("employee_role", ""))
         needed = required_role(result.amount_cents, game.executive_threshold_cents)
-        if _CONFIRMERS.get(role, 0) < _CONFIRMERS[needed.value]:
+        two = game.needs_two(result.amount_cents)  # then the pair is checked below
+        if not two and _CONFIRMERS.get(role, 0) < _CONFIRMERS[needed.value]:
             article = "an" if needed.value[0] in "aeiou" else "a"
             self.problems.append(f"{where}: confirmed by a {role or 'nobody'}'s card; "
                                  f"{result.amount_cents} cents needs {article} "
                                  f"{needed.value}'s")
+        second = p.get("second_employee_id")
+        if two and (
+                second is None or second == p.get("employee_id")
+                or {role, p.get("second_employee_role")} != {"supervisor", "executive"}):
+            self.problems.append(f"{where}: {result.amount_cents} cents needs two people, a "
+                                 "supervisor and an executive; the log does not name both")
         cards = p.get("cards")
         if cards is not None and not _holds(line, str(cards)):
             self.problems.append(f"{where}: the cards {cards} do not hold {line.label}")
@@ -143,7 +150,10 @@ class JackpotRebuild:
             cards=None if cards is None else str(cards),
             detected_line_no=p.get("detected_line_no"), employee_id=str(p["employee_id"]),
             employee_name=str(p.get("employee_name", "")), employee_role=role,
-            confirmed_at=str(p.get("confirmed_at", "")), hit_id=hit_id), result)
+            confirmed_at=str(p.get("confirmed_at", "")), hit_id=hit_id,
+            second=None if second is None else (
+                str(second), str(p.get("second_employee_name", "")),
+                str(p.get("second_employee_role", "")))), result)
 
 
 def _holds(line: JackpotLine, cards: str) -> bool:

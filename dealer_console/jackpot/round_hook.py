@@ -27,8 +27,15 @@ from typing import TYPE_CHECKING
 from sqlite_utils import Database
 
 from dealer_console.cards import Card
+from dealer_console.employees.authorize import (
+    RefusalReason,
+    authorise,
+    log_accepted,
+    refuse,
+    required_role,
+)
 from dealer_console.employees.authorize import Refused as SwipeRefused
-from dealer_console.employees.authorize import authorise, required_role
+from dealer_console.employees.registry import Employee, Role
 from dealer_console.employees.registry import now as registry_now
 from dealer_console.jackpot import store
 from dealer_console.jackpot.marks import Mark, MarkError
@@ -41,6 +48,8 @@ if TYPE_CHECKING:
     from dealer_console.link.hook import LinkHook
     from dealer_console.round.state import RoundState
     from dealer_console.round.table import Table
+
+ARTICLE = {Role.SUPERVISOR: "a supervisor's", Role.EXECUTIVE: "an executive's"}
 
 _AFTER_START = ("action", "dealing", "deal_check", "misdeal", "banker_set", "players_set",
                 "settlement", "end")
@@ -56,6 +65,8 @@ class JackpotSystem:
         self.link = link
         """Linked games' hook (``dealer_console/link/hook.py``), None when nothing is linked."""
         self._round: JackpotRound | None = None
+        self._held: tuple[tuple[int, int, int, int], Employee] | None = None
+        """The first of two confirmations: ((round, spot, seat, line), who), nothing paid."""
 
     # -- the round's hook (inside the round's transaction) ------------------------------------
 
@@ -94,7 +105,8 @@ class JackpotSystem:
             raise JackpotRefused(str(exc)) from None
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], employee_id: str) -> Confirmed:
+              cards: tuple[Card, ...], employee_id: str,
+              second_id: str | None = None) -> Confirmed:
         jr = self._for(round_id)
         try:
             if seat not in jr.hands:
@@ -103,11 +115,14 @@ class JackpotSystem:
             if mark is None or jr.game(spot).paytable.number_of(mark.line) != hand_line:
                 raise MarkError(f"seat {seat}'s hand button on game {spot} is not line "
                                 f"{hand_line}: select the seat and press the hand button")
-            hit = jr.confirm_as(spot, seat, employee_id)
+            hit = jr.confirm_as(spot, seat, employee_id, second_id)
         except (JackpotError, MarkError, SwipeRefused) as exc:
             raise JackpotRefused(str(exc)) from None
-        return Confirmed(hit.amount_cents, f"{hit.employee_name} ({hit.employee_id}, "
-                                            f"{hit.employee_role})", hit_detail(hit))
+        who = f"{hit.employee_name} ({hit.employee_id}, {hit.employee_role})"
+        if hit.second_employee_id is not None:
+            who += (f" and {hit.second_employee_name} ({hit.second_employee_id}, "
+                    f"{hit.second_employee_role})")
+        return Confirmed(hit.amount_cents, who, hit_detail(hit))
 
     def end_game(self, db: Database, round_id: int) -> None:
         jr = self._for(round_id)
@@ -154,16 +169,38 @@ class JackpotSystem:
         return jr
 
     def required(self, pending: Pending) -> str:
-        """The role whose card confirms ``pending`` now: ``supervisor`` or ``executive``."""
+        """Whose card confirms ``pending`` on the meters now: ``supervisor``, ``executive``
+        or ``two people`` (the game's two-person level passed). The dealer's panel shows the
+        figure after the hits before it instead (``projection.py``)."""
         game = store.game_config(self.db, pending.spot)
         amount = store.quote(self.db, pending.spot,
                              game.paytable.number_of(pending.mark.line)).amount_cents
+        if game.needs_two(amount):
+            return "two people"
         return required_role(amount, game.executive_threshold_cents).value
 
-    def confirm(self, table: Table, track: str) -> HitRecord:
+    def held(self, state: RoundState) -> Employee | None:
+        """Who gave the first of two confirmations of the next hit, or None."""
+        pending = self.marks(state)
+        if self._held is None or not pending:
+            return None
+        first = pending[0]
+        line_no = self._need(state).game(first.spot).paytable.number_of(first.mark.line)
+        key = (state.round_id, first.spot, first.mark.seat, line_no)
+        return self._held[1] if self._held[0] == key else None
+
+    def drop_held(self) -> None:
+        """CANCEL, or a new round: a held first confirmation is forgotten (it paid nothing)."""
+        self._held = None
+
+    def confirm(self, table: Table, track: str) -> HitRecord | None:
         """A swipe confirms the next hit in order. The card is authorised here, once: a
         refusal is logged (committed on its own) and raised, nothing else changes; an accepted
-        swipe hands the round the employee, never the card's data."""
+        swipe hands the round the employee, never the card's data.
+
+        Where the award needs two people (the game's ``two_person_above``), the first accepted
+        swipe is held (logged, nothing paid; None is returned) and the second, a different
+        person of the other role, pays it with both names."""
         from dealer_console.round.commands import JackpotHit
 
         pending = self.marks(table.state)
@@ -180,11 +217,42 @@ class JackpotSystem:
                                             line_no)
         except JackpotError as exc:
             raise JackpotRefused(str(exc)) from None
-        employee = authorise(self.db, track, role, action)
-        table.handle(JackpotHit(first.mark.seat, line_no, employee, first.spot))
+        game = store.game_config(self.db, first.spot)
+        amount = store.quote(self.db, first.spot, line_no).amount_cents
+        if not game.needs_two(amount):
+            employee = authorise(self.db, track, role, action)
+            table.handle(JackpotHit(first.mark.seat, line_no, employee, first.spot))
+        else:
+            held = self.held(table.state)
+            if held is None:
+                employee = authorise(self.db, track, Role.SUPERVISOR, action)
+                with self.db.atomic():
+                    log_accepted(self.db, employee, f"{action}: the first of two, held")
+                self._held = ((round_id, first.spot, first.mark.seat, line_no), employee)
+                return None
+            second = self._second(track, held, action)
+            table.handle(JackpotHit(first.mark.seat, line_no, held, first.spot, second))
+            self._held = None
         hit = store.hit_for(self.db, round_id, first.spot, first.mark.seat)
         assert hit is not None
         return hit
+
+
+    def _second(self, track: str, first: Employee, action: str) -> Employee:
+        """The second card of two: authorised as a supervisor's, then a different person of
+        the other role; each refusal logged with its reason."""
+        want = Role.EXECUTIVE if first.role is Role.SUPERVISOR else Role.SUPERVISOR
+        employee = authorise(self.db, track, Role.SUPERVISOR, action)
+        why = None
+        if employee.employee_id == first.employee_id:
+            why = (RefusalReason.SAME_PERSON, "the same person cannot confirm twice: this "
+                   f"award needs {ARTICLE[want]} card as well")
+        elif employee.role is not want:
+            why = (RefusalReason.NOT_AUTHORISED, f"this award needs {ARTICLE[want]} card "
+                   f"after the {first.role.value}'s ({first.name})")
+        if why is not None:
+            refuse(self.db, employee.employee_id, SwipeRefused(*why), action)
+        return employee
 
 
 def hit_detail(hit: HitRecord) -> dict[str, object]:
@@ -201,4 +269,7 @@ def hit_detail(hit: HitRecord) -> dict[str, object]:
         else hit.meter_before_micro // MICRO,
         "meter_after_cents": None if hit.meter_after_micro is None
         else hit.meter_after_micro // MICRO,
-    }
+    } | ({} if hit.second_employee_id is None else {
+        "second_employee_id": hit.second_employee_id,
+        "second_employee_name": hit.second_employee_name,
+        "second_employee_role": hit.second_employee_role})

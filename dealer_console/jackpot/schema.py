@@ -154,3 +154,12 @@ def _setup_in_the_log(db: Database) -> None:
             eventlog.append(db, GAME_INSTALLED, payload, round_id=None)
 
 
+@MIGRATIONS(name="0003_two_people")
+def _two_people(db: Database) -> None:
+    """A game's two-person level (an award above it needs a supervisor and an executive) and
+    the second confirmer of a hit; NULL for a game without the level and a hit confirmed by
+    one card."""
+    db.execute("ALTER TABLE jackpot_games ADD COLUMN two_person_above_cents INTEGER "
+               "CHECK (two_person_above_cents >= 0)")
+    for column in ("second_employee_id", "second_employee_name", "second_employee_role"):
+        db.execute(f"ALTER TABLE jackpot_hits ADD COLUMN {column} TEXT")

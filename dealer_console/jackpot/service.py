@@ -119,8 +119,10 @@ class JackpotRound:
                         "confirm it first (farthest to the dealer's right first)"
                     )
 
-    def confirm_as(self, spot: int, seat: int, employee_id: str) -> HitRecord:
-        """Record seat ``seat``'s hit, confirmed by an employee whose swipe was authorised."""
+    def confirm_as(self, spot: int, seat: int, employee_id: str,
+                   second_id: str | None = None) -> HitRecord:
+        """Record seat ``seat``'s hit, confirmed by an employee whose swipe was authorised
+        (and by a second where the award needs two people)."""
         game = self.game(spot)
         mark = self._mark(spot, seat)
         self._check_order(spot, seat)
@@ -130,6 +132,7 @@ class JackpotRound:
             line_no=game.paytable.number_of(mark.line), employee_id=employee_id,
             cards=self.hands.get(seat),
             detected_line_no=game.paytable.number_of(detected) if detected else None,
+            second_employee_id=second_id,
         )
 
     def confirm_next(self, track: str) -> HitRecord:

@@ -59,6 +59,8 @@ def differences_from(db: Database, wanted: tuple[GameConfig, ...]) -> list[str]:
             ("fixed_from_meter", have.fixed_from_meter, want.fixed_from_meter),
             ("executive_above (cents)", have.executive_threshold_cents,
              want.executive_threshold_cents),
+            ("two_person_above (cents)", have.two_person_above_cents,
+             want.two_person_above_cents),
             ("meters", _levels(have), _levels(want)),
         ):
             if a != b:

@@ -25,13 +25,14 @@ from dealer_console.employees.authorize import (
     permits,
     required_role,
 )
-from dealer_console.employees.registry import Role
+from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import ConsoleError
 from dealer_console.jackpot import meters
 from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
 from dealer_console.jackpot.meters import MICRO, Award, MeterState
 from dealer_console.jackpot.paytable import JackpotPaytable, load
 from dealer_console.jackpot.schema import BACKED_OUT, GAME_INSTALLED, MIGRATIONS
+from dealer_console.money import format_cents
 from dealer_console.storage import eventlog
 
 
@@ -80,7 +81,8 @@ def setup_payload(game: GameConfig, actor: str) -> dict[str, object]:
                     "contribution_ppm": lv.contribution_ppm, "reserve_ppm": lv.reserve_ppm}
                    for lv in game.levels],
         "installed_by": actor,
-    }
+    } | ({} if game.two_person_above_cents is None
+         else {"two_person_above_cents": game.two_person_above_cents})
 
 
 def game_from_payload(p: dict[str, Any]) -> GameConfig:
@@ -92,16 +94,20 @@ def game_from_payload(p: dict[str, Any]) -> GameConfig:
                      for lv in p["levels"]),
         wager_cents=int(p["wager_cents"]), fixed_from_meter=bool(p["fixed_from_meter"]),
         executive_threshold_cents=int(p["executive_threshold_cents"]),
+        two_person_above_cents=None if p.get("two_person_above_cents") is None
+        else int(p["two_person_above_cents"]),
     )
 
 
 def write_game(db: Database, game: GameConfig, *, installed_at: str, installed_by: str) -> None:
     """The tables of an installed game (the console, and the audit's rebuild from the log)."""
     db.execute(
-        "INSERT INTO jackpot_games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO jackpot_games (spot, paytable, mode, wager_cents, fixed_from_meter, "
+        "executive_threshold_cents, installed_at, installed_by, two_person_above_cents) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [game.spot, game.paytable.name, game.mode.value, game.wager_cents,
          int(game.fixed_from_meter), game.executive_threshold_cents, installed_at,
-         installed_by],
+         installed_by, game.two_person_above_cents],
     )
     for position, lv in enumerate(game.levels):
         db.execute(
@@ -114,12 +120,12 @@ def write_game(db: Database, game: GameConfig, *, installed_at: str, installed_b
 
 def game_config(db: Database, spot: int, paytable: JackpotPaytable | None = None) -> GameConfig:
     row = db.execute(
-        "SELECT paytable, mode, wager_cents, fixed_from_meter, executive_threshold_cents "
-        "FROM jackpot_games WHERE spot = ?", [spot],
+        "SELECT paytable, mode, wager_cents, fixed_from_meter, executive_threshold_cents, "
+        "two_person_above_cents FROM jackpot_games WHERE spot = ?", [spot],
     ).fetchone()
     if row is None:
         raise JackpotError(f"no jackpot game on sensor spot {spot}")
-    name, mode, wager, from_meter, threshold = row
+    name, mode, wager, from_meter, threshold, two_person = row
     levels = tuple(
         LevelConfig(str(r[0]), int(r[1]), int(r[2]), int(r[3]))
         for r in db.execute(
@@ -131,6 +137,7 @@ def game_config(db: Database, spot: int, paytable: JackpotPaytable | None = None
         spot=spot, paytable=paytable or load(str(name)), mode=JackpotMode(mode),
         levels=levels, wager_cents=int(wager), fixed_from_meter=bool(from_meter),
         executive_threshold_cents=int(threshold),
+        two_person_above_cents=None if two_person is None else int(two_person),
     )
 
 
@@ -249,7 +256,19 @@ class HitRecord:
     employee_name: str
     employee_role: str
     confirmed_at: str
+    second_employee_id: str | None
+    """Where the award needed two people: the second to confirm (the first is above)."""
+    second_employee_name: str | None
+    second_employee_role: str | None
     backed_out: bool
+
+    @property
+    def confirmed_by(self) -> str:
+        """Who confirmed, in words: one name, or both where two were needed."""
+        first = f"{self.employee_name} ({self.employee_role})"
+        if self.second_employee_id is None:
+            return first
+        return f"{first} and {self.second_employee_name} ({self.second_employee_role})"
 
 
 _HIT_COLUMNS = (
@@ -257,7 +276,8 @@ _HIT_COLUMNS = (
     "h.level, h.cards, h.detected_line_no, h.wager_cents, h.amount_cents, h.from_meter_cents, "
     "h.from_tray_cents, "
     "h.meter_before_micro, h.meter_after_micro, h.employee_id, h.employee_name, "
-    "h.employee_role, h.confirmed_at, a.adjustment_id IS NOT NULL"
+    "h.employee_role, h.confirmed_at, h.second_employee_id, h.second_employee_name, "
+    "h.second_employee_role, a.adjustment_id IS NOT NULL"
 )
 _HIT_FROM = "jackpot_hits h LEFT JOIN jackpot_adjustments a ON a.hit_id = h.hit_id"
 
@@ -323,6 +343,7 @@ def confirm_hit_by_card(
 def confirm_hit(
     db: Database, *, round_id: int, spot: int, seat: int, line_no: int, employee_id: str,
     cards: Sequence[Card] | None = None, detected_line_no: int | None = None,
+    second_employee_id: str | None = None,
 ) -> HitRecord:
     """Record a hit confirmed by ``employee_id``, whose swipe was already authorised.
 
@@ -334,10 +355,19 @@ def confirm_hit(
     game = game_config(db, spot)
     line = game.paytable.line(line_no)
     quoted = meters.award(game, line, meter_states(db, spot))
+    if game.needs_two(quoted.amount_cents):
+        role = Role.SUPERVISOR  # the pair holds an executive: either may come first
     allowed = permits(registry.get(db, employee_id), role)
     if isinstance(allowed, SwipeRefused):
         raise allowed
     employee = allowed
+    second = None
+    if game.needs_two(quoted.amount_cents):
+        if second_employee_id is None:
+            raise JackpotError(
+                f"{format_cents(quoted.amount_cents)} needs two people: a supervisor's "
+                "and an executive's card")
+        second = second_person(db, employee, second_employee_id)
     with db.atomic():
         result = meters.award(game, line, meter_states(db, spot))
         if result != quoted:
@@ -347,9 +377,29 @@ def confirm_hit(
             cards=format_cards(cards) if cards is not None else None,
             detected_line_no=detected_line_no, employee_id=employee.employee_id,
             employee_name=employee.name, employee_role=employee.role.value,
-            confirmed_at=registry.now()), result)
+            confirmed_at=registry.now(),
+            second=None if second is None else (second.employee_id, second.name,
+                                                second.role.value)), result)
         log_accepted(db, employee, f"{action} (hit {hit_id})")
+        if second is not None:
+            log_accepted(db, second, f"{action} (hit {hit_id}, the second of two)")
     return get_hit(db, hit_id)
+
+
+def second_person(db: Database, first: Employee, second_id: str) -> Employee:
+    """The second of two confirmers: a different person, in service, of the other role (a
+    supervisor and an executive); a refusal says which card is wanted instead."""
+    if second_id == first.employee_id:
+        raise JackpotError("the same person cannot confirm twice: this award needs a "
+                           "second person's card")
+    second = registry.get(db, second_id)
+    allowed = permits(second, Role.SUPERVISOR)
+    if isinstance(allowed, SwipeRefused):
+        raise JackpotError(str(allowed))
+    if second.role is first.role:
+        other = "a supervisor's" if first.role is Role.EXECUTIVE else "an executive's"
+        raise JackpotError(f"this award needs {other} card after the {first.role.value}'s")
+    return second
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,6 +418,8 @@ class Confirmation:
     employee_role: str
     confirmed_at: str
     hit_id: int | None = None
+    second: tuple[str, str, str] | None = None
+    """The second confirmer (id, name, role) of an award that needed two people."""
 
 
 def write_hit(db: Database, game: GameConfig, c: Confirmation, result: Award) -> int:
@@ -379,14 +431,16 @@ def write_hit(db: Database, game: GameConfig, c: Confirmation, result: Award) ->
         "INSERT INTO jackpot_hits (hit_id, round_id, spot, seat, paytable, line_no, line_label, "
         "pay, level, cards, detected_line_no, wager_cents, amount_cents, from_meter_cents, "
         "from_tray_cents, meter_before_micro, meter_after_micro, employee_id, "
-        "employee_name, employee_role, confirmed_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "employee_name, employee_role, confirmed_at, second_employee_id, second_employee_name, "
+        "second_employee_role) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [c.hit_id, c.round_id, c.spot, c.seat, game.paytable.name, c.line_no, line.label,
          str(line.pay), result.level, c.cards, c.detected_line_no, game.wager_cents,
          result.amount_cents, result.from_meter_cents, result.from_tray_cents,
          result.before.meter_micro if result.before else None,
          result.after.meter_micro if result.after else None,
-         c.employee_id, c.employee_name, c.employee_role, c.confirmed_at],
+         c.employee_id, c.employee_name, c.employee_role, c.confirmed_at,
+         *(c.second or (None, None, None))],
     )
     hit_id = int(cursor.lastrowid or 0)
     if result.level is not None and result.after_award is not None:

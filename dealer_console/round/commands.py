@@ -173,6 +173,8 @@ class JackpotHit(Command):
     hand_line: int
     confirmer: Employee
     spot: int = 1
+    second: Employee | None = None
+    """The second person where the award needs two (a supervisor and an executive)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,9 +57,11 @@ class JackpotHook(Protocol):
         """Lock the sensors and take each wager: ``{spot: {seat: cents}}``."""
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], employee_id: str) -> Confirmed:
-        """Record a hit confirmed by ``employee_id`` (whose swipe was already authorised);
-        adjust the meter; say what is paid."""
+              cards: tuple[Card, ...], employee_id: str,
+              second_id: str | None = None) -> Confirmed:
+        """Record a hit confirmed by ``employee_id`` (whose swipe was already authorised), and
+        by ``second_id`` too where the award needs two people; adjust the meter; say what is
+        paid."""
 
     def end_game(self, db: Database, round_id: int) -> None:
         """Reset for the next round (refuse while a marked hit is unconfirmed)."""
@@ -75,7 +77,8 @@ class NoJackpot:
         return None
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], employee_id: str) -> Confirmed:
+              cards: tuple[Card, ...], employee_id: str,
+              second_id: str | None = None) -> Confirmed:
         raise JackpotRefused("this table has no jackpot system to confirm a hit with")
 
     def end_game(self, db: Database, round_id: int) -> None:

@@ -627,9 +627,12 @@ def _jackpot_hit(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
                       "card of a supervisor or executive in service")
     # The jackpot hook computes the award inside the same transaction and replaces
     # "confirmer" (the employee's id) by who confirmed and what was paid.
-    return [(E.JACKPOT_HIT, {"seat": cmd.seat, "hand_line": cmd.hand_line, "spot": cmd.spot,
-                             "confirmer": cmd.confirmer.employee_id,
-                             "cards": format_cards(state.hands[cmd.seat])})]
+    payload: dict[str, Any] = {"seat": cmd.seat, "hand_line": cmd.hand_line, "spot": cmd.spot,
+                               "confirmer": cmd.confirmer.employee_id,
+                               "cards": format_cards(state.hands[cmd.seat])}
+    if cmd.second is not None:
+        payload["second_confirmer"] = cmd.second.employee_id
+    return [(E.JACKPOT_HIT, payload)]
 
 
 def _end_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services

@@ -147,9 +147,12 @@ class Table:
             elif kind == E.JACKPOT_HIT:
                 payload = dict(payload)
                 employee_id = str(payload.pop("confirmer"))  # already authorised
+                second = payload.pop("second_confirmer", None)
                 hit = self.jackpot.award(self.db, state.round_id, payload["spot"],
                                          payload["seat"], payload["hand_line"],
-                                         state.hands[payload["seat"]], employee_id)
+                                         state.hands[payload["seat"]], employee_id,
+                                         **({} if second is None
+                                            else {"second_id": str(second)}))
                 payload.update(hit.detail)
                 payload.update(award_cents=int(hit.award_cents), who=hit.who)
             elif kind == E.GAME_ENDED:

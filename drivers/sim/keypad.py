@@ -363,6 +363,9 @@ class SimKeypad:
 
             tap START_GAME | press SEAT_3 | release SEAT_3 | swipe 1234567890
             bad-swipe LRC | unplug | replug | power-cycle | fault drop 2 | garbage 01ff
+
+        Any button of the protocol page may be named, a two-game keypad's ``GAME_1`` and
+        ``GAME_2`` keys included (``tap GAME_2`` then ``tap SEAT_1``, ``tap HAND_3``).
         """
         for lineno, raw in enumerate(script.splitlines(), 1):
             words = raw.split("#", 1)[0].split()

@@ -14,7 +14,11 @@ from sqlite_utils import Database
 from dealer_console.config_file import ConfigError
 from dealer_console.jackpot import store
 from dealer_console.jackpot.config import JackpotMode
-from dealer_console.jackpot.setup import JackpotSetupMismatch, install_from_profile
+from dealer_console.jackpot.setup import (
+    JackpotSetupMismatch,
+    differences_from,
+    install_from_profile,
+)
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
 from dealer_console.storage.connection import open_table_db
 
@@ -88,6 +92,24 @@ def test_two_games_one_per_sensor_spot(tmp_path: Path) -> None:
 SECOND = TWO_GAMES[TWO_GAMES.index("[[jackpot]]\nspot = 2"):]
 
 
+def test_the_two_person_level_is_read_and_held_to_the_installed_game(tmp_path: Path) -> None:
+    """issue 15: where a profile asks for it, an award above a level needs two people."""
+    path = _profile(tmp_path, TWO_GAMES.replace(
+        'executive_above = "$5,000"', 'executive_above = "$5,000"\ntwo_person_above = "$7,500"'))
+    setup = load_profile(path).jackpots
+    assert setup is not None
+    first, second = setup.games
+    assert (first.two_person_above_cents, second.two_person_above_cents) == (750_000, None)
+    assert first.needs_two(750_001) and not first.needs_two(750_000)
+    db = open_table_db(tmp_path / "t.db")
+    install_from_profile(db, setup, actor="test")
+    assert store.game_config(db, 1).two_person_above_cents == 750_000
+    changed = load_profile(_profile(tmp_path, TWO_GAMES)).jackpots
+    assert changed is not None
+    assert any("two_person_above" in d for d in differences_from(db, changed.games))
+    db.close()
+
+
 @pytest.mark.parametrize(
     ("change", "key", "says"),
     [
@@ -119,6 +141,12 @@ SECOND = TWO_GAMES[TWO_GAMES.index("[[jackpot]]\nspot = 2"):]
          "jackpot[1].paytable", "expected a jackpot paytable"),
         (lambda t: t[:t.index("[[jackpot]]\nspot = 2")].replace("spot = 1", "spot = 2"),
          "jackpot", "the first jackpot game takes sensor spot 1"),
+        (lambda t: t.replace('executive_above = "$5,000"', 'executive_above = "$5,000"\n'
+                             'two_person_above = 2000'), "jackpot[0].two_person_above",
+         "bare number"),
+        (lambda t: t.replace('executive_above = "$5,000"', 'executive_above = "$5,000"\n'
+                             'two_person_above = "two grand"'), "jackpot[0].two_person_above",
+         "amount"),
         (lambda t: t[:t.index("[jackpot.meters.main]")] + SECOND, "jackpot[0].meters",
          "missing; paytable fupgpp-wa01 has the meters main"),
     ],

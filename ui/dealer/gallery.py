@@ -123,6 +123,28 @@ def fortune_players() -> QWidget:
     return p.window
 
 
+def jackpot_pending() -> QWidget:
+    p = _player("washington-face-up")
+    p.deal_jackpot_hands(["As Ks Qs Js Ts 2d 3c"])  # a royal flush at seat 1
+    p.tap(p.button("CONFIRM, then swipe the card"))
+    return p.window
+
+
+def jackpot_two_hits() -> QWidget:
+    p = _player("washington-face-up")
+    # a natural and a wild seven-card straight flush: two meter pays, paid seat 2 first
+    p.deal_jackpot_hands(["2s 3s 4s 5s 6s 7s 8s", "2h 3h 4h 5h 6h JK 8h"])
+    return p.window
+
+
+def jackpot_refused() -> QWidget:
+    p = _player("washington-face-up")
+    p.deal_jackpot_hands(["2s 3s 4s 5s 6s 7s 8s"])  # the whole meter: an executive's card
+    p.tap(p.button("CONFIRM, then swipe the card"))
+    p.swipe("supervisor")
+    return p.window
+
+
 DEALER_PAGES: dict[str, Callable[[], QWidget]] = {
     "dealer-wagers": wagers,
     "dealer-bank-offered": bank_offered,
@@ -133,4 +155,7 @@ DEALER_PAGES: dict[str, Callable[[], QWidget]] = {
     "dealer-misdeal": misdeal,
     "dealer-device-fault": device_fault,
     "dealer-fortune-players-first": fortune_players,
+    "dealer-jackpot-pending": jackpot_pending,
+    "dealer-jackpot-two-hits": jackpot_two_hits,
+    "dealer-jackpot-refused": jackpot_refused,
 }

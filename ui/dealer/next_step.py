@@ -82,8 +82,12 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
                     lambda: ctl.do(c.SettleNext()), ctl.check(c.SettleNext()) is None)
     if phase is Phase.END:
         if view.jackpot_pending:
-            return Step("A jackpot hand waits: the supervisor presses CONFIRM and swipes.",
-                        "END GAME", ctl.end_game, False)
+            first = view.jackpot_pending[0]
+            # the panel says whose card; the bar, short, what to do now
+            sentence = ("Jackpot: swipe the card now." if view.jackpot_armed
+                        else f"Jackpot: CONFIRM and swipe for seat {first.seat}.")
+            return Step(sentence,
+                        "END GAME waits for the jackpot", ctl.end_game, False)
         return Step("Every seat is settled: press END GAME.", "END GAME", ctl.end_game,
                     ctl.check(c.EndGame()) is None)
     return Step("")

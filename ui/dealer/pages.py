@@ -24,6 +24,7 @@ from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 from dealer_console.round.rules import ActionSeatMethod
 from dealer_console.round.state import MisdealReason, Phase
 from ui import theme
+from ui.dealer.jackpot_panel import JackpotPanel
 from ui.dealer.words import MISDEALS, kind_name, line_words, seat_name
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.card import CardRow
@@ -498,36 +499,24 @@ class SettlementPage(Page):
 
 
 class EndPage(Page):
-    """Every seat settled: jackpot hands waiting for a supervisor, then END GAME."""
+    """Every seat settled: the jackpot panel (marks, the hits in paying order, CONFIRM and the
+    swipe), then END GAME."""
 
     def __init__(self, ctl: TableController, act: Act) -> None:
         super().__init__(ctl, act)
         self.heading = _label(role="heading")
-        self.pending = _label()
-        self.confirm = TouchButton("CONFIRM, then swipe the card", ButtonRole.PRIMARY,
-                                   money=True)
-        self.confirm.clicked.connect(lambda: self.act(self.ctl.arm_confirmation))
+        self.jackpot = JackpotPanel(ctl, act)
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
-        layout.addWidget(self.pending, 1)
-        layout.addWidget(self.confirm)
+        layout.addWidget(self.jackpot, 1)
+        self.jackpot.setVisible(ctl.opened.jackpot is not None)
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:
-        pending = view.jackpot_pending
-        if not pending:
-            self.heading.setText("Every seat is settled: press END GAME")
-            self.pending.setText("")
-            self.confirm.setVisible(False)
-            return
-        self.heading.setText("Jackpot: a supervisor confirms each hand before END GAME")
-        rows = [f"{i}. Seat {p.seat}: {p.label} - {format_cents(p.amount_cents)} - needs "
-                f"{'an executive' if p.needs == 'executive' else 'a supervisor'}'s card"
-                for i, p in enumerate(pending, 1)]
-        if view.jackpot_armed:
-            rows.append("Swipe the card now.")
-        self.pending.setText("\n".join(rows))
-        self.confirm.setVisible(True)
-        self.confirm.setEnabled(not view.jackpot_armed)
+        # with a jackpot the panel's own titles and the phase bar say it: the room is the panel's
+        self.heading.setVisible(not view.jackpot_games)
+        self.heading.setText("Every seat is settled: press END GAME")
+        if self.ctl.opened.jackpot is not None:
+            self.jackpot.show_view(view)
 
 
 class PageStack(QWidget):

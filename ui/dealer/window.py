@@ -22,6 +22,7 @@ from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import ConsoleError
+from dealer_console.round.state import Phase
 from ui import theme
 from ui.bridge import ControllerBridge
 from ui.dealer.next_step import next_step
@@ -218,7 +219,10 @@ class DealerWindow(QMainWindow):
         notice = view.notice
         if notice is not None and notice.number != self._notice_seen:
             self._notice_seen = notice.number
-            if notice.level is not Level.INFO or notice.todo:
+            # a refused swipe for an armed jackpot is told in the jackpot panel, beside the
+            # hit it was for; the phase bar keeps its room for the next step
+            in_panel = view.jackpot_armed and r.phase is Phase.END
+            if (notice.level is not Level.INFO or notice.todo) and not in_panel:
                 self.phase_bar.show_message(notice.what, notice.todo)
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -419,7 +419,12 @@ class RandomDealer:
                 if self._swipe(self.cards["dealer"]):
                     raise SimError("a dealer's card confirmed a jackpot hit")
                 self.counters.refused += 1
-            if not self._swipe(self.cards[first.needs]):
+            if first.needs == "two people":  # a supervisor's swipe held, then an executive's
+                if self._swipe(self.cards["supervisor"]):
+                    raise SimError("one card paid an award that needs two people")
+                if not self._swipe(self.cards["executive"]):
+                    raise SimError(f"the second of two cards was refused: {self._notice_text()}")
+            elif not self._swipe(self.cards[first.needs]):
                 raise SimError(f"a {first.needs}'s card was refused: {self._notice_text()}")
             confirmed += 1
 

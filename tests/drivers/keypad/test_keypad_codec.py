@@ -194,3 +194,18 @@ def test_set_leds_names_only_lit_buttons() -> None:
     report = codec.set_leds_report(3, command)
     assert report.payload == bytes((Button.CONFIRM, LedMode.ON))
     assert codec.parse_set_leds(report) == command
+
+
+def test_a_two_game_keypad_s_game_keys_decode_as_the_protocol_page_gives_them() -> None:
+    """docs/protocols/keypad.md: GAME_1 0x41 and GAME_2 0x42 pick the game of sensor spot 1
+    or 2 for the seat and hand buttons that follow."""
+    crc = codec.crc16(bytes.fromhex("10 07 02 42 01"))
+    wire = bytes.fromhex("10 07 02 42 01") + crc.to_bytes(2, "big")
+    (report,) = codec.decode_transfer(wire).reports
+    button, action = codec.parse_button(report)
+    assert (button, action, button.game) == (Button.GAME_2, ButtonAction.PRESSED, 2)
+    assert Button.for_game(1) is Button.GAME_1 and Button.GAME_1.game == 1
+    assert Button.SEAT_2.game is None and Button.GAME_2.seat is None
+    assert Button.GAME_2.hand_line is None
+    with pytest.raises(ValueError, match="not 1 or 2"):
+        Button.for_game(3)

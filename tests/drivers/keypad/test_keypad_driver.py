@@ -308,6 +308,17 @@ def test_scripted_keypad(driver: KeypadDriver, keypad: SimKeypad) -> None:
         keypad.play("tap SEAT_9")
 
 
+def test_a_two_game_keypad_s_game_key_reaches_the_console(driver: KeypadDriver,
+                                                          keypad: SimKeypad) -> None:
+    """The game key travels as a BUTTON event through the real driver, in order with the seat
+    and hand buttons it applies to (docs/protocols/keypad.md, "Two jackpot games")."""
+    keypad.play("tap GAME_2\ntap SEAT_1\ntap HAND_3")
+    events = keypad_events(driver, 6)
+    pressed = [e.button for e in events if isinstance(e, ButtonPressed)]
+    assert pressed == [Button.GAME_2, Button.SEAT_1, Button.HAND_3]
+    assert pressed[0].game == 2
+
+
 # --- fuzz: random faults and random garbage between random events --------------------------
 
 steps = st.lists(
