@@ -66,6 +66,9 @@ def test_the_style_is_fusion_underneath(no_stylesheet: QApplication) -> None:
 
 def _hover_changes_look(qtbot: QtBot, app: QApplication, no_hover: bool) -> bool:
     app.setStyle(TouchStyle() if no_hover else QStyleFactory.create("Fusion"))
+    for other in app.topLevelWidgets():  # a window an earlier test left open takes the pointer
+        if other.isVisible():
+            other.hide()
     page = QWidget()
     qtbot.addWidget(page)
     bar = QScrollBar(Qt.Orientation.Horizontal)

@@ -35,17 +35,10 @@ from ui.supervisor.win_page import WinPageDesk
 from ui.technician.area import TechnicianArea
 from ui.technician.setup_screen import SetupContext
 from ui.widgets.card_prompt import CardPrompt
+from ui.widgets.current_stack import StackPage
 from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
-
-
-class AreaPage(QWidget):
-    """A page of the window's areas: while another page is shown its wrapped text does not
-    size the window (a stack asks every page, shown or not, how tall it must be)."""
-
-    def heightForWidth(self, width: int) -> int:
-        return super().heightForWidth(width) if self.isVisible() else -1
 
 
 class DealerWindow(QMainWindow):
@@ -108,7 +101,7 @@ class DealerWindow(QMainWindow):
         body.addWidget(self.table, 2)
         body.addWidget(self.stack, 5)
         body.addWidget(self.phase_bar)
-        self.dealer_area = AreaPage()
+        self.dealer_area = StackPage()
         self.dealer_area.setLayout(body)
         self.areas = QStackedWidget()
         """The dealer's table, or a staff area (the supervisor's screens) in its place."""

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QFrame,
     QHBoxLayout,
     QLabel,
-    QStackedWidget,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -18,7 +20,8 @@ from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.screens import SCREENS, Screen
 from ui.supervisor.session import Session
-from ui.widgets.touch import ButtonRole, TouchButton
+from ui.widgets.current_stack import CurrentStack
+from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 
 class SupervisorArea(QWidget):
@@ -38,15 +41,17 @@ class SupervisorArea(QWidget):
         top.addWidget(heading, 1)
         top.addWidget(self.leave)
 
-        self.stack = QStackedWidget()
+        self.stack = CurrentStack()
         self.buttons: dict[str, TouchButton] = {}
         self.screens: dict[str, QWidget] = {}
-        nav = QVBoxLayout()
-        nav.setSpacing(theme.SPACING)
+        nav_list = QWidget()
+        nav = QVBoxLayout(nav_list)
+        nav.setContentsMargins(0, 0, 0, 0)
+        nav.setSpacing(theme.SPACING // 2)
         for screen in SCREENS if screens is None else screens:
             widget = screen.build(controller, bridge, session)
             self.screens[screen.title] = widget
-            self.stack.addWidget(widget)
+            self.stack.add_page(widget)
             button = TouchButton(screen.title, ButtonRole.SECONDARY)
             button.setCheckable(True)
             button.setMinimumWidth(theme.TOUCH_MIN * 5)
@@ -54,8 +59,17 @@ class SupervisorArea(QWidget):
             self.buttons[screen.title] = button
             nav.addWidget(button)
         nav.addStretch(1)
+        # the screens' buttons scroll when there are more than the height holds: the area
+        # must fit 1280x800 with the card prompt above it
+        scroll = QScrollArea()
+        scroll.setWidget(nav_list)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setMinimumWidth(nav_list.sizeHint().width() + theme.SPACING * 2)
+        kinetic(scroll)
         body = QHBoxLayout()
-        body.addLayout(nav)
+        body.addWidget(scroll)
         body.addWidget(self.stack, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(theme.SPACING, theme.SPACING, theme.SPACING, theme.SPACING)
@@ -67,14 +81,14 @@ class SupervisorArea(QWidget):
 
     def show_screen(self, title: str) -> QWidget:
         widget = self.screens[title]
-        self.stack.setCurrentWidget(widget)
+        self.stack.show_page(widget)
         for name, button in self.buttons.items():
             button.setChecked(name == title)
         self.show_view(self.ctl.snapshot())
         return widget
 
     def show_view(self, view: TableSnapshot) -> None:
-        current = self.stack.currentWidget()
+        current = self.stack.shown()
         show = getattr(current, "show_view", None)
         if show is not None:
             show(view)
