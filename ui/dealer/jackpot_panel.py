@@ -4,7 +4,9 @@ meter as it will be after the hits before it; CONFIRM, then the swipe.
 
 Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9: the dealer selects
 the seat, then the hand button (pressed again, it takes the mark back); a supervisor confirms
-by card (an executive above the game's level); several meter pays are paid in order. The panel
+by card (an executive above the game's level); several meter pays are paid in order. Where the
+profile asks for a PIN (``pin_required``), an accepted card brings up a masked number pad for
+the confirmer's PIN (the controller checks it, ``TableSnapshot.jackpot_pin_for``). The panel
 sends each touch to the controller (the keypad's buttons take the same path) and draws what the
 view says; it decides no rule itself.
 """
@@ -19,8 +21,10 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWi
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import ConfirmedHit, Level, PendingHit
+from dealer_console.employees.pins import PIN_MAX
 from dealer_console.money import format_cents
 from ui import theme
+from ui.widgets.number_pad import NumberPad
 from ui.widgets.touch import ButtonRole, TouchButton
 
 Act = Callable[[Callable[[], object]], bool]
@@ -115,11 +119,18 @@ class JackpotPanel(QWidget):
         self.confirm = TouchButton("CONFIRM, then swipe the card", ButtonRole.PRIMARY,
                                    money=True)
         self.confirm.clicked.connect(lambda: self.act(self.ctl.arm_confirmation))
+        self.pin_title = _label("", "group")
+        self.pin_title.setWordWrap(True)
+        self.pin_pad = NumberPad(masked=True, max_digits=PIN_MAX,
+                                 hint="The PIN is shown as dots; OK when typed")
+        self.pin_pad.typed.connect(self._enter_pin)
         paying = QVBoxLayout()
         paying.setSpacing(4)  # the room at 1280x800 is the list's
         paying.addWidget(self.list_title)
         paying.addWidget(self.hits)
         paying.addWidget(self.result)  # the swipe's outcome right under the hit it was for
+        paying.addWidget(self.pin_title)
+        paying.addWidget(self.pin_pad, 1)
         paying.addStretch(1)
         paying.addWidget(self.confirm)
 
@@ -136,6 +147,20 @@ class JackpotPanel(QWidget):
         self._hands(view)
         self._list(view)
         self._result(view)
+        self._pin(view)
+
+    def _pin(self, view: TableSnapshot) -> None:
+        """The masked pad while a confirmer's card waits for their PIN."""
+        who = view.jackpot_pin_for
+        if who is None and self.pin_pad.isVisibleTo(self):
+            self.pin_pad.clear()
+        self.pin_title.setText("" if who is None else f"{who}: type your PIN, then OK")
+        self.pin_title.setVisible(who is not None)
+        self.pin_pad.setVisible(who is not None)
+        if who is not None:  # the pad takes the room of the hand buttons' explanation
+            self.list_title.setVisible(False)
+        else:
+            self.list_title.setVisible(True)
 
     def _games(self, view: TableSnapshot) -> None:
         two = len(view.jackpot_games) > 1
@@ -237,6 +262,9 @@ class JackpotPanel(QWidget):
 
     def _pick_seat(self, seat: int) -> Callable[[], object]:
         return lambda: self.act(lambda: self.ctl.jackpot_seat(seat))
+
+    def _enter_pin(self, digits: str) -> None:
+        self.act(lambda: self.ctl.enter_pin(digits))
 
     def _press_hand(self, number: int) -> Callable[[], object]:
         return lambda: self.act(lambda: self.ctl.jackpot_hand(number))

@@ -1,6 +1,10 @@
 """A pad for a small whole number (the dice total, a random number, a deck count): digits,
 backspace, clear and OK, with the refusal shown under the number as it is typed. The number's
-rules come from the caller's ``validator``; the pad knows none."""
+rules come from the caller's ``validator``; the pad knows none.
+
+Masked (``masked=True``), it takes a PIN: up to ``max_digits`` digits kept as typed (a leading
+zero stays), shown as dots only, and handed over as text by ``typed``; the pad checks nothing
+(the core does, ``dealer_console/employees/pins.py``)."""
 
 from __future__ import annotations
 
@@ -17,13 +21,21 @@ MAX_DIGITS = 3
 MAX_WIDTH = 640
 
 
+MASK = "\u25cf"
+
+
 class NumberPad(QWidget):
     accepted = Signal(int)
+    typed = Signal(str)
+    """A masked pad's digits, on OK."""
 
     def __init__(self, validator: Validator | None = None, hint: str = "",
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, masked: bool = False,
+                 max_digits: int = MAX_DIGITS) -> None:
         super().__init__(parent)
         self._validator = validator
+        self._masked = masked
+        self._max_digits = max_digits
         self._digits = ""
         self.display = QLabel()
         self.display.setProperty("role", "amount")
@@ -74,8 +86,9 @@ class NumberPad(QWidget):
         return int(self._digits) if self._digits else None
 
     def press(self, digit: str) -> None:
-        if len(self._digits) < MAX_DIGITS:
-            self._digits = str(int(self._digits + digit))
+        if len(self._digits) < self._max_digits:
+            self._digits = (self._digits + digit if self._masked
+                            else str(int(self._digits + digit)))
         self._refresh()
 
     def backspace(self) -> None:
@@ -94,13 +107,22 @@ class NumberPad(QWidget):
 
     def _refresh(self) -> None:
         value = self.value()
-        self.display.setText("-" if value is None else str(value))
-        problem = self._problem()
+        if self._masked:
+            self.display.setText(MASK * len(self._digits) or "-")
+        else:
+            self.display.setText("-" if value is None else str(value))
+        problem = None if self._masked else self._problem()
         self.refusal.setText(problem or "")
         self.refusal.setVisible(bool(problem))
         self.ok.setEnabled(value is not None and problem is None)
 
     def _accept(self) -> None:
+        if self._masked:
+            digits, self._digits = self._digits, ""
+            self._refresh()
+            if digits:
+                self.typed.emit(digits)
+            return
         value = self.value()
         if value is not None and self._problem() is None:
             self.accepted.emit(value)
