@@ -539,8 +539,11 @@ class TableController:
         self._after_confirmation(before, hit)
 
     def _after_confirmation(self, before: RoundState, hit: store.HitRecord | None) -> None:
-        if hit is None and self._system().pin_wanted(self.state) is not None:
-            return  # the panel asks for the PIN
+        pin_for = self._system().pin_wanted(self.state) if hit is None else None
+        if pin_for is not None:  # the panel asks for the PIN
+            self._tell(Level.INFO, f"{pin_for.name}'s card accepted: nothing is paid yet",
+                       f"{pin_for.name} types their PIN now")
+            return
         if hit is None:  # the first of two people: held, nothing paid, the swipe still awaited
             held = self._system().held(self.state)
             assert held is not None
