@@ -103,7 +103,10 @@ class JackpotPanel(QWidget):
         self.games_title = _label("Game", "group")
         self.seats_title = _label("", "group")
         self.hands_title = _label("Hand (press again to take it back)", "group")
-        marking = QVBoxLayout()
+        self.marking = QWidget()
+        marking = QVBoxLayout(self.marking)
+        marking.setContentsMargins(0, 0, 0, 0)
+        marking.setSpacing(4)  # as the paying column: the room at 1280x800 is tight
         marking.addWidget(self.games_title)
         marking.addLayout(self.games_row)
         marking.addWidget(self.seats_title)
@@ -119,24 +122,27 @@ class JackpotPanel(QWidget):
         self.confirm = TouchButton("CONFIRM, then swipe the card", ButtonRole.PRIMARY,
                                    money=True)
         self.confirm.clicked.connect(lambda: self.act(self.ctl.arm_confirmation))
-        self.pin_title = _label("", "group")
-        self.pin_title.setWordWrap(True)
-        self.pin_pad = NumberPad(masked=True, max_digits=PIN_MAX,
-                                 hint="The PIN is shown as dots; OK when typed")
+        self.pin_pad = NumberPad(masked=True, max_digits=PIN_MAX, wide=True)
         self.pin_pad.typed.connect(self._enter_pin)
         paying = QVBoxLayout()
         paying.setSpacing(4)  # the room at 1280x800 is the list's
         paying.addWidget(self.list_title)
         paying.addWidget(self.hits)
         paying.addWidget(self.result)  # the swipe's outcome right under the hit it was for
-        paying.addWidget(self.pin_title)
-        paying.addWidget(self.pin_pad, 1)
         paying.addStretch(1)
         paying.addWidget(self.confirm)
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(marking, 1)
+        self.pin_box = QWidget()
+        """In the marking's place while a confirmer types their PIN (no mark changes then)."""
+        pin_layout = QVBoxLayout(self.pin_box)
+        pin_layout.setContentsMargins(0, 0, 0, 0)
+        pin_layout.addWidget(self.pin_pad)
+        pin_layout.addStretch(1)  # keys of a touch size, not the whole height
+        self.pin_box.hide()
+        layout.addWidget(self.marking, 1)
+        layout.addWidget(self.pin_box, 1)
         layout.addLayout(paying, 1)
 
     # -- drawing -------------------------------------------------------------------------------
@@ -154,13 +160,10 @@ class JackpotPanel(QWidget):
         who = view.jackpot_pin_for
         if who is None and self.pin_pad.isVisibleTo(self):
             self.pin_pad.clear()
-        self.pin_title.setText("" if who is None else f"{who}: type your PIN, then OK")
-        self.pin_title.setVisible(who is not None)
-        self.pin_pad.setVisible(who is not None)
-        if who is not None:  # the pad takes the room of the hand buttons' explanation
-            self.list_title.setVisible(False)
-        else:
-            self.list_title.setVisible(True)
+        if who is not None:
+            self.pin_pad.set_hint(f"{who}: type your PIN, then OK")
+        self.pin_box.setVisible(who is not None)
+        self.marking.setVisible(who is None)
 
     def _games(self, view: TableSnapshot) -> None:
         two = len(view.jackpot_games) > 1
@@ -224,6 +227,9 @@ class JackpotPanel(QWidget):
         rows = [hit_words(i, p, two) for i, p in enumerate(pending, 1)]
         if not rows:
             rows = ["No jackpot hand is marked."]
+        elif view.jackpot_pin_for is not None:
+            rows.append(f"{view.jackpot_pin_for}: card accepted; nothing is paid until the "
+                        "right PIN is typed on the pad.")
         elif view.jackpot_held is not None:
             rows.append(f"{view.jackpot_held} confirmed first; nothing is paid yet. The "
                         f"second person swipes now for seat {pending[0].seat}.")
