@@ -226,7 +226,10 @@ class StaffScreen(SupervisorScreen):
         """The selected employee's new PIN, typed twice, shown only as dots."""
         self._first_pin = None
         self.pin_pad.clear()
-        self.pin_heading.setText(f"New PIN for {self._target()}")
+        target = self._target()
+        name = next((e.name for e in self.ctl.staff.employees() if e.employee_id == target), "")
+        self.pin_heading.setText(f"New PIN for {name} ({target})" if name else
+                                 f"New PIN for {target}")
         self.pin_pad.set_hint("Type the new PIN (4 to 8 digits), then OK")
         self.modes.setCurrentIndex(2)
 
