@@ -260,3 +260,31 @@ def test_awards_above_the_two_person_level_confirmed_by_two_cards(tmp_path: Path
     pairs = [(first, second) for amount, first, second in rows if amount > 15_000]
     assert pairs and set(pairs) == {("supervisor", "executive")}
     assert all(second is None for amount, _first, second in rows if amount <= 15_000)
+
+
+def test_a_profile_asking_for_pins_confirms_with_the_test_pins(tmp_path: Path) -> None:
+    """A casino's profile with ``pin_required`` (and two people above $150): the simulated
+    dealer types each confirmer's test PIN after their card; every hit is paid, each accepted
+    card's PIN is right (no wrong-PIN refusal), and the audit passes."""
+    from tests.profiles.test_jackpot_setup import WASHINGTON
+
+    profile = tmp_path / "pins.toml"
+    profile.write_text(WASHINGTON.replace('executive_above = "$1,000"\n',
+                                          'executive_above = "$1,000"\npin_required = true\n'
+                                          'two_person_above = "$150"\n'))
+    db = tmp_path / "t.db"
+    summary = summary_of(simulate(db, "--faults", "jackpot-hands", profile=str(profile),
+                                  rounds=12))
+    audit_ok(db)
+    conn = sqlite3.connect(db)
+    hits = conn.execute("SELECT COUNT(*), COUNT(second_employee_id) FROM jackpot_hits"
+                        ).fetchone()
+    refusals = [r[0] for r in conn.execute(
+        "SELECT detail FROM employee_log WHERE action = 'swipe_refused'")]
+    pins_set = conn.execute("SELECT COUNT(*) FROM employees WHERE pin_hash IS NOT NULL"
+                            ).fetchone()[0]
+    conn.close()
+    assert hits[0] > 0 and hits[1] > 0  # single and two-person awards both confirmed
+    assert sum(summary["jackpot"]["by_line"].values()) == hits[0]
+    assert not any("PIN" in detail for detail in refusals)
+    assert pins_set == 4

@@ -119,3 +119,15 @@ def moment(text: str) -> str:
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     return parsed.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def pin(text: str) -> str:
+    """A PIN read from standard input: 4 to 8 digits (``dealer_console/employees/pins.py``).
+    The refusal never repeats what was typed: a PIN is not echoed, logged or printed."""
+    from dealer_console.employees.pins import check_pin
+    from dealer_console.employees.registry import RegistryError
+
+    try:
+        return check_pin(text)
+    except RegistryError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

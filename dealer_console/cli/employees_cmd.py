@@ -1,11 +1,12 @@
-"""``dealer-console employees setup|add|disable|enable|role|recard|list --db FILE``: the staff
+"""``dealer-console employees setup|add|disable|enable|role|recard|pin|list --db FILE``: the staff
 list of a table database (who may confirm jackpot awards).
 
 Every change but the one-time ``setup`` is authorised by an executive's card, and the
 authoriser is whoever swiped it. All card data comes from standard input (a reader that types
 into the terminal, or a line of track data), never from an argument, so it stays out of shell
 history and process lists: first the authorising executive's card, then, for ``add`` and
-``recard``, the employee's new card, one per line.
+``recard``, the employee's new card, one per line; for ``pin``, the new PIN twice (hidden on a
+terminal), never an argument either.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dealer_console.cli import CommandError
-from dealer_console.cli.checks import file_path, label
+from dealer_console.cli.checks import file_path, label, pin
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -64,6 +65,9 @@ def register(subparsers: Any) -> None:
     recard = command("recard", "give an employee a new card: stdin gives an executive's card, "
                      "then the new card")
     recard.add_argument("employee_id", type=label(64))
+    pin_cmd = command("pin", "set or change an employee's PIN (4 to 8 digits): stdin gives an "
+                      "executive's card, then the new PIN twice")
+    pin_cmd.add_argument("employee_id", type=label(64))
     command("list", "list employees (never their cards)")
     parser.set_defaults(func=run)
 
@@ -85,6 +89,25 @@ def read_card(what: str) -> str:
     return track
 
 
+def read_pin() -> str:
+    """The new PIN, typed twice (hidden on a terminal), checked and compared; never echoed."""
+    typed = []
+    for prompt in ("the new PIN", "the same PIN again"):
+        if sys.stdin.isatty():
+            line = getpass.getpass(f"{prompt}: ")
+        else:
+            line = sys.stdin.readline(_LINE_MAX)
+            if not line:
+                raise CommandError(f"no PIN on standard input for {prompt}")
+        try:
+            typed.append(pin(line.strip()))
+        except argparse.ArgumentTypeError as exc:
+            raise CommandError(f"{prompt}: {exc}") from None
+    if typed[0] != typed[1]:
+        raise CommandError("the two PINs differ; nothing was changed")
+    return typed[0]
+
+
 def run(args: argparse.Namespace) -> int:
     from dealer_console.employees.registry import RegistryError
     from dealer_console.storage.connection import StorageError, open_table_db
@@ -94,6 +117,9 @@ def run(args: argparse.Namespace) -> int:
     if args.action != "setup" and not Path(args.db).is_file():
         raise CommandError(f"--db {args.db}: no such table database (the first executive is "
                            "put on file with employees setup)")
+    if args.action == "pin":  # read and checked before the database is opened
+        args.by_track = _checked(read_card(_EXECUTIVE), _EXECUTIVE)
+        args.new_pin = read_pin()
     try:
         # the registry lives in the table's own database; only the set-up may create it
         db = open_table_db(args.db, create=args.action == "setup")
@@ -108,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
     e = change.employee
     line = (f"{args.action}: {e.employee_id} {e.name} ({e.role.value}, "
             f"{'enabled' if e.enabled else 'disabled'})")
+    if args.action == "pin":
+        line += ", PIN set"
     if change.authorised_by is not None:
         by = change.authorised_by
         line += f", authorised by {by.name} ({by.employee_id})"
@@ -124,6 +152,13 @@ def _change(db: Database, args: argparse.Namespace) -> Change:
         card = _checked(read_card("the new executive's card"), "the new executive's card")
         return changes.setup(db, args.employee_id, args.name, card,
                              actor=f"setup from login {getpass.getuser()}")
+    if args.action == "pin":
+        from dealer_console.employees.pins import set_pin
+
+        try:
+            return set_pin(db, args.by_track, args.employee_id, args.new_pin)
+        except Refused as exc:
+            raise CommandError(f"swipe refused (logged): {exc}") from None
     by = _checked(read_card(_EXECUTIVE), _EXECUTIVE)
     try:
         if args.action == "add":

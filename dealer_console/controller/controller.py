@@ -519,7 +519,31 @@ class TableController:
         (a refusal is logged and raised with its reason). Where the award needs two people the
         first accepted swipe is held and told; the confirmation stays armed for the second."""
         before = self.table.state
-        hit = self._system().confirm(self.table, track)
+        try:
+            hit = self._system().confirm(self.table, track)
+        finally:
+            self._changed()  # a PIN wanted, or one no longer wanted, is drawn either way
+        self._after_confirmation(before, hit)
+
+    def enter_pin(self, pin: str) -> None:
+        """The confirmer's PIN after their accepted swipe (``pin_required``): checked by the
+        jackpot system; a wrong one is logged and raised in plain words, nothing paid."""
+        before = self.table.state
+        try:
+            hit = self._system().enter_pin(self.table, pin)
+        except Refusal as exc:
+            self._tell(Level.REFUSED, exc.why)  # drawn under the hit, as a refused card is
+            raise
+        finally:
+            self._changed()
+        self._after_confirmation(before, hit)
+
+    def _after_confirmation(self, before: RoundState, hit: store.HitRecord | None) -> None:
+        pin_for = self._system().pin_wanted(self.state) if hit is None else None
+        if pin_for is not None:  # the panel asks for the PIN
+            self._tell(Level.INFO, f"{pin_for.name}'s card accepted: nothing is paid yet",
+                       f"{pin_for.name} types their PIN now")
+            return
         if hit is None:  # the first of two people: held, nothing paid, the swipe still awaited
             held = self._system().held(self.state)
             assert held is not None
@@ -931,6 +955,9 @@ class TableController:
         out["jackpot_selected"] = None if chosen is None else chosen.selected
         held = system.held(st)
         out["jackpot_held"] = None if held is None else f"{held.name} ({held.role.value})"
+        pin_for = system.pin_wanted(st)
+        out["jackpot_pin_for"] = (None if pin_for is None
+                                  else f"{pin_for.name} ({pin_for.role.value})")
         return out
 
     def _pending(self, st: RoundState) -> tuple[PendingHit, ...]:

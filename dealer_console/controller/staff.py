@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from sqlite_utils import Database
 
-from dealer_console.employees import changes
+from dealer_console.employees import changes, pins
 from dealer_console.employees.changes import Change
 from dealer_console.employees.registry import (
     Employee,
@@ -74,6 +74,24 @@ class StaffDesk:
     def change_role(self, by: Employee, employee_id: str, role: Role) -> Change:
         with _as_refusal():
             done = changes.change_role_by(self.db, by, employee_id, role)
+        self._changed()
+        return done
+
+    def has_pin(self, employee_id: str) -> bool:
+        return pins.has_pin(self.db, employee_id)
+
+    def pin_problem(self, pin: str) -> str | None:
+        """Why a new PIN is refused (never repeating it), or None; asked before the swipe."""
+        try:
+            pins.check_pin(pin)
+        except ConsoleError as exc:
+            return str(exc)
+        return None
+
+    def set_pin(self, by: Employee, employee_id: str, pin: str) -> Change:
+        """Set or change a PIN (``dealer_console/employees/pins.py``); never shown or logged."""
+        with _as_refusal():
+            done = pins.set_pin_by(self.db, by, employee_id, pin)
         self._changed()
         return done
 

@@ -70,7 +70,9 @@ def open_table(db_path: str | Path, profile: Profile, *, actor: str,
     try:
         install_from_profile(db, profile.jackpots, actor=actor)
         link, senders = start_links(path, profile.jackpots)  # linked games only
-        system = JackpotSystem(db, link) if profile.jackpot is not None else None
+        pin_spots = frozenset(g.spot for g in (profile.jackpots.games if profile.jackpots
+                                                 else ()) if g.pin_required)
+        system = JackpotSystem(db, link, pin_spots) if profile.jackpot is not None else None
         table = Table.open(db, rules, jackpot=system)
     except BaseException:
         for sender in senders:

@@ -169,6 +169,9 @@ class TableSnapshot:
     jackpot_last: ConfirmedHit | None = None
     jackpot_held: str | None = None
     """Who gave the first of two confirmations of the next hit (nothing paid yet), or None."""
+    jackpot_pin_for: str | None = None
+    """Whose PIN the next hit waits for, their card accepted ("Ann Lee (supervisor)"), or
+    None: the dealer's panel then shows the masked number pad (``pin_required``)."""
 
     @property
     def faults(self) -> tuple[DeviceView, ...]:

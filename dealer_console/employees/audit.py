@@ -18,10 +18,10 @@ from sqlite_utils import Database
 from dealer_console.employees import events
 from dealer_console.employees.registry import MIGRATIONS, apply_migrations
 
-_CHANGES = ("add", "disable", "enable", "recard", "role")
+_CHANGES = ("add", "disable", "enable", "recard", "role", "pin")
 """Log actions that need an executive's swipe (the set-up is the one change that does not)."""
 
-_CARD_COLUMNS = ("card_tag", "card_hash")
+_CARD_COLUMNS = ("card_tag", "card_hash", "pin_hash")
 _SHOWN = 5
 """Problems printed per table (the count says how many more)."""
 

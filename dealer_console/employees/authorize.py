@@ -28,6 +28,8 @@ class RefusalReason(Enum):
     NOT_AUTHORISED = "role may not confirm this"
     OWN_RECORD = "may not authorise this change to their own record"
     SAME_PERSON = "the same person cannot confirm twice"
+    WRONG_PIN = "wrong PIN"
+    NO_PIN = "no PIN on file"
 
 
 class Refused(Refusal):

@@ -93,7 +93,7 @@ def add_by(db: Database, by: Employee, employee_id: str, name: str, role: Role, 
     console's card request); ``by`` is checked again inside the change's transaction."""
     employee_id, name = _check_new(db, employee_id, name, track)
     with db.atomic():
-        _still_executive(db, by)
+        still_executive(db, by)
         _id_free(db, employee_id)
         _card_free(db, track)
         row = _new_row(db, employee_id, name, role, track, kdf)
@@ -123,7 +123,7 @@ def set_enabled_by(db: Database, by: Employee, employee_id: str, enabled: bool, 
         _not_own(db, by, target, "enable their own card", _enable_action(target, enabled))
     verb = "enable" if enabled else "disable"
     with db.atomic():
-        _still_executive(db, by)
+        still_executive(db, by)
         target = get(db, target.employee_id)
         _state_changes(db, target, enabled=enabled)
         row = events.employee_row(db, target.employee_id)
@@ -151,7 +151,7 @@ def change_role_by(db: Database, by: Employee, employee_id: str, role: Role, *,
     _state_changes(db, target, role=role)
     _not_own(db, by, target, "change their own role", _role_action(target, role))
     with db.atomic():
-        _still_executive(db, by)
+        still_executive(db, by)
         target = get(db, target.employee_id)
         _state_changes(db, target, role=role)
         row = events.employee_row(db, target.employee_id)
@@ -186,7 +186,7 @@ def recard_by(db: Database, by: Employee, employee_id: str, track: str, *,
     _card_free(db, track, but=target.employee_id)
     _not_own(db, by, target, "give themselves a new card", _recard_action(target))
     with db.atomic():
-        _still_executive(db, by)
+        still_executive(db, by)
         target = get(db, target.employee_id)
         _card_free(db, track, but=target.employee_id)
         row = events.employee_row(db, target.employee_id)
@@ -268,7 +268,7 @@ def _not_own(db: Database, by: Employee, target: Employee, what: str, action: st
             f"{by.name} may not {what}: another executive's card is needed"), action)
 
 
-def _still_executive(db: Database, by: Employee) -> None:
+def still_executive(db: Database, by: Employee) -> None:
     """The authoriser is still an enabled executive inside the change's transaction (another
     process may have changed the registry since the swipe was checked)."""
     now_on_file = find(db, by.employee_id)

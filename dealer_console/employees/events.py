@@ -25,6 +25,7 @@ KIND_OF_ACTION = {
     "enable": "employee_enabled",
     "recard": "employee_recarded",
     "role": "employee_role_changed",
+    "pin": "employee_pin_set",
     "swipe_accepted": "swipe_accepted",
     "swipe_refused": "swipe_refused",
 }
@@ -37,8 +38,12 @@ CARRIED_OVER = "employees_carried_over"
 
 STAFF_KINDS = (*ACTION_OF_KIND, CARRIED_OVER)
 
-EMPLOYEE_COLUMNS = ("employee_id", "name", "role", "enabled", "card_tag", "card_hash",
-                    "created_at")
+BASE_COLUMNS = ("employee_id", "name", "role", "enabled", "card_tag", "card_hash",
+                "created_at")
+"""The employee row before PINs (what ``carry_over``, run by migration 0002, reads)."""
+EMPLOYEE_COLUMNS = (*BASE_COLUMNS, "pin_hash")
+"""The employee row: ``pin_hash`` (salted like a card, or None: no PIN on file) since
+migration 0003; an event written before it carries no ``pin_hash`` and means None."""
 LOG_COLUMNS = ("entry", "recorded_at", "employee_id", "action", "actor", "detail")
 
 Row = dict[str, Any]
@@ -63,7 +68,7 @@ def record(db: Database, action: str, employee_id: str | None, actor: str, detai
     payload: Row = {"log": {"entry": entry, "recorded_at": at, "employee_id": employee_id,
                             "action": action, "actor": actor, "detail": detail}}
     if employee is not None:
-        payload["employee"] = {column: employee[column] for column in EMPLOYEE_COLUMNS}
+        payload["employee"] = {column: employee.get(column) for column in EMPLOYEE_COLUMNS}
     event = eventlog.append(db, KIND_OF_ACTION[action], payload, round_id=None,
                             recorded_at=at)
     project(db, event.kind, event.payload)
@@ -87,7 +92,7 @@ def project(db: Database, kind: str, payload: Row) -> None:
 
 
 def _put_employee(db: Database, row: Row) -> None:
-    values = [row[c] for c in EMPLOYEE_COLUMNS]
+    values = [row.get(c) for c in EMPLOYEE_COLUMNS]
     updates = ", ".join(f"{c} = excluded.{c}" for c in EMPLOYEE_COLUMNS[1:])
     db.execute(f"INSERT INTO employees ({', '.join(EMPLOYEE_COLUMNS)})"
                f" VALUES ({', '.join('?' * len(values))})"
@@ -104,8 +109,8 @@ def carry_over(db: Database) -> None:
     """Put what an older registry holds into the event log as one event (nothing when it is
     empty); inside the migration's transaction. The audit can vouch for these rows only as
     far as they were when carried over."""
-    employees = [dict(zip(EMPLOYEE_COLUMNS, r, strict=True)) for r in db.execute(
-        f"SELECT {', '.join(EMPLOYEE_COLUMNS)} FROM employees ORDER BY employee_id")]
+    employees = [dict(zip(BASE_COLUMNS, r, strict=True)) for r in db.execute(
+        f"SELECT {', '.join(BASE_COLUMNS)} FROM employees ORDER BY employee_id")]
     log = [dict(zip(LOG_COLUMNS, r, strict=True)) for r in db.execute(
         f"SELECT {', '.join(LOG_COLUMNS)} FROM employee_log ORDER BY entry")]
     if employees or log:

@@ -156,6 +156,22 @@ def _employees_v2(db: Database) -> None:
     events.carry_over(db)
 
 
+_LOG_V3 = (
+    "ALTER TABLE employees ADD COLUMN pin_hash TEXT",
+    *(statement.replace("'role', 'swipe_accepted'", "'role', 'pin', 'swipe_accepted'")
+      for statement in _LOG_V2[:-1]),
+)
+"""Migration 0003: the PIN's salted hash on the employee's row, and the log's ``pin`` action
+(a PIN set or changed); the log is copied into a table with the wider CHECK, as in 0002."""
+
+
+@MIGRATIONS(name="0003_pins")
+def _employees_v3(db: Database) -> None:
+    """A PIN per employee (``dealer_console/employees/pins.py``); none is on file at first."""
+    for statement in _LOG_V3:
+        db.execute(statement)
+
+
 def apply_migrations(db: Database) -> None:
     """Create or upgrade the registry's tables in the table database.
 

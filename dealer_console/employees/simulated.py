@@ -12,11 +12,11 @@ Not on the command line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from sqlite_utils import Database
 
-from dealer_console.employees import changes
+from dealer_console.employees import changes, pins
 from dealer_console.employees.cardhash import DEFAULT_KDF, KdfParams
 from dealer_console.employees.registry import RegistryError, Role, find
 
@@ -25,8 +25,10 @@ StaffCard = tuple[str, str, str, str]
 
 
 def install_simulated_staff(db: Database, staff: Sequence[StaffCard], *, actor: str,
-                            kdf: KdfParams = DEFAULT_KDF) -> None:
-    """Put on file whoever of ``staff`` is missing (nothing when all are); one transaction.
+                            kdf: KdfParams = DEFAULT_KDF,
+                            test_pins: Mapping[str, str] | None = None) -> None:
+    """Put on file whoever of ``staff`` is missing (nothing when all are), and give each
+    employee of ``test_pins`` who has no PIN yet theirs; one transaction.
 
     ``staff`` holds exactly one executive, whose card authorises the others."""
     executives = [s for s in staff if s[2] == Role.EXECUTIVE.value]
@@ -39,3 +41,6 @@ def install_simulated_staff(db: Database, staff: Sequence[StaffCard], *, actor: 
         for emp_id, name, role, track in staff:
             if find(db, emp_id) is None:
                 changes.add(db, exec_track, emp_id, name, Role(role), track, kdf=kdf)
+        for emp_id, pin in (test_pins or {}).items():
+            if not pins.has_pin(db, emp_id):
+                pins.set_pin(db, exec_track, emp_id, pin, kdf=kdf)

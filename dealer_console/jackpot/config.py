@@ -116,6 +116,8 @@ class GameConfig:
     two_person_above_cents: int | None = None
     """Where set, an award above this needs two people, a supervisor and an executive (each
     their own card); None: one card is enough at any amount."""
+    pin_required: bool = False
+    """Each confirmation's card is followed by the confirmer's PIN (``docs/jackpot.md``)."""
 
     def __post_init__(self) -> None:
         where = f"jackpot game {self.spot}"

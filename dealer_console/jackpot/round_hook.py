@@ -22,11 +22,13 @@ award): after a restart the cards are read again from the round and the marks re
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
 from dealer_console.cards import Card
+from dealer_console.employees import pins
 from dealer_console.employees.authorize import (
     RefusalReason,
     authorise,
@@ -49,6 +51,20 @@ if TYPE_CHECKING:
     from dealer_console.round.state import RoundState
     from dealer_console.round.table import Table
 
+_HitKey = tuple[int, int, int, int]
+"""(round, spot, seat, line) of a hit."""
+
+
+@dataclass(slots=True)
+class _PinWanted:
+    """A confirmer whose card was accepted, waiting for their PIN."""
+
+    key: _HitKey
+    employee: Employee
+    action: str
+    wrong: int = 0
+
+
 ARTICLE = {Role.SUPERVISOR: "a supervisor's", Role.EXECUTIVE: "an executive's"}
 
 _AFTER_START = ("action", "dealing", "deal_check", "misdeal", "banker_set", "players_set",
@@ -60,13 +76,17 @@ class JackpotSystem:
 
     owns_awards = True
 
-    def __init__(self, db: Database, link: LinkHook | None = None) -> None:
+    def __init__(self, db: Database, link: LinkHook | None = None,
+                 pin_spots: frozenset[int] = frozenset()) -> None:
         self.db = db
         self.link = link
         """Linked games' hook (``dealer_console/link/hook.py``), None when nothing is linked."""
         self._round: JackpotRound | None = None
-        self._held: tuple[tuple[int, int, int, int], Employee] | None = None
+        self._held: tuple[_HitKey, Employee] | None = None
         """The first of two confirmations: ((round, spot, seat, line), who), nothing paid."""
+        self.pin_spots = pin_spots
+        """The games whose confirmations ask for the confirmer's PIN (``pin_required``)."""
+        self._pin: _PinWanted | None = None
 
     # -- the round's hook (inside the round's transaction) ------------------------------------
 
@@ -190,8 +210,10 @@ class JackpotSystem:
         return self._held[1] if self._held[0] == key else None
 
     def drop_held(self) -> None:
-        """CANCEL, or a new round: a held first confirmation is forgotten (it paid nothing)."""
+        """CANCEL, or a new round: a held first confirmation, and a PIN still wanted, are
+        forgotten (they paid nothing)."""
         self._held = None
+        self._pin = None
 
     def confirm(self, table: Table, track: str) -> HitRecord | None:
         """A swipe confirms the next hit in order. The card is authorised here, once: a
@@ -200,9 +222,70 @@ class JackpotSystem:
 
         Where the award needs two people (the game's ``two_person_above``), the first accepted
         swipe is held (logged, nothing paid; None is returned) and the second, a different
-        person of the other role, pays it with both names."""
-        from dealer_console.round.commands import JackpotHit
+        person of the other role, pays it with both names. Where the game asks for a PIN
+        (``pin_required``), an accepted swipe pays or is held only after the confirmer's PIN
+        (:meth:`enter_pin`); until then None is returned and :meth:`pin_wanted` names them."""
+        key, amount, role, action = self._next(table)
+        game = store.game_config(self.db, key[1])
+        self._pin = None  # a new swipe replaces a PIN still wanted
+        if not game.needs_two(amount):
+            employee = authorise(self.db, track, role, action)
+        else:
+            held = self.held(table.state)
+            employee = (authorise(self.db, track, Role.SUPERVISOR, action) if held is None
+                        else self._second(track, held, action))
+        if key[1] in self.pin_spots:
+            if not pins.has_pin(self.db, employee.employee_id):
+                refuse(self.db, employee.employee_id, SwipeRefused(
+                    RefusalReason.NO_PIN, f"{employee.name} has no PIN on file: an executive "
+                    "sets one on the Staff screen"), action)
+            self._pin = _PinWanted(key, employee, action)
+            return None
+        return self._accepted(table, key, employee, action)
 
+    def enter_pin(self, table: Table, pin: str) -> HitRecord | None:
+        """The confirmer's PIN after their swipe. Right: the swipe counts (the award paid, or
+        the first of two held; None then). Wrong: logged as a refused swipe with the reason
+        "wrong PIN" and raised, nothing paid; the third wrong PIN calls the confirmation off
+        (the card must be swiped again)."""
+        wanted = self._pin
+        if wanted is None or wanted.key != self._next(table)[0]:
+            self._pin = None
+            raise MarkError("no card is waiting for its PIN: swipe the card first")
+        check = pins.verify(self.db, wanted.employee, pin)
+        if check is not pins.PinCheck.RIGHT:
+            wanted.wrong += 1
+            left = pins.WRONG_PINS_ALLOWED - wanted.wrong
+            if check is pins.PinCheck.NONE_ON_FILE or left <= 0:
+                self._pin = None
+                told = (f"{wanted.employee.name} has no PIN on file: an executive sets one on "
+                        "the Staff screen" if check is pins.PinCheck.NONE_ON_FILE else
+                        f"wrong PIN {pins.WRONG_PINS_ALLOWED} times: the confirmation is "
+                        "called off; swipe the card again")
+            else:
+                told = (f"wrong PIN for {wanted.employee.name}: {left} "
+                        f"{'try' if left == 1 else 'tries'} left")
+            reason = (RefusalReason.NO_PIN if check is pins.PinCheck.NONE_ON_FILE
+                      else RefusalReason.WRONG_PIN)
+            refuse(self.db, wanted.employee.employee_id, SwipeRefused(reason, told),
+                   wanted.action)
+        self._pin = None
+        return self._accepted(table, wanted.key, wanted.employee, wanted.action)
+
+    def pin_wanted(self, state: RoundState) -> Employee | None:
+        """Whose PIN the next hit waits for (their card accepted), or None."""
+        wanted = self._pin
+        pending = self.marks(state)
+        if wanted is None or not pending:
+            return None
+        first = pending[0]
+        line_no = self._need(state).game(first.spot).paytable.number_of(first.mark.line)
+        here = (state.round_id, first.spot, first.mark.seat, line_no)
+        return wanted.employee if wanted.key == here else None
+
+    def _next(self, table: Table) -> tuple[_HitKey, int, Role, str]:
+        """The next hit to confirm: its key, amount, the role its card needs and what the
+        swipe log calls it."""
         pending = self.marks(table.state)
         if not pending:
             raise MarkError("no jackpot hand is waiting to be confirmed")
@@ -217,26 +300,30 @@ class JackpotSystem:
                                             line_no)
         except JackpotError as exc:
             raise JackpotRefused(str(exc)) from None
-        game = store.game_config(self.db, first.spot)
         amount = store.quote(self.db, first.spot, line_no).amount_cents
-        if not game.needs_two(amount):
-            employee = authorise(self.db, track, role, action)
-            table.handle(JackpotHit(first.mark.seat, line_no, employee, first.spot))
+        return (round_id, first.spot, first.mark.seat, line_no), amount, role, action
+
+    def _accepted(self, table: Table, key: _HitKey, employee: Employee,
+                  action: str) -> HitRecord | None:
+        """A confirmer accepted (card, and PIN where asked): pay, or hold the first of two."""
+        from dealer_console.round.commands import JackpotHit
+
+        round_id, spot, seat, line_no = key
+        amount = store.quote(self.db, spot, line_no).amount_cents
+        if not store.game_config(self.db, spot).needs_two(amount):
+            table.handle(JackpotHit(seat, line_no, employee, spot))
         else:
             held = self.held(table.state)
             if held is None:
-                employee = authorise(self.db, track, Role.SUPERVISOR, action)
                 with self.db.atomic():
                     log_accepted(self.db, employee, f"{action}: the first of two, held")
-                self._held = ((round_id, first.spot, first.mark.seat, line_no), employee)
+                self._held = (key, employee)
                 return None
-            second = self._second(track, held, action)
-            table.handle(JackpotHit(first.mark.seat, line_no, held, first.spot, second))
+            table.handle(JackpotHit(seat, line_no, held, spot, employee))
             self._held = None
-        hit = store.hit_for(self.db, round_id, first.spot, first.mark.seat)
+        hit = store.hit_for(self.db, round_id, spot, seat)
         assert hit is not None
         return hit
-
 
     def _second(self, track: str, first: Employee, action: str) -> Employee:
         """The second card of two: authorised as a supervisor's, then a different person of

@@ -61,6 +61,7 @@ def _game(section: Section, paytable_of: Any, default_spot: int | None) -> GameC
     fixed_from_meter = section.bool_("fixed_from_meter", default=False)
     executive_above = section.money("executive_above", default=DEFAULT_EXECUTIVE_ABOVE)
     two_person_above = section.opt_money("two_person_above", 0)
+    pin_required = section.bool_("pin_required", default=False)
     levels = _levels(section, paytable)
     linked = _linked(section, mode)
     section.done()
@@ -68,7 +69,8 @@ def _game(section: Section, paytable_of: Any, default_spot: int | None) -> GameC
         return GameConfig(spot=spot, paytable=paytable, mode=mode, levels=levels,
                           wager_cents=wager, fixed_from_meter=fixed_from_meter,
                           executive_threshold_cents=executive_above, linked=linked,
-                          two_person_above_cents=two_person_above)
+                          two_person_above_cents=two_person_above,
+                          pin_required=pin_required)
     except JackpotConfigError as exc:
         raise section.error("paytable", str(exc)) from None
 

@@ -52,7 +52,8 @@ def test_a_dealer_promoted_with_sql(db: Database, db_path: Path,
 def test_an_employee_added_with_sql(db: Database, db_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     track = CARDS["new"]
-    db.execute("INSERT INTO employees VALUES ('Z1', 'Zed', 'executive', 1, ?, ?, 'now')",
+    db.execute("INSERT INTO employees (employee_id, name, role, enabled, card_tag, card_hash,"
+               " created_at) VALUES ('Z1', 'Zed', 'executive', 1, ?, ?, 'now')",
                [card_tag(track, card_secret(db)), hash_card(track, FAST_KDF)])
     assert authorise(db, track, Role.EXECUTIVE, "test").employee_id == "Z1"
     status, out = verify(db_path, capsys)

@@ -26,7 +26,9 @@ def test_ids_are_the_same_whatever_their_case(db: Database, db_path: Path) -> No
     assert changes.set_enabled(db, CARDS["executive"], "s1", False).employee.employee_id == "S1"
     raw = sqlite3.connect(db_path)
     with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
-        raw.execute("INSERT INTO employees VALUES ('d1', 'Sneaky', 'executive', 1, 'x', 'y', 'z')")
+        raw.execute("INSERT INTO employees (employee_id, name, role, enabled, card_tag,"
+                    " card_hash, created_at) VALUES ('d1', 'Sneaky', 'executive', 1, 'x', 'y',"
+                    " 'z')")
     raw.close()
 
 

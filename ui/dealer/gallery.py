@@ -11,13 +11,20 @@ from pathlib import Path
 from PySide6.QtWidgets import QWidget
 
 from dealer_console.cards import parse_cards
+from dealer_console.profiles.loader import PROFILE_DIR
 from dealer_console.round.state import Phase
 from drivers.sim.table.world import shuffled_deck
+from ui.dealer.pages import EndPage
 from ui.testing import ScreenPlayer
 
 
-def _player(profile: str) -> ScreenPlayer:
+def _player(profile: str, pin_required: bool = False) -> ScreenPlayer:
     folder = tempfile.TemporaryDirectory(prefix="dealer-screens-")
+    if pin_required:  # the shipped profile, asking for the confirmer's PIN after the card
+        text = (PROFILE_DIR / f"{profile}.toml").read_text()
+        profile = str(Path(folder.name) / "pins.toml")
+        Path(profile).write_text(text.replace('executive_above = "$1,000"\n',
+                                              'executive_above = "$1,000"\npin_required = true\n'))
     player = ScreenPlayer.start(profile, Path(folder.name) / "table.db")
     assert player.hardware.shuffler is not None
     player.hardware.shuffler.script(seed=21)
@@ -145,6 +152,24 @@ def jackpot_refused() -> QWidget:
     return p.window
 
 
+def jackpot_pin() -> QWidget:
+    """``pin_required``: the supervisor's card accepted, one wrong PIN refused, the PIN being
+    typed again on the masked pad."""
+    p = _player("washington-face-up", pin_required=True)
+    p.deal_jackpot_hands(["As Ks Qs Js Ts 2d 3c"])
+    p.tap(p.button("CONFIRM, then swipe the card"))
+    p.swipe("supervisor")
+    page = p.window.pages[Phase.END]
+    assert isinstance(page, EndPage)
+    pad = page.jackpot.pin_pad
+    for digit in "0000":
+        p.tap(pad.keys[digit])
+    p.tap(pad.ok)
+    for digit in "13":
+        p.tap(pad.keys[digit])
+    return p.window
+
+
 DEALER_PAGES: dict[str, Callable[[], QWidget]] = {
     "dealer-wagers": wagers,
     "dealer-bank-offered": bank_offered,
@@ -158,4 +183,5 @@ DEALER_PAGES: dict[str, Callable[[], QWidget]] = {
     "dealer-jackpot-pending": jackpot_pending,
     "dealer-jackpot-two-hits": jackpot_two_hits,
     "dealer-jackpot-refused": jackpot_refused,
+    "dealer-jackpot-pin": jackpot_pin,
 }

@@ -4,7 +4,9 @@ meter as it will be after the hits before it; CONFIRM, then the swipe.
 
 Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9: the dealer selects
 the seat, then the hand button (pressed again, it takes the mark back); a supervisor confirms
-by card (an executive above the game's level); several meter pays are paid in order. The panel
+by card (an executive above the game's level); several meter pays are paid in order. Where the
+profile asks for a PIN (``pin_required``), an accepted card brings up a masked number pad for
+the confirmer's PIN (the controller checks it, ``TableSnapshot.jackpot_pin_for``). The panel
 sends each touch to the controller (the keypad's buttons take the same path) and draws what the
 view says; it decides no rule itself.
 """
@@ -19,8 +21,10 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWi
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import ConfirmedHit, Level, PendingHit
+from dealer_console.employees.pins import PIN_MAX
 from dealer_console.money import format_cents
 from ui import theme
+from ui.widgets.number_pad import NumberPad
 from ui.widgets.touch import ButtonRole, TouchButton
 
 Act = Callable[[Callable[[], object]], bool]
@@ -99,7 +103,10 @@ class JackpotPanel(QWidget):
         self.games_title = _label("Game", "group")
         self.seats_title = _label("", "group")
         self.hands_title = _label("Hand (press again to take it back)", "group")
-        marking = QVBoxLayout()
+        self.marking = QWidget()
+        marking = QVBoxLayout(self.marking)
+        marking.setContentsMargins(0, 0, 0, 0)
+        marking.setSpacing(4)  # as the paying column: the room at 1280x800 is tight
         marking.addWidget(self.games_title)
         marking.addLayout(self.games_row)
         marking.addWidget(self.seats_title)
@@ -115,6 +122,8 @@ class JackpotPanel(QWidget):
         self.confirm = TouchButton("CONFIRM, then swipe the card", ButtonRole.PRIMARY,
                                    money=True)
         self.confirm.clicked.connect(lambda: self.act(self.ctl.arm_confirmation))
+        self.pin_pad = NumberPad(masked=True, max_digits=PIN_MAX, wide=True)
+        self.pin_pad.typed.connect(self._enter_pin)
         paying = QVBoxLayout()
         paying.setSpacing(4)  # the room at 1280x800 is the list's
         paying.addWidget(self.list_title)
@@ -125,7 +134,15 @@ class JackpotPanel(QWidget):
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(marking, 1)
+        self.pin_box = QWidget()
+        """In the marking's place while a confirmer types their PIN (no mark changes then)."""
+        pin_layout = QVBoxLayout(self.pin_box)
+        pin_layout.setContentsMargins(0, 0, 0, 0)
+        pin_layout.addWidget(self.pin_pad)
+        pin_layout.addStretch(1)  # keys of a touch size, not the whole height
+        self.pin_box.hide()
+        layout.addWidget(self.marking, 1)
+        layout.addWidget(self.pin_box, 1)
         layout.addLayout(paying, 1)
 
     # -- drawing -------------------------------------------------------------------------------
@@ -136,6 +153,17 @@ class JackpotPanel(QWidget):
         self._hands(view)
         self._list(view)
         self._result(view)
+        self._pin(view)
+
+    def _pin(self, view: TableSnapshot) -> None:
+        """The masked pad while a confirmer's card waits for their PIN."""
+        who = view.jackpot_pin_for
+        if who is None and self.pin_pad.isVisibleTo(self):
+            self.pin_pad.clear()
+        if who is not None:
+            self.pin_pad.set_hint(f"{who}: type your PIN, then OK")
+        self.pin_box.setVisible(who is not None)
+        self.marking.setVisible(who is None)
 
     def _games(self, view: TableSnapshot) -> None:
         two = len(view.jackpot_games) > 1
@@ -199,6 +227,9 @@ class JackpotPanel(QWidget):
         rows = [hit_words(i, p, two) for i, p in enumerate(pending, 1)]
         if not rows:
             rows = ["No jackpot hand is marked."]
+        elif view.jackpot_pin_for is not None:
+            rows.append(f"{view.jackpot_pin_for}: card accepted; nothing is paid until the "
+                        "right PIN is typed on the pad.")
         elif view.jackpot_held is not None:
             rows.append(f"{view.jackpot_held} confirmed first; nothing is paid yet. The "
                         f"second person swipes now for seat {pending[0].seat}.")
@@ -237,6 +268,9 @@ class JackpotPanel(QWidget):
 
     def _pick_seat(self, seat: int) -> Callable[[], object]:
         return lambda: self.act(lambda: self.ctl.jackpot_seat(seat))
+
+    def _enter_pin(self, digits: str) -> None:
+        self.act(lambda: self.ctl.enter_pin(digits))
 
     def _press_hand(self, number: int) -> Callable[[], object]:
         return lambda: self.act(lambda: self.ctl.jackpot_hand(number))

@@ -84,7 +84,8 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         if view.jackpot_pending:
             first = view.jackpot_pending[0]
             # the panel says whose card; the bar, short, what to do now
-            sentence = ("Jackpot: swipe the card now." if view.jackpot_armed
+            sentence = ("Jackpot: the PIN on the pad now." if view.jackpot_pin_for
+                        else "Jackpot: swipe the card now." if view.jackpot_armed
                         else f"Jackpot: CONFIRM and swipe for seat {first.seat}.")
             return Step(sentence,
                         "END GAME waits for the jackpot", ctl.end_game, False)

@@ -82,6 +82,23 @@ def staff_add() -> QWidget:
     return p.window
 
 
+def staff_pin() -> QWidget:
+    """Set PIN: the new PIN typed once (dots only), the pad asking for it again."""
+    from ui.supervisor.staff import StaffScreen
+
+    p = _player("washington-face-up")
+    _area, screen = _screen(p, "Staff")
+    assert isinstance(screen, StaffScreen)
+    p.tap(screen.rows["SIM-D1"])
+    p.tap(screen.set_pin)
+    for digit in "2580":
+        p.tap(screen.pin_pad.keys[digit])
+    p.tap(screen.pin_pad.ok)
+    for digit in "25":
+        p.tap(screen.pin_pad.keys[digit])
+    return p.window
+
+
 def profile() -> QWidget:
     from ui.supervisor.profile import ProfileScreen
 
@@ -98,6 +115,7 @@ SUPERVISOR_PAGES: dict[str, Callable[[], QWidget]] = {
     "supervisor-table-deck-count": table_deck_count,
     "supervisor-staff": staff_list,
     "supervisor-staff-add": staff_add,
+    "supervisor-staff-pin": staff_pin,
     "supervisor-profile": profile,
     **JACKPOT_SCREEN_PAGES,
 }

@@ -1,5 +1,6 @@
 """The staff list on the console: every employee with their role and whether their card works;
-add one, withdraw a card, enable it again, change a role or give a new card.
+add one, withdraw a card, enable it again, change a role, give a new card or set a PIN (typed
+twice on a masked number pad, checked by the core, then an executive's card).
 
 Each change is authorised by an executive's card swiped at the time
 (``controller.want_card(Role.EXECUTIVE, ...)``, logged with who) and made by
@@ -23,10 +24,12 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_console.controller import TableController, TableSnapshot
+from dealer_console.employees.pins import PIN_MAX
 from dealer_console.employees.registry import Employee, Role
 from ui.bridge import ControllerBridge
 from ui.supervisor.common import SupervisorScreen
 from ui.supervisor.session import Session
+from ui.widgets.number_pad import NumberPad
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
@@ -81,6 +84,7 @@ class StaffScreen(SupervisorScreen):
         """The list with one employee's record, or (full width, for the keyboard) adding one."""
         self.modes.addWidget(listing)
         self.modes.addWidget(self._add_page())
+        self.modes.addWidget(self._pin_page())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.modes, 1)
@@ -105,6 +109,8 @@ class StaffScreen(SupervisorScreen):
             self.role_buttons[role] = button
         self.recard = TouchButton("Give a new card", ButtonRole.SECONDARY)
         self.recard.clicked.connect(self._recard)
+        self.set_pin = TouchButton("Set PIN", ButtonRole.SECONDARY)
+        self.set_pin.clicked.connect(self.show_pin)
         layout = QVBoxLayout(page)
         layout.addWidget(self.record)
         layout.addWidget(_label("Each change needs an executive's card, swiped now; no one "
@@ -114,6 +120,7 @@ class StaffScreen(SupervisorScreen):
         layout.addWidget(_label("Change the role to:", "group"))
         layout.addLayout(roles)
         layout.addWidget(self.recard)
+        layout.addWidget(self.set_pin)
         layout.addStretch(1)
         return page
 
@@ -141,11 +148,14 @@ class StaffScreen(SupervisorScreen):
 
     def _show_record(self, employee: Employee | None) -> None:
         live = employee is not None
-        self.record.setText(describe(employee) if employee else
+        pin = "" if employee is None else (
+            "; PIN on file" if self.ctl.staff.has_pin(employee.employee_id) else "; no PIN")
+        self.record.setText(describe(employee) + pin if employee else
                             "Touch an employee to change their record.")
         self.withdraw.setVisible(live and employee is not None and employee.enabled)
         self.enable.setVisible(live and employee is not None and not employee.enabled)
         self.recard.setEnabled(live)
+        self.set_pin.setEnabled(live)
         for role, button in self.role_buttons.items():
             button.setEnabled(employee is not None and employee.role is not role)
 
@@ -195,6 +205,54 @@ class StaffScreen(SupervisorScreen):
         self.say(f"Swipe an executive's card to give {target} a new card.")
         self.act(lambda: self.want_card(Role.EXECUTIVE, f"give {target} a new card",
                                             authorised))
+
+    # -- a PIN ------------------------------------------------------------------------------
+
+    def _pin_page(self) -> QWidget:
+        page = QWidget()
+        self.pin_heading = _label("", "heading")
+        self.pin_pad = NumberPad(masked=True, max_digits=PIN_MAX)
+        self.pin_pad.typed.connect(self._pin_typed)
+        self._first_pin: str | None = None
+        back = TouchButton("Back to the staff list", ButtonRole.SECONDARY)
+        back.clicked.connect(lambda: self.modes.setCurrentIndex(0))
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.pin_heading)
+        layout.addWidget(self.pin_pad, 1)
+        layout.addWidget(back)
+        return page
+
+    def show_pin(self) -> None:
+        """The selected employee's new PIN, typed twice, shown only as dots."""
+        self._first_pin = None
+        self.pin_pad.clear()
+        target = self._target()
+        name = next((e.name for e in self.ctl.staff.employees() if e.employee_id == target), "")
+        self.pin_heading.setText(f"New PIN for {name} ({target})" if name else
+                                 f"New PIN for {target}")
+        self.pin_pad.set_hint("Type the new PIN (4 to 8 digits), then OK")
+        self.modes.setCurrentIndex(2)
+
+    def _pin_typed(self, pin: str) -> None:
+        problem = self.ctl.staff.pin_problem(pin)
+        if problem is not None:
+            self.say(problem[:1].upper() + problem[1:] + ". Type the new PIN again.")
+            return
+        if self._first_pin is None:
+            self._first_pin = pin
+            self.pin_pad.set_hint("Type the same PIN again, then OK")
+            self.say("Type the same PIN again to be sure of it.")
+            return
+        first, self._first_pin = self._first_pin, None
+        self.pin_pad.set_hint("Type the new PIN (4 to 8 digits), then OK")
+        if pin != first:
+            self.say("The two PINs differ: type the new PIN again.")
+            return
+        target = self._target()
+        self.modes.setCurrentIndex(0)
+        self._with_executive(f"set {target}'s PIN",
+                             lambda by: self.ctl.staff.set_pin(by, target, pin),
+                             f"{target}'s PIN is set.")
 
     # -- adding an employee -----------------------------------------------------------------
 

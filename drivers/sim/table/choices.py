@@ -21,6 +21,8 @@ SIM_STAFF = (("SIM-S1", "Sim Supervisor", "supervisor", "5000100000001=2912"),
              ("SIM-D1", "Sim Dealer", "dealer", "5000300000001=2912"),
              ("SIM-T1", "Sim Technician", "technician", "5000400000001=2912"))
 """Employees of the simulated table and their cards' track 2 data (public test cards)."""
+SIM_PINS = {"SIM-S1": "1357", "SIM-X1": "2468", "SIM-D1": "3579", "SIM-T1": "4680"}
+"""Their PINs (public test data), for a profile with ``pin_required``."""
 UNKNOWN_CARD = "5999900000001=2912"
 """A test card nobody on the simulated table's staff holds."""
 HANDS = 7

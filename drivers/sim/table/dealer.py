@@ -32,6 +32,7 @@ from dealer_console.round.seats import piles_in_deal_order, seven_piles
 from dealer_console.round.state import Phase, RoundState
 from drivers.sim.table.choices import (
     HANDS,
+    SIM_PINS,
     SIM_STAFF,
     _amount,
     planned_wagers,
@@ -66,8 +67,9 @@ class Counters:
 def install_sim_staff(db: Database) -> None:
     """The simulated table's staff and their public test cards, put on file through the
     ordinary set-up and an executive's swipe (a cheaper key derivation than a real table's:
-    these cards are test data)."""
-    install_simulated_staff(db, SIM_STAFF, actor="simulate", kdf=KdfParams(n=2**10))
+    these cards are test data), each with a test PIN for a profile with ``pin_required``."""
+    install_simulated_staff(db, SIM_STAFF, actor="simulate", kdf=KdfParams(n=2**10),
+                            test_pins=SIM_PINS)
 
 
 class RandomDealer:
@@ -83,6 +85,7 @@ class RandomDealer:
         self.holds = dict(holds or {})
         self.counters = Counters()
         self.cards = {role: track for _id, _name, role, track in SIM_STAFF}
+        self.pins = {track: SIM_PINS[emp_id] for emp_id, _name, _role, track in SIM_STAFF}
         self._last_refusal = 0
 
     @property
@@ -385,6 +388,11 @@ class RandomDealer:
         self.world.swipe(track)
         self._wait(lambda: self._notice_number() != notice
                    or len(self.ctl.snapshot().jackpot_pending) < waiting, "answer to a swipe")
+        if self.ctl.snapshot().jackpot_pin_for is not None:  # the profile's pin_required
+            try:
+                self.ctl.enter_pin(self.pins[track])
+            except Refusal:
+                return False
         return len(self.ctl.snapshot().jackpot_pending) < waiting
 
     @property

@@ -1,0 +1,89 @@
+"""PINs: what an employee types after their card where the profile asks for one
+(``pin_required`` in a jackpot section, ``docs/jackpot.md``).
+
+A PIN is 4 to 8 digits, stored only as a salted hash made the way a card's is
+(:mod:`dealer_console.employees.cardhash`: scrypt, a random salt per hash), on the employee's
+row (``pin_hash``, None: no PIN on file). It is set or changed only through a staff event
+(``employee_pin_set``), authorised by an executive's card like every other staff change
+(:mod:`dealer_console.employees.changes`), so the audit's rebuild sees it. An executive may set
+their own PIN: it adds a check to their own card and raises nothing. Neither the PIN nor its
+length is ever logged, shown or put in a message.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from sqlite_utils import Database
+
+from dealer_console.employees import events
+from dealer_console.employees.authorize import authorise
+from dealer_console.employees.cardhash import DEFAULT_KDF, KdfParams, card_matches, hash_card
+from dealer_console.employees.changes import Change, still_executive
+from dealer_console.employees.registry import Employee, RegistryError, Role, get
+
+PIN_MIN = 4
+PIN_MAX = 8
+WRONG_PINS_ALLOWED = 3
+"""Wrong PINs after one swipe before the confirmation is called off (the card again)."""
+
+
+class PinCheck(Enum):
+    RIGHT = "right"
+    WRONG = "wrong PIN"
+    NONE_ON_FILE = "no PIN on file"
+
+
+def check_pin(pin: str) -> str:
+    """The PIN if it is 4 to 8 digits (0-9 only); the refusal never repeats it."""
+    if not (PIN_MIN <= len(pin) <= PIN_MAX and pin.isascii() and pin.isdigit()):
+        raise RegistryError(f"a PIN is {PIN_MIN} to {PIN_MAX} digits (0-9), nothing else")
+    return pin
+
+
+def has_pin(db: Database, employee_id: str) -> bool:
+    row = db.execute("SELECT pin_hash FROM employees WHERE employee_id = ? COLLATE NOCASE",
+                     [employee_id]).fetchone()
+    return row is not None and row[0] is not None
+
+
+def verify(db: Database, employee: Employee, pin: str) -> PinCheck:
+    """Whether ``pin`` is the employee's PIN (nothing is written: the caller logs)."""
+    row = db.execute("SELECT pin_hash FROM employees WHERE employee_id = ?",
+                     [employee.employee_id]).fetchone()
+    if row is None or row[0] is None:
+        return PinCheck.NONE_ON_FILE
+    good = pin.isascii() and pin.isdigit() and card_matches(pin, str(row[0]))
+    return PinCheck.RIGHT if good else PinCheck.WRONG
+
+
+def set_pin(db: Database, authoriser_track: str, employee_id: str, pin: str, *,
+            kdf: KdfParams = DEFAULT_KDF) -> Change:
+    """Set or change an employee's PIN on an executive's swipe (the command line's path)."""
+    check_pin(pin)
+    target = get(db, employee_id)
+    by = authorise(db, authoriser_track, Role.EXECUTIVE, pin_action(target))
+    return set_pin_by(db, by, target.employee_id, pin, kdf=kdf)
+
+
+def set_pin_by(db: Database, by: Employee, employee_id: str, pin: str, *,
+               kdf: KdfParams = DEFAULT_KDF) -> Change:
+    """:func:`set_pin` by an executive whose card the console authorised just now; checked
+    again inside the change's transaction."""
+    check_pin(pin)
+    target = get(db, employee_id)
+    with db.atomic():
+        still_executive(db, by)
+        target = get(db, target.employee_id)
+        changed = has_pin(db, target.employee_id)
+        row = events.employee_row(db, target.employee_id)
+        row["pin_hash"] = hash_card(pin, kdf)
+        events.record(db, "pin", target.employee_id, by.employee_id,
+                      f"{'PIN changed' if changed else 'PIN set'}; authorised by {by.name} "
+                      f"({by.employee_id})", row)
+        return Change(get(db, target.employee_id), by)
+
+
+def pin_action(target: Employee) -> str:
+    """What setting ``target``'s PIN is called in the swipe log."""
+    return f"set the PIN of employee {target.employee_id}"

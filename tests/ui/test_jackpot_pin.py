@@ -1,0 +1,220 @@
+"""A PIN after the confirmation's card where the profile asks for one (``pin_required``),
+through the real screens: the PIN set on the Staff screen by an executive's card, typed on the
+jackpot panel's masked pad, a wrong one refused and logged, three calling the confirmation off,
+an employee with no PIN refused, two people each with their own. Washington document, "Face Up
+Pai Gow Poker Jackpot Rules of Play" item 9 f (the confirmation by card); the PIN is the
+profile's addition to it (``docs/jackpot.md``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from dealer_console.audit.verify import audit
+from dealer_console.employees import changes, pins
+from dealer_console.employees.registry import Role, get
+from dealer_console.profiles.loader import PROFILE_DIR
+from drivers.sim.table.choices import SIM_PINS, SIM_STAFF
+from tests.ui.test_jackpot_panel import (
+    EXECUTIVE_TRACK,
+    NATURAL_SF,
+    ROYAL,
+    confirm_with,
+    deal_to_end,
+    hits,
+    panel,
+)
+from ui.supervisor.staff import StaffScreen
+from ui.testing import ScreenPlayer
+
+NEW_PIN = "73915824"
+"""Eight digits no timestamp, amount or hash in the database is likely to hold by chance."""
+ROYAL_CENTS = 200 * 100
+
+
+@pytest.fixture
+def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
+    started: list[ScreenPlayer] = []
+    yield started
+    for player in started:
+        player.close()
+
+
+def pin_profile(folder: Path, two_person: bool = False) -> str:
+    """Washington with ``pin_required`` (and, if asked, two people above $2,000)."""
+    extra = 'pin_required = true\n' + ('two_person_above = "$2,000"\n' if two_person else "")
+    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
+    assert 'executive_above = "$1,000"\n' in text
+    path = folder / "pins.toml"
+    path.write_text(text.replace('executive_above = "$1,000"\n',
+                                 'executive_above = "$1,000"\n' + extra))
+    return str(path)
+
+
+def start(play: list[ScreenPlayer], folder: Path, two_person: bool = False) -> ScreenPlayer:
+    p = ScreenPlayer.start(pin_profile(folder, two_person), folder / "t.db")
+    play.append(p)
+    return p
+
+
+def type_pin(p: ScreenPlayer, pin: str) -> None:
+    pad = panel(p).pin_pad
+    assert pad.isVisible(), "the PIN pad is not shown"
+    for digit in pin:
+        p.tap(pad.keys[digit])
+    assert pad.display.text() == "\u25cf" * len(pin)  # dots, never the digits
+    p.tap(pad.ok)
+
+
+def refused(p: ScreenPlayer) -> list[tuple[str | None, str]]:
+    return [(r[0], str(r[1])) for r in p.console.opened.db.execute(
+        "SELECT employee_id, detail FROM employee_log WHERE action = 'swipe_refused'"
+        " ORDER BY entry")]
+
+
+def test_a_pin_set_on_the_staff_screen_confirms_a_hit_and_is_never_stored_in_clear(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, tmp_path)
+    area = p.open_supervisor("supervisor")
+    p.tap(area.buttons["Staff"])
+    screen = area.screens["Staff"]
+    assert isinstance(screen, StaffScreen)
+    p.tap(screen.rows["SIM-S1"])
+    assert "PIN on file" in screen.record.text()
+    p.tap(screen.set_pin)
+    for attempt in (NEW_PIN, "73915825"):  # typed twice, differently: asked again
+        for digit in attempt:
+            p.tap(screen.pin_pad.keys[digit])
+        p.tap(screen.pin_pad.ok)
+    assert "differ" in screen.message.text()
+    assert p.ctl.snapshot().card_wanted is None  # no card asked for a PIN not agreed
+    for _ in range(2):
+        for digit in NEW_PIN:
+            p.tap(screen.pin_pad.keys[digit])
+        p.tap(screen.pin_pad.ok)
+    assert "executive's card" in (p.ctl.snapshot().card_wanted or "")
+    p.swipe("executive")
+    db = p.console.opened.db
+    sim_s1 = get(db, "SIM-S1")
+    assert pins.verify(db, sim_s1, NEW_PIN) is pins.PinCheck.RIGHT
+    assert pins.verify(db, sim_s1, SIM_PINS["SIM-S1"]) is pins.PinCheck.WRONG
+    details = [str(r[0]) for r in db.execute(
+        "SELECT detail FROM employee_log WHERE action = 'pin' AND employee_id = 'SIM-S1'"
+        " AND actor = 'SIM-X1' ORDER BY entry")]
+    assert [d.split(";")[0] for d in details] == ["PIN set", "PIN changed"]  # install, here
+    p.tap(area.leave)
+
+    deal_to_end(p, [ROYAL])
+    confirm_with(p, "supervisor")
+    assert p.ctl.snapshot().jackpot_pin_for == "Sim Supervisor (supervisor)"
+    assert hits(p) == []  # the card alone pays nothing
+    type_pin(p, SIM_PINS["SIM-S1"])  # the old PIN no longer works
+    assert hits(p) == []
+    assert "wrong PIN" in panel(p).result.text()
+    type_pin(p, NEW_PIN)
+    assert hits(p) == [(1, ROYAL_CENTS, "SIM-S1")]
+    assert not panel(p).pin_pad.isVisible()
+    p.end_game()
+    report = audit(db)
+    assert report.ok, report.problems
+    p.close()
+    play.clear()
+    for path in tmp_path.rglob("*"):  # the database, its WAL, the journal: every byte
+        if path.is_file():
+            assert NEW_PIN.encode() not in path.read_bytes(), path.name
+
+
+def test_a_wrong_pin_is_refused_and_logged_with_nothing_paid(play: list[ScreenPlayer],
+                                                            tmp_path: Path) -> None:
+    p = start(play, tmp_path)
+    deal_to_end(p, [ROYAL])
+    confirm_with(p, "supervisor")
+    type_pin(p, "0000")
+    assert hits(p) == []
+    assert "wrong PIN for Sim Supervisor: 2 tries left" in panel(p).result.text()
+    assert "Nothing was paid" in panel(p).result.text()
+    assert refused(p) == [("SIM-S1", refused(p)[0][1])]
+    assert "wrong PIN" in refused(p)[0][1]
+    assert panel(p).pin_pad.isVisible()  # the same card may try again
+    type_pin(p, SIM_PINS["SIM-S1"])
+    assert hits(p) == [(1, ROYAL_CENTS, "SIM-S1")]
+    accepted = [r[0] for r in p.console.opened.db.execute(
+        "SELECT employee_id FROM employee_log WHERE action = 'swipe_accepted'")]
+    assert accepted.count("SIM-S1") == 1
+
+
+def test_three_wrong_pins_call_the_confirmation_off(play: list[ScreenPlayer],
+                                                    tmp_path: Path) -> None:
+    p = start(play, tmp_path)
+    deal_to_end(p, [ROYAL])
+    confirm_with(p, "supervisor")
+    for wrong in ("1111", "2222", "3333"):
+        type_pin(p, wrong)
+    assert hits(p) == []
+    assert p.ctl.snapshot().jackpot_pin_for is None
+    assert not panel(p).pin_pad.isVisible()
+    assert "called off; swipe the card again" in panel(p).result.text()
+    assert len(refused(p)) == 3 and all("wrong PIN" in d for _e, d in refused(p))
+    with pytest.raises(Exception, match="swipe the card first"):
+        p.ctl.enter_pin(SIM_PINS["SIM-S1"])  # the right PIN alone no longer counts
+    assert hits(p) == []
+    p.swipe("supervisor")
+    type_pin(p, SIM_PINS["SIM-S1"])
+    assert hits(p) == [(1, ROYAL_CENTS, "SIM-S1")]
+    p.end_game()
+    report = audit(p.console.opened.db)
+    assert report.ok, report.problems
+
+
+def test_an_employee_with_no_pin_is_refused(play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, tmp_path)
+    db = p.console.opened.db
+    track = "5000100000002=2912"
+    changes.add(db, EXECUTIVE_TRACK, "S2", "Sam Second", Role.SUPERVISOR, track)
+    deal_to_end(p, [ROYAL])
+    p.tap(panel(p).confirm)
+    keypad = p.hardware.keypad
+    assert keypad is not None
+    before = p.ctl.snapshot().notice
+    keypad.swipe(track)
+    p.wait(lambda: p.ctl.snapshot().notice != before, "the card to be read")
+    assert "no PIN on file: an executive sets one on the Staff screen" in (
+        panel(p).result.text())
+    assert not panel(p).pin_pad.isVisible()
+    assert hits(p) == []
+    assert [(e, "no PIN on file" in d) for e, d in refused(p)] == [("S2", True)]
+
+
+def test_two_people_each_type_their_own_pin(play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, tmp_path, two_person=True)
+    deal_to_end(p, [NATURAL_SF])  # the whole meter: above $2,000, two people
+    (hit,) = p.ctl.snapshot().jackpot_pending
+    assert hit.needs == "two people"
+    confirm_with(p, "supervisor")
+    assert p.ctl.snapshot().jackpot_held is None  # not held before the PIN
+    type_pin(p, SIM_PINS["SIM-S1"])
+    assert p.ctl.snapshot().jackpot_held == "Sim Supervisor (supervisor)"
+    assert hits(p) == []
+    p.swipe("executive")
+    assert p.ctl.snapshot().jackpot_pin_for == "Sim Executive (executive)"
+    type_pin(p, SIM_PINS["SIM-S1"])  # the supervisor's PIN is not the executive's
+    assert hits(p) == []
+    type_pin(p, SIM_PINS["SIM-X1"])
+    assert [tuple(r) for r in p.console.opened.db.execute(
+        "SELECT employee_id, second_employee_id, amount_cents FROM jackpot_hits")] == [
+        ("SIM-S1", "SIM-X1", hit.amount_cents)]
+    p.end_game()
+    report = audit(p.console.opened.db)
+    assert report.ok, report.problems
+
+
+def test_the_simulated_staff_have_their_test_pins(play: list[ScreenPlayer],
+                                                 tmp_path: Path) -> None:
+    p = start(play, tmp_path)
+    db = p.console.opened.db
+    for employee_id, _name, _role, _track in SIM_STAFF:
+        assert pins.verify(db, get(db, employee_id), SIM_PINS[employee_id]) is (
+            pins.PinCheck.RIGHT)
