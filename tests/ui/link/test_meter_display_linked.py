@@ -11,27 +11,19 @@ from dealer_console.jackpot.meters import MICRO
 from dealer_console.link import server, server_schema
 from dealer_console.link.records import Owed
 from dealer_console.money import format_cents
-from dealer_console.profiles.loader import PROFILE_DIR, load_profile
+from dealer_console.profiles.loader import load_profile
+from tests.link.helpers import linked_profile_file
 from ui.meter_display.gallery import start_player
 from ui.meter_display.window import MeterDisplayWindow
 from ui.screenshots import SIZES, render
 
 LINK = "pit-1"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-def _linked_profile(tmp_path: Path) -> Path:
-    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
-    text = text.replace('name = "washington-face-up"', 'name = "linked-wa"')
-    text = text.replace('mode = "house"', f'mode = "progressive"\nlinked = "{LINK}"')
-    path = tmp_path / "linked-wa.toml"
-    path.write_text(text)
-    return path
+SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 
 
 def test_a_linked_game_shows_the_servers_meters_and_its_link(
         tmp_path: Path, link_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    profile = load_profile(_linked_profile(tmp_path))
+    profile = load_profile(linked_profile_file(tmp_path, LINK))
     assert profile.jackpots is not None
     game = profile.jackpots.games[0]
     conn = server.connect(link_dsn)
