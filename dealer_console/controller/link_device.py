@@ -29,10 +29,12 @@ def link_device(hook: LinkHook | None) -> tuple[DeviceView, ...]:
     view = hook.health.view()
     if view.up:
         state = "connected" + (f", {view.owed} wagers to send" if view.owed else "")
-        return (DeviceView(LINK_DEVICE, "Jackpot link", True, state, None),)
+        return (DeviceView(LINK_DEVICE, f"Jackpot link {names}", True, state, None),)
+    # the dealer reads the reason's plain head ("the link server cannot be reached"); the
+    # driver's own words (socket, database) go to the technician's detail
+    plain = view.reason.split(": ", 1)[0]
     return (DeviceView(
-        LINK_DEVICE, "Jackpot link", False, "down",
-        f"the jackpot link {names} is down: {view.reason}",
-        "jackpot wagers are refused and linked jackpots cannot be confirmed until it is back; "
-        "play the base game and call the technician",
-        f"last contact {view.last_contact or 'never'}, {view.owed} wagers waiting to be sent"),)
+        LINK_DEVICE, f"Jackpot link {names}", False, "down", f"down: {plain}",
+        "no jackpot wagers until it is back; call the technician",
+        f"{view.reason}; last contact {view.last_contact or 'never'}, {view.owed} wagers "
+        "waiting to be sent"),)
