@@ -56,6 +56,19 @@ def test_a_linked_game_shows_the_servers_meters_and_its_link(
         window.show_view(p.ctl.snapshot())
         p.wait(lambda: panel_text() == {lv: format_cents(c) for lv, c in moved.items()},
                "the moved amounts")
+        # the server ends the display's connection: the next read says so at the bottom and
+        # keeps the link's last amounts (never the table's own); the read after reconnects
+        ended = conn.execute("SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM "
+                             "pg_stat_activity WHERE application_name = %s) x",
+                             ["dealer-console meter display"]).fetchone()
+        assert ended is not None and ended[0] == 1
+        window.show_view(p.ctl.snapshot())
+        p.wait(lambda: window.problem.text().startswith("the linked meters cannot be read"),
+               "the failed read said")
+        assert panel_text() == {lv: format_cents(c) for lv, c in moved.items()}
+        window.show_view(p.ctl.snapshot())
+        p.wait(lambda: window.problem.isHidden(), "the next read to reconnect")
+        assert panel_text() == {lv: format_cents(c) for lv, c in moved.items()}
         for size in SIZES:
             render(window, SCREENSHOTS / f"meter-display-linked-{size[0]}x{size[1]}.png", size)
     finally:
