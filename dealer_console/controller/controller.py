@@ -18,6 +18,7 @@ from typing import Any
 from dealer_console.cards import Card
 from dealer_console.controller.cards import CardCapture, CardRequest
 from dealer_console.controller.health import TITLES, DeviceHealth
+from dealer_console.controller.link_device import LINK_DEVICE, LinkHealthChanged, link_device
 from dealer_console.controller.questions import (
     SettingPreview,
     banker_pai_gow,
@@ -149,6 +150,10 @@ class TableController:
         for driver in self.devices.all():
             self._subscribe(driver)  # before reading the state: no change is missed
         self._health = {d.name: DeviceHealth(d.name, d.state) for d in self.devices.all()}
+        self._link = opened.jackpot.link if opened.jackpot is not None else None
+        if self._link is not None:  # the link's health redraws the device area when it turns
+            self._link.health.watch(
+                lambda: self.deliver(LinkHealthChanged(device=LINK_DEVICE, seq=0)))
         self._deal_id: int | None = None
         self._deal_open = False  # the shuffler is still delivering deal _deal_id
         self._deal_wanted = False  # a new deal waits for the shuffler to finish the last
@@ -303,6 +308,8 @@ class TableController:
                 self._button(event.button)
             elif isinstance(event, CardSwiped):
                 self._swiped(event.track)
+            elif isinstance(event, LinkHealthChanged):
+                self._changed()
             elif isinstance(event, BadRead):
                 self._tell(Level.WARNING, "the card was not read", "swipe it again, steadily")
         except _Hold:
@@ -917,7 +924,7 @@ class TableController:
             title=self.opened.profile.title, profile=self.rules.name,
             round=RoundSnapshot.of(st), accepts=ACCEPTS[st.phase],
             waiting_for=self.waiting_for,
-            devices=tuple(h.view() for h in self._health.values()),
+            devices=tuple(h.view() for h in self._health.values()) + link_device(self._link),
             jackpot_pending=self._pending(st), jackpot_game=self._game,
             jackpot_armed=self._armed, notice=self._notice,
             card_wanted=self._card.prompt if self._card is not None else None,

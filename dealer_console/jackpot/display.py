@@ -40,6 +40,9 @@ class GameShown:
     wager_cents: int
     meters: tuple[LevelAmount, ...]
     lines: tuple[LineShown, ...]
+    linked: str | None = None
+    """The link whose shared meters this game plays (``docs/link.md``; set by
+    ``link.display.with_linked_meters``, the table database does not hold it); None: its own."""
 
 
 @dataclass(frozen=True, slots=True)

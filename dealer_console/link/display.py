@@ -3,15 +3,17 @@
 A screen never queries the server on the GUI thread: it calls these from a worker (or the
 sender's thread) and draws the frozen result. :func:`linked_meters` is the meter display's
 amounts for a link (whole cents, rounded down as on any meter); :func:`linked_hits` each hit
-in the server's order with the table it was on; :func:`link_status` what ``link status``
-prints.
+in the server's order with the table it was on; :func:`with_linked_meters` the table's meter
+display with its linked games' amounts from the server; :func:`link_status` what
+``link status`` prints.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
-from dealer_console.jackpot.display import LevelAmount
+from dealer_console.jackpot.display import LevelAmount, MeterDisplay
 from dealer_console.jackpot.meters import MICRO
 from dealer_console.link import server
 from dealer_console.link.records import LinkedHit
@@ -39,6 +41,18 @@ def linked_meters(conn: Connection, link: str) -> tuple[LevelAmount, ...]:
     """The link's meters as the monitor shows them: whole cents, rounded down."""
     return tuple(LevelAmount(level, state.meter_micro // MICRO)
                  for level, state in server.meter_states(conn, link).items())
+
+
+def with_linked_meters(display: MeterDisplay, links: Mapping[int, str], conn: Connection
+                       ) -> MeterDisplay:
+    """``display`` (read from the table database) with each linked game (``links``: sensor
+    spot to link) marked with its link and its amounts taken from the link's server: the
+    table's own rows for a linked game are not what the players win."""
+    wanted = {links[g.spot] for g in display.games if g.spot in links}
+    amounts = {link: linked_meters(conn, link) for link in sorted(wanted)}
+    return replace(display, games=tuple(
+        replace(g, linked=links[g.spot], meters=amounts[links[g.spot]])
+        if g.spot in links else g for g in display.games))
 
 
 def linked_hits(conn: Connection, link: str) -> list[LinkedHit]:

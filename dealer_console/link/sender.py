@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,18 +45,32 @@ class LinkHealth:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._view = HealthView(False, "the link has not answered yet", None, 0)
+        self._watchers: list[Callable[[], object]] = []
 
     def view(self) -> HealthView:
         with self._lock:
             return self._view
 
-    def up(self, owed: int) -> None:
+    def watch(self, changed: Callable[[], object]) -> None:
+        """Call ``changed`` (on the sender's thread) whenever the link goes up or down or the
+        reason it is down changes: the controller then redraws the dealer's device area."""
         with self._lock:
-            self._view = HealthView(True, "", _now(), owed)
+            self._watchers.append(changed)
+
+    def up(self, owed: int) -> None:
+        self._set(lambda old: HealthView(True, "", _now(), owed))
 
     def down(self, reason: str, owed: int) -> None:
+        self._set(lambda old: HealthView(False, reason, old.last_contact, owed))
+
+    def _set(self, make: Callable[[HealthView], HealthView]) -> None:
         with self._lock:
-            self._view = HealthView(False, reason, self._view.last_contact, owed)
+            old = self._view
+            self._view = make(old)
+            turned = (old.up, old.reason) != (self._view.up, self._view.reason)
+            watchers = list(self._watchers) if turned else []
+        for changed in watchers:  # outside the lock: a watcher may read the view
+            changed()
 
 
 def _now() -> str:

@@ -13,7 +13,7 @@ from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.link import server, server_schema
 from dealer_console.link.hook import LinkHook
 from dealer_console.link.sender import LinkHealth
-from dealer_console.profiles.loader import get_profile
+from dealer_console.profiles.loader import PROFILE_DIR, get_profile
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import Table
 from dealer_console.storage.connection import open_table_db
@@ -46,3 +46,13 @@ def linked_table(path: Path, table_id: str, health: LinkHealth
     table = Table.open(db, round_rules(get_profile("washington-face-up"), None, None),
                        jackpot=system)
     return table, system, db
+
+
+def linked_profile_file(folder: Path, link: str) -> Path:
+    """The shipped Washington profile with its jackpot a progressive on ``link``."""
+    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
+    text = text.replace('name = "washington-face-up"', 'name = "linked-wa"')
+    text = text.replace('mode = "house"', f'mode = "progressive"\nlinked = "{link}"')
+    path = folder / "linked-wa.toml"
+    path.write_text(text)
+    return path

@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QWidget
 
 from dealer_console.cards import parse_cards
+from dealer_console.controller.link_device import LINK_DEVICE
 from dealer_console.devices.keypad import Button
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
 from dealer_console.profiles.model import Profile
@@ -67,8 +68,9 @@ def start_player(profile: Profile, db: Path, *, meter_display: bool = True) -> S
     if console.world is not None:
         console.world.show()
     player = ScreenPlayer(console)
-    player.wait(lambda: all(d.connected for d in player.ctl.snapshot().devices),
-                "the devices to connect")
+    # the jackpot link is not hardware: a table plays the base game without it
+    player.wait(lambda: all(d.connected for d in player.ctl.snapshot().devices
+                           if d.name != LINK_DEVICE), "the devices to connect")
     return player
 
 

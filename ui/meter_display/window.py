@@ -5,7 +5,7 @@ amount.
 It holds nothing of its own: the meters come from the table database (read on the
 :class:`~ui.meter_display.reader.MeterReader`'s thread whenever the controller says the table
 changed) and the waiting hits from the controller's view, so a window closed and opened again
-shows the same."""
+shows the same. A linked game's amounts are read from the link's server on the same thread."""
 
 from __future__ import annotations
 
@@ -148,7 +148,11 @@ class MeterDisplayWindow(QWidget):
         layout.addWidget(self.heading)
         layout.addLayout(self.row, 1)
         layout.addWidget(self.problem)
-        self.reader = MeterReader(db_path or controller.opened.db_path, self)
+        opened = controller.opened  # a linked game's amounts are the link server's
+        hook = opened.jackpot.link if opened.jackpot is not None else None
+        self.reader = MeterReader(db_path or opened.db_path, self,
+                                  links=hook.links if hook is not None else None,
+                                  dsn=opened.link_senders[0].dsn if opened.link_senders else None)
         self.reader.read.connect(self._read)
         self.reader.failed.connect(self._failed)
         bridge.changed.connect(self.show_view)

@@ -15,7 +15,10 @@ def level_name(level: str) -> str:
 
 
 def game_title(game: GameShown, games: int) -> str:
+    """A linked game says so, with the link's name: its meters are shared with other tables."""
     wager = f"{format_cents(game.wager_cents)} wager"
+    if game.linked is not None:
+        wager += f", linked: {game.linked}"
     return f"Game {game.spot}: {wager}" if games > 1 else f"Jackpot, {wager}"
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from sqlite_utils import Database
 
 from dealer_console.controller import TableController
+from dealer_console.controller.link_device import LINK_DEVICE
 from dealer_console.controller.view import Level
 from dealer_console.devices.keypad import Button
 from dealer_console.employees.cardhash import KdfParams
@@ -102,9 +103,11 @@ class RandomDealer:
             self.world.script_deal(self._deal_fault(st.deal_no))
         self.ctl.start()
         # every device answering (and every sensor node) before the first step, as a dealer
-        # waits for the table to come up
-        self._wait(lambda: all(d.connected for d in self.ctl.snapshot().devices)
-                   and not self.ctl.snapshot().faults, "device connection")
+        # waits for the table to come up; not the jackpot link: the base game goes on without
+        # it (START GAME refuses the jackpot wagers while it is down)
+        self._wait(lambda: all(d.connected and d.fault is None
+                               for d in self.ctl.snapshot().devices
+                               if d.name != LINK_DEVICE), "device connection")
 
     def finished_rounds(self) -> int:
         row = self.ctl.table.db.execute(

@@ -1,0 +1,70 @@
+"""The dealer sees the jackpot link's health in the device area: down (with the reason, and
+that jackpot wagers are refused) while the real PostgreSQL server cannot serve the link, and
+connected once it can, redrawn when the sender's health turns (no screen polls the server)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+import pytest
+from PySide6.QtWidgets import QLabel
+
+from dealer_console.controller.link_device import LINK_DEVICE
+from dealer_console.link import server, server_schema
+from dealer_console.profiles.loader import load_profile
+from tests.link.helpers import linked_profile_file
+from tests.link.pg_server import PgServer
+from ui.meter_display.gallery import start_player
+from ui.screenshots import render
+from ui.testing import ScreenPlayer
+
+LINK = "pit-1"
+SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+
+
+def _link_line(p: ScreenPlayer) -> tuple[bool, str | None]:
+    view = next(d for d in p.ctl.snapshot().devices if d.name == LINK_DEVICE)
+    return view.connected, view.fault
+
+
+def _link_detail(p: ScreenPlayer) -> str:
+    """The driver's own words, for the technician (here: the database the server lacks)."""
+    return next(d.detail for d in p.ctl.snapshot().devices if d.name == LINK_DEVICE)
+
+
+def _banner(p: ScreenPlayer) -> str:
+    return " ".join(label.text() for label in p.window.faults.findChildren(QLabel))
+
+
+def test_the_dealer_sees_the_link_down_with_its_reason_then_up(
+        tmp_path: Path, pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    profile = load_profile(linked_profile_file(tmp_path, LINK))
+    assert profile.jackpots is not None
+    name = "link_device_test"
+    monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", pg_server.dsn(name))  # no such database yet
+    monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "table-a")
+    p = start_player(profile, tmp_path / "table.db", meter_display=False)
+    try:
+        p.wait(lambda: name in _link_detail(p), "the link down with the server's reason")
+        connected, fault = _link_line(p)
+        assert not connected
+        assert fault == "down: the link server cannot be reached"
+        p.wait(lambda: f"Jackpot link {LINK}" in _banner(p), "the link in the fault banner")
+        assert "no jackpot wagers" in _banner(p)
+        assert f"Jackpot link {LINK} FAULT" in p.window.devices.text()
+        # 1920x1080 only: with any fault banner over the betting page of a jackpot profile
+        # the dealer's window is 2 px too tall for 1280x800 (the dealer window's own layout)
+        render(p.window, SCREENSHOTS / "dealer-link-down-1920x1080.png", (1920, 1080))
+
+        with psycopg.connect(pg_server.dsn(), autocommit=True) as admin:
+            admin.execute(f"CREATE DATABASE {name}".encode())
+        conn = server.connect(pg_server.dsn(name))
+        server_schema.apply(conn)
+        server.install_game(conn, LINK, profile.jackpots.games[0], actor="test")
+        conn.close()
+        p.wait(lambda: _link_line(p) == (True, None), "the link up", timeout=30)
+        p.wait(lambda: "Jackpot link" not in _banner(p), "the banner cleared")
+        assert f"Jackpot link {LINK} OK" in p.window.devices.text()
+    finally:
+        p.close()
