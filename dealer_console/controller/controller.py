@@ -364,6 +364,10 @@ class TableController:
             return
         self._lock_id = None
         st = self.state
+        problem = self._link_refuses(event)
+        if problem:  # nothing placed: the dealer returns the chips and starts the base game
+            self._release_sensors()
+            raise Refused(problem)
         for spot in sorted(event.wagered):
             kind = JACKPOT_KINDS.get(spot.spot)
             fixed = self.rules.jackpot_wager(kind) if kind else None
@@ -380,6 +384,23 @@ class TableController:
         except Refusal:
             self._release_sensors()
             raise
+
+    def _link_refuses(self, event: BetsLocked) -> str | None:
+        """Why a linked jackpot's chips cannot be taken now (its link is down), checked
+        before any of them becomes a wager, or None."""
+        system = self.opened.jackpot
+        if system is None or system.link is None:
+            return None
+        from dealer_console.link.hook import LinkDown
+
+        sensed: dict[int, list[int]] = {}
+        for spot in event.wagered:
+            sensed.setdefault(spot.spot, []).append(spot.seat)
+        try:
+            system.link.check_start(sensed)
+        except LinkDown as exc:
+            return str(exc)
+        return None
 
     def _bet_moved(self, event: LateBet | BetRemoved) -> None:
         st = self.state

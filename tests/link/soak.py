@@ -109,16 +109,25 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
             result.kills += 1
             launch(victim)  # the killed table resumes (its run does not count as one done)
             continue
-        if not restart_done and progress >= 0.3:
+        if not restart_done and progress >= 0.4:
             restart_done = True
             pg.restart()
             result.restarted = True
-        if not cut_done and progress >= 0.5 and procs:
+        if not cut_done and procs:  # at once: before the restart every sender is connected
             # a table still playing; cut for cut_s, and on until one connection was ended
             cut_done, cut_until = True, now + cut_s
             cut_table = rng.choice(sorted(procs))
-        if cut_done and (now < cut_until or (result.cuts == 0 and now < cut_until + 10)):
+        if cut_done and (now < cut_until or (result.cuts == 0 and procs)):
             with psycopg.connect(pg.dsn("soak"), autocommit=True) as admin:
+                if result.cuts == 0:  # the table chosen may have no connection open now:
+                    # cut one that has (a table still playing), so the cut always lands
+                    open_now = sorted(
+                        str(row[0]).removeprefix("dealer-console ") for row in admin.execute(
+                            "SELECT application_name FROM pg_stat_activity "
+                            "WHERE application_name LIKE 'dealer-console %'").fetchall())
+                    playing = [t for t in open_now if t in procs]
+                    if playing and cut_table not in playing:
+                        cut_table = rng.choice(playing)
                 ended = admin.execute(
                     "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM "
                     "pg_stat_activity WHERE application_name = %s) x",

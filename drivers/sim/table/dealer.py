@@ -218,15 +218,18 @@ class RandomDealer:
             self._wait(lambda: self.state.phase is not Phase.BETTING
                        or self.state.round_id != round_id
                        or self._refusals() != refusals, "START GAME")
-            if self.state.phase is Phase.BETTING and self._link_down():
+            for _attempt in range(5):  # a stale refusal can end a wait early: try again
+                if self.state.phase is not Phase.BETTING or not self._link_down():
+                    break
                 # a linked jackpot's link is down: the dealer returns the jackpot chips and
                 # plays the base game (docs/link.md)
                 self.world.chips(set())
-                refusals = self._refusals()
+                time.sleep(0.05 * (_attempt + 1))  # the sensors' next poll sees them gone
+                before = self._refusals()
                 self.world.press(Button.START_GAME)
-                self._wait(lambda: self.state.phase is not Phase.BETTING
+                self._wait(lambda b=before: self.state.phase is not Phase.BETTING
                            or self.state.round_id != round_id
-                           or self._refusals() != refusals, "START GAME")
+                           or self._refusals() != b, "START GAME")
             if self.state.phase is Phase.BETTING:
                 raise SimError(f"round {round_id}: START GAME refused: {self._notice_text()}")
             return
