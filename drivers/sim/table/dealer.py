@@ -225,11 +225,7 @@ class RandomDealer:
                 # plays the base game (docs/link.md)
                 self.world.chips(set())
                 time.sleep(0.05 * (_attempt + 1))  # the sensors' next poll sees them gone
-                before = self._refusals()
-                self.world.press(Button.START_GAME)
-                self._wait(lambda b=before: self.state.phase is not Phase.BETTING
-                           or self.state.round_id != round_id
-                           or self._refusals() != b, "START GAME")
+                self._press_start_game(round_id)
             if self.state.phase is Phase.BETTING:
                 raise SimError(f"round {round_id}: START GAME refused: {self._notice_text()}")
             return
@@ -237,6 +233,14 @@ class RandomDealer:
             self.ctl.start_game()
         except Refusal as exc:
             raise SimError(f"round {round_id}: START GAME refused: {exc.why}") from None
+
+    def _press_start_game(self, round_id: int) -> None:
+        """START GAME on the keypad, then wait for the round to start or a new refusal."""
+        before = self._refusals()
+        self.world.press(Button.START_GAME)
+        self._wait(lambda: self.state.phase is not Phase.BETTING
+                   or self.state.round_id != round_id
+                   or self._refusals() != before, "START GAME")
 
     def _link_down(self) -> bool:
         """True when START GAME was refused because the table's jackpot link was down (the
