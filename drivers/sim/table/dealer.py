@@ -392,7 +392,17 @@ class RandomDealer:
 
     def _swipe(self, track: str) -> bool:
         """A card through the keypad's reader: True when it confirmed a hit, False when it
-        was refused (the refusal is the controller's latest notice)."""
+        was refused (the refusal is the controller's latest notice). A linked hit refused
+        because the link is down is swiped again once it is back, as the screen says."""
+        deadline = time.monotonic() + 30.0
+        while True:
+            if self._swipe_once(track):
+                return True
+            if not self._link_down() or time.monotonic() > deadline:
+                return False
+            time.sleep(0.2)  # the link's sender reconnects on its own
+
+    def _swipe_once(self, track: str) -> bool:
         notice = self._notice_number()
         waiting = len(self.ctl.snapshot().jackpot_pending)
         self.world.swipe(track)
