@@ -242,8 +242,10 @@ def summary_lines(report: ShiftReport) -> list[tuple[str, str]]:
         ("Rounds voided", str(report.rounds_voided)),
     ]
     if report.rounds_open:
-        rows.append(("Rounds still open (not counted)",
-                     ", ".join(str(r) for r in report.rounds_open)))
+        # round numbers, not a count: "4" next to "Rounds played 3" read as four rounds
+        numbers = ", ".join(str(r) for r in report.rounds_open)
+        rows.append(("Still open, not counted",
+                     f"round{'s' if len(report.rounds_open) > 1 else ''} {numbers}"))
     rows += [(f"Drop: {kind_title(k)}", format_cents(v)) for k, v in report.drop.items()]
     rows += [
         ("Drop in all", format_cents(report.drop_cents)),
