@@ -17,7 +17,14 @@ import textwrap
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import ConfirmedHit, Level, PendingHit
@@ -112,8 +119,7 @@ class JackpotPanel(QWidget):
         marking.addWidget(self.seats_title)
         marking.addLayout(self.seats_row)
         marking.addWidget(self.hands_title)
-        marking.addLayout(self.hands_grid)
-        marking.addStretch(1)
+        marking.addLayout(self.hands_grid, 1)  # the room a large screen has goes to the keys
 
         self.list_title = _label("Hits in the order they are paid", "group")
         self.hits = _label()
@@ -212,6 +218,9 @@ class JackpotPanel(QWidget):
                 number = index + 1
                 button = TouchButton(text)
                 button.setStyleSheet(HAND_STYLE)
+                button.setSizePolicy(QSizePolicy.Policy.Expanding,
+                                     QSizePolicy.Policy.Expanding)
+                button.setMaximumHeight(theme.MONEY_MIN + theme.SPACING * 2)
                 button.clicked.connect(self._press_hand(number))
                 self.hands_grid.addWidget(button, index // LINE_COLUMNS, index % LINE_COLUMNS)
                 self.hand_buttons[number] = button
