@@ -18,7 +18,12 @@ from typing import Any
 from dealer_console.cards import Card
 from dealer_console.controller.cards import CardCapture, CardRequest
 from dealer_console.controller.health import TITLES, DeviceHealth
-from dealer_console.controller.link_device import LINK_DEVICE, LinkHealthChanged, link_device
+from dealer_console.controller.link_device import (
+    LINK_DEVICE,
+    LinkAnswered,
+    LinkHealthChanged,
+    link_device,
+)
 from dealer_console.controller.questions import (
     SettingPreview,
     banker_pai_gow,
@@ -76,7 +81,7 @@ from dealer_console.errors import ConsoleError, Refusal
 from dealer_console.jackpot import history, store
 from dealer_console.jackpot.meters import MICRO
 from dealer_console.jackpot.projection import project
-from dealer_console.jackpot.round_hook import JackpotSystem
+from dealer_console.jackpot.round_hook import JackpotSystem, LinkUnanswered
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 from dealer_console.round.machine import Refused, decide
@@ -154,6 +159,9 @@ class TableController:
         if self._link is not None:  # the link's health redraws the device area when it turns
             self._link.health.watch(
                 lambda: self.deliver(LinkHealthChanged(device=LINK_DEVICE, seq=0)))
+            self._link.answers_to(  # a linked hit's award, from the asker's thread
+                lambda answer: self.deliver(LinkAnswered(device=LINK_DEVICE, seq=0,
+                                                         answer=answer)))
         self._deal_id: int | None = None
         self._deal_open = False  # the shuffler is still delivering deal _deal_id
         self._deal_wanted = False  # a new deal waits for the shuffler to finish the last
@@ -251,6 +259,8 @@ class TableController:
             return "the shuffler to count the deck"
         if self._deal_wanted:
             return "the shuffler to finish its last deal"
+        if self.opened.jackpot is not None and self.opened.jackpot.asking() is not None:
+            return "the jackpot link to pay the hit"
         dealing = st.phase is Phase.DEALING or (
             st.phase is Phase.ACTION and self.rules.action_method is ActionSeatMethod.SHUFFLER
         ) or (st.phase is Phase.DEAL_CHECK and st.wrong_start is None)
@@ -291,6 +301,9 @@ class TableController:
         health = self._health.get(event.device)
         if health is not None and health.apply(event):
             self._changed()
+        if isinstance(event, LinkAnswered):  # money the server has paid: never the bench's
+            self._link_answered(event)
+            return
         if self._bench is not None:
             self._bench_event(self._bench, event)  # never the round's
             return
@@ -566,7 +579,29 @@ class TableController:
             self._changed()
         self._after_confirmation(before, hit)
 
+    def _link_answered(self, event: LinkAnswered) -> None:
+        """The link's server answered the hit asked: recorded with its amounts, or the
+        refusal told in plain words (nothing paid; or, unanswered, swipe again)."""
+        before = self.table.state
+        try:
+            hit = self._system().answered(self.table, event.answer)
+        except LinkUnanswered as exc:  # not a refusal: the server may have paid it
+            self._tell(Level.WARNING, exc.why, "swipe the card again once the link is back")
+            return
+        except Refusal as exc:
+            self._tell(Level.REFUSED, exc.why)
+            return
+        finally:
+            self._changed()
+        if hit is not None:
+            self._after_confirmation(before, hit)
+
     def _after_confirmation(self, before: RoundState, hit: store.HitRecord | None) -> None:
+        asking = self._system().asking() if hit is None else None
+        if asking is not None:  # the answer comes back as a LinkAnswered event
+            self._tell(Level.INFO, f"card accepted: the jackpot link is paying {asking}",
+                       "wait for the award on this screen")
+            return
         pin_for = self._system().pin_wanted(self.state) if hit is None else None
         if pin_for is not None:  # the panel asks for the PIN
             self._tell(Level.INFO, f"{pin_for.name}'s card accepted: nothing is paid yet",
@@ -582,7 +617,8 @@ class TableController:
         self._last_hit = ConfirmedHit(
             hit.spot, hit.seat, hit.line_label, hit.amount_cents, hit.confirmed_by, hit.level,
             None if hit.meter_before_micro is None else hit.meter_before_micro // MICRO,
-            None if hit.meter_after_micro is None else hit.meter_after_micro // MICRO)
+            None if hit.meter_after_micro is None else hit.meter_after_micro // MICRO,
+            hit.link)
         self._after(before)
 
     # the money bag: the win page of an award (Washington document, "Face Up Pai Gow Poker
@@ -986,6 +1022,7 @@ class TableController:
         pin_for = system.pin_wanted(st)
         out["jackpot_pin_for"] = (None if pin_for is None
                                   else f"{pin_for.name} ({pin_for.role.value})")
+        out["jackpot_asking"] = system.asking()
         return out
 
     def _pending(self, st: RoundState) -> tuple[PendingHit, ...]:
@@ -998,7 +1035,7 @@ class TableController:
         db = self.table.db
         spots = {p.spot for p in marks}
         games = {spot: store.game_config(db, spot) for spot in spots}
-        states = {spot: store.meter_states(db, spot) for spot in spots}
+        states = {spot: system.meter_states(spot) for spot in spots}
         return tuple(
             PendingHit(h.spot, h.seat, h.line_no, h.label, h.amount_cents, h.needs, h.level,
                        h.meter_before_cents, h.meter_after_cents, h.meters_after)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from dealer_console.controller.view import DeviceView
 from dealer_console.devices.events import DeviceEvent
+from dealer_console.link.asker import HitAnswer
 from dealer_console.link.hook import LinkHook
 
 LINK_DEVICE = "jackpot-link"
@@ -19,6 +20,14 @@ LINK_DEVICE = "jackpot-link"
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LinkHealthChanged(DeviceEvent):
     """The link went up or down (or is down for another reason): redraw."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LinkAnswered(DeviceEvent):
+    """The link's server answered a hit the table asked it to pay (from the asker's thread,
+    applied on the owner thread like a device's event)."""
+
+    answer: HitAnswer
 
 
 def link_device(hook: LinkHook | None) -> tuple[DeviceView, ...]:

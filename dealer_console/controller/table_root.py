@@ -40,6 +40,8 @@ class OpenTable:
     def close(self) -> None:
         for sender in self.link_senders:
             sender.stop()
+        if self.jackpot is not None and self.jackpot.link is not None:
+            self.jackpot.link.close()
         self.db.close()
 
 

@@ -78,6 +78,8 @@ class ConfirmedHit:
     level: str | None
     meter_before_cents: int | None
     meter_after_cents: int | None
+    link: str | None = None
+    """The link whose shared meter paid it (the meters above are the link's), or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +174,9 @@ class TableSnapshot:
     jackpot_pin_for: str | None = None
     """Whose PIN the next hit waits for, their card accepted ("Ann Lee (supervisor)"), or
     None: the dealer's panel then shows the masked number pad (``pin_required``)."""
+    jackpot_asking: str | None = None
+    """A linked hit the link's server is being asked to pay, in words ("seat 3's hit on the
+    jackpot link floor-1"), or None: the panel says to wait, and a swipe is refused meanwhile."""
 
     @property
     def faults(self) -> tuple[DeviceView, ...]:

@@ -65,9 +65,9 @@ def verify_meters(db: Database) -> list[str]:
         ).fetchone()[0]
         if reserve_in != wagers * r_ppm:
             problems.append(f"{where}: reserve contributions do not match the wagers taken")
-        awarded = db.execute(
+        awarded = db.execute(  # a linked hit came off the link's shared meter, not this one
             "SELECT COALESCE(SUM(from_meter_cents), 0) FROM jackpot_hits "
-            "WHERE spot = ? AND level = ?", [spot, level],
+            "WHERE spot = ? AND level = ? AND link IS NULL", [spot, level],
         ).fetchone()[0]
         if -sums["award"] != awarded * MICRO:
             problems.append(f"{where}: awards off the meter do not match the confirmed hits")

@@ -9,8 +9,10 @@ as they must be; the audit compares those with the stored tables row by row.
 
 Each award is not copied from the log but recomputed from the paytable line and the meters as
 the replay has them (Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9:
-a percentage of the meter as it stands, fixed pays from the tray), and the confirmer's role is
-held to the game's executive threshold: a logged award that the rules do not give is reported.
+a percentage of the meter as it stands, fixed pays from the tray; a linked game's award on the
+shared meter as the link's server logged it before the hit: ``jackpot/linked.py``), and the
+confirmer's role is held to the game's executive threshold: a logged award that the rules do
+not give is reported.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from sqlite_utils import Database
 from dealer_console.cards import parse_cards
 from dealer_console.employees.authorize import required_role
 from dealer_console.jackpot import meters, store
-from dealer_console.jackpot.config import JackpotConfigError
+from dealer_console.jackpot.config import GameConfig, JackpotConfigError
+from dealer_console.jackpot.meters import MeterState
 from dealer_console.jackpot.paytable import JackpotLine
 from dealer_console.jackpot.schema import BACKED_OUT, GAME_INSTALLED
 from dealer_console.jackpot.store import Confirmation, JackpotError
+from dealer_console.link.records import LinkedHit
 from dealer_console.round.jackpot import sensed_wagers
 from dealer_console.seven import held_classes
 from dealer_console.storage.eventlog import Event
@@ -117,7 +121,11 @@ class JackpotRebuild:
         line = game.paytable.line(line_no)
         if seat not in store.wagered_seats(self.shadow, round_id, spot):
             self.problems.append(f"{where}: a hit confirmed on a seat without a jackpot wager")
-        result = meters.award(game, line, store.meter_states(self.shadow, spot))
+        paid = _linked(p, round_id, spot, seat, line_no, line.label)
+        if paid is None:
+            result = meters.award(game, line, store.meter_states(self.shadow, spot))
+        else:  # the link's server paid it off the shared meter as it stood there (logged)
+            result = meters.award(game, line, _shared_before(game, line, paid))
         logged = (int(p["award_cents"]), p.get("from_meter_cents"), p.get("from_tray_cents"))
         if logged != (result.amount_cents, result.from_meter_cents, result.from_tray_cents):
             self.problems.append(
@@ -153,7 +161,34 @@ class JackpotRebuild:
             confirmed_at=str(p.get("confirmed_at", "")), hit_id=hit_id,
             second=None if second is None else (
                 str(second), str(p.get("second_employee_name", "")),
-                str(p.get("second_employee_role", "")))), result)
+                str(p.get("second_employee_role", "")))),
+            result if paid is None else store.linked_award(line, paid), paid)
+
+
+def _linked(p: dict[str, Any], round_id: int, spot: int, seat: int, line_no: int,
+            label: str) -> LinkedHit | None:
+    """A linked hit's answer from the link's server as the event logged it, or None."""
+    if not p.get("link"):
+        return None
+
+    def micro(key: str) -> int | None:
+        return None if p.get(key) is None else int(p[key])
+
+    return LinkedHit(
+        int(p["link_hit_id"]), "", round_id, spot, seat, line_no, label, p.get("level"),
+        int(p["award_cents"]), int(p["from_meter_cents"]), int(p["from_tray_cents"]),
+        micro("meter_before_micro"), micro("meter_after_micro"), str(p["employee_id"]),
+        str(p.get("confirmed_at", "")), str(p["link"]))
+
+
+def _shared_before(game: GameConfig, line: JackpotLine, paid: LinkedHit
+                   ) -> dict[str, MeterState]:
+    """The shared meter the award came off, as the server logged it (the award is recomputed
+    on it: a percentage of it, or a fixed pay it covered); a pay from the tray alone reads no
+    meter."""
+    level = paid.level or game.paytable.levels[-1]
+    return {level: MeterState(paid.meter_before_micro or 0)} | {
+        lv: MeterState(0) for lv in game.paytable.levels if lv != level}
 
 
 def _holds(line: JackpotLine, cards: str) -> bool:

@@ -39,15 +39,17 @@ from dealer_console.employees.authorize import (
 from dealer_console.employees.authorize import Refused as SwipeRefused
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.employees.registry import now as registry_now
-from dealer_console.jackpot import store
+from dealer_console.jackpot import linked, store
 from dealer_console.jackpot.marks import Mark, MarkError
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot.meters import MICRO, MeterState
 from dealer_console.jackpot.service import JackpotRound, Pending
 from dealer_console.jackpot.store import HitRecord, JackpotError
 from dealer_console.round.jackpot import Confirmed, JackpotRefused
 
 if TYPE_CHECKING:
+    from dealer_console.link.asker import HitAnswer, HitAsk
     from dealer_console.link.hook import LinkHook
+    from dealer_console.link.records import LinkedHit
     from dealer_console.round.state import RoundState
     from dealer_console.round.table import Table
 
@@ -63,6 +65,21 @@ class _PinWanted:
     employee: Employee
     action: str
     wrong: int = 0
+
+
+class LinkUnanswered(JackpotRefused):
+    """The link's server did not answer a hit asked: it may have paid it (not a refusal)."""
+
+
+@dataclass(slots=True)
+class _Asking:
+    """A linked hit sent to the link's server; its answer is awaited (the ask is in the
+    database too: ``jackpot/linked.py``)."""
+
+    key: _HitKey
+    first: Employee
+    second: Employee | None
+    ask: HitAsk
 
 
 ARTICLE = {Role.SUPERVISOR: "a supervisor's", Role.EXECUTIVE: "an executive's"}
@@ -87,6 +104,100 @@ class JackpotSystem:
         self.pin_spots = pin_spots
         """The games whose confirmations ask for the confirmer's PIN (``pin_required``)."""
         self._pin: _PinWanted | None = None
+        self._asking: _Asking | None = None
+        self._paid: LinkedHit | None = None
+        """The link server's answer being recorded (read by :meth:`award`)."""
+
+    # -- linked games (``jackpot/linked.py``) -------------------------------------------------
+
+    def linked_to(self, spot: int) -> str | None:
+        """The link whose shared meter pays spot ``spot``'s hits, or None."""
+        return None if self.link is None else self.link.links.get(spot)
+
+    def meter_states(self, spot: int) -> dict[str, MeterState]:
+        """The meters spot ``spot``'s hits are paid from: a linked game's shared meters as
+        its server last told them (the table's own until the server first answers: a quote
+        only; the server decides the award), else the table's."""
+        if self.linked_to(spot) is not None:
+            assert self.link is not None
+            shared = self.link.meters(spot)
+            if shared is not None:
+                return shared
+        return store.meter_states(self.db, spot)
+
+    def _quote_states(self, spot: int) -> dict[str, MeterState] | None:
+        """What a swipe's card is checked against: None (the table's meters) or the shared
+        meters, refused before the server has told them."""
+        if self.linked_to(spot) is None:
+            return None
+        assert self.link is not None
+        shared = self.link.meters(spot)
+        if shared is None:
+            raise JackpotRefused(f"the jackpot link {self.linked_to(spot)} has not told this "
+                                 "table its meters yet: wait a moment and swipe again")
+        return shared
+
+    def asking(self) -> str | None:
+        """The hit the link's server is being asked to pay, in words, or None."""
+        if self._asking is None:
+            return None
+        _, spot, seat, _ = self._asking.key
+        return f"seat {seat}'s hit on the jackpot link {self.linked_to(spot)}"
+
+    def answered(self, table: Table, answer: HitAnswer) -> HitRecord | None:
+        """The server's answer to the hit asked (owner thread). Paid: the hit is recorded
+        with the server's amounts and returned. Refused: nothing was paid, the mark is free
+        again; not answered: the server may have paid it, the mark stays until a swipe asks
+        again. Both are raised in plain words. An answer to nothing asked is ignored."""
+        from dealer_console.round.commands import JackpotHit
+
+        asking = self._asking
+        if asking is None or asking.ask != answer.ask:
+            return None
+        self._asking = None
+        round_id, spot, seat, line_no = asking.key
+        if answer.hit is None:
+            if answer.refused is not None:
+                linked.refuse_ask(self.db, round_id=round_id, spot=spot, seat=seat,
+                                  why=answer.refused)
+                raise JackpotRefused(f"the jackpot link refused seat {seat}'s hit, nothing "
+                                     f"was paid: {answer.refused}")
+            raise LinkUnanswered(
+                f"the jackpot link did not answer ({answer.failed}): it may have paid seat "
+                f"{seat}'s hit; swipe again once the link is back (it is paid once, never "
+                "twice)")
+        paid = answer.hit
+        if (paid.round_id, paid.spot, paid.seat, paid.line_no) != (round_id, spot, seat,
+                                                                   line_no):
+            raise JackpotRefused(f"the jackpot link answered for another hit (round "
+                                 f"{paid.round_id} seat {paid.seat} line {paid.line_no}): "
+                                 "call the link's operator")
+        self._paid = paid
+        try:
+            table.handle(JackpotHit(seat, line_no, asking.first, spot, asking.second))
+        finally:
+            self._paid = None
+        self._held = None
+        return store.hit_for(self.db, round_id, spot, seat)
+
+    def _ask(self, key: _HitKey, first: Employee, second: Employee | None) -> None:
+        """Send a linked hit to the server (the ask written first, committed)."""
+        from dealer_console.link.asker import HitAsk
+        from dealer_console.link.hook import LinkDown
+
+        round_id, spot, seat, line_no = key
+        link = self.linked_to(spot)
+        assert link is not None and self.link is not None
+        ask = HitAsk(link, round_id, spot, seat, line_no, first.employee_id,
+                     linked.most_cents(store.game_config(self.db, spot), first, second))
+        linked.record_ask(self.db, round_id=round_id, spot=spot, seat=seat, line_no=line_no,
+                          link=link, employee_id=first.employee_id)
+        self._asking = _Asking(key, first, second, ask)
+        try:
+            self.link.ask(ask)
+        except LinkDown as exc:
+            self._asking = None
+            raise JackpotRefused(str(exc)) from None
 
     # -- the round's hook (inside the round's transaction) ------------------------------------
 
@@ -128,6 +239,11 @@ class JackpotSystem:
               cards: tuple[Card, ...], employee_id: str,
               second_id: str | None = None) -> Confirmed:
         jr = self._for(round_id)
+        paid = self._paid
+        if self.linked_to(spot) is not None and (
+                paid is None or (paid.round_id, paid.spot, paid.seat) != (round_id, spot, seat)):
+            raise JackpotRefused("a linked jackpot's hit is paid only by the link's server: "
+                                 "press CONFIRM and swipe the card")
         try:
             if seat not in jr.hands:
                 jr.show_hands({seat: cards})
@@ -135,7 +251,7 @@ class JackpotSystem:
             if mark is None or jr.game(spot).paytable.number_of(mark.line) != hand_line:
                 raise MarkError(f"seat {seat}'s hand button on game {spot} is not line "
                                 f"{hand_line}: select the seat and press the hand button")
-            hit = jr.confirm_as(spot, seat, employee_id, second_id)
+            hit = jr.confirm_as(spot, seat, employee_id, second_id, paid)
         except (JackpotError, MarkError, SwipeRefused) as exc:
             raise JackpotRefused(str(exc)) from None
         who = f"{hit.employee_name} ({hit.employee_id}, {hit.employee_role})"
@@ -193,8 +309,8 @@ class JackpotSystem:
         or ``two people`` (the game's two-person level passed). The dealer's panel shows the
         figure after the hits before it instead (``projection.py``)."""
         game = store.game_config(self.db, pending.spot)
-        amount = store.quote(self.db, pending.spot,
-                             game.paytable.number_of(pending.mark.line)).amount_cents
+        amount = store.quote(self.db, pending.spot, game.paytable.number_of(pending.mark.line),
+                             self.meter_states(pending.spot)).amount_cents
         if game.needs_two(amount):
             return "two people"
         return required_role(amount, game.executive_threshold_cents).value
@@ -290,37 +406,45 @@ class JackpotSystem:
         if not pending:
             raise MarkError("no jackpot hand is waiting to be confirmed")
         first = pending[0]
+        if self._asking is not None:
+            raise JackpotRefused(f"the jackpot link is paying {self.asking()}: wait for its "
+                                 "answer on this screen")
         if self.link is not None:  # a linked hit is confirmed only while the link answers
             self._link_check({first.spot: [first.mark.seat]}, confirming=True)
         jr = self._need(table.state)
         line_no = jr.game(first.spot).paytable.number_of(first.mark.line)
         round_id = table.state.round_id
+        states = self._quote_states(first.spot)
         try:
             role, action = store.hit_action(self.db, round_id, first.spot, first.mark.seat,
-                                            line_no)
+                                            line_no, states)
         except JackpotError as exc:
             raise JackpotRefused(str(exc)) from None
-        amount = store.quote(self.db, first.spot, line_no).amount_cents
+        amount = store.quote(self.db, first.spot, line_no, states).amount_cents
         return (round_id, first.spot, first.mark.seat, line_no), amount, role, action
 
     def _accepted(self, table: Table, key: _HitKey, employee: Employee,
                   action: str) -> HitRecord | None:
-        """A confirmer accepted (card, and PIN where asked): pay, or hold the first of two."""
+        """A confirmer accepted (card, and PIN where asked): pay, or hold the first of two;
+        a linked hit is sent to its server (None: the answer comes to :meth:`answered`)."""
         from dealer_console.round.commands import JackpotHit
 
         round_id, spot, seat, line_no = key
-        amount = store.quote(self.db, spot, line_no).amount_cents
-        if not store.game_config(self.db, spot).needs_two(amount):
-            table.handle(JackpotHit(seat, line_no, employee, spot))
-        else:
+        amount = store.quote(self.db, spot, line_no, self._quote_states(spot)).amount_cents
+        first, second = employee, None
+        if store.game_config(self.db, spot).needs_two(amount):
             held = self.held(table.state)
             if held is None:
                 with self.db.atomic():
                     log_accepted(self.db, employee, f"{action}: the first of two, held")
                 self._held = (key, employee)
                 return None
-            table.handle(JackpotHit(seat, line_no, held, spot, employee))
-            self._held = None
+            first, second = held, employee
+        if self.linked_to(spot) is not None:
+            self._ask(key, first, second)
+            return None
+        table.handle(JackpotHit(seat, line_no, first, spot, second))
+        self._held = None
         hit = store.hit_for(self.db, round_id, spot, seat)
         assert hit is not None
         return hit
@@ -359,4 +483,7 @@ def hit_detail(hit: HitRecord) -> dict[str, object]:
     } | ({} if hit.second_employee_id is None else {
         "second_employee_id": hit.second_employee_id,
         "second_employee_name": hit.second_employee_name,
-        "second_employee_role": hit.second_employee_role})
+        "second_employee_role": hit.second_employee_role}) | ({} if hit.link is None else {
+        "link": hit.link, "link_hit_id": hit.link_hit_id,
+        "meter_before_micro": hit.meter_before_micro,
+        "meter_after_micro": hit.meter_after_micro})

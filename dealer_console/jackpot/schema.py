@@ -163,3 +163,29 @@ def _two_people(db: Database) -> None:
                "CHECK (two_person_above_cents >= 0)")
     for column in ("second_employee_id", "second_employee_name", "second_employee_role"):
         db.execute(f"ALTER TABLE jackpot_hits ADD COLUMN {column} TEXT")
+
+
+@MIGRATIONS(name="0004_linked_hits")
+def _linked_hits(db: Database) -> None:
+    """A hit of a linked game is paid by the link's server from the shared meter
+    (``docs/link.md``): its row names the link and the server's hit number, and its meter
+    before and after are the server's. ``jackpot_link_asks`` records each hit sent to the
+    server before it is sent, so a hit the server may have paid (the reply lost, the table
+    restarted) keeps its mark until a swipe learns the award (``jackpot/linked.py``)."""
+    db.execute("ALTER TABLE jackpot_hits ADD COLUMN link TEXT")
+    db.execute("ALTER TABLE jackpot_hits ADD COLUMN link_hit_id INTEGER")
+    db.execute("""
+        CREATE TABLE jackpot_link_asks (
+            ask_id INTEGER PRIMARY KEY,
+            round_id INTEGER NOT NULL,
+            spot INTEGER NOT NULL REFERENCES jackpot_games (spot),
+            seat INTEGER NOT NULL,
+            line_no INTEGER NOT NULL,
+            link TEXT NOT NULL,
+            employee_id TEXT NOT NULL,
+            asked_at TEXT NOT NULL,
+            refused_at TEXT,
+            refusal TEXT
+        )
+    """)
+    db.execute("CREATE INDEX jackpot_link_asks_seat ON jackpot_link_asks (round_id, spot, seat)")

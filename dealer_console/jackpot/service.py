@@ -19,10 +19,11 @@ from sqlite_utils import Database
 
 from dealer_console.cards import Card
 from dealer_console.employees.authorize import authorise
-from dealer_console.jackpot import store
-from dealer_console.jackpot.marks import GameMarks, Mark, MarkError, payment_order
+from dealer_console.jackpot import linked, store
+from dealer_console.jackpot.marks import GameMarks, Mark, MarkError, MarkSource, payment_order
 from dealer_console.jackpot.paytable import FixedPay
 from dealer_console.jackpot.store import HitRecord, JackpotError
+from dealer_console.link.records import LinkedHit
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,10 @@ class JackpotRound:
             game = store.game_config(db, spot)
             self.games[spot] = GameMarks(game.paytable,
                                          store.wagered_seats(db, round_id, spot))
+        for ask in linked.open_asks(db, round_id):  # a hit the link may have paid keeps its
+            marks = self.games[ask.spot]  # line (after a restart too): jackpot/linked.py
+            marks.marks[ask.seat] = Mark(ask.seat, marks.paytable.line(ask.line_no),
+                                         MarkSource.DEALER, None)
 
     @classmethod
     def start(cls, db: Database, round_id: int,
@@ -74,6 +79,12 @@ class JackpotRound:
         if game.selected is not None and self._confirmed(spot, game.selected):
             raise MarkError(f"seat {game.selected}'s jackpot hit is confirmed; only a manual "
                             "adjustment can back it out")
+        if game.selected is not None and any(
+                a.spot == spot and a.seat == game.selected
+                for a in linked.open_asks(self.db, self.round_id)):
+            raise MarkError(f"seat {game.selected}'s hit was sent to the jackpot link, which "
+                            "may have paid it: it cannot be changed now; swipe again to learn "
+                            "the award")
         return game.press_hand(line_no)
 
     def _confirmed(self, spot: int, seat: int) -> bool:
@@ -120,9 +131,10 @@ class JackpotRound:
                     )
 
     def confirm_as(self, spot: int, seat: int, employee_id: str,
-                   second_id: str | None = None) -> HitRecord:
+                   second_id: str | None = None, paid: LinkedHit | None = None) -> HitRecord:
         """Record seat ``seat``'s hit, confirmed by an employee whose swipe was authorised
-        (and by a second where the award needs two people)."""
+        (and by a second where the award needs two people); ``paid``: the link's server paid
+        it from the shared meter (``jackpot/linked.py``)."""
         game = self.game(spot)
         mark = self._mark(spot, seat)
         self._check_order(spot, seat)
@@ -132,7 +144,7 @@ class JackpotRound:
             line_no=game.paytable.number_of(mark.line), employee_id=employee_id,
             cards=self.hands.get(seat),
             detected_line_no=game.paytable.number_of(detected) if detected else None,
-            second_employee_id=second_id,
+            second_employee_id=second_id, linked=paid,
         )
 
     def confirm_next(self, track: str) -> HitRecord:

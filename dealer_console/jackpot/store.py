@@ -30,8 +30,9 @@ from dealer_console.errors import ConsoleError
 from dealer_console.jackpot import meters
 from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
 from dealer_console.jackpot.meters import MICRO, Award, MeterState
-from dealer_console.jackpot.paytable import JackpotPaytable, load
+from dealer_console.jackpot.paytable import JackpotLine, JackpotPaytable, load
 from dealer_console.jackpot.schema import BACKED_OUT, GAME_INSTALLED, MIGRATIONS
+from dealer_console.link.records import LinkedHit
 from dealer_console.money import format_cents
 from dealer_console.storage import eventlog
 
@@ -260,6 +261,10 @@ class HitRecord:
     """Where the award needed two people: the second to confirm (the first is above)."""
     second_employee_name: str | None
     second_employee_role: str | None
+    link: str | None
+    """The link whose shared meter paid this award (its server decided the amount), or None."""
+    link_hit_id: int | None
+    """The award's number on the link's server."""
     backed_out: bool
 
     @property
@@ -277,7 +282,7 @@ _HIT_COLUMNS = (
     "h.from_tray_cents, "
     "h.meter_before_micro, h.meter_after_micro, h.employee_id, h.employee_name, "
     "h.employee_role, h.confirmed_at, h.second_employee_id, h.second_employee_name, "
-    "h.second_employee_role, a.adjustment_id IS NOT NULL"
+    "h.second_employee_role, h.link, h.link_hit_id, a.adjustment_id IS NOT NULL"
 )
 _HIT_FROM = "jackpot_hits h LEFT JOIN jackpot_adjustments a ON a.hit_id = h.hit_id"
 
@@ -305,23 +310,26 @@ def hit_for(db: Database, round_id: int, spot: int, seat: int) -> HitRecord | No
     return None if row is None else _hit(row)
 
 
-def quote(db: Database, spot: int, line_no: int) -> Award:
-    """What line ``line_no`` would pay now, on the meters as they stand."""
+def quote(db: Database, spot: int, line_no: int,
+          states: dict[str, MeterState] | None = None) -> Award:
+    """What line ``line_no`` would pay now, on the meters as they stand (``states``: a linked
+    game's shared meters as its server last told them, instead of the table's own)."""
     game = game_config(db, spot)
-    return meters.award(game, game.paytable.line(line_no), meter_states(db, spot))
+    return meters.award(game, game.paytable.line(line_no),
+                        meter_states(db, spot) if states is None else states)
 
 
-def hit_action(db: Database, round_id: int, spot: int, seat: int, line_no: int
-               ) -> tuple[Role, str]:
+def hit_action(db: Database, round_id: int, spot: int, seat: int, line_no: int,
+               states: dict[str, MeterState] | None = None) -> tuple[Role, str]:
     """Whose card a hit needs now and how the swipe log names the action; refuses a hit that
-    cannot be confirmed (no wager, already confirmed)."""
+    cannot be confirmed (no wager, already confirmed). ``states`` as for :func:`quote`."""
     game = game_config(db, spot)
     line = game.paytable.line(line_no)
     if seat not in wagered_seats(db, round_id, spot):
         raise JackpotError(f"round {round_id}: seat {seat} placed no wager on jackpot game {spot}")
     if hit_for(db, round_id, spot, seat) is not None:
         raise JackpotError(f"round {round_id}: seat {seat}'s jackpot hit is already confirmed")
-    quoted = meters.award(game, line, meter_states(db, spot))
+    quoted = meters.award(game, line, meter_states(db, spot) if states is None else states)
     action = (f"confirm jackpot game {spot} round {round_id} seat {seat}: {line.label} "
               f"{quoted.amount_cents} cents")
     return required_role(quoted.amount_cents, game.executive_threshold_cents), action
@@ -343,18 +351,24 @@ def confirm_hit_by_card(
 def confirm_hit(
     db: Database, *, round_id: int, spot: int, seat: int, line_no: int, employee_id: str,
     cards: Sequence[Card] | None = None, detected_line_no: int | None = None,
-    second_employee_id: str | None = None,
+    second_employee_id: str | None = None, linked: LinkedHit | None = None,
 ) -> HitRecord:
     """Record a hit confirmed by ``employee_id``, whose swipe was already authorised.
 
     The award, the meter change (and a 100% award's reset) and who confirmed it are written in
     one transaction. The employee is checked again against the amount (a withdrawn card or a
     role too low is refused, nothing written), never by their card a second time.
+
+    ``linked``: the link's server paid this hit from the shared meter (``jackpot/linked.py``);
+    its answer is the award, and the table's own meter does not move.
     """
     role, action = hit_action(db, round_id, spot, seat, line_no)
     game = game_config(db, spot)
     line = game.paytable.line(line_no)
-    quoted = meters.award(game, line, meter_states(db, spot))
+    quoted = (meters.award(game, line, meter_states(db, spot)) if linked is None
+              else linked_award(line, linked))
+    if linked is not None:
+        role = required_role(quoted.amount_cents, game.executive_threshold_cents)
     if game.needs_two(quoted.amount_cents):
         role = Role.SUPERVISOR  # the pair holds an executive: either may come first
     allowed = permits(registry.get(db, employee_id), role)
@@ -369,9 +383,11 @@ def confirm_hit(
                 "and an executive's card")
         second = second_person(db, employee, second_employee_id)
     with db.atomic():
-        result = meters.award(game, line, meter_states(db, spot))
-        if result != quoted:
-            raise JackpotError("the meter changed while the swipe was checked; swipe again")
+        result = quoted
+        if linked is None:
+            result = meters.award(game, line, meter_states(db, spot))
+            if result != quoted:
+                raise JackpotError("the meter changed while the swipe was checked; swipe again")
         hit_id = write_hit(db, game, Confirmation(
             round_id=round_id, spot=spot, seat=seat, line_no=line_no,
             cards=format_cards(cards) if cards is not None else None,
@@ -379,11 +395,21 @@ def confirm_hit(
             employee_name=employee.name, employee_role=employee.role.value,
             confirmed_at=registry.now(),
             second=None if second is None else (second.employee_id, second.name,
-                                                second.role.value)), result)
+                                                second.role.value)), result, linked)
         log_accepted(db, employee, f"{action} (hit {hit_id})")
         if second is not None:
             log_accepted(db, second, f"{action} (hit {hit_id}, the second of two)")
     return get_hit(db, hit_id)
+
+
+def linked_award(line: JackpotLine, hit: LinkedHit) -> Award:
+    """The award the link's server paid for ``hit``, as the table records it: the server's
+    amounts and its shared meter before and after (reserves stay on the server)."""
+    def state(micro: int | None) -> MeterState | None:
+        return None if micro is None else MeterState(micro)
+
+    return Award(line, hit.level, hit.amount_cents, hit.from_meter_cents, hit.from_tray_cents,
+                 state(hit.meter_before_micro), None, state(hit.meter_after_micro))
 
 
 def second_person(db: Database, first: Employee, second_id: str) -> Employee:
@@ -422,8 +448,11 @@ class Confirmation:
     """The second confirmer (id, name, role) of an award that needed two people."""
 
 
-def write_hit(db: Database, game: GameConfig, c: Confirmation, result: Award) -> int:
+def write_hit(db: Database, game: GameConfig, c: Confirmation, result: Award,
+              linked: LinkedHit | None = None) -> int:
     """The hit's row and its meter entries (a 100% award's reset too); returns the hit id.
+    A linked hit (paid by the link's server, ``result`` its answer) names the link and moves
+    no meter of the table's own.
 
     The console and the audit's rebuild from the event log both write hits here."""
     line = game.paytable.line(c.line_no)
@@ -432,18 +461,19 @@ def write_hit(db: Database, game: GameConfig, c: Confirmation, result: Award) ->
         "pay, level, cards, detected_line_no, wager_cents, amount_cents, from_meter_cents, "
         "from_tray_cents, meter_before_micro, meter_after_micro, employee_id, "
         "employee_name, employee_role, confirmed_at, second_employee_id, second_employee_name, "
-        "second_employee_role) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "second_employee_role, link, link_hit_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [c.hit_id, c.round_id, c.spot, c.seat, game.paytable.name, c.line_no, line.label,
          str(line.pay), result.level, c.cards, c.detected_line_no, game.wager_cents,
          result.amount_cents, result.from_meter_cents, result.from_tray_cents,
          result.before.meter_micro if result.before else None,
          result.after.meter_micro if result.after else None,
          c.employee_id, c.employee_name, c.employee_role, c.confirmed_at,
-         *(c.second or (None, None, None))],
+         *(c.second or (None, None, None)), linked.link if linked else None,
+         linked.hit_id if linked else None],
     )
     hit_id = int(cursor.lastrowid or 0)
-    if result.level is not None and result.after_award is not None:
+    if linked is None and result.level is not None and result.after_award is not None:
         _ledger(db, c.spot, result.level, "award", -result.from_meter_cents * MICRO, 0,
                 round_id=c.round_id, seat=c.seat, hit_id=hit_id)
         if result.resets:
@@ -494,6 +524,10 @@ def _backable(db: Database, hit_id: int, reason: str) -> HitRecord:
     hit = get_hit(db, hit_id)
     if hit.backed_out:
         raise JackpotError(f"jackpot hit {hit_id} is already backed out")
+    if hit.link is not None:  # the shared meter is the link server's, not this table's
+        raise JackpotError(f"jackpot hit {hit_id} was paid from the shared meter of link "
+                           f"{hit.link} (its hit {hit.link_hit_id}): a back-out is made on the "
+                           "link's server by its operator, not at a table")
     return hit
 
 

@@ -3,17 +3,21 @@
 At START GAME, inside the round's transaction: a jackpot wager on a linked game is refused
 while the link is down (the dealer reads why; the base game goes on without it), and each one
 taken is recorded as owed to the link (``outbox.record_owed``) in the same transaction. A
-linked hit's swipe is refused while the link is down, before the card is read.
+linked hit's swipe is refused while the link is down, before the card is read; an accepted one
+is sent to the server by the asker (``link/asker.py``), and its answer goes to whoever
+:meth:`LinkHook.answers_to` named (the controller, which queues it for its owner thread).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
+from dealer_console.jackpot.meters import MeterState
 from dealer_console.link import outbox
+from dealer_console.link.asker import HitAnswer, HitAsk, HitAsker, Reply
 from dealer_console.link.sender import LinkHealth
 
 LINK_DOWN_MARK = "cannot be reached"
@@ -24,13 +28,39 @@ class LinkDown(Exception):
     """A jackpot wager on a linked game while the link cannot be reached."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class LinkHook:
-    """Which sensor spot plays which link, the table's name on the links, and their health."""
+    """Which sensor spot plays which link, the table's name on the links, their health, and
+    the asker that has the server pay a linked hit."""
 
     links: Mapping[int, str]
     table_id: str
     health: LinkHealth
+    asker: HitAsker | None = None
+    _reply: list[Reply] = field(default_factory=list)
+
+    def meters(self, spot: int) -> dict[str, MeterState] | None:
+        """Spot ``spot``'s shared meters as the server last told them (None: not yet)."""
+        return self.health.meters(self.links[spot])
+
+    def answers_to(self, reply: Reply) -> None:
+        """Where the server's answers to hits go (called on the asker's thread)."""
+        self._reply[:] = [reply]
+
+    def ask(self, ask: HitAsk) -> None:
+        """Have the server pay ``ask``; the answer goes to :meth:`answers_to`'s callback."""
+        if self.asker is None or not self._reply:
+            raise LinkDown("this table cannot ask its link to pay a hit (no asker): restart "
+                           "the console")
+        self.asker.ask(ask, self._deliver)
+
+    def _deliver(self, answer: HitAnswer) -> None:
+        for reply in self._reply:
+            reply(answer)
+
+    def close(self) -> None:
+        if self.asker is not None:
+            self.asker.stop()
 
     def check_start(self, wagers: Mapping[int, list[int]], *, confirming: bool = False
                     ) -> None:

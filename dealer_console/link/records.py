@@ -36,3 +36,4 @@ class LinkedHit:
     meter_after_micro: int | None
     employee_id: str
     confirmed_at: str
+    link: str

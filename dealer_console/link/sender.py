@@ -23,6 +23,7 @@ import psycopg
 from sqlite_utils import Database
 
 from dealer_console.jackpot.config import GameConfig
+from dealer_console.jackpot.meters import MeterState
 from dealer_console.link import outbox, server
 from dealer_console.link.progress import Progress
 from dealer_console.link.settings import LinkError
@@ -46,10 +47,22 @@ class LinkHealth:
         self._lock = threading.Lock()
         self._view = HealthView(False, "the link has not answered yet", None, 0)
         self._watchers: list[Callable[[], object]] = []
+        self._meters: dict[str, dict[str, MeterState]] = {}
 
     def view(self) -> HealthView:
         with self._lock:
             return self._view
+
+    def meters(self, link: str) -> dict[str, MeterState] | None:
+        """The link's shared meters as the server last told them (the sender reads them on
+        every pass), or None before it first answered: what a linked hit is quoted on."""
+        with self._lock:
+            found = self._meters.get(link)
+            return None if found is None else dict(found)
+
+    def set_meters(self, link: str, states: dict[str, MeterState]) -> None:
+        with self._lock:
+            self._meters[link] = dict(states)
 
     def watch(self, changed: Callable[[], object]) -> None:
         """Call ``changed`` (on the sender's thread) whenever the link goes up or down or the
@@ -131,6 +144,7 @@ class OutboxSender(threading.Thread):
                 with conn.cursor() as cur:
                     cur.execute("UPDATE link_tables SET last_contact = now() WHERE link = %s "
                                 "AND table_id = %s", [self.link, self.table_id])
+            self.health.set_meters(self.link, server.meter_states(conn, self.link))
         except psycopg.Error as exc:
             raise LinkError(f"the link server stopped answering: "
                             f"{str(exc).strip().splitlines()[0] if str(exc).strip() else exc}"

@@ -28,7 +28,8 @@ from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
 from dealer_console.jackpot.meters import MICRO, MeterState
 from dealer_console.jackpot.paytable import load
 from dealer_console.link.records import LinkedHit, Owed
-from dealer_console.link.settings import CONNECT_TIMEOUT_S, LinkError
+from dealer_console.link.settings import CONNECT_TIMEOUT_S, LinkError, LinkRefused
+from dealer_console.money import format_cents
 
 Connection = psycopg.Connection[tuple[object, ...]]
 
@@ -203,7 +204,7 @@ _HIT_COLUMNS = ("hit_id, table_id, round_id, spot, seat, line_no, line_label, le
                 "to_char(confirmed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")
 
 
-def _hit(row: Sequence[object]) -> LinkedHit:
+def _hit(row: Sequence[object], link: str) -> LinkedHit:
     def num(v: object) -> int | None:
         return None if v is None else int(str(v))
 
@@ -211,7 +212,7 @@ def _hit(row: Sequence[object]) -> LinkedHit:
                      int(str(row[4])), int(str(row[5])), str(row[6]),
                      None if row[7] is None else str(row[7]), int(str(row[8])),
                      int(str(row[9])), int(str(row[10])), num(row[11]), num(row[12]),
-                     str(row[13]), str(row[14]))
+                     str(row[13]), str(row[14]), link)
 
 
 def quote(conn: Connection, link: str, line_no: int) -> meters.Award:
@@ -221,12 +222,15 @@ def quote(conn: Connection, link: str, line_no: int) -> meters.Award:
 
 
 def confirm_hit(conn: Connection, link: str, table_id: str, *, round_id: int, spot: int,
-                seat: int, line_no: int, employee_id: str) -> LinkedHit:
+                seat: int, line_no: int, employee_id: str,
+                most_cents: int | None = None) -> LinkedHit:
     """Pay a confirmed hit from the linked meter, in the server's order (see the module doc).
 
     Asked again for the same (table, round, spot, seat) it returns the hit already recorded
     (a table that lost the reply, or crashed after the server's commit, learns the same
-    amounts), never a second award."""
+    amounts), never a second award. ``most_cents`` is the largest award the confirming card
+    may confirm: the shared meter may have risen past the executive's threshold since the
+    table quoted it, and such an award is refused (:class:`LinkRefused`), nothing paid."""
     game = game_of(conn, link, spot)
     line = game.paytable.line(line_no)
     with conn.transaction(), conn.cursor() as cur:
@@ -236,15 +240,19 @@ def confirm_hit(conn: Connection, link: str, table_id: str, *, round_id: int, sp
                     [link, table_id, round_id, spot, seat])
         found = cur.fetchone()
         if found is not None:
-            return _hit(found)
+            return _hit(found, link)
         cur.execute("SELECT 1 FROM link_contributions WHERE link = %s AND table_id = %s AND "
                     "round_id = %s AND spot = %s AND seat = %s",
                     [link, table_id, round_id, spot, seat])
         if cur.fetchone() is None:
-            raise LinkError(f"table {table_id} round {round_id} seat {seat}: the link has not "
-                            "received this seat's jackpot wager yet; wait for the link and "
-                            "swipe again")
+            raise LinkRefused(f"table {table_id} round {round_id} seat {seat}: the link has "
+                              "not received this seat's jackpot wager yet; wait a moment and "
+                              "swipe again")
         result = meters.award(game, line, states)
+        if most_cents is not None and result.amount_cents > most_cents:
+            raise LinkRefused(f"the shared meter has moved: {line.label} now pays "
+                              f"{format_cents(result.amount_cents)}, more than this card may "
+                              "confirm; an executive's card is needed")
         cur.execute(
             "INSERT INTO link_hits (link, table_id, round_id, spot, seat, line_no, line_label, "
             "level, amount_cents, from_meter_cents, from_tray_cents, meter_before_micro, "
@@ -257,7 +265,7 @@ def confirm_hit(conn: Connection, link: str, table_id: str, *, round_id: int, sp
              result.after.meter_micro if result.after else None, employee_id])
         row = cur.fetchone()
         assert row is not None
-        hit = _hit(row)
+        hit = _hit(row, link)
         if result.level is not None and result.after_award is not None:
             _move(cur, link, result.level, "award", -result.from_meter_cents * MICRO, 0,
                   table_id=table_id, round_id=round_id, spot=spot, seat=seat,
@@ -274,4 +282,4 @@ def hits(conn: Connection, link: str) -> list[LinkedHit]:
     with conn.cursor() as cur:
         cur.execute(f"SELECT {_HIT_COLUMNS} FROM link_hits WHERE link = %s ORDER BY hit_id",
                     [link])
-        return [_hit(r) for r in cur.fetchall()]
+        return [_hit(r, link) for r in cur.fetchall()]

@@ -26,6 +26,11 @@ class LinkError(ConsoleError):
     """The link refused something, or cannot be reached: the message says which."""
 
 
+class LinkRefused(LinkError):
+    """The server answered and refused (nothing written there): unlike a lost connection, the
+    outcome is known, so a table may change what it asked for."""
+
+
 def check_dsn(dsn: str) -> str:
     """``dsn`` if it is an address without a password; else :class:`LinkError`."""
     text = dsn.strip()

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from dealer_console.jackpot.config import TableJackpots
+from dealer_console.link.asker import HitAsker
 from dealer_console.link.hook import LinkHook
 from dealer_console.link.sender import LinkHealth, OutboxSender
 from dealer_console.link.settings import LinkError, check_link_name, dsn_from_environment
@@ -42,5 +43,6 @@ def start_links(db_path: str | Path, jackpots: TableJackpots | None
                               game=linked[spot], health=health)
         sender.start()
         senders.append(sender)
-    hook = LinkHook({s: str(g.linked) for s, g in linked.items()}, table_id, health)
+    hook = LinkHook({s: str(g.linked) for s, g in linked.items()}, table_id, health,
+                    HitAsker(dsn, table_id))
     return hook, senders

@@ -41,6 +41,11 @@ def linked_profile(folder: Path) -> Path:
     return path
 
 
+HitFacts = tuple[int, int, int, int, int, int, int, int, int | None, int | None]
+"""(link hit id, round, spot, seat, line, amount, from meter, from tray, meter before,
+meter after), the last two in millionths of a cent."""
+
+
 @dataclass
 class SoakResult:
     tables: int
@@ -54,6 +59,12 @@ class SoakResult:
     table_problems: list[str] = field(default_factory=list)
     wagers_tables: dict[str, int] = field(default_factory=dict)
     wagers_server: dict[str, int] = field(default_factory=dict)
+    hits_tables: dict[str, list[HitFacts]] = field(default_factory=dict)
+    """Each table's linked hits as its own database records them."""
+    hits_server: dict[str, list[HitFacts]] = field(default_factory=dict)
+    """Each table's hits as the link's server ordered and paid them."""
+    unlinked_hits: int = 0
+    """Hits of the linked game a table paid from its own meter (must be none)."""
 
 
 def _env(dsn: str, table: str) -> dict[str, str]:
@@ -174,6 +185,13 @@ def _finish(folder: Path, dsn: str, names: list[str], profile: Path,
         try:
             row = conn.execute("SELECT COALESCE(SUM(wager_cents), 0) FROM jackpot_wagers "
                                "WHERE spot = ?", [game.spot]).fetchone()
+            result.hits_tables[name] = [tuple(r) for r in conn.execute(  # type: ignore[misc]
+                "SELECT link_hit_id, round_id, spot, seat, line_no, amount_cents, "
+                "from_meter_cents, from_tray_cents, meter_before_micro, meter_after_micro "
+                "FROM jackpot_hits WHERE link = ? ORDER BY link_hit_id", [LINK]).fetchall()]
+            result.unlinked_hits += int(conn.execute(
+                "SELECT COUNT(*) FROM jackpot_hits WHERE spot = ? AND link IS NULL",
+                [game.spot]).fetchone()[0])
         finally:
             conn.close()
         result.wagers_tables[name] = int(row[0])
@@ -184,5 +202,11 @@ def _finish(folder: Path, dsn: str, names: list[str], profile: Path,
             cur.execute("SELECT table_id, SUM(wager_cents) FROM link_contributions "
                         "WHERE link = %s GROUP BY table_id", [LINK])
             result.wagers_server = {str(r[0]): int(str(r[1])) for r in cur.fetchall()}
+        result.hits_server = {name: [] for name in names}
+        for hit in server.hits(link, LINK):
+            result.hits_server.setdefault(hit.table_id, []).append(
+                (hit.hit_id, hit.round_id, hit.spot, hit.seat, hit.line_no, hit.amount_cents,
+                 hit.from_meter_cents, hit.from_tray_cents, hit.meter_before_micro,
+                 hit.meter_after_micro))
     finally:
         link.close()

@@ -22,3 +22,8 @@ def test_tables_survive_kills_a_restart_and_a_cut_with_nothing_lost_or_doubled(
     # every table's jackpot wagers are on the server, to the cent, and no more
     assert result.wagers_server == result.wagers_tables
     assert sum(result.wagers_tables.values()) > 0
+    # every hit was paid by the server from the shared meter, and each table recorded exactly
+    # the server's award and meters (none paid from a table's own meter)
+    assert result.unlinked_hits == 0
+    assert result.hits_tables == result.hits_server
+    assert sum(len(h) for h in result.hits_server.values()) >= 2

@@ -87,7 +87,8 @@ def accepted_words(hit: ConfirmedHit) -> str:
     text = (f"Paid: seat {hit.seat}, {hit.label}, {format_cents(hit.amount_cents)}, "
             f"confirmed by {hit.who}.")
     if hit.level is not None and hit.meter_before_cents is not None:
-        text += (f" {hit.level} meter {format_cents(hit.meter_before_cents)} -> "
+        shared = f" (shared, link {hit.link})" if hit.link else ""
+        text += (f" {hit.level} meter{shared} {format_cents(hit.meter_before_cents)} -> "
                  f"{format_cents(hit.meter_after_cents or 0)}.")
     return text
 
@@ -236,6 +237,9 @@ class JackpotPanel(QWidget):
         rows = [hit_words(i, p, two) for i, p in enumerate(pending, 1)]
         if not rows:
             rows = ["No jackpot hand is marked."]
+        elif view.jackpot_asking is not None:
+            rows.append(f"Card accepted: the jackpot link is paying {view.jackpot_asking}. "
+                        "Wait: the award shows here.")
         elif view.jackpot_pin_for is not None:
             rows.append(f"{view.jackpot_pin_for}: card accepted; nothing is paid until the "
                         "right PIN is typed on the pad.")

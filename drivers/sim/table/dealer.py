@@ -398,15 +398,24 @@ class RandomDealer:
         while True:
             if self._swipe_once(track):
                 return True
-            if not self._link_down() or time.monotonic() > deadline:
+            if not self._link_trouble() or time.monotonic() > deadline:
                 return False
             time.sleep(0.2)  # the link's sender reconnects on its own
+
+    def _link_trouble(self) -> bool:
+        """True when the last swipe's hit could not be paid through the jackpot link for now
+        (down, no answer, or the link has not yet received the seat's wager): the screen
+        says to swipe again. Not when the shared meter now needs another person's card."""
+        text = self._notice_text()
+        return self._link_down() or ("jackpot link" in text and "card is needed" not in text)
 
     def _swipe_once(self, track: str) -> bool:
         notice = self._notice_number()
         waiting = len(self.ctl.snapshot().jackpot_pending)
         self.world.swipe(track)
-        self._wait(lambda: self._notice_number() != notice
+        # a linked hit's card is accepted first (a notice), then the link's server pays it
+        self._wait(lambda: (self._notice_number() != notice
+                            and self.ctl.snapshot().jackpot_asking is None)
                    or len(self.ctl.snapshot().jackpot_pending) < waiting, "answer to a swipe")
         if self.ctl.snapshot().jackpot_pin_for is not None:  # the profile's pin_required
             try:
@@ -453,6 +462,8 @@ class RandomDealer:
                 if not self._swipe(self.cards["executive"]):
                     raise SimError(f"the second of two cards was refused: {self._notice_text()}")
             elif not self._swipe(self.cards[first.needs]):
+                if "card is needed" in self._notice_text():  # the shared meter moved past
+                    continue  # the executive's threshold: the hit is quoted again
                 raise SimError(f"a {first.needs}'s card was refused: {self._notice_text()}")
             confirmed += 1
 

@@ -1,0 +1,109 @@
+"""Asking the link's server to pay a confirmed hit, on a thread of its own.
+
+A linked hit is paid from the shared meter, so only the server can say what it pays
+(``server.confirm_hit`` orders hits across tables). The owner thread (the console's GUI
+thread) never waits for the network: it hands a :class:`HitAsk` to the asker and goes on; the
+answer comes back through the ``reply`` callback, called on the asker's thread, which queues
+it for the owner thread (the controller's ``deliver``, as a device event).
+
+An answer is one of three: the hit the server paid (the table records exactly that), a refusal
+(the server answered and wrote nothing: the mark may be changed), or a failure (no answer: the
+server may have paid it, so the table keeps the mark and the next swipe asks again; the server
+answers a repeated ask with the hit it already paid, never a second one).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import psycopg
+
+from dealer_console.link import server
+from dealer_console.link.records import LinkedHit
+from dealer_console.link.settings import LinkError, LinkRefused
+
+
+@dataclass(frozen=True, slots=True)
+class HitAsk:
+    """One hit for the server to pay, with the most the confirming card may confirm."""
+
+    link: str
+    round_id: int
+    spot: int
+    seat: int
+    line_no: int
+    employee_id: str
+    most_cents: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HitAnswer:
+    ask: HitAsk
+    hit: LinkedHit | None = None
+    refused: str | None = None
+    """The server refused (nothing paid there): why, in plain words."""
+    failed: str | None = None
+    """No answer came (the server may have paid it): why."""
+
+
+Reply = Callable[[HitAnswer], object]
+
+
+class HitAsker:
+    """One table's asks, one at a time, on its own connection and thread."""
+
+    def __init__(self, dsn: str, table_id: str) -> None:
+        self.dsn, self.table_id = dsn, table_id
+        self._asks: queue.SimpleQueue[tuple[HitAsk, Reply] | None] = queue.SimpleQueue()
+        self._conn: server.Connection | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def ask(self, ask: HitAsk, reply: Reply) -> None:
+        """Queue ``ask``; ``reply`` gets its answer on the asker's thread."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, daemon=True,
+                                                name=f"link-asker-{self.table_id}")
+                self._thread.start()
+        self._asks.put((ask, reply))
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        with self._lock:
+            thread, self._thread = self._thread, None
+        if thread is not None:
+            self._asks.put(None)
+            thread.join(timeout_s)
+
+    def answer(self, ask: HitAsk) -> HitAnswer:
+        """Ask the server now, on the calling thread (the asker's own, or a test's)."""
+        try:
+            if self._conn is None or self._conn.closed:
+                self._conn = server.connect(self.dsn, who=self.table_id)
+            hit = server.confirm_hit(
+                self._conn, ask.link, self.table_id, round_id=ask.round_id, spot=ask.spot,
+                seat=ask.seat, line_no=ask.line_no, employee_id=ask.employee_id,
+                most_cents=ask.most_cents)
+        except LinkRefused as exc:
+            return HitAnswer(ask, refused=str(exc))
+        except (LinkError, psycopg.Error) as exc:
+            self._close()
+            first = str(exc).strip().splitlines()
+            return HitAnswer(ask, failed=first[0] if first else type(exc).__name__)
+        return HitAnswer(ask, hit=hit)
+
+    def _run(self) -> None:
+        try:
+            while (item := self._asks.get()) is not None:
+                ask, reply = item
+                reply(self.answer(ask))
+        finally:
+            self._close()
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
