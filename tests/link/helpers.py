@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import queue
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlite_utils import Database
@@ -11,15 +13,23 @@ from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
 from dealer_console.jackpot.paytable import load
 from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.link import server, server_schema
+from dealer_console.link.asker import HitAnswer, HitAsker
 from dealer_console.link.hook import LinkHook
-from dealer_console.link.sender import LinkHealth
+from dealer_console.link.sender import LinkHealth, OutboxSender
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile
+from dealer_console.round import commands as c
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import Table
 from dealer_console.storage.connection import open_table_db
+from tests.jackpot.conftest import add_staff
+from tests.round.helpers import deal, hands_with, set_all_house_way
 
 LINK = "wa-link"
 SEED = 1000_00
+SEVEN_SF = "2c 3c 4c 5c 6c 7c 8c"
+"""A natural seven-card straight flush: line 1 of FUPGPP-WA01, 100% of the main meter."""
+FULL_HOUSE = "Kd Ks Kh 9c 9d 2s 4h"
+"""Line 8, a fixed 6 for 1 from the tray."""
 
 
 def linked_game() -> GameConfig:
@@ -56,3 +66,63 @@ def linked_profile_file(folder: Path, link: str) -> Path:
     path = folder / "linked-wa.toml"
     path.write_text(text)
     return path
+
+
+@dataclass
+class LinkedTable:
+    table_id: str
+    path: Path
+    db: Database
+    table: Table
+    system: JackpotSystem
+    hook: LinkHook
+    sender: OutboxSender
+    answers: queue.SimpleQueue[HitAnswer]
+
+    def answer(self) -> HitAnswer:
+        """The server's next answer (the asker's thread puts it here)."""
+        return self.answers.get(timeout=30)
+
+    def close(self) -> None:
+        self.hook.close()
+        self.sender._close()
+        self.db.close()
+
+
+def open_linked(path: Path, table_id: str, dsn: str) -> LinkedTable:
+    db = open_table_db(path)
+    if not store.spots(db):
+        store.install_game(db, linked_game(), actor="test")
+        add_staff(db)
+    health = LinkHealth()
+    hook = LinkHook({1: LINK}, table_id, health, HitAsker(dsn, table_id))
+    answers: queue.SimpleQueue[HitAnswer] = queue.SimpleQueue()
+    hook.answers_to(answers.put)  # the controller queues them for its owner thread the same
+    system = JackpotSystem(db, hook)
+    table = Table.open(db, round_rules(get_profile("washington-face-up"), None, None),
+                       jackpot=system)
+    sender = OutboxSender(path, link=LINK, table_id=table_id, dsn=dsn, game=linked_game(),
+                          health=health)
+    return LinkedTable(table_id, path, db, table, system, hook, sender, answers)
+
+
+def play_to_hit(t: LinkedTable, hand: str, *, deliver: bool = True) -> None:
+    """A round with jackpot wagers on seats 1-3 and ``hand`` dealt to seat 3, set and
+    settled; the wagers delivered to the link (and its meters read back) when ``deliver``."""
+    if deliver:
+        t.sender.drain_once()  # the link answers: it is up
+    else:
+        t.hook.health.up(0)
+    for seat in (1, 2, 3):
+        t.table.handle(c.PlaceWager(seat, "base", 2000))
+        t.table.handle(c.PlaceWager(seat, "jackpot", 100))
+    t.table.handle(c.StartGame())
+    if deliver:
+        t.sender.drain_once()
+    else:
+        t.hook.health.set_meters(LINK, {"main": store.meter_states(t.db, 1)["main"]})
+    t.table.handle(c.SetActionNumber(2))
+    deal(t.table, hands_with({2: hand}))
+    t.table.handle(c.RemainingCards(4))
+    set_all_house_way(t.table)
+    assert [p.mark.seat for p in t.system.marks(t.table.state)] == [3]

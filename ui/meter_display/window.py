@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QScreen
 from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
@@ -30,6 +30,9 @@ METER_FONT = 132
 """A meter amount's type with one meter on the screen: read across the table."""
 TITLE_FONT = 40
 LINE_FONT = 30
+LINKED_POLL_MS = 1000
+"""How often a linked game's shared meter is read again from the link's server (off the GUI
+thread): the other tables' wagers and hits move it too."""
 
 
 def _label(text: str = "", size: int = theme.FONT_BODY, *, bold: bool = False,
@@ -161,6 +164,11 @@ class MeterDisplayWindow(QWidget):
         app.screenAdded.connect(self._screens_changed)
         app.screenRemoved.connect(self._screens_changed)
         self.reader.request()
+        self._poll = QTimer(self)  # a linked meter moves with every table on the link, not
+        self._poll.setInterval(LINKED_POLL_MS)  # only with this one's changes
+        self._poll.timeout.connect(self.reader.request)
+        if hook is not None:
+            self._poll.start()
 
     # -- what changes it --------------------------------------------------------------------
 
@@ -198,6 +206,7 @@ class MeterDisplayWindow(QWidget):
         if self._stopped:
             return
         self._stopped = True
+        self._poll.stop()
         self.bridge.changed.disconnect(self.show_view)
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):
