@@ -11,15 +11,16 @@ server's idempotency key (link, table, round, deal, spot, seat) makes the case t
 repeat harmless: a crash between the server's commit and the mark, or a lost mark file, only
 resends what the server then skips.
 
-``link_hits_local`` is the table's copy of every linked hit the server ordered for it, with the
-same meter before and after as the server's log.
+A linked hit the server paid is the table's ``jackpot_hits`` row naming the link
+(``jackpot/linked.py``); the ``link_hits_local`` table an earlier version made for it was never
+written and is dropped (migration 0002).
 """
 
 from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
 
-from dealer_console.link.records import LinkedHit, Owed
+from dealer_console.link.records import Owed
 
 MIGRATIONS = Migrations("link")
 
@@ -106,13 +107,8 @@ def owed_count(db: Database, link: str, after: int) -> int:
                           [link, after]).fetchone()[0])
 
 
-def record_hit(db: Database, link: str, hit: LinkedHit) -> None:
-    """The table's copy of a hit the server ordered (the same amounts as the server's)."""
-    with db.atomic():
-        db.execute(
-            "INSERT OR IGNORE INTO link_hits_local VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [link, hit.hit_id, hit.table_id, hit.round_id, hit.spot, hit.seat, hit.line_no,
-             hit.line_label, hit.level, hit.amount_cents, hit.from_meter_cents,
-             hit.from_tray_cents, hit.meter_before_micro, hit.meter_after_micro,
-             hit.employee_id, hit.confirmed_at])
+@MIGRATIONS(name="0002_no_local_hit_copy")
+def _no_local_hit_copy(db: Database) -> None:
+    """A linked hit is the table's ``jackpot_hits`` row naming its link; this copy was never
+    written."""
+    db.execute("DROP TABLE IF EXISTS link_hits_local")
