@@ -51,6 +51,11 @@ class HitAnswer:
 
 Reply = Callable[[HitAnswer], object]
 
+ASK_TIMEOUT_S = 15
+"""The longest the server may take over one hit (``statement_timeout`` on the asker's
+connection): a server that hangs gives the table an answer ("no answer": the mark is held and
+the next swipe asks again) instead of a panel that waits for ever."""
+
 
 class HitAsker:
     """One table's asks, one at a time, on its own connection and thread."""
@@ -83,6 +88,7 @@ class HitAsker:
         try:
             if self._conn is None or self._conn.closed:
                 self._conn = server.connect(self.dsn, who=self.table_id)
+                self._conn.execute(f"SET statement_timeout = '{ASK_TIMEOUT_S}s'".encode())
             hit = server.confirm_hit(
                 self._conn, ask.link, self.table_id, round_id=ask.round_id, spot=ask.spot,
                 seat=ask.seat, line_no=ask.line_no, employee_id=ask.employee_id,

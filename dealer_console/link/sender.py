@@ -61,12 +61,18 @@ class LinkHealth:
             return None if found is None else dict(found)
 
     def set_meters(self, link: str, states: dict[str, MeterState]) -> None:
+        """The link's meters as just read; the watchers are told when they moved (another
+        table's wager or hit), so the dealer's panel quotes a marked hit on them anew."""
         with self._lock:
+            moved = self._meters.get(link) != states
             self._meters[link] = dict(states)
+            watchers = list(self._watchers) if moved else []
+        for changed in watchers:
+            changed()
 
     def watch(self, changed: Callable[[], object]) -> None:
-        """Call ``changed`` (on the sender's thread) whenever the link goes up or down or the
-        reason it is down changes: the controller then redraws the dealer's device area."""
+        """Call ``changed`` (on the sender's thread) whenever the link goes up or down, the
+        reason it is down changes, or its meters move: the controller then redraws."""
         with self._lock:
             self._watchers.append(changed)
 

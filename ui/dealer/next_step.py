@@ -89,7 +89,7 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
                         else f"Jackpot: CONFIRM and swipe for seat {first.seat}.")
             return Step(sentence,
                         "END GAME waits for the jackpot", ctl.end_game, False)
-        return Step("Every seat is settled: press END GAME.", "END GAME", ctl.end_game,
+        return Step("All seats settled: press END GAME.", "END GAME", ctl.end_game,
                     ctl.check(c.EndGame()) is None)
     return Step("")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -40,6 +40,9 @@ from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
 
+DEVICE_SHARE = 55
+"""The most of the header's width (per cent) the device list may take from the round's title."""
+
 
 class DealerWindow(QMainWindow):
     def __init__(self, controller: TableController, bridge: ControllerBridge,
@@ -58,6 +61,7 @@ class DealerWindow(QMainWindow):
         self.title.setProperty("role", "heading")
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.devices = QLabel()
+        self._devices_view: TableSnapshot | None = None
         self.devices.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.colours = TouchButton("Four colours", ButtonRole.SECONDARY)
         self.colours.setMinimumWidth(theme.TOUCH_MIN * 4)
@@ -180,14 +184,33 @@ class DealerWindow(QMainWindow):
 
     # -- drawing -------------------------------------------------------------------------------
 
+    def _device_words(self) -> None:
+        """Each device and its state; where that list would crowd the round's title (a small
+        screen, many devices) and every device is OK, one short line says so (a fault always
+        names itself, and the fault banner takes the header's place)."""
+        view = self._devices_view
+        if view is None:
+            return
+        full = "  ".join(f"{d.title} {'OK' if d.fault is None else 'FAULT'}"
+                         for d in view.devices)
+        room = self.width() * DEVICE_SHARE // 100
+        if view.faults or self.devices.fontMetrics().horizontalAdvance(full) <= room:
+            self.devices.setText(full)
+        else:
+            self.devices.setText(f"All {len(view.devices)} devices OK")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._device_words()
+
     def show_view(self, view: TableSnapshot) -> None:
         self.card_prompt.show_prompt(view.card_wanted)
         self.win_pages.show_request(view.win_page)
         r = view.round
         self.title.setText(f"Round {r.round_id} - {PHASES[r.phase]}"
                            + (" - TEST MODE" if view.test_mode else ""))
-        self.devices.setText("  ".join(
-            f"{d.title} {'OK' if d.fault is None else 'FAULT'}" for d in view.devices))
+        self._devices_view = view
+        self._device_words()
         self.faults.set_faults([(d.title, d.fault or "", d.todo) for d in view.faults])
         # a fault takes the header's place: it says more, and the page keeps its room
         self.header.setVisible(not view.faults)

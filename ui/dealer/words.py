@@ -42,7 +42,7 @@ def kind_name(kind: str) -> str:
         return f"Backline ({kind.split(':', 1)[1]})"
     if "_award_" in kind:
         game = "Jackpot 2" if kind.startswith("jackpot_2") else "Jackpot"
-        return f"{game} award (line {kind.rsplit('_', 1)[1]})"
+        return f"{game} hand {kind.rsplit('_', 1)[1]}"  # its hand button's number
     return KINDS.get(base_kind(kind), kind.replace("_", " ").capitalize())
 
 

@@ -20,6 +20,7 @@ from sqlite_utils import Database
 
 from dealer_console.controller import TableController
 from dealer_console.controller.link_device import LINK_DEVICE
+from dealer_console.link.asker import ASK_TIMEOUT_S
 from dealer_console.controller.view import Level
 from dealer_console.devices.keypad import Button
 from dealer_console.employees.cardhash import KdfParams
@@ -51,6 +52,9 @@ JACKPOT_HANDS_RATE = 0.3
 """Chance per round that ``jackpot-hands`` stacks the deck: real hit rates are far too small
 for a short run to see a jackpot (a seven-card straight flush is 32 hands in 154 million)."""
 DEVICE_TIMEOUT = 20.0
+LINK_PATIENCE_S = 120.0
+"""How long the dealer keeps swiping again for a linked hit the link cannot pay yet (a server
+restarting, a table's connection cut): the screen says to swipe again once it is back."""
 MAX_DEALS = 5
 
 
@@ -144,13 +148,14 @@ class RandomDealer:
         self.counters.commands += 1
         return True
 
-    def _wait(self, done: Callable[[], bool], what: str) -> None:
+    def _wait(self, done: Callable[[], bool], what: str,
+              timeout: float = DEVICE_TIMEOUT) -> None:
         """Take device events one at a time until ``done``."""
-        deadline = time.monotonic() + DEVICE_TIMEOUT
+        deadline = time.monotonic() + timeout
         while not done():
             if time.monotonic() > deadline:
                 raise SimError(f"round {self.state.round_id}: no {what} within "
-                               f"{DEVICE_TIMEOUT:.0f} s")
+                               f"{timeout:.0f} s")
             self.ctl.pump(timeout=0.05, max_events=1)
 
     def _next_device_step(self, what: str) -> None:
@@ -394,7 +399,7 @@ class RandomDealer:
         """A card through the keypad's reader: True when it confirmed a hit, False when it
         was refused (the refusal is the controller's latest notice). A linked hit refused
         because the link is down is swiped again once it is back, as the screen says."""
-        deadline = time.monotonic() + 30.0
+        deadline = time.monotonic() + LINK_PATIENCE_S
         while True:
             if self._swipe_once(track):
                 return True
@@ -416,7 +421,8 @@ class RandomDealer:
         # a linked hit's card is accepted first (a notice), then the link's server pays it
         self._wait(lambda: (self._notice_number() != notice
                             and self.ctl.snapshot().jackpot_asking is None)
-                   or len(self.ctl.snapshot().jackpot_pending) < waiting, "answer to a swipe")
+                   or len(self.ctl.snapshot().jackpot_pending) < waiting, "answer to a swipe",
+                   DEVICE_TIMEOUT + ASK_TIMEOUT_S)
         if self.ctl.snapshot().jackpot_pin_for is not None:  # the profile's pin_required
             try:
                 self.ctl.enter_pin(self.pins[track])

@@ -1,0 +1,83 @@
+"""A linked hit through the dealer's real screens: the hand dealt by the simulated shuffler, the
+chip on the simulated sensors, the supervisor's card on the simulated keypad's reader; the
+award decided by the real PostgreSQL link server from the shared meter (which another table
+has moved), recorded at the table exactly as the server paid it (``docs/link.md``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dealer_console.audit.verify import audit
+from dealer_console.jackpot.meters import MICRO
+from dealer_console.link import server, server_schema
+from dealer_console.link.records import Owed
+from dealer_console.money import format_cents
+from dealer_console.profiles.loader import load_profile
+from dealer_console.round.state import Phase
+from tests.link.helpers import linked_profile_file
+from tests.ui.test_jackpot_panel import WILD_SF, panel
+from ui.meter_display.gallery import start_player
+from ui.screenshots import SIZES, render
+
+LINK = "pit-1"
+SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+WILD_SF_LINE = 3
+"""FUPGPP-WA01's line 3: 25% of the main meter."""
+
+
+def test_a_linked_hit_is_paid_by_the_server_from_the_shared_meter(
+        tmp_path: Path, link_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    profile = load_profile(linked_profile_file(tmp_path, LINK))
+    assert profile.jackpots is not None
+    game = profile.jackpots.games[0]
+    conn = server.connect(link_dsn)
+    server_schema.apply(conn)
+    server.install_game(conn, LINK, game, actor="test")
+    # another table on the link has fed the shared meter: this table's own meter knows nothing
+    owed = [Owed(r, 1, 1, 1, game.wager_cents, "2026-01-01T00:00:00Z") for r in range(1, 61)]
+    server.contribute(conn, LINK, "table-b", owed)
+    monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", link_dsn)
+    monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "table-a")
+    p = start_player(profile, tmp_path / "table.db", meter_display=False)
+    try:
+        link = p.console.opened.jackpot.link  # type: ignore[union-attr]
+        assert link is not None
+        p.wait(lambda: link.health.view().up, "the link up")
+        p.deal_jackpot_hands([WILD_SF])
+        assert p.phase is Phase.END
+        p.wait(lambda: conn.execute("SELECT COUNT(*) FROM link_contributions WHERE "
+                                    "table_id = 'table-a'").fetchone() == (3,),
+               "this table's three wagers on the link")
+        quoted = server.quote(conn, LINK, WILD_SF_LINE).amount_cents
+        p.wait(lambda: [h.amount_cents for h in p.ctl.snapshot().jackpot_pending] == [quoted],
+               "the panel quoting the shared meter")
+        db = p.console.opened.db
+        own = db.execute("SELECT meter_micro FROM jackpot_levels").fetchone()[0]
+        assert own // MICRO * 25 // 100 != quoted  # the table's own meter would pay otherwise
+        p.tap(panel(p).confirm)
+        p.swipe("supervisor")
+        p.wait(lambda: not p.ctl.snapshot().jackpot_pending, "the server's award recorded")
+        (hit,) = server.hits(conn, LINK)
+        assert (hit.table_id, hit.seat, hit.line_no, hit.amount_cents) == (
+            "table-a", 1, WILD_SF_LINE, quoted)
+        row = db.execute("SELECT amount_cents, meter_before_micro, meter_after_micro, link, "
+                         "link_hit_id FROM jackpot_hits").fetchone()
+        assert tuple(row) == (quoted, hit.meter_before_micro, hit.meter_after_micro, LINK,
+                              hit.hit_id)
+        assert db.execute("SELECT meter_micro FROM jackpot_levels").fetchone()[0] == own
+        assert db.execute("SELECT COUNT(*) FROM jackpot_ledger WHERE kind = 'award'"
+                          ).fetchone()[0] == 0
+        text = panel(p).result.text()
+        assert f"Paid: seat 1, 7 card wild straight flush with joker, {format_cents(quoted)}" \
+            in text
+        assert f"(shared, link {LINK})" in text
+        for size in SIZES:
+            render(p.window, SCREENSHOTS / f"dealer-linked-hit-{size[0]}x{size[1]}.png", size)
+        p.end_game()
+        report = audit(db, profiles=[profile])
+        assert report.ok, report.problems
+    finally:
+        p.close()
+        conn.close()
