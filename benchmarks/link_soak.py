@@ -44,8 +44,8 @@ from tests.link.helpers import (  # noqa: E402
     open_linked,
     play_to_hit,
 )
-from tests.round.helpers import settle_all  # noqa: E402
 from tests.link.pg_server import PgServer, find_bin  # noqa: E402
+from tests.round.helpers import settle_all  # noqa: E402
 
 
 def fresh(pg: PgServer, name: str) -> str:

@@ -20,12 +20,12 @@ from sqlite_utils import Database
 
 from dealer_console.controller import TableController
 from dealer_console.controller.link_device import LINK_DEVICE
-from dealer_console.link.asker import ASK_TIMEOUT_S
 from dealer_console.controller.view import Level
 from dealer_console.devices.keypad import Button
 from dealer_console.employees.cardhash import KdfParams
 from dealer_console.employees.simulated import install_simulated_staff
 from dealer_console.errors import Refusal
+from dealer_console.link.asker import ASK_TIMEOUT_S
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS, SPOT_OF_KIND
 from dealer_console.round.machine import button_seat
