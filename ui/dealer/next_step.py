@@ -37,7 +37,7 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         if problem and ctl.check(c.StartGame()) is None:
             sentence = problem[0].upper() + problem[1:] + "."  # a device START GAME needs
         elif problem:
-            sentence = "Take the wagers: touch a seat, choose the wager, enter the amount."
+            sentence = "Take the wagers: touch a seat, then the wager and amount."
         else:
             sentence = "Wagers are in: press START GAME."
         return Step(sentence, "START GAME", ctl.start_game, problem is None)

@@ -16,7 +16,7 @@ from dealer_console.profiles.loader import load_profile
 from tests.link.helpers import linked_profile_file
 from tests.link.pg_server import PgServer
 from ui.meter_display.gallery import start_player
-from ui.screenshots import render
+from ui.screenshots import SIZES, render
 from ui.testing import ScreenPlayer
 
 LINK = "pit-1"
@@ -53,9 +53,8 @@ def test_the_dealer_sees_the_link_down_with_its_reason_then_up(
         p.wait(lambda: f"Jackpot link {LINK}" in _banner(p), "the link in the fault banner")
         assert "no jackpot wagers" in _banner(p)
         assert f"Jackpot link {LINK} FAULT" in p.window.devices.text()
-        # 1920x1080 only: with any fault banner over the betting page of a jackpot profile
-        # the dealer's window is 2 px too tall for 1280x800 (the dealer window's own layout)
-        render(p.window, SCREENSHOTS / "dealer-link-down-1920x1080.png", (1920, 1080))
+        for size in SIZES:
+            render(p.window, SCREENSHOTS / f"dealer-link-down-{size[0]}x{size[1]}.png", size)
 
         with psycopg.connect(pg_server.dsn(), autocommit=True) as admin:
             admin.execute(f"CREATE DATABASE {name}".encode())
