@@ -15,8 +15,10 @@ from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.link import server, server_schema
 from dealer_console.link.asker import HitAnswer, HitAsker
 from dealer_console.link.hook import LinkHook
+from dealer_console.link.records import Owed
 from dealer_console.link.sender import LinkHealth, OutboxSender
-from dealer_console.profiles.loader import PROFILE_DIR, get_profile
+from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
+from dealer_console.profiles.model import Profile
 from dealer_console.round import commands as c
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import Table
@@ -56,6 +58,23 @@ def linked_table(path: Path, table_id: str, health: LinkHealth
     table = Table.open(db, round_rules(get_profile("washington-face-up"), None, None),
                        jackpot=system)
     return table, system, db
+
+
+def serve_linked_profile(folder: Path, link: str, dsn: str, *, other_table: str,
+                         wagers: int) -> tuple[Profile, GameConfig, server.Connection]:
+    """The linked Washington profile (``linked_profile_file``), its game installed on the
+    server at ``dsn``, and ``wagers`` jackpot wagers of ``other_table`` on it already (the
+    shared meter moved by a table other than the one under test)."""
+    profile = load_profile(linked_profile_file(folder, link))
+    assert profile.jackpots is not None
+    game = profile.jackpots.games[0]
+    conn = server.connect(dsn)
+    server_schema.apply(conn)
+    server.install_game(conn, link, game, actor="test")
+    owed = [Owed(r, 1, 1, 1, game.wager_cents, "2026-01-01T00:00:00Z")
+            for r in range(1, wagers + 1)]
+    assert server.contribute(conn, link, other_table, owed) == wagers
+    return profile, game, conn
 
 
 def linked_profile_file(folder: Path, link: str) -> Path:

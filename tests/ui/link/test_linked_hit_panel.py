@@ -11,12 +11,10 @@ import pytest
 
 from dealer_console.audit.verify import audit
 from dealer_console.jackpot.meters import MICRO
-from dealer_console.link import server, server_schema
-from dealer_console.link.records import Owed
+from dealer_console.link import server
 from dealer_console.money import format_cents
-from dealer_console.profiles.loader import load_profile
 from dealer_console.round.state import Phase
-from tests.link.helpers import linked_profile_file
+from tests.link.helpers import serve_linked_profile
 from tests.ui.test_jackpot_panel import WILD_SF, panel
 from ui.meter_display.gallery import start_player
 from ui.screenshots import SIZES, render
@@ -29,15 +27,9 @@ WILD_SF_LINE = 3
 
 def test_a_linked_hit_is_paid_by_the_server_from_the_shared_meter(
         tmp_path: Path, link_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    profile = load_profile(linked_profile_file(tmp_path, LINK))
-    assert profile.jackpots is not None
-    game = profile.jackpots.games[0]
-    conn = server.connect(link_dsn)
-    server_schema.apply(conn)
-    server.install_game(conn, LINK, game, actor="test")
-    # another table on the link has fed the shared meter: this table's own meter knows nothing
-    owed = [Owed(r, 1, 1, 1, game.wager_cents, "2026-01-01T00:00:00Z") for r in range(1, 61)]
-    server.contribute(conn, LINK, "table-b", owed)
+    # another table on the link has taken 60 wagers: this table's own rows know nothing
+    profile, _game, conn = serve_linked_profile(tmp_path, LINK, link_dsn, other_table="table-b",
+                                               wagers=60)
     monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", link_dsn)
     monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "table-a")
     p = start_player(profile, tmp_path / "table.db", meter_display=False)

@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 
 from dealer_console.jackpot.meters import MICRO
-from dealer_console.link import server, server_schema
+from dealer_console.link import server
 from dealer_console.link.records import Owed
 from dealer_console.money import format_cents
-from dealer_console.profiles.loader import load_profile
-from tests.link.helpers import linked_profile_file
+from tests.link.helpers import serve_linked_profile
 from ui.meter_display.gallery import start_player
 from ui.meter_display.window import MeterDisplayWindow
 from ui.screenshots import SIZES, render
@@ -23,16 +22,9 @@ SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 
 def test_a_linked_game_shows_the_servers_meters_and_its_link(
         tmp_path: Path, link_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    profile = load_profile(linked_profile_file(tmp_path, LINK))
-    assert profile.jackpots is not None
-    game = profile.jackpots.games[0]
-    conn = server.connect(link_dsn)
-    server_schema.apply(conn)
-    server.install_game(conn, LINK, game, actor="test")
-    # another table on the link has taken 40 wagers: this table's own rows know nothing of them
-    owed = [Owed(round_id=r, deal_no=1, spot=1, seat=1, wager_cents=game.wager_cents,
-                 taken_at="2026-01-01T00:00:00Z") for r in range(1, 41)]
-    assert server.contribute(conn, LINK, "table-b", owed) == 40
+    # another table on the link has taken 40 wagers: this table's own rows know nothing
+    profile, game, conn = serve_linked_profile(tmp_path, LINK, link_dsn, other_table="table-b",
+                                               wagers=40)
     shared = {lv: st.meter_micro // MICRO for lv, st in server.meter_states(conn, LINK).items()}
     seeds = {lv.name: lv.seed_cents for lv in game.levels}
     assert all(shared[lv] > seeds[lv] for lv in seeds)  # the shared meter has moved
