@@ -377,7 +377,9 @@ class TableController:
             return
         self._lock_id = None
         st = self.state
-        problem = self._link_refuses(event)
+        # asked before any chip becomes a wager: a START GAME refused after them would leave
+        # the chips placed as wagers of a round that has not started
+        problem = self._link_refuses(event) or self.check(c.StartGame())
         if problem:  # nothing placed: the dealer returns the chips and starts the base game
             self._release_sensors()
             raise Refused(problem)

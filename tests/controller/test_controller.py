@@ -203,3 +203,18 @@ def test_a_jackpot_hit_confirmed_by_keypad_and_card(tmp_path: Path) -> None:
         assert report.ok, report.problems
     finally:
         rig.close()
+
+
+def test_a_start_game_refused_at_the_lock_places_no_jackpot_chip(rig: Rig) -> None:
+    """The sensors answer with the chips they hold, but START GAME can no longer be taken (the
+    base wagers were taken back meanwhile): no chip becomes a wager of a round that has not
+    started, the sensors are released, and the dealer reads why."""
+    ctl = rig.controller
+    bet(rig)
+    ctl.start_game()  # the sensors are asked to lock; their answer is still on its way
+    ctl.do(c.RemoveWager(1, "base"))
+    ctl.do(c.RemoveWager(2, "base"))
+    rig.until(lambda: "needs at least one base wager" in notice_text(rig), "the refusal")
+    assert ctl.state.phase is Phase.BETTING and not ctl.state.locked
+    assert (2, "jackpot") not in ctl.state.wagers
+    assert ctl.waiting_for is None  # released: a new START GAME may lock them again
