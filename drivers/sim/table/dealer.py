@@ -223,13 +223,17 @@ class RandomDealer:
             self._wait(lambda: self.state.phase is not Phase.BETTING
                        or self.state.round_id != round_id
                        or self._refusals() != refusals, "START GAME")
-            for _attempt in range(5):  # a stale refusal can end a wait early: try again
-                if self.state.phase is not Phase.BETTING or not self._link_down():
-                    break
+            deadline = time.monotonic() + DEVICE_TIMEOUT
+            attempt = 0
+            while self.state.phase is Phase.BETTING and self._link_down():
                 # a linked jackpot's link is down: the dealer returns the jackpot chips and
-                # plays the base game (docs/link.md)
+                # plays the base game (docs/link.md); on a loaded machine the sensors' next
+                # poll may be late to see them gone, so START GAME is pressed again
+                if time.monotonic() > deadline:
+                    break
+                attempt += 1
                 self.world.chips(set())
-                time.sleep(0.05 * (_attempt + 1))  # the sensors' next poll sees them gone
+                time.sleep(min(0.05 * attempt, 0.5))
                 self._press_start_game(round_id)
             if self.state.phase is Phase.BETTING:
                 raise SimError(f"round {round_id}: START GAME refused: {self._notice_text()}")
