@@ -57,6 +57,8 @@ def meter_words(micro: int | None) -> str:
 
 def status_words(entry: AwardEntry) -> str:
     out = entry.back_out
+    if out is None and entry.hit.link is not None:
+        return f"paid by link {entry.hit.link} (its hit {entry.hit.link_hit_id})"
     if out is None:
         return "paid"
     return f"backed out by {out.employee_name}: {out.reason}"
@@ -205,7 +207,8 @@ class JackpotScreen(QWidget):
     def _selected(self) -> None:
         entry = self.chosen()
         self.print_page.setEnabled(entry is not None)
-        self.back_out.setEnabled(entry is not None and entry.back_out is None)
+        self.back_out.setEnabled(entry is not None and entry.back_out is None
+                                 and entry.hit.link is None)
         if entry is None:
             self.detail.setText("No jackpot award has been confirmed at this table yet.")
             return
@@ -216,7 +219,10 @@ class JackpotScreen(QWidget):
             f"({format_cents(h.from_meter_cents)} off the meter, "
             f"{format_cents(h.from_tray_cents)} from the tray). Confirmed by "
             f"{h.employee_name} ({h.employee_role}) at {when(h.confirmed_at)}. "
-            + ("Paid." if entry.back_out is None else
+            + (f"Paid by the jackpot link {h.link} off its shared meter (its hit "
+               f"{h.link_hit_id}): a back-out is made on the link's server by its operator, "
+               "not at a table." if h.link is not None else
+               "Paid." if entry.back_out is None else
                f"Backed out by {entry.back_out.employee_name} at "
                f"{when(entry.back_out.recorded_at)}: {entry.back_out.reason}."))
 

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QWidget
 from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
 from ui.supervisor.jackpot_screen import JackpotScreen
+from ui.supervisor.link_hits_screen import LinkHitsScreen
 from ui.supervisor.meter_chart import MeterChart
 from ui.supervisor.meter_history_screen import MeterHistoryList
 from ui.supervisor.meter_screen import MeterDisplayScreen
@@ -46,6 +47,7 @@ def _report(controller: TableController, bridge: ControllerBridge, session: Sess
 
 SCREENS: list[Screen] = [
     Screen("Jackpot awards", JackpotScreen),
+    Screen("Linked hits", LinkHitsScreen),
     Screen("Table", TableActions),
     Screen("Recall", _recall),
     Screen("Shift report", _report),

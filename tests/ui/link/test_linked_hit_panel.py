@@ -18,6 +18,7 @@ from tests.link.helpers import serve_linked_profile
 from tests.ui.test_jackpot_panel import WILD_SF, panel
 from ui.meter_display.gallery import start_player
 from ui.screenshots import SIZES, render
+from ui.supervisor.jackpot_screen import COLUMNS, JackpotScreen
 
 LINK = "pit-1"
 SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
@@ -70,6 +71,15 @@ def test_a_linked_hit_is_paid_by_the_server_from_the_shared_meter(
         p.end_game()
         report = audit(db, profiles=[profile])
         assert report.ok, report.problems
+        # the supervisor's awards list names the link, and offers no back-out at the table
+        area = p.open_supervisor("supervisor")
+        p.tap(area.buttons["Jackpot awards"])
+        screen = area.screens["Jackpot awards"]
+        assert isinstance(screen, JackpotScreen)
+        status = screen.table.item(0, len(COLUMNS) - 1).text()
+        assert status == f"paid by link {LINK} (its hit {hit.hit_id})"
+        assert not screen.back_out.isEnabled()
+        assert "on the link's server" in screen.detail.text()
     finally:
         p.close()
         conn.close()
