@@ -13,8 +13,10 @@ packages=(
   # pseudo-terminal plumbing for driver tests and technicians
   socat
   # the table PC's kiosk compositor: tests/installers checks the unit with systemd-analyze
-  # (which wants the program it starts) and starts the console under a headless sway
-  sway
+  # (which wants the program it starts) and starts the console under a headless sway as a
+  # service user (tests/installers/test_kiosk_start.py): Qt's Wayland libraries, and grim for
+  # the picture of the kiosk's screen
+  sway libwayland-client0 libwayland-cursor0 grim
   # the linked jackpot's server: tests start a PostgreSQL of their own (initdb + pg_ctl)
   postgresql
 )
