@@ -10,10 +10,8 @@ Refresh. While the server cannot be reached the screen says so and keeps the las
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime
 
-from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
@@ -25,6 +23,7 @@ from dealer_console.link.records import LinkedHit
 from dealer_console.money import format_cents
 from ui.bridge import ControllerBridge
 from ui.supervisor.jackpot_screen import fill, table_widget, when
+from ui.supervisor.reader import BackgroundReader
 from ui.supervisor.session import Session
 from ui.widgets.touch import ButtonRole, TouchButton
 
@@ -32,50 +31,28 @@ COLUMNS = ("Link hit", "Table", "Round", "Hand", "Amount", "Shared meter", "Conf
 STRETCH = ("Table", "Hand", "Shared meter")
 
 
-class LinkReader(QObject):
-    """Reads every hit of ``links`` on a short-lived thread with its own connection;
-    ``answered(list[LinkedHit])`` or ``failed(message)`` follow on the GUI thread, for the
-    newest question only."""
-
-    answered = Signal(object)
-    failed = Signal(str)
-    _finished = Signal(int, bool, object)
+class LinkReader(BackgroundReader):
+    """Reads every hit of ``links`` on a thread with its own connection to the link's
+    server."""
 
     def __init__(self, dsn: str, who: str) -> None:
-        super().__init__()  # no parent: a thread still running keeps it alive
+        super().__init__()
         self.dsn, self.who = dsn, who
-        self.busy = False
-        self._asked = 0
-        self._finished.connect(self._deliver)
 
     def ask(self, links: list[str]) -> None:
-        self._asked += 1
-        self.busy = True
-        threading.Thread(target=self._run, args=(self._asked, links), name="link-reader",
-                         daemon=True).start()
+        self._launch(lambda: self._read(links), "link-reader")
 
-    def _run(self, number: int, links: list[str]) -> None:
+    def _read(self, links: list[str]) -> list[LinkedHit]:
+        conn = server.connect(self.dsn, who=self.who)
         try:
-            conn = server.connect(self.dsn, who=self.who)
-            try:
-                hits = [hit for link in links for hit in linked_hits(conn, link)]
-            finally:
-                conn.close()
-            result: object = sorted(hits, key=lambda h: h.confirmed_at, reverse=True)
-            ok = True
-        except Exception as exc:  # one plain line on the screen, never a crash
-            first = str(exc).strip().splitlines()
-            result, ok = first[0] if first else type(exc).__name__, False
-        self._finished.emit(number, ok, result)
+            hits = [hit for link in links for hit in linked_hits(conn, link)]
+        finally:
+            conn.close()
+        return sorted(hits, key=lambda h: h.confirmed_at, reverse=True)
 
-    def _deliver(self, number: int, ok: bool, result: object) -> None:
-        if number != self._asked:
-            return  # a newer question is on its way
-        self.busy = False
-        if ok:
-            self.answered.emit(result)
-        else:
-            self.failed.emit(str(result))
+    def failure(self, exc: Exception) -> str:
+        first = str(exc).strip().splitlines()
+        return first[0] if first else type(exc).__name__
 
 
 def hit_row(hit: LinkedHit, here: str) -> tuple[str, ...]:

@@ -5,7 +5,8 @@ long enough to freeze the touchscreen, and the console's own connection belongs 
 controller's thread. So each question runs on a short-lived thread with its own read-only
 connection (``open_for_reading``: it can never write), and the answer comes back to the GUI
 thread as a queued signal. Only the newest question's answer is delivered: a supervisor who
-taps twice sees what they asked for last."""
+taps twice sees what they asked for last. ``BackgroundReader`` is that mechanism for any
+question (the "Linked hits" screen asks the link's server with it)."""
 
 from __future__ import annotations
 
@@ -29,38 +30,37 @@ def db_file(controller: TableController) -> str:
     return db.file
 
 
-class TableReader(QObject):
-    """Runs ``work(db)`` on a thread; ``answered(result)`` or ``failed(message)`` follow on
-    the GUI thread. ``busy`` is true from a question until its answer."""
+class BackgroundReader(QObject):
+    """Runs a question on a short-lived thread; ``answered(result)`` or ``failed(message)``
+    follow on the GUI thread, for the newest question only. ``busy`` is true from a question
+    until its answer."""
 
     answered = Signal(object)
     failed = Signal(str)
     _finished = Signal(int, bool, object)
 
-    def __init__(self, db_file: str) -> None:
+    def __init__(self) -> None:
         super().__init__()  # no parent: a thread still running keeps it alive
-        self.db_file = db_file
         self.busy = False
         self._asked = 0
         self._finished.connect(self._deliver)
 
-    def ask(self, work: Work) -> None:
+    def _launch(self, question: Callable[[], object], name: str) -> None:
         self._asked += 1
         self.busy = True
-        number = self._asked
-        threading.Thread(target=self._run, args=(number, work), name="table-reader",
+        threading.Thread(target=self._run, args=(self._asked, question), name=name,
                          daemon=True).start()
 
-    def _run(self, number: int, work: Work) -> None:
+    def _run(self, number: int, question: Callable[[], object]) -> None:
         try:
-            db = open_for_reading(self.db_file)
-            try:
-                result, ok = work(db), True
-            finally:
-                db.close()
+            result, ok = question(), True
         except Exception as exc:  # shown on the screen in one line, never a crash
-            result, ok = f"cannot read the table's records: {exc}", False
+            result, ok = self.failure(exc), False
         self._finished.emit(number, ok, result)
+
+    def failure(self, exc: Exception) -> str:
+        """The one line a screen shows for a failed question."""
+        return str(exc)
 
     def _deliver(self, number: int, ok: bool, result: object) -> None:
         if number != self._asked:
@@ -70,3 +70,24 @@ class TableReader(QObject):
             self.answered.emit(result)
         else:
             self.failed.emit(str(result))
+
+
+class TableReader(BackgroundReader):
+    """Runs ``work(db)`` on a thread with its own read-only connection to the table's file."""
+
+    def __init__(self, db_file: str) -> None:
+        super().__init__()
+        self.db_file = db_file
+
+    def ask(self, work: Work) -> None:
+        self._launch(lambda: self._read(work), "table-reader")
+
+    def _read(self, work: Work) -> Any:
+        db = open_for_reading(self.db_file)
+        try:
+            return work(db)
+        finally:
+            db.close()
+
+    def failure(self, exc: Exception) -> str:
+        return f"cannot read the table's records: {exc}"
