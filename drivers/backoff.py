@@ -1,5 +1,9 @@
 """Delays between reconnection attempts: exponential, capped, with optional jitter.
 
+The delay is kept, not recomputed from the attempt count: ``factor ** attempt`` overflowed a
+float after about a thousand failures and killed the device's thread (issue 22), so a cable
+pulled for a long break left the device dead until a restart. Nothing here grows with time.
+
 A table PC may host several devices on one USB hub that comes back all at once; jitter keeps
 their retries from marching in step. Jitter takes its randomness from a ``random.Random``
 passed in, so tests are deterministic.
@@ -20,6 +24,7 @@ class Backoff:
     """Fraction of the delay added at random, 0 for none."""
     rng: random.Random = field(default_factory=random.Random)
     _attempt: int = 0
+    _delay: float = 0.0
 
     def __post_init__(self) -> None:
         if self.initial <= 0 or self.factor < 1 or self.maximum < self.initial:
@@ -29,10 +34,12 @@ class Backoff:
             )
         if not 0 <= self.jitter <= 1:
             raise ValueError(f"backoff jitter {self.jitter} is not within 0..1")
+        self._delay = self.initial
 
     def next_delay(self) -> float:
         """The delay before the next attempt; each call counts one failed attempt."""
-        base = min(self.maximum, self.initial * self.factor**self._attempt)
+        base = self._delay
+        self._delay = min(self.maximum, self._delay * self.factor)
         self._attempt += 1
         if self.jitter:
             base += base * self.jitter * self.rng.random()
@@ -41,6 +48,7 @@ class Backoff:
     def reset(self) -> None:
         """The device answered: the next failure starts from ``initial`` again."""
         self._attempt = 0
+        self._delay = self.initial
 
     @property
     def attempts(self) -> int:

@@ -34,6 +34,7 @@ from dealer_console.devices.events import (
     EventSink,
 )
 from drivers.backoff import Backoff
+from drivers.clock import REAL_CLOCK, Clock
 from drivers.transport import Transport, TransportError
 
 log = logging.getLogger(__name__)
@@ -170,6 +171,8 @@ class Diagnostics:
                 connects=c["connects"],
                 disconnects=c["disconnects"],
                 events_unread_dropped=c["events_unread_dropped"],
+                internal_errors=c["internal_errors"],
+                loop_restarts=c["loop_restarts"],
                 last_error=self.last_error,
                 last_rx=tuple(self.last_rx),
                 last_tx=tuple(self.last_tx),
@@ -193,10 +196,12 @@ class DeviceThread:
         silence_timeout: float = 3.0,
         redact: Redactor = plain_hex,
         describe: Describer = no_description,
+        clock: Clock = REAL_CLOCK,
     ) -> None:
         self._name = name
         self._open_transport = open_transport
         self._backoff = backoff or Backoff()
+        self._clock = clock
         self._silence_timeout = silence_timeout
         self._events: queue.Queue[DeviceEvent] = queue.Queue(maxsize=EVENT_BACKLOG)
         self._sinks: list[EventSink] = []
@@ -210,6 +215,7 @@ class DeviceThread:
         self._alive = False
         self._last_heard = 0.0
         self._lost_reason = ""
+        self._reported_down = False
         self.diag = Diagnostics(name, redact, describe)
 
     # ----------------------------------------------------------------- public, any thread
@@ -342,9 +348,13 @@ class DeviceThread:
         self.diag.count("bytes_out", len(frame))
         self.diag.tx_frame(frame, retransmission)
 
+    def _now(self) -> float:
+        """The I/O thread's time (the driver's clock; a test's may skip its waits)."""
+        return self._clock.monotonic()
+
     def _mark_alive(self, firmware: str | None = None, serial_number: str | None = None) -> None:
         """The device answered: connected (once per connection), backoff reset."""
-        self._last_heard = time.monotonic()
+        self._last_heard = self._now()
         if firmware is not None:
             self.diag.update(firmware=firmware)
         if serial_number is not None:
@@ -367,21 +377,62 @@ class DeviceThread:
 
     # ----------------------------------------------------------------- the I/O thread
     def _run(self) -> None:
-        reported_down = False
+        """The thread's whole life: the loop, restarted after anything it did not foresee.
+
+        A driver must outlive any bug in itself or in a library below it (issue 22): a thread
+        that died left the device "not connected" until the console restarted, and a pending
+        jackpot could then never be confirmed. An unexpected exception is logged, counted,
+        reported to the round as the device going down, and the loop starts again with a
+        fresh port after the usual backoff.
+        """
+        self._reported_down = False
+        while not self._stop.is_set():
+            try:
+                self._loop()
+            except Exception as exc:
+                log.exception("%s: I/O loop failed; restarting it", self._name)
+                self.diag.count("internal_errors")
+                self.diag.count("loop_restarts")
+                reason = f"internal error in {self._name} driver, restarted: {exc!r}"
+                self._abandon_transport()
+                self.diag.update(last_error=reason)
+                if not self._reported_down or self._alive:
+                    self._report_down(reason)
+                self._reported_down = True
+                self._alive = False
+                self._lost_reason = ""
+                self._wait_before_retry()
+            else:
+                break
+        self._abandon_transport()
+        self._run_commands()
+
+    def _wait_before_retry(self) -> None:
+        """Wait the backoff's delay; a backoff that fails (a subclass's own, say) must not
+        take the thread down with it, so its cap, or one second, is waited instead."""
+        try:
+            delay = self._backoff.next_delay()
+        except Exception:
+            log.exception("%s: backoff failed; waiting its cap", self._name)
+            delay = getattr(self._backoff, "maximum", 1.0)
+        self._clock.wait(self._stop, delay)
+
+    def _loop(self) -> None:
+        """Open, read, tick, reconnect, until stopped; returns only when stopped."""
         while not self._stop.is_set():
             if self._transport is None:
                 try:
                     self._transport = self._open_transport()
                 except TransportError as exc:
                     self.diag.update(last_error=str(exc))
-                    if not reported_down:
-                        reported_down = True
+                    if not self._reported_down:
+                        self._reported_down = True
                         self._report_down(str(exc))
                     self._run_commands()
-                    self._stop.wait(self._backoff.next_delay())
+                    self._wait_before_retry()
                     continue
                 self.diag.update(port=self._transport.port, state=ConnectionState.CONNECTING)
-                self._last_heard = time.monotonic()
+                self._last_heard = self._now()
                 self._lost_reason = ""
                 self._guarded(self._on_open)
             self._run_commands()
@@ -393,7 +444,7 @@ class DeviceThread:
             if data:
                 self.diag.count("bytes_in", len(data))
                 self._guarded(self._on_data, data)
-            now = time.monotonic()
+            now = self._now()
             if not self._lost_reason and now - self._last_heard > self._silence_timeout:
                 self._link_lost(f"no answer for {self._silence_timeout:g} s")
             if not self._lost_reason:
@@ -402,15 +453,21 @@ class DeviceThread:
                 reason = self._lost_reason
                 self._close_transport()
                 self.diag.update(last_error=reason)
-                if not reported_down or self._alive:
+                if not self._reported_down or self._alive:
                     self._report_down(reason)
-                reported_down = True
+                self._reported_down = True
                 self._alive = False
-                self._stop.wait(self._backoff.next_delay())
+                self._wait_before_retry()
             elif self._alive:
-                reported_down = False
-        self._close_transport()
-        self._run_commands()
+                self._reported_down = False
+
+    def _abandon_transport(self) -> None:
+        """Close the port whatever state the failed loop left it in (closing may fail too)."""
+        try:
+            self._close_transport()
+        except Exception:
+            log.exception("%s: closing the port after a failure failed", self._name)
+            self._transport = None
 
     def _guarded(self, hook: Callable[..., None], *args: Any) -> None:
         """Run a protocol hook; a bug in it (or a message no one foresaw) must not kill the

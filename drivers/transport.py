@@ -13,6 +13,16 @@ import contextlib
 from typing import Protocol
 
 
+def _termios_errors() -> tuple[type[BaseException], ...]:
+    """``termios.error`` (not an ``OSError``): pyserial's flush raises it on a pseudo-terminal
+    whose other end vanished (the shuffler's cable pulled mid-write)."""
+    try:
+        import termios
+    except ImportError:  # Windows
+        return ()
+    return (termios.error,)
+
+
 class TransportError(Exception):
     """The byte pipe is gone or could not be opened; the message names the port."""
 
@@ -49,7 +59,8 @@ class SerialTransport:
             )
         except (serial.SerialException, OSError, ValueError) as exc:
             raise TransportError(f"cannot open serial port {url}: {exc}") from exc
-        self._errors: tuple[type[BaseException], ...] = (serial.SerialException, OSError)
+        self._errors: tuple[type[BaseException], ...] = (serial.SerialException, OSError,
+                                                         *_termios_errors())
 
     @property
     def port(self) -> str:

@@ -41,6 +41,10 @@ class DiagnosticsSnapshot:
     disconnects: int = 0
     events_unread_dropped: int = 0
     """Events no reader took off the driver's queue in time (only subscribers listened)."""
+    internal_errors: int = 0
+    """Bugs the driver survived (a protocol hook or its loop raised what no one foresaw)."""
+    loop_restarts: int = 0
+    """Times the I/O loop itself failed and was started again (each also an internal error)."""
     last_error: str = ""
     last_rx: tuple[str, ...] = ()
     last_tx: tuple[str, ...] = ()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import collections
 import random
-import time
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +34,7 @@ from dealer_console.devices.config import BetSensorsConfig
 from drivers.backoff import Backoff
 from drivers.base import DeviceThread, TransportFactory
 from drivers.bet_sensors import framer as f
+from drivers.clock import REAL_CLOCK, Clock
 from drivers.transport import SerialTransport
 
 
@@ -81,6 +81,7 @@ class BetSensorDriver(DeviceThread):
         offline_poll_interval: float = 0.5,
         silence_timeout: float = 3.0,
         backoff: Backoff | None = None,
+        clock: Clock = REAL_CLOCK,
         first_lock_id: int | None = None,
         light_test_seconds: float = 2.0,
     ) -> None:
@@ -88,6 +89,7 @@ class BetSensorDriver(DeviceThread):
             (lambda: SerialTransport(port, baudrate)) if isinstance(port, str) else port
         )
         super().__init__(name, opener, backoff=backoff, silence_timeout=silence_timeout,
+                         clock=clock,
                          describe=f.describe)
         self._nodes = {seat: _Node(seat) for seat in sorted(set(seats))}
         bad = [s for s in self._nodes if not 1 <= s <= SEATS]
@@ -183,7 +185,7 @@ class BetSensorDriver(DeviceThread):
             self._queue(spot.seat, f.SetLight(spot.spot, mode, colour))
 
     def _start_light_test(self, seat: int | None = None) -> None:
-        self._light_test_until = time.monotonic() + self._light_test_seconds
+        self._light_test_until = self._now() + self._light_test_seconds
         self.diag.set_extra("light test", "on" if seat is None else f"seat {seat}")
         if seat is not None:
             self._light_testing.add(seat)
@@ -308,7 +310,7 @@ class BetSensorDriver(DeviceThread):
         return f.BusFrame(txn.seat, False, txn.seq, txn.request)
 
     def _on_data(self, data: bytes) -> None:
-        now = time.monotonic()
+        now = self._now()
         for item in self._framer.feed(data):
             frame = item.frame
             if frame is None:

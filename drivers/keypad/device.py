@@ -15,7 +15,6 @@ it again until the keypad echoes its number, and again after every reconnection.
 
 from __future__ import annotations
 
-import time
 from typing import Any, Final
 
 from dealer_console.devices.config import KeypadConfig
@@ -31,6 +30,7 @@ from dealer_console.devices.keypad import (
 )
 from drivers.backoff import Backoff
 from drivers.base import DeviceThread
+from drivers.clock import REAL_CLOCK, Clock
 from drivers.keypad import codec
 from drivers.keypad.codec import SEQUENCED, ButtonAction, Report, ReportType
 from drivers.keypad.transport import (
@@ -61,6 +61,7 @@ class KeypadDriver(DeviceThread):
         product_id: int = DEFAULT_PRODUCT_ID,
         poll_interval: float = 0.02,
         backoff: Backoff | None = None,
+        clock: Clock = REAL_CLOCK,
         heartbeat: float = 1.0,
         silence_timeout: float = 3.0,
         resend_after: float = 0.1,
@@ -75,6 +76,7 @@ class KeypadDriver(DeviceThread):
             name,
             open_transport,
             backoff=backoff,
+            clock=clock,
             silence_timeout=silence_timeout,
             redact=codec.redacted_hex,
             describe=codec.describe,
@@ -128,7 +130,7 @@ class KeypadDriver(DeviceThread):
 
     # ----------------------------------------------------------------- test actions
     def _test_light_test(self) -> None:
-        self._light_test_until = time.monotonic() + self._light_test_seconds
+        self._light_test_until = self._now() + self._light_test_seconds
         self._led_dirty = True
 
     def _test_keypad_echo(self) -> None:
@@ -158,7 +160,7 @@ class KeypadDriver(DeviceThread):
     def _on_open(self) -> None:
         self._greeted = False
         self._held.clear()
-        self._hello_sent = time.monotonic()
+        self._hello_sent = self._now()
         self._send(codec.hello_request_report())
 
     def _on_close(self) -> None:

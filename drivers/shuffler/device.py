@@ -12,7 +12,6 @@ from __future__ import annotations
 import collections
 import itertools
 import random
-import time
 from collections.abc import Hashable
 from typing import Any
 
@@ -28,6 +27,7 @@ from dealer_console.devices.shuffler import (
 from drivers.arq import Out, StopAndWait
 from drivers.backoff import Backoff
 from drivers.base import DeviceThread, TransportFactory
+from drivers.clock import REAL_CLOCK, Clock
 from drivers.shuffler import framer as f
 from drivers.transport import SerialTransport
 
@@ -49,12 +49,14 @@ class ShufflerDriver(DeviceThread):
         heartbeat: float = 1.0,
         silence_timeout: float = 3.0,
         backoff: Backoff | None = None,
+        clock: Clock = REAL_CLOCK,
         first_deal_id: int | None = None,
     ) -> None:
         opener: TransportFactory = (
             (lambda: SerialTransport(port, baudrate)) if isinstance(port, str) else port
         )
         super().__init__(name, opener, backoff=backoff, silence_timeout=silence_timeout,
+                         clock=clock,
                          describe=f.describe)
         self._framer = f.ShufflerFramer()
         self._arq = StopAndWait(ack_timeout)
@@ -125,7 +127,7 @@ class ShufflerDriver(DeviceThread):
 
     # ------------------------------------------------------------------ I/O thread
     def _on_open(self) -> None:
-        now = time.monotonic()
+        now = self._now()
         if not self._hello_sent:
             self._hello_sent = True
             hello = f.Hello(CONSOLE_ID, "")
@@ -142,7 +144,7 @@ class ShufflerDriver(DeviceThread):
         self._flush(self._arq.poll(now))
 
     def _on_data(self, data: bytes) -> None:
-        now = time.monotonic()
+        now = self._now()
         for frame in self._framer.feed(data):
             if frame.packet is None:
                 self.diag.rx_frame(frame.raw, good=False)

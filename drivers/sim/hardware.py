@@ -10,13 +10,14 @@ the ones the console runs with real hardware.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from dealer_console.controller import TableDevices
 from dealer_console.devices.diagnostics import DeviceDriver
 from drivers.backoff import Backoff
 from drivers.base import TransportFactory
 from drivers.bet_sensors.device import BetSensorDriver
+from drivers.clock import REAL_CLOCK, Clock
 from drivers.keypad.device import KeypadDriver
 from drivers.shuffler.device import ShufflerDriver
 from drivers.sim import Double
@@ -39,6 +40,8 @@ class SimulatedHardware:
 
     ``devices`` names the devices the table has (a table without a jackpot has no sensors
     or keypad); ``wire_faults`` damages the shuffler's bytes on the way to the console.
+    ``clock`` is every driver's time (a test's may skip the reconnection waits); ``backoff``,
+    when given, replaces the quick simulated retry timings with these (each driver a copy).
     """
 
     seed: int = 0
@@ -46,6 +49,8 @@ class SimulatedHardware:
     link: str = "pty"
     devices: tuple[str, ...] = DEVICES
     wire_faults: FaultPlan | None = None
+    clock: Clock = REAL_CLOCK
+    backoff: Backoff | None = None
     drivers: list[DeviceDriver] = field(default_factory=list)
     servers: list[PtyServer] = field(default_factory=list)
     links: dict[str, InProcessLink] = field(default_factory=dict)
@@ -74,8 +79,8 @@ class SimulatedHardware:
             self.shuffler = ShufflerDouble(ShufflerScenario(seed=self.seed), ack_timeout=0.05)
             port = self._port("shuffler", self.shuffler, FaultInjector(self.wire_faults))
             shuffler = ShufflerDriver(port, ack_timeout=0.05, heartbeat=0.5,
-                                      silence_timeout=5.0,
-                                      backoff=Backoff(initial=0.01, maximum=0.2))
+                                      silence_timeout=5.0, clock=self.clock,
+                                      backoff=self._backoff(Backoff(initial=0.01, maximum=0.2)))
             self.table_devices.shuffler = shuffler
             self.drivers.append(shuffler)
         if "bet-sensors" in self.devices:
@@ -87,8 +92,8 @@ class SimulatedHardware:
             sensors = BetSensorDriver(
                 port, seats=self.seats, reply_timeout=0.5, tries=5,
                 poll_interval=0.002 if self.link == "in-process" else 0.02,
-                offline_poll_interval=0.1, silence_timeout=5.0,
-                backoff=Backoff(initial=0.01, maximum=0.2))
+                offline_poll_interval=0.1, silence_timeout=5.0, clock=self.clock,
+                backoff=self._backoff(Backoff(initial=0.01, maximum=0.2)))
             self.table_devices.sensors = sensors
             self.drivers.append(sensors)
         if "keypad" in self.devices:
@@ -96,10 +101,14 @@ class SimulatedHardware:
             fast = self.link == "in-process"
             keypad = KeypadDriver(VirtualUsbBackend(self.keypad),
                                   poll_interval=0.001 if fast else 0.005,
-                                  backoff=Backoff(initial=0.005, maximum=0.05),
+                                  backoff=self._backoff(Backoff(initial=0.005, maximum=0.05)),
+                                  clock=self.clock,
                                   resend_after=0.03)
             self.table_devices.keypad = keypad
             self.drivers.append(keypad)
+
+    def _backoff(self, simulated: Backoff) -> Backoff:
+        return simulated if self.backoff is None else replace(self.backoff)
 
     def _port(self, name: str, double: Double, faults: FaultInjector) -> str | TransportFactory:
         if self.link == "pty":
