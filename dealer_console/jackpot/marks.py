@@ -5,7 +5,8 @@ the winner's seat and then the line's hand button, and a second press of that bu
 the first. The console also marks, on its own, every hand it can see qualifies (item 2: the
 best hand among the player's seven cards); the dealer's buttons correct it. A seat holds at
 most one mark per game (a hand wins its highest line only), so pressing another line moves the
-mark.
+mark. A mark is made only on a line the seat's cards win (``qualify.why_not``): the dealer can
+take a mark back, never put one where the cards do not qualify.
 
 Item 9 c: when one round holds several meter pays, the first paid is the seat at the dealer's
 far right, and the rest follow counter-clockwise. Seats are numbered 1-7 from the dealer's
@@ -22,7 +23,7 @@ from enum import Enum
 from dealer_console.cards import Card
 from dealer_console.errors import Refusal
 from dealer_console.jackpot.paytable import JackpotLine, JackpotPaytable
-from dealer_console.jackpot.qualify import winning_line
+from dealer_console.jackpot.qualify import why_not, winning_line
 
 
 class MarkError(Refusal, ValueError):
@@ -61,6 +62,7 @@ class GameMarks:
     wagered: frozenset[int]
     marks: dict[int, Mark] = field(default_factory=dict)
     seen: dict[int, JackpotLine | None] = field(default_factory=dict)
+    cards: dict[int, tuple[Card, ...]] = field(default_factory=dict)
     selected: int | None = None
 
     def detect(self, hands: Mapping[int, Sequence[Card]]) -> list[Mark]:
@@ -71,6 +73,7 @@ class GameMarks:
                 continue
             line = winning_line(self.paytable, cards)
             self.seen[seat] = line
+            self.cards[seat] = tuple(cards)
             if seat in self.marks and self.marks[seat].source is MarkSource.DEALER:
                 continue
             if line is None:
@@ -96,6 +99,9 @@ class GameMarks:
         if current is not None and current.line == line:
             del self.marks[seat]
             return None
+        refused = why_not(self.paytable, self.cards.get(seat), line, seat)
+        if refused is not None:
+            raise MarkError(f"cannot mark {line.label}: {refused}")
         mark = Mark(seat, line, MarkSource.DEALER, self.seen.get(seat))
         self.marks[seat] = mark
         return mark

@@ -29,11 +29,11 @@ from dealer_console.jackpot import meters, store
 from dealer_console.jackpot.config import GameConfig, JackpotConfigError
 from dealer_console.jackpot.meters import MeterState
 from dealer_console.jackpot.paytable import JackpotLine
+from dealer_console.jackpot.qualify import why_not
 from dealer_console.jackpot.schema import BACKED_OUT, GAME_INSTALLED
 from dealer_console.jackpot.store import Confirmation, JackpotError
 from dealer_console.link.records import LinkedHit
 from dealer_console.round.jackpot import sensed_wagers
-from dealer_console.seven import held_classes
 from dealer_console.storage.eventlog import Event
 
 _CONFIRMERS = {"supervisor": 1, "executive": 2}
@@ -147,8 +147,10 @@ class JackpotRebuild:
             self.problems.append(f"{where}: {result.amount_cents} cents needs two people, a "
                                  "supervisor and an executive; the log does not name both")
         cards = p.get("cards")
-        if cards is not None and not _holds(line, str(cards)):
-            self.problems.append(f"{where}: the cards {cards} do not hold {line.label}")
+        refused = why_not(game.paytable, None if cards is None else parse_cards(str(cards), 7),
+                          line, seat)
+        if refused is not None:
+            self.problems.append(f"{where}: {line.label} paid, but {refused}")
         hit_id = int(p["hit_id"])
         for column in _HIT_FACTS:
             if column not in p:
@@ -190,6 +192,3 @@ def _shared_before(game: GameConfig, line: JackpotLine, paid: LinkedHit
     return {level: MeterState(paid.meter_before_micro or 0)} | {
         lv: MeterState(0) for lv in game.paytable.levels if lv != level}
 
-
-def _holds(line: JackpotLine, cards: str) -> bool:
-    return bool(set(held_classes(parse_cards(cards, 7))).intersection(line.hands))

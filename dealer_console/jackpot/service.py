@@ -22,6 +22,7 @@ from dealer_console.employees.authorize import authorise
 from dealer_console.jackpot import linked, store
 from dealer_console.jackpot.marks import GameMarks, Mark, MarkError, MarkSource, payment_order
 from dealer_console.jackpot.paytable import FixedPay
+from dealer_console.jackpot.qualify import why_not
 from dealer_console.jackpot.store import HitRecord, JackpotError
 from dealer_console.link.records import LinkedHit
 
@@ -138,6 +139,9 @@ class JackpotRound:
         game = self.game(spot)
         mark = self._mark(spot, seat)
         self._check_order(spot, seat)
+        refused = why_not(game.paytable, self.hands.get(seat), mark.line, seat)
+        if refused is not None:  # the mark was checked; the cards are checked again here
+            raise MarkError(f"{mark.line.label} is not paid: {refused}")
         detected = game.seen.get(seat)
         return store.confirm_hit(
             self.db, round_id=self.round_id, spot=spot, seat=seat,

@@ -22,6 +22,7 @@ from tests.jackpot.conftest import CARDS
 
 SEVEN_SF = parse_cards("2c 3c 4c 5c 6c 7c 8c")
 FIVE_ACES = parse_cards("As Ad Ah Ac JK 2d 7h")
+FULL_HOUSE = parse_cards("Kd Ks Kh 9c 9d 2s 4h")
 
 
 @pytest.fixture
@@ -95,8 +96,13 @@ def test_the_hand_button_toggles_and_needs_a_wagered_seat(game: Database) -> Non
     with pytest.raises(MarkError, match="no jackpot wager"):
         jr.select_seat(1, 4)
     jr.select_seat(1, 3)
-    assert jr.press_hand(1, 2) is not None
-    assert jr.press_hand(1, 2) is None  # pressed again: cleared
+    with pytest.raises(MarkError, match="not known yet"):
+        jr.press_hand(1, 6)  # no mark before the console has read the seat's cards
+    jr.show_hands({3: FULL_HOUSE})
+    assert [p.mark.line.label for p in jr.pending()] == ["Full house"]  # marked on sight
+    with pytest.raises(MarkError, match=r"win Full house \(hand button 6\)"):
+        jr.press_hand(1, 2)  # the cards do not hold five aces
+    assert jr.press_hand(1, 6) is None  # pressed again: cleared
     assert jr.pending() == []
     mark = jr.press_hand(1, 6)
     assert mark is not None and mark.line.label == "Full house"

@@ -187,12 +187,15 @@ def test_the_hand_button_pressed_again_takes_the_mark_back(play: list[ScreenPlay
     p.tap(jp.hand_buttons[line])  # the detected mark, pressed again: taken back
     assert not p.ctl.snapshot().jackpot_pending
     assert p.window.phase_bar.primary.isEnabled()
-    p.tap(jp.seat_buttons[3])
-    p.tap(jp.hand_buttons[line + 1])  # a mark the cards do not show: the dealer's call
+    p.tap(jp.hand_buttons[line])  # and pressed once more: marked again
     (hit,) = p.ctl.snapshot().jackpot_pending
-    assert (hit.seat, hit.line_no) == (3, line + 1)
-    p.tap(jp.hand_buttons[line + 1])
+    assert (hit.seat, hit.line_no) == (1, line)
+    p.tap(jp.hand_buttons[line])
+    p.tap(jp.seat_buttons[3])
+    p.tap(jp.hand_buttons[line + 1])  # a line seat 3's cards do not win: refused (issue 23)
     assert not p.ctl.snapshot().jackpot_pending
+    shown = p.window.phase_bar.message_text()
+    assert "cannot mark" in shown and "seat 3's cards" in shown, shown
     p.end_game()
 
 

@@ -440,9 +440,9 @@ class RandomDealer:
 
     def _jackpot_hits(self) -> int:
         """The dealer's keypad and the supervisor's swipes for every marked hit: the seat
-        button, sometimes a wrong hand button pressed and pressed again to clear it, then the
-        right one; CONFIRM and a card (sometimes first a dealer's card, which may not confirm
-        it and is refused and logged). Returns how many hits were confirmed."""
+        button, sometimes a wrong hand button (refused: the cards do not win it, and the mark
+        stays where they do); CONFIRM and a card (sometimes first a dealer's card, which may
+        not confirm it and is refused and logged). Returns how many hits were confirmed."""
         confirmed = 0
         while True:
             pending = self.ctl.snapshot().jackpot_pending
@@ -457,10 +457,13 @@ class RandomDealer:
             game = system.current(self.state)
             assert game is not None
             lines = len(game.game(first.spot).paytable.lines)
-            if rng.random() < 0.3 and lines > 1:
+            if rng.random() < 0.3 and lines > 1:  # a wrong hand button: refused, the mark kept
                 wrong = rng.choice([n for n in range(1, lines + 1) if n != first.line_no])
-                for number in (wrong, wrong, first.line_no):  # set, clear, correct
-                    self._press(Button.for_hand_line(number))
+                self._press(Button.for_hand_line(wrong))
+                now = self.ctl.snapshot().jackpot_pending
+                if not now or (now[0].seat, now[0].line_no) != (first.seat, first.line_no):
+                    raise SimError(f"hand button {wrong} moved seat {first.seat}'s mark off "
+                                   "the line its cards win")
             self._press(Button.CONFIRM)
             if rng.random() < 0.2:
                 if self._swipe(self.cards["dealer"]):
