@@ -30,6 +30,7 @@ class RefusalReason(Enum):
     SAME_PERSON = "the same person cannot confirm twice"
     WRONG_PIN = "wrong PIN"
     NO_PIN = "no PIN on file"
+    PIN_LOCKED = "PIN locked"
 
 
 class Refused(Refusal):

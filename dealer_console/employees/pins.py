@@ -12,12 +12,13 @@ length is ever logged, shown or put in a message.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from enum import Enum
 
 from sqlite_utils import Database
 
 from dealer_console.employees import events
-from dealer_console.employees.authorize import authorise
+from dealer_console.employees.authorize import RefusalReason, authorise
 from dealer_console.employees.cardhash import DEFAULT_KDF, KdfParams, card_matches, hash_card
 from dealer_console.employees.changes import Change, still_executive
 from dealer_console.employees.registry import Employee, RegistryError, Role, get
@@ -26,6 +27,12 @@ PIN_MIN = 4
 PIN_MAX = 8
 WRONG_PINS_ALLOWED = 3
 """Wrong PINs after one swipe before the confirmation is called off (the card again)."""
+LOCK_AFTER = 5
+"""Wrong PINs within :data:`LOCK_WINDOW` that lock the employee's PIN until an executive sets
+it again: a stolen card gets a few guesses, not three more on every swipe (issue 23)."""
+LOCK_WINDOW = timedelta(hours=24)
+WRONG_MARK = f": {RefusalReason.WRONG_PIN.value}: "
+"""How a wrong PIN reads in the employee log (``authorize.refuse``'s detail)."""
 
 
 class PinCheck(Enum):
@@ -87,3 +94,44 @@ def set_pin_by(db: Database, by: Employee, employee_id: str, pin: str, *,
 def pin_action(target: Employee) -> str:
     """What setting ``target``'s PIN is called in the swipe log."""
     return f"set the PIN of employee {target.employee_id}"
+
+
+def _wrong_since_reset(db: Database, employee_id: str) -> list[datetime]:
+    """The times of the employee's wrong PINs since their PIN was last set, oldest first; read
+    from the employee log (rebuilt by the audit from the event log), so the lock needs no state
+    of its own and cannot be cleared by anything but a new PIN."""
+    times: list[datetime] = []
+    for action, at, detail in db.execute(
+            "SELECT action, recorded_at, detail FROM employee_log WHERE employee_id = ?"
+            " COLLATE NOCASE AND action IN ('pin', 'swipe_refused') ORDER BY entry",
+            [employee_id]):
+        if action == "pin":
+            times.clear()
+        elif WRONG_MARK in str(detail):
+            times.append(datetime.fromisoformat(str(at)))
+    return times
+
+
+def lock_reached(times: list[datetime]) -> bool:
+    """Whether :data:`LOCK_AFTER` of these wrong-PIN times (oldest first) fall within one
+    :data:`LOCK_WINDOW`."""
+    return any(times[i + LOCK_AFTER - 1] - times[i] <= LOCK_WINDOW
+               for i in range(len(times) - LOCK_AFTER + 1))
+
+
+def locked(db: Database, employee_id: str) -> bool:
+    """Whether the employee's PIN is locked: :data:`LOCK_AFTER` wrong PINs within
+    :data:`LOCK_WINDOW` since it was last set. Only an executive's new PIN unlocks it."""
+    return lock_reached(_wrong_since_reset(db, employee_id))
+
+
+def wrong_until_lock(db: Database, employee_id: str, now: datetime) -> int:
+    """How many wrong PINs typed from ``now`` on lock the employee's PIN (1: the next one)."""
+    times = _wrong_since_reset(db, employee_id)
+    return next(k for k in range(1, LOCK_AFTER + 1) if lock_reached([*times, *[now] * k]))
+
+
+def lock_words(employee: Employee) -> str:
+    hours = int(LOCK_WINDOW.total_seconds() // 3600)
+    return (f"{employee.name}'s PIN is locked after {LOCK_AFTER} wrong PINs within {hours} "
+            "hours: an executive sets a new one on the Staff screen")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
@@ -355,6 +356,9 @@ class JackpotSystem:
                 refuse(self.db, employee.employee_id, SwipeRefused(
                     RefusalReason.NO_PIN, f"{employee.name} has no PIN on file: an executive "
                     "sets one on the Staff screen"), action)
+            if pins.locked(self.db, employee.employee_id):
+                refuse(self.db, employee.employee_id, SwipeRefused(
+                    RefusalReason.PIN_LOCKED, pins.lock_words(employee)), action)
             self._pin = _PinWanted(key, employee, action)
             return None
         return self._accepted(table, key, employee, action)
@@ -372,12 +376,21 @@ class JackpotSystem:
         if check is not pins.PinCheck.RIGHT:
             wanted.wrong += 1
             left = pins.WRONG_PINS_ALLOWED - wanted.wrong
-            if check is pins.PinCheck.NONE_ON_FILE or left <= 0:
+            to_lock = (pins.wrong_until_lock(self.db, wanted.employee.employee_id,
+                                             datetime.now(UTC)) - 1
+                       if check is pins.PinCheck.WRONG else left)
+            if to_lock <= 0:  # this wrong PIN locks it
+                self._pin = None
+                told = f"wrong PIN: {pins.lock_words(wanted.employee)}"
+            elif check is pins.PinCheck.NONE_ON_FILE or left <= 0:
                 self._pin = None
                 told = (f"{wanted.employee.name} has no PIN on file: an executive sets one on "
                         "the Staff screen" if check is pins.PinCheck.NONE_ON_FILE else
                         f"wrong PIN {pins.WRONG_PINS_ALLOWED} times: the confirmation is "
                         "called off; swipe the card again")
+            elif to_lock < left:  # the PIN locks before this swipe's tries run out
+                told = (f"wrong PIN for {wanted.employee.name}: {to_lock} "
+                        f"{'try' if to_lock == 1 else 'tries'} left before the PIN locks")
             else:
                 told = (f"wrong PIN for {wanted.employee.name}: {left} "
                         f"{'try' if left == 1 else 'tries'} left")

@@ -8,6 +8,7 @@ profile's addition to it (``docs/jackpot.md``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -218,3 +219,53 @@ def test_the_simulated_staff_have_their_test_pins(play: list[ScreenPlayer],
     for employee_id, _name, _role, _track in SIM_STAFF:
         assert pins.verify(db, get(db, employee_id), SIM_PINS[employee_id]) is (
             pins.PinCheck.RIGHT)
+
+
+def test_wrong_pins_across_swipes_lock_the_pin_until_an_executive_sets_one(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    """Issue 23: a new swipe used to give three more tries without end. Five wrong PINs within
+    the window lock the PIN (told and logged); the right PIN no longer helps, nor a new swipe;
+    only an executive's new PIN unlocks it, and the audit rebuilds the whole story."""
+    assert pins.LOCK_AFTER == 5
+    p = start(play, tmp_path)
+    deal_to_end(p, [ROYAL])
+    confirm_with(p, "supervisor")
+    for wrong in ("1111", "2222", "3333"):  # the first swipe's three
+        type_pin(p, wrong)
+    p.swipe("supervisor")
+    type_pin(p, "4444")
+    assert "1 try left before the PIN locks" in panel(p).result.text()
+    type_pin(p, "5555")  # the fifth wrong PIN in the window: locked
+    shown = panel(p).result.text()
+    assert "Sim Supervisor's PIN is locked after 5 wrong PINs" in shown, shown
+    assert "an executive sets a new one on the Staff screen" in shown
+    assert not panel(p).pin_pad.isVisible() and p.ctl.snapshot().jackpot_pin_for is None
+    db = p.console.opened.db
+    assert pins.locked(db, "SIM-S1")
+
+    before = len(refused(p))
+    p.swipe("supervisor")  # a new swipe: refused at once, no PIN pad
+    assert not panel(p).pin_pad.isVisible()
+    assert "PIN is locked" in panel(p).result.text()
+    assert len(refused(p)) == before + 1 and "PIN locked" in refused(p)[-1][1]
+    assert hits(p) == []
+
+    pins.set_pin(db, EXECUTIVE_TRACK, "SIM-S1", NEW_PIN)  # the executive's reset
+    assert not pins.locked(db, "SIM-S1")
+    p.swipe("supervisor")
+    type_pin(p, NEW_PIN)
+    assert hits(p) == [(1, ROYAL_CENTS, "SIM-S1")]
+    p.end_game()
+    report = audit(db)
+    assert report.ok, report.problems
+
+
+def test_wrong_pins_spread_wider_than_the_window_do_not_lock() -> None:
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    step = pins.LOCK_WINDOW / (pins.LOCK_AFTER - 1)
+    spread = [start + n * step * 1.01 for n in range(pins.LOCK_AFTER)]
+    assert not pins.lock_reached(spread)  # five, never five within one window
+    close = [start + n * step for n in range(pins.LOCK_AFTER)]
+    assert pins.lock_reached(close)  # five exactly across the window: locked
+    assert not pins.lock_reached(close[:-1])
+    assert pins.lock_reached([*spread, spread[-1] + timedelta(minutes=1)])
