@@ -27,6 +27,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealer_console.award_words import local_time
     from dealer_console.cli import read_table_db
     from dealer_console.jackpot.audit import verify_meters
     from dealer_console.jackpot.display import meter_display
@@ -46,13 +47,14 @@ def run(args: argparse.Namespace) -> int:
             if shown.last_hit:
                 h = shown.last_hit
                 print(f"last hit: game {h.spot} seat {h.seat} {h.line_label} "
-                      f"{format_cents(h.amount_cents)} at {h.confirmed_at}")
+                      f"{format_cents(h.amount_cents)} at {local_time(h.confirmed_at)}")
         elif args.action == "hits":
             for hit in hit_history(db):
-                flag = " BACKED OUT" if hit.backed_out else ""
-                print(f"{hit.hit_id} {hit.confirmed_at} round {hit.round_id} game {hit.spot} "
-                      f"seat {hit.seat} {hit.line_label} {format_cents(hit.amount_cents)} "
-                      f"by {hit.employee_id}{flag}")
+                print(f"{hit.hit_id} {local_time(hit.confirmed_at)} round {hit.round_id} game "
+                      f"{hit.spot} seat {hit.seat} {hit.line_label} "
+                      f"{format_cents(hit.amount_cents)} confirmed by {hit.confirmers}")
+                if hit.back_out is not None:  # its own line: who, when, why
+                    print(f"{hit.hit_id} {hit.back_out.words()}")
         elif args.action == "audit":
             problems = verify_meters(db)
             for problem in problems:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from dealer_console.award_words import BackOutFacts
 from dealer_console.jackpot.store import _HIT_COLUMNS, _HIT_FROM, HitRecord, _hit
 
 
@@ -59,23 +60,11 @@ def hit_history(
 
 
 @dataclass(frozen=True, slots=True)
-class BackOut:
-    """A manual adjustment that backed an award out: who, why and when."""
-
-    adjustment_id: int
-    hit_id: int
-    reason: str
-    employee_id: str
-    employee_name: str
-    recorded_at: str
-
-
-@dataclass(frozen=True, slots=True)
 class AwardEntry:
     """A confirmed award and, when it was backed out, the adjustment that did it."""
 
     hit: HitRecord
-    back_out: BackOut | None
+    back_out: BackOutFacts | None
 
 
 def awards_newest_first(db: Database, limit: int = 200) -> list[AwardEntry]:
@@ -84,14 +73,8 @@ def awards_newest_first(db: Database, limit: int = 200) -> list[AwardEntry]:
     rows = db.execute(
         f"SELECT {_HIT_COLUMNS} FROM {_HIT_FROM} ORDER BY h.hit_id DESC LIMIT ?", [limit]
     ).fetchall()
-    outs = {
-        int(r[1]): BackOut(int(r[0]), int(r[1]), str(r[2]), str(r[3]), str(r[4]), str(r[5]))
-        for r in db.execute(
-            "SELECT adjustment_id, hit_id, reason, employee_id, employee_name, recorded_at "
-            "FROM jackpot_adjustments").fetchall()
-    }
     hits = [_hit(row) for row in rows]
-    return [AwardEntry(hit, outs.get(hit.hit_id)) for hit in hits]
+    return [AwardEntry(hit, hit.back_out) for hit in hits]
 
 
 def ledger_newest_first(db: Database, limit: int = 500) -> list[LedgerEntry]:

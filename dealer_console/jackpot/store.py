@@ -11,11 +11,12 @@ take the jackpot wagers inside the transaction that locks its round.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlite_utils import Database
 
+from dealer_console.award_words import BackOutFacts, confirmers
 from dealer_console.cards import Card, format_cards
 from dealer_console.employees import registry
 from dealer_console.employees.authorize import Refused as SwipeRefused
@@ -266,6 +267,15 @@ class HitRecord:
     link_hit_id: int | None
     """The award's number on the link's server."""
     backed_out: bool
+    back_out: BackOutFacts | None = None
+    """Who backed the award out, when and why (``award_words``), when it was."""
+
+    @property
+    def confirmers(self) -> str:
+        """Both people where two were needed, each with id and role (reports, pages)."""
+        return confirmers(self.employee_name, self.employee_id, self.employee_role,
+                          self.second_employee_name, self.second_employee_id,
+                          self.second_employee_role)
 
     @property
     def confirmed_by(self) -> str:
@@ -282,15 +292,22 @@ _HIT_COLUMNS = (
     "h.from_tray_cents, "
     "h.meter_before_micro, h.meter_after_micro, h.employee_id, h.employee_name, "
     "h.employee_role, h.confirmed_at, h.second_employee_id, h.second_employee_name, "
-    "h.second_employee_role, h.link, h.link_hit_id, a.adjustment_id IS NOT NULL"
+    "h.second_employee_role, h.link, h.link_hit_id, a.adjustment_id IS NOT NULL, "
+    "a.adjustment_id, a.reason, a.employee_id, a.employee_name, a.recorded_at"
 )
 _HIT_FROM = "jackpot_hits h LEFT JOIN jackpot_adjustments a ON a.hit_id = h.hit_id"
 
 
 def _hit(row: Sequence[object]) -> HitRecord:
-    values = list(row)
+    values = list(row[:-5])
     values[-1] = bool(values[-1])
-    return HitRecord(*values)  # type: ignore[arg-type]
+    hit = HitRecord(*values)  # type: ignore[arg-type]
+    adjustment, reason, employee_id, name, at = row[-5:]
+    if adjustment is None:
+        return hit
+    return replace(hit, back_out=BackOutFacts(
+        hit.hit_id, int(str(adjustment)), hit.amount_cents, str(reason), str(employee_id),
+        str(name), str(at)))
 
 
 def get_hit(db: Database, hit_id: int) -> HitRecord:
@@ -396,9 +413,12 @@ def confirm_hit(
             confirmed_at=registry.now(),
             second=None if second is None else (second.employee_id, second.name,
                                                 second.role.value)), result, linked)
-        log_accepted(db, employee, f"{action} (hit {hit_id})")
-        if second is not None:
-            log_accepted(db, second, f"{action} (hit {hit_id}, the second of two)")
+        if second is None:
+            log_accepted(db, employee, f"{action} (hit {hit_id})")
+        else:  # the first's swipe was logged when it was held, at its own time (issue 23:
+            # logging it again here gave one swipe two entries, the second at the second's time)
+            log_accepted(db, second, f"{action} (hit {hit_id}, the second of two, after "
+                                     f"{employee.name} ({employee.employee_id}))")
     return get_hit(db, hit_id)
 
 

@@ -3,7 +3,8 @@
 Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 f: pressing the money
 bag prints a win page that helps record the payout. It names the table, round, seat, hand,
 paytable line, amount (off the meter and from the tray), the meter before and after, who
-confirmed it and when; a backed-out award says so.
+confirmed it (both people where two were needed) and when, in the table's local time; a
+backed-out award says so, with who backed it out, when and why (``award_words``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from fpdf import FPDF
 
+from dealer_console.award_words import local_time
 from dealer_console.jackpot.meters import MICRO
 from dealer_console.jackpot.store import HitRecord
 from dealer_console.money import format_cents
@@ -40,10 +42,10 @@ def win_page_lines(hit: HitRecord, table: str) -> list[tuple[str, str]]:
         ("From the tray", format_cents(hit.from_tray_cents)),
         ("Meter before", _meter(hit.meter_before_micro)),
         ("Meter after", _meter(hit.meter_after_micro)),
-        ("Confirmed by", f"{hit.employee_name} ({hit.employee_id}, {hit.employee_role})"),
-        ("Confirmed at", hit.confirmed_at),
+        ("Confirmed by", hit.confirmers),
+        ("Confirmed at", local_time(hit.confirmed_at)),
         ("Award number", str(hit.hit_id)),
-        ("Status", "BACKED OUT by manual adjustment" if hit.backed_out else "paid"),
+        ("Status", hit.back_out.words() if hit.back_out is not None else "paid"),
     ]
 
 

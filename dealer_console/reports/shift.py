@@ -14,7 +14,11 @@ Where each figure comes from (``docs/reports.md`` says the same for a supervisor
 - commission: the charge lines of settlement; fees: the collection fees and rake taken at
   START GAME (the ``fees`` table);
 - misdeals, interventions (as the round recorded them), the card swipes with what each was
-  for (``employee_log``) and the confirmed jackpot hits of the range's rounds.
+  for (``employee_log``) and the confirmed jackpot hits of the range's rounds;
+- a jackpot award backed out in the range is its own line (who, when, why): the meter took
+  the award back, so it comes off "paid out" and adds to hold and the house's result in the
+  shift it was backed out in, whichever shift paid the award (issue 23: it stayed counted as
+  paid).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from fractions import Fraction
 
 from sqlite_utils import Database
 
+from dealer_console.award_words import BackOutFacts, back_outs, confirmers, local_time
 from dealer_console.money import format_cents
 
 JACKPOT_AWARD = "jackpot_award"
@@ -76,8 +81,16 @@ class ShiftReport:
     interventions: tuple[Intervention, ...]
     swipes: tuple[Swipe, ...]
     jackpots: tuple[JackpotAward, ...]
-    backed_out: int = 0
+    back_outs: tuple[BackOutFacts, ...] = ()
     notes: tuple[str, ...] = field(default=())
+
+    @property
+    def backed_out(self) -> int:
+        return len(self.back_outs)
+
+    @property
+    def backed_out_cents(self) -> int:
+        return sum(b.amount_cents for b in self.back_outs)
 
     @property
     def drop_cents(self) -> int:
@@ -85,7 +98,8 @@ class ShiftReport:
 
     @property
     def paid_cents(self) -> int:
-        return sum(self.paid.values())
+        """What went back to the players, less the awards backed out in the range."""
+        return sum(self.paid.values()) - self.backed_out_cents
 
     @property
     def hold_cents(self) -> int:
@@ -180,16 +194,16 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
         interventions.extend(Intervention(rid, k, w, d) for k, w, d in db.execute(
             "SELECT kind, who, detail FROM interventions WHERE round_id = ? ORDER BY seq",
             [rid]))
-    backed_out = 0
+    outs: tuple[BackOutFacts, ...] = ()
     if _has_table(db, "jackpot_hits"):
         for rid in done:
-            jackpots.extend(JackpotAward(rid, g, s, ln, c, who) for g, s, ln, c, who in
-                            db.execute("SELECT spot, seat, line_label, amount_cents,"
-                                       " employee_name FROM jackpot_hits WHERE round_id = ?"
-                                       " ORDER BY hit_id", [rid]))
-        backed_out = int(db.execute(
-            "SELECT COUNT(*) FROM jackpot_adjustments WHERE recorded_at >= ?"
-            " AND recorded_at < ?", [start, end]).fetchone()[0])
+            jackpots.extend(JackpotAward(rid, g, s, ln, c, confirmers(*who)) for g, s, ln, c, *who
+                            in db.execute(
+                                "SELECT spot, seat, line_label, amount_cents, employee_name,"
+                                " employee_id, employee_role, second_employee_name,"
+                                " second_employee_id, second_employee_role FROM jackpot_hits"
+                                " WHERE round_id = ? ORDER BY hit_id", [rid]))
+        outs = tuple(back_outs(db, since=start, until=end).values())
     swipes = tuple(Swipe(at, who, action == "swipe_accepted", detail)
                    for at, who, action, detail in db.execute(
                        "SELECT recorded_at, employee_id, action, detail FROM employee_log"
@@ -204,9 +218,10 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
         last_round=max(status) if status else None,
         drop=dict(sorted(drop.items())), paid=dict(sorted(paid.items())),
         commission_cents=commission, fees=dict(sorted(fees.items())),
-        house_result_cents=house, misdeals=dict(sorted(misdeals.items())),
+        house_result_cents=house + sum(b.amount_cents for b in outs),
+        misdeals=dict(sorted(misdeals.items())),
         interventions=tuple(interventions), swipes=swipes, jackpots=tuple(jackpots),
-        backed_out=backed_out)
+        back_outs=outs)
 
 
 def _has_table(db: Database, name: str) -> bool:
@@ -250,6 +265,8 @@ def summary_lines(report: ShiftReport) -> list[tuple[str, str]]:
     rows += [
         ("Drop in all", format_cents(report.drop_cents)),
         *((f"Paid: {kind_title(k)}", format_cents(v)) for k, v in report.paid.items()),
+        *((("Backed out: Jackpot awards", format_cents(-report.backed_out_cents, sign=True)),)
+          if report.back_outs else ()),
         ("Paid out in all", format_cents(report.paid_cents)),
         ("Hold (drop minus paid out)", format_cents(report.hold_cents, sign=True)),
         ("Hold as a share of the drop", percent(report.hold_basis_points)),
@@ -265,8 +282,10 @@ def summary_lines(report: ShiftReport) -> list[tuple[str, str]]:
                         f"{sum(not s.accepted for s in report.swipes)} refused"),
         ("Jackpot hits", f"{len(report.jackpots)}, awards {format_cents(report.jackpot_cents)}"),
     ]
-    if report.backed_out:
-        rows.append(("Jackpot awards backed out", str(report.backed_out)))
+    if report.back_outs:
+        rows.append(("Jackpot awards backed out",
+                     f"{report.backed_out}, {format_cents(report.backed_out_cents)} back to "
+                     "the meter"))
     return rows
 
 
@@ -274,8 +293,9 @@ def detail_lines(report: ShiftReport) -> list[str]:
     """Each intervention, swipe and jackpot hit on its own line, in the order recorded."""
     out = [f"Round {i.round_id}: {i.kind.replace('_', ' ')} by {i.who}: {i.detail}"
            for i in report.interventions]
-    out += [f"{s.at[:19].replace('T', ' ')} UTC card {s.employee_id or 'unknown'} "
+    out += [f"{local_time(s.at)} card {s.employee_id or 'unknown'} "
             f"{'accepted' if s.accepted else 'refused'}: {s.detail}" for s in report.swipes]
     out += [f"Round {j.round_id}: jackpot game {j.game} seat {j.seat} {j.line} "
             f"{format_cents(j.cents)}, confirmed by {j.confirmed_by}" for j in report.jackpots]
+    out += [f"Jackpot award {b.hit_id} {b.words()}" for b in report.back_outs]
     return out

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from dealer_console.award_words import back_outs, confirmers
 from dealer_console.money import format_cents
 
 
@@ -86,12 +87,29 @@ def recall_rounds(db: Database, round_ids: list[int]) -> list[dict[str, Any]]:
                               for r in db.execute(
                                   "SELECT kind, who, detail FROM interventions"
                                   " WHERE round_id = ? ORDER BY seq", [rid])],
-            "jackpots": [dict(zip(("game", "seat", "line", "level", "cents", "confirmed_by",
-                                   "role"), r, strict=True)) for r in db.execute(
-                "SELECT spot, seat, line_label, level, amount_cents, employee_name,"
-                " employee_role FROM jackpot_hits WHERE round_id = ? ORDER BY hit_id",
-                [rid])] if jackpots else [],
+            "jackpots": _jackpots(db, rid) if jackpots else [],
         })
+    return out
+
+
+def _jackpots(db: Database, round_id: int) -> list[dict[str, Any]]:
+    """The round's awards: both confirmers where two were needed, and a back-out as its own
+    fact with who, when and why (issue 23: a backed-out award still read "paid")."""
+    out = []
+    for row in db.execute(
+            "SELECT h.hit_id, h.spot, h.seat, h.line_label, h.level, h.amount_cents,"
+            " h.employee_name, h.employee_id, h.employee_role, h.second_employee_name,"
+            " h.second_employee_id, h.second_employee_role, h.confirmed_at"
+            " FROM jackpot_hits h WHERE h.round_id = ? ORDER BY h.hit_id", [round_id]):
+        (hit_id, game, seat, line, level, cents, *who, at) = row
+        out.append({"hit": hit_id, "game": game, "seat": seat, "line": line, "level": level,
+                    "cents": cents, "confirmed_by": confirmers(*who), "confirmed_at": at,
+                    "role": who[2], "backed_out": None})
+    if out:
+        outs = back_outs(db, hit_ids=[j["hit"] for j in out])
+        for j in out:
+            done = outs.get(j["hit"])
+            j["backed_out"] = None if done is None else done.words()
     return out
 
 
@@ -141,4 +159,6 @@ def format_round(r: dict[str, Any]) -> str:
         level = f" ({j['level']})" if j["level"] else ""
         out.append(f"  jackpot game {j['game']} {_seat(j['seat'])}: {j['line']}{level}"
                    f" {format_cents(j['cents'])}, confirmed by {j['confirmed_by']}")
+        if j.get("backed_out"):
+            out.append(f"    award {j['hit']} {j['backed_out']}")
     return "\n".join(out)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from dealer_console.award_words import local_time
 from dealer_console.cards import parse_cards
 from dealer_console.jackpot import store
 from dealer_console.jackpot.audit import verify_meters
@@ -56,7 +57,7 @@ def test_a_win_page_names_everything_accounting_needs(tmp_path: Path) -> None:
     text = pdf_text(write_win_page(hit, "PG-3", tmp_path / "win.pdf"))
     for expected in ("PG-3", "Round", "12", "Seat", "As Ad Ah Ac JK 2d 7h", "5 aces", "10%",
                      "$100.03", "$1,000.30", "$900.27", "Sam Super", "S1, supervisor",
-                     hit.confirmed_at, "paid"):
+                     local_time(hit.confirmed_at), "paid"):
         assert expected in text, expected
 
 

@@ -355,6 +355,12 @@ def test_an_award_above_the_two_person_level_needs_a_supervisor_and_an_executive
     refused = [r[0] for r in db.execute(
         "SELECT detail FROM employee_log WHERE action = 'swipe_refused' ORDER BY rowid")]
     assert len(refused) == 2 and "the same person cannot confirm twice" in refused[0]
+    accepted = [(r[0], r[1]) for r in db.execute(
+        "SELECT employee_id, detail FROM employee_log WHERE action = 'swipe_accepted'"
+        " ORDER BY entry")]
+    assert [who for who, _ in accepted] == ["SIM-S1", "SIM-X1"]  # each swipe once (issue 23)
+    assert "the first of two, held" in accepted[0][1]
+    assert "the second of two, after Sim Supervisor (SIM-S1)" in accepted[1][1]
     p.end_game()
     report = audit(db)
     assert report.ok, report.problems

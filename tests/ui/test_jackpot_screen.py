@@ -84,6 +84,8 @@ def test_the_awards_list_and_a_reprint_from_the_screen(player: ScreenPlayer) -> 
                    f"before {format_cents(before.meter_micro // MICRO)}\n"
                    f"after {format_cents(meters(player)['main'].meter_micro // MICRO)}",
                    NAMES["executive"], "paid"]
+    assert f"Confirmed by {NAMES['executive']} (SIM-X1, executive), at " in (
+        screen.detail.text())  # the whole name, id and role below the list
     player.tap(screen.print_page)  # round 2 now: the screen prints an earlier round's award
     desk = player.window.win_pages
     player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
@@ -124,7 +126,8 @@ def test_a_back_out_needs_a_reason_and_an_executive_s_card_and_restores_the_mete
     assert store.get_hit(player.ctl.table.db, 1).backed_out
     assert screen.pages.currentWidget() is screen.awards_page
     status = screen.table.item(0, screen.table.columnCount() - 1).text()
-    assert status == f"backed out by {NAMES['executive']}: Wrong seat"
+    assert status.startswith(f"BACKED OUT by {NAMES['executive']} (SIM-X1) at ")
+    assert status.endswith(": Wrong seat")
 
     area = player.window.supervisor
     assert area is not None

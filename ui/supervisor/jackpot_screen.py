@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_console.award_words import local_time
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
 from dealer_console.errors import ConsoleError
@@ -46,8 +47,8 @@ STRETCH = ("Hand", "Confirmed by", "Status")
 
 
 def when(iso: str) -> str:
-    """``2026-11-23T20:26:30.105702+00:00`` as ``2026-11-23 20:26:30 UTC``."""
-    return iso.replace("T", " ")[:19] + (" UTC" if iso.endswith("+00:00") else "")
+    """A stored UTC time in the table's local time with its zone, to the second."""
+    return local_time(iso)
 
 
 def meter_words(micro: int | None) -> str:
@@ -61,7 +62,8 @@ def status_words(entry: AwardEntry) -> str:
         return f"paid by link {entry.hit.link} (its hit {entry.hit.link_hit_id})"
     if out is None:
         return "paid"
-    return f"backed out by {out.employee_name}: {out.reason}"
+    return (f"BACKED OUT by {out.employee_name} ({out.employee_id}) at "
+            f"{when(out.recorded_at)}: {out.reason}")
 
 
 def award_row(entry: AwardEntry) -> tuple[str, ...]:
@@ -70,7 +72,9 @@ def award_row(entry: AwardEntry) -> tuple[str, ...]:
             f"line {h.line_no}: {h.line_label}\n{h.cards or 'cards not read'}",
             format_cents(h.amount_cents),
             f"before {meter_words(h.meter_before_micro)}\nafter {meter_words(h.meter_after_micro)}",
-            h.employee_name, status_words(entry))
+            h.employee_name + ("" if h.second_employee_name is None
+                               else f"\nand {h.second_employee_name}"),
+            status_words(entry))
 
 
 class _Header(QHeaderView):
@@ -218,13 +222,12 @@ class JackpotScreen(QWidget):
             f"({h.cards or 'cards not read'}), {format_cents(h.amount_cents)} "
             f"({format_cents(h.from_meter_cents)} off the meter, "
             f"{format_cents(h.from_tray_cents)} from the tray). Confirmed by "
-            f"{h.employee_name} ({h.employee_role}) at {when(h.confirmed_at)}. "
+            f"{h.confirmers}, at {when(h.confirmed_at)}. "
             + (f"Paid by the jackpot link {h.link} off its shared meter (its hit "
                f"{h.link_hit_id}): a back-out is made on the link's server by its operator, "
                "not at a table." if h.link is not None else
                "Paid." if entry.back_out is None else
-               f"Backed out by {entry.back_out.employee_name} at "
-               f"{when(entry.back_out.recorded_at)}: {entry.back_out.reason}."))
+               f"{entry.back_out.words()}."))
 
     def show_view(self, view: TableSnapshot) -> None:
         """Called on every change while shown: the list read again, a refused card told."""

@@ -184,9 +184,11 @@ class RecallRoundView(QWidget):
     def _after(r: dict[str, Any]) -> list[str]:
         out = [f"{kind_name(f['kind'])} taken from seat {f['seat']}: {format_cents(f['cents'])}"
                for f in r["fees"]]
-        out += [f"Jackpot award, game {j['game']}, seat {j['seat']}: {j['line']} "
-                f"{format_cents(j['cents'])}, confirmed by {j['confirmed_by']}"
-                for j in r.get("jackpots", ())]
+        for j in r.get("jackpots", ()):
+            out.append(f"Jackpot award, game {j['game']}, seat {j['seat']}: {j['line']} "
+                       f"{format_cents(j['cents'])}, confirmed by {j['confirmed_by']}")
+            if j.get("backed_out"):  # its own line, never read as paid (issue 23)
+                out.append(f"Award {j['hit']} {j['backed_out']}")
         out += [f"{i['kind'].replace('_', ' ').capitalize()} by {i['who']}"
                 for i in r["interventions"]]
         return out

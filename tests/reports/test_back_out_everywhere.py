@@ -1,0 +1,129 @@
+"""Issue 23: an award confirmed by two people names both wherever it is shown or printed, and
+a backed-out award is its own line everywhere (recall, the win page, the command line, the
+shift report) with who, when and why, and every total counts it."""
+
+from __future__ import annotations
+
+import io
+import re
+from contextlib import redirect_stdout
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from dealer_console.audit.verify import audit
+from dealer_console.cli import main
+from dealer_console.jackpot import store
+from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
+from dealer_console.jackpot.paytable import load
+from dealer_console.jackpot.round_hook import JackpotSystem
+from dealer_console.jackpot.winpage import win_page_lines
+from dealer_console.money import format_cents
+from dealer_console.profiles.loader import get_profile
+from dealer_console.reports.shift import detail_lines, shift_report, summary_lines
+from dealer_console.round import commands as c
+from dealer_console.round.recall import format_round, recall_rounds
+from dealer_console.round.rules import round_rules
+from dealer_console.round.table import Table
+from dealer_console.storage.connection import open_table_db
+from tests.jackpot.conftest import CARDS, add_staff
+from tests.jackpot.test_round_integration import SEVEN_SF, _to_settlement
+from tests.round.helpers import settle_all
+
+BOTH = "Sam Super (S1, supervisor) and Ella Exec (X1, executive)"
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    """Round 1: seat 3's seven-card straight flush takes the whole meter, more than the
+    two-person level: a supervisor's card held, an executive's pays it. Then an executive
+    backs it out."""
+    db = open_table_db(tmp_path / "table.db")
+    add_staff(db)
+    pt = load("fupgpp-wa03")
+    store.install_game(db, GameConfig(
+        spot=1, paytable=pt, mode=JackpotMode.HOUSE, executive_threshold_cents=200_000,
+        two_person_above_cents=50_000,
+        levels=level_configs(pt, {lv: {"seed": "$1,000", "contribution": "15%",
+                                       "reserve": "2%"} for lv in pt.levels})), actor="test")
+    system = JackpotSystem(db)
+    table = Table.open(db, round_rules(get_profile("washington-face-up"), None, None),
+                       jackpot=system)
+    _to_settlement(table, {2: SEVEN_SF})
+    settle_all(table)
+    assert system.confirm(table, CARDS["supervisor"]) is None  # the first of two, held
+    system.confirm(table, CARDS["executive"])
+    table.handle(c.EndGame())
+    return table
+
+
+def _hit_id(table: Table) -> int:
+    return int(table.db.execute("SELECT hit_id FROM jackpot_hits").fetchone()[0])
+
+
+def _back_out(table: Table) -> int:
+    hit_id = _hit_id(table)
+    store.back_out(table.db, hit_id=hit_id, reason="wrong seat", track=CARDS["executive"])
+    return hit_id
+
+
+def _whole_day() -> tuple[str, str]:
+    now = datetime.now(UTC)
+    return ((now - timedelta(hours=12)).isoformat(), (now + timedelta(hours=12)).isoformat())
+
+
+def test_the_shift_report_takes_a_back_out_off_paid_out_as_its_own_line(table: Table) -> None:
+    before = shift_report(table.db, *_whole_day())
+    award = store.get_hit(table.db, _hit_id(table)).amount_cents
+    assert award > 50_000 and [j.confirmed_by for j in before.jackpots] == [BOTH]
+    _back_out(table)
+    after = shift_report(table.db, *_whole_day())
+    assert after.paid_cents == before.paid_cents - award
+    assert after.hold_cents == before.hold_cents + award
+    assert after.house_result_cents == before.house_result_cents + award
+    assert after.jackpot_cents == before.jackpot_cents  # the award itself stays on record
+    rows = dict(summary_lines(after))
+    assert rows["Backed out: Jackpot awards"] == format_cents(-award, sign=True)
+    assert rows["Jackpot awards backed out"] == f"1, {format_cents(award)} back to the meter"
+    [line] = [d for d in detail_lines(after) if "BACKED OUT" in d]
+    assert "by Ella Exec (X1, executive): wrong seat" in line
+    assert format_cents(award) in line
+    assert audit(table.db).ok, audit(table.db).problems
+
+
+def test_recall_names_both_confirmers_and_never_reads_paid_after_a_back_out(
+        table: Table) -> None:
+    [paid] = recall_rounds(table.db, [1])
+    assert [j["confirmed_by"] for j in paid["jackpots"]] == [BOTH]
+    assert paid["jackpots"][0]["backed_out"] is None
+    hit_id = _back_out(table)
+    [r] = recall_rounds(table.db, [1])
+    text = format_round(r)
+    assert f"confirmed by {BOTH}" in text
+    assert f"award {hit_id} BACKED OUT at " in text and "wrong seat" in text
+
+
+def test_the_win_page_of_a_backed_out_award_says_so_with_who_when_and_why(
+        table: Table) -> None:
+    hit_id = _hit_id(table)
+    fields = dict(win_page_lines(store.get_hit(table.db, hit_id), "Table 4"))
+    assert fields["Confirmed by"] == BOTH and fields["Status"] == "paid"
+    # local time with its zone, to the second: no ISO "T", no microseconds
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+", fields["Confirmed at"])
+    _back_out(table)
+    fields = dict(win_page_lines(store.get_hit(table.db, hit_id), "Table 4"))
+    assert fields["Status"].startswith("BACKED OUT at ")
+    assert "Ella Exec (X1, executive): wrong seat" in fields["Status"]
+
+
+def test_the_command_line_lists_the_back_out_as_its_own_line(table: Table) -> None:
+    hit_id = _back_out(table)
+    path = table.db.execute("PRAGMA database_list").fetchone()[2]
+    table.db.close()
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["jackpot", "hits", "--db", path]) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith(f"{hit_id} ") and f"confirmed by {BOTH}" in lines[0]
+    assert lines[1].startswith(f"{hit_id} BACKED OUT at ") and "wrong seat" in lines[1]
