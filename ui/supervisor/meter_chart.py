@@ -1,6 +1,9 @@
 """Meter history as a chart: each meter's amount over time from the jackpot ledger, with the
 hits marked where they were paid. One meter at a time (a Mega meter of $50,000 would flatten
-a $500 Minor on a shared axis), chosen with a button per meter.
+a $500 Minor on a shared axis), chosen with a button per meter. A hit backed out is not
+starred: it is marked with a cross and says so, and the back-out (the meter given the award
+back, perhaps days later) is a point of its own (issue 23). The time axis reads the table's
+clock.
 
 Drawn with pyqtgraph (``docs/meter-display.md`` says why not Qt Charts). The amounts are
 plotted in whole cents (exact in a float far beyond any meter) and the axis labels them in
@@ -33,6 +36,7 @@ class HitMark:
     cents: int
     """The meter just before the award: the amount the hit was paid from."""
     text: str
+    backed_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +44,8 @@ class MeterSeries:
     """One meter's history: its amount (cents, rounded down as the monitor shows it) after
     each ledger entry, oldest first, and its hits. A hit's entries (a 100% award and the reset
     it brings, one transaction) are one point, at the award: the meter as it stood after
-    both (the empty meter between them never stood on the monitor)."""
+    both (the empty meter between them never stood on the monitor). A back-out is its own
+    point, when it was made."""
 
     spot: int
     level: str
@@ -57,9 +62,10 @@ def _seconds(iso: str) -> float:
     return datetime.fromisoformat(iso).timestamp()
 
 
-def meter_series(entries: list[LedgerEntry], hit_words: dict[int, str] | None = None
-                 ) -> list[MeterSeries]:
-    """The ledger's entries split by meter, in the order each meter first appears."""
+def meter_series(entries: list[LedgerEntry], hit_words: dict[int, str] | None = None,
+                 backed_out: frozenset[int] = frozenset()) -> list[MeterSeries]:
+    """The ledger's entries split by meter, in the order each meter first appears;
+    ``backed_out``: the awards backed out since."""
     words = hit_words or {}
     grouped: dict[tuple[int, str], list[LedgerEntry]] = {}
     for entry in entries:
@@ -69,11 +75,13 @@ def meter_series(entries: list[LedgerEntry], hit_words: dict[int, str] | None = 
         hits = tuple(
             HitMark(_seconds(e.recorded_at),
                     (e.meter_after_micro - e.meter_delta_micro) // MICRO,
-                    words.get(e.hit_id, "") if e.hit_id is not None else "")
+                    words.get(e.hit_id, "") if e.hit_id is not None else "",
+                    e.hit_id in backed_out)
             for e in rows if e.kind == "award")
         points: dict[object, tuple[str, int]] = {}  # entry or hit -> (time, meter after)
         for e in rows:
-            key = ("hit", e.hit_id) if e.hit_id is not None else e.entry
+            paid_with_it = e.hit_id is not None and e.kind in ("award", "reset")
+            key = ("hit", e.hit_id) if paid_with_it else e.entry
             at = points[key][0] if key in points else e.recorded_at
             points[key] = (at, e.meter_after_micro)
         out.append(MeterSeries(spot, level, tuple(_seconds(at) for at, _ in points.values()),
@@ -82,9 +90,24 @@ def meter_series(entries: list[LedgerEntry], hit_words: dict[int, str] | None = 
 
 
 def read_series(db: Database) -> list[MeterSeries]:
+    hits = hit_history(db)
     words = {h.hit_id: f"Seat {h.seat}: {format_cents(h.amount_cents)}"
-             for h in hit_history(db)}
-    return meter_series(meter_history(db), words)
+             + (" (backed out)" if h.backed_out else "") for h in hits}
+    return meter_series(meter_history(db), words,
+                        frozenset(h.hit_id for h in hits if h.backed_out))
+
+
+class ClockAxis(pg.AxisItem):  # type: ignore[misc]
+    """Seconds since the epoch shown as the table's clock time (``21:04:05``), with the date
+    where the ticks are a day or more apart (pyqtgraph's own date axis fell back to bare
+    seconds, ``55.099``, on a short span)."""
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float
+                    ) -> list[str]:
+        if spacing < 1:  # a chart of a few seconds (a new table): tenths, never repeated
+            return [datetime.fromtimestamp(v).strftime("%H:%M:%S.%f")[:-5] for v in values]
+        shape = "%d %b" if spacing >= 86_400 else "%H:%M" if spacing >= 60 else "%H:%M:%S"
+        return [datetime.fromtimestamp(v).strftime(shape) for v in values]
 
 
 class DollarAxis(pg.AxisItem):  # type: ignore[misc]
@@ -107,7 +130,7 @@ class MeterChart(QWidget):
         self.shown: MeterSeries | None = None
         self._seen: tuple[int, int] | None = None
         pg.setConfigOptions(antialias=True, foreground=theme.TEXT, background=theme.SURFACE)
-        self.plot = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem(),
+        self.plot = pg.PlotWidget(axisItems={"bottom": ClockAxis("bottom"),
                                              "left": DollarAxis("left")})
         self.plot.setMenuEnabled(False)
         self.plot.showGrid(x=True, y=True, alpha=0.15)
@@ -123,6 +146,10 @@ class MeterChart(QWidget):
                                         brush=pg.mkBrush(theme.WARNING_AMBER),
                                         pen=pg.mkPen(theme.ON_AMBER))
         self.plot.addItem(self.marks)
+        self.crossed = pg.ScatterPlotItem(symbol="x", size=24,
+                                          brush=pg.mkBrush(theme.TEXT_MUTED),
+                                          pen=pg.mkPen(theme.TEXT_MUTED))
+        self.plot.addItem(self.crossed)
         self.labels: list[pg.TextItem] = []
         self.heading = QLabel()
         self.heading.setProperty("role", "heading")
@@ -170,12 +197,21 @@ class MeterChart(QWidget):
         self.heading.setText(f"{series.title(games)}: now {format_cents(series.cents[-1])}, "
                              f"{len(series.hits)} hit{'s' if len(series.hits) != 1 else ''}")
         self.line.setData(list(series.times), list(series.cents), stepMode="right")
-        self.marks.setData([h.at for h in series.hits], [h.cents for h in series.hits])
+        paid = [h for h in series.hits if not h.backed_out]
+        out = [h for h in series.hits if h.backed_out]
+        self.marks.setData([h.at for h in paid], [h.cents for h in paid])
+        self.crossed.setData([h.at for h in out], [h.cents for h in out])
         for label in self.labels:
             self.plot.removeItem(label)
         self.labels = []
+        first, last = series.times[0], max([series.times[-1], *(h.at for h in series.hits)])
+        middle = (first + last) / 2
         for hit in series.hits:
-            label = pg.TextItem(hit.text, color=theme.WARNING_AMBER, anchor=(0.5, 1.4))
+            # a label right of the middle hangs to the left of its mark, so none is cut at
+            # the chart's right edge (nor the left)
+            across = 0.0 if last == first else (1.0 if hit.at > middle else 0.0)
+            label = pg.TextItem(hit.text, anchor=(across, 1.4),
+                                color=theme.TEXT_MUTED if hit.backed_out else theme.WARNING_AMBER)
             label.setFont(theme.font(theme.FONT_SMALL, bold=True))
             label.setPos(hit.at, hit.cents)
             self.plot.addItem(label)

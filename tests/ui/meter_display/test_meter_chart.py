@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from dealer_console.jackpot import store
 from dealer_console.jackpot.meters import MICRO
 from dealer_console.profiles.loader import get_profile
+from tests.ui.test_jackpot_panel import EXECUTIVE_TRACK
 from ui.meter_display.gallery import (
     NATURAL_STRAIGHT_FLUSH,
     confirm_hits,
@@ -18,7 +20,7 @@ from ui.meter_display.gallery import (
     start_player,
     two_game_profile,
 )
-from ui.supervisor.meter_chart import MeterChart
+from ui.supervisor.meter_chart import ClockAxis, MeterChart
 from ui.testing import ScreenPlayer
 
 
@@ -43,11 +45,11 @@ def _running_meter(p: ScreenPlayer, spot: int, level: str) -> tuple[list[int], l
         if kind == "award":
             before_awards.append(running // MICRO)
         running += int(delta)
-        if hit_id is not None and hit_id == last_hit:
-            points[-1] = running // MICRO
+        if kind == "reset" and hit_id is not None and hit_id == last_hit:
+            points[-1] = running // MICRO  # the reset a 100% award brings, same transaction
         else:
             points.append(running // MICRO)
-        last_hit = hit_id
+        last_hit = hit_id if kind == "award" else None
     return points, before_awards
 
 
@@ -112,3 +114,41 @@ def test_a_table_without_a_jackpot_has_no_history_to_draw(
     chart = _chart(p)
     assert chart.empty.isVisible()
     assert not chart.buttons
+
+
+def test_a_backed_out_hit_is_crossed_not_starred_and_its_back_out_is_a_point(
+        players: list[ScreenPlayer], tmp_path: Path) -> None:
+    """Issue 23: the back-out was merged into the award's point and the hit still starred."""
+    p = start_player(get_profile("washington-face-up"), tmp_path / "t.db",
+                     meter_display=False)
+    players.append(p)
+    deal_a_hit(p, NATURAL_STRAIGHT_FLUSH)
+    confirm_hits(p)
+    p.end_game()
+    db = p.ctl.table.db
+    hit_id = int(db.execute("SELECT hit_id FROM jackpot_hits WHERE from_meter_cents > 0"
+                            ).fetchone()[0])  # the straight flush (the deal may hold tray pays)
+    chart = _chart(p)
+    points_paid = _running_meter(p, 1, "main")[0]
+    assert _drawn(chart)[0] == points_paid
+    store.back_out(db, hit_id=hit_id, reason="wrong seat", track=EXECUTIVE_TRACK)
+    chart.reload()
+    points, before_awards = _running_meter(p, 1, "main")
+    line, stars = _drawn(chart)
+    assert line == points and len(points) == len(points_paid) + 1  # the back-out's own point
+    assert line[-1] == before_awards[0]  # the meter has the award back
+    assert stars == []  # no star for an award that was taken back
+    _cx, crossed = chart.crossed.getData()
+    assert [int(v) for v in crossed] == before_awards
+    assert any("(backed out)" in label.toPlainText() for label in chart.labels)
+
+
+def test_the_time_axis_reads_the_clock() -> None:
+    from datetime import datetime
+
+    axis = ClockAxis("bottom")
+    noon = datetime(2026, 11, 25, 12, 0, 5).timestamp()
+    assert axis.tickStrings([noon, noon + 0.5], 1.0, 0.5) == ["12:00:05.0", "12:00:05.5"]
+    assert axis.tickStrings([noon], 1.0, 5) == ["12:00:05"]
+    assert axis.tickStrings([noon], 1.0, 300) == ["12:00"]
+    assert axis.tickStrings([noon], 1.0, 2 * 86_400) == ["25 Nov"]
