@@ -46,16 +46,22 @@ def required_role(amount_cents: int, executive_threshold_cents: int) -> Role:
     return Role.EXECUTIVE if amount_cents > executive_threshold_cents else Role.SUPERVISOR
 
 
-def check(db: Database, track: str, required: Role) -> Employee | Refused:
+def a_role(role: Role) -> str:
+    """The role with its article: "a supervisor", "an executive"."""
+    return f"{'an' if role.value[0] in 'aeiou' else 'a'} {role.value}"
+
+
+def check(db: Database, track: str, required: Role, because: str = "") -> Employee | Refused:
     """The employee the swipe authorises, or the refusal (nothing is written)."""
     employee = find_by_card(db, track)
     if employee is None:
         return Refused(RefusalReason.UNKNOWN_CARD, "card not recognised: no employee holds it")
-    return permits(employee, required)
+    return permits(employee, required, because)
 
 
-def permits(employee: Employee, required: Role) -> Employee | Refused:
-    """``employee`` if they may do what needs ``required``, else the refusal."""
+def permits(employee: Employee, required: Role, because: str = "") -> Employee | Refused:
+    """``employee`` if they may do what needs ``required``, else the refusal; ``because``
+    says why that role is needed (the award above the executive threshold, say)."""
     if not employee.enabled:
         return Refused(RefusalReason.DISABLED,
                        f"{employee.name} ({employee.employee_id}) is disabled")
@@ -66,18 +72,20 @@ def permits(employee: Employee, required: Role) -> Employee | Refused:
     if not allowed:
         return Refused(
             RefusalReason.NOT_AUTHORISED,
-            f"{employee.name} is a {employee.role.value}; this needs {_ARTICLE[required]} card",
+            f"{employee.name} is {a_role(employee.role)}; this needs {_ARTICLE[required]} card"
+            + (f": {because}" if because else ""),
         )
     return employee
 
 
-def authorise(db: Database, track: str, required: Role, action: str) -> Employee:
+def authorise(db: Database, track: str, required: Role, action: str,
+              because: str = "") -> Employee:
     """Check a swipe; log a refusal (committed on its own) and raise it, or return the employee.
 
     The caller logs the acceptance with :func:`log_accepted` inside the transaction of the
     action itself, so the action and who authorised it are committed together.
     """
-    result = check(db, track, required)
+    result = check(db, track, required, because)
     if isinstance(result, Refused):
         employee = find_by_card(db, track)
         refuse(db, employee.employee_id if employee else None, result, action)

@@ -38,13 +38,14 @@ from dealer_console.employees.authorize import (
     required_role,
 )
 from dealer_console.employees.authorize import Refused as SwipeRefused
-from dealer_console.employees.registry import Employee, Role
+from dealer_console.employees.registry import Employee, Role, find_by_card
 from dealer_console.employees.registry import now as registry_now
 from dealer_console.jackpot import linked, store
 from dealer_console.jackpot.marks import Mark, MarkError
 from dealer_console.jackpot.meters import MICRO, MeterState
 from dealer_console.jackpot.service import JackpotRound, Pending
 from dealer_console.jackpot.store import HitRecord, JackpotError
+from dealer_console.money import format_cents
 from dealer_console.round.jackpot import Confirmed, JackpotRefused
 
 if TYPE_CHECKING:
@@ -346,7 +347,10 @@ class JackpotSystem:
         game = store.game_config(self.db, key[1])
         self._pin = None  # a new swipe replaces a PIN still wanted
         if not game.needs_two(amount):
-            employee = authorise(self.db, track, role, action)
+            because = "" if role is not Role.EXECUTIVE else (
+                f"the award, {format_cents(amount)}, is above the "
+                f"{format_cents(game.executive_threshold_cents)} a supervisor may confirm")
+            employee = authorise(self.db, track, role, action, because)
         else:
             held = self.held(table.state)
             employee = (authorise(self.db, track, Role.SUPERVISOR, action) if held is None
@@ -466,7 +470,13 @@ class JackpotSystem:
         """The second card of two: authorised as a supervisor's, then a different person of
         the other role; each refusal logged with its reason."""
         want = Role.EXECUTIVE if first.role is Role.SUPERVISOR else Role.SUPERVISOR
-        employee = authorise(self.db, track, Role.SUPERVISOR, action)
+        after = f"the award needs two people, and {first.name} ({first.role.value}) was first"
+        same = find_by_card(self.db, track)
+        if same is None or same.employee_id != first.employee_id:
+            # the second card must be the other role's: say so to a dealer's card as well
+            employee = authorise(self.db, track, want, action, after)
+        else:
+            employee = same
         why = None
         if employee.employee_id == first.employee_id:
             why = (RefusalReason.SAME_PERSON, "the same person cannot confirm twice: this "

@@ -348,7 +348,7 @@ def hit_action(db: Database, round_id: int, spot: int, seat: int, line_no: int,
         raise JackpotError(f"round {round_id}: seat {seat}'s jackpot hit is already confirmed")
     quoted = meters.award(game, line, meter_states(db, spot) if states is None else states)
     action = (f"confirm jackpot game {spot} round {round_id} seat {seat}: {line.label} "
-              f"{quoted.amount_cents} cents")
+              f"{format_cents(quoted.amount_cents)}")
     return required_role(quoted.amount_cents, game.executive_threshold_cents), action
 
 

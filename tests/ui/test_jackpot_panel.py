@@ -139,7 +139,10 @@ def test_an_executive_level_hit_refuses_a_supervisor(play: list[ScreenPlayer],
     assert hit.needs == "executive"
     assert "an executive's card" in panel(p).hits.text()
     confirm_with(p, "supervisor")
-    assert "this needs an executive's card" in panel(p).result.text()
+    # the threshold said in dollars (issue 23: the refusal did not say it)
+    assert (f"Sim Supervisor is a supervisor; this needs an executive's card: the award, "
+            f"{format_cents(hit.amount_cents)}, is above the $1,000.00 a supervisor may "
+            "confirm") in panel(p).result.text()
     assert hits(p) == []
     p.swipe("executive")
     assert hits(p) == [(1, hit.amount_cents, "SIM-X1")]
@@ -341,7 +344,9 @@ def test_an_award_above_the_two_person_level_needs_a_supervisor_and_an_executive
     p.swipe("supervisor")
     assert "the same person cannot confirm twice" in panel(p).result.text()
     p.swipe("dealer")
-    assert "this needs a supervisor's card" in panel(p).result.text()
+    # the card the second confirmation needs, and why (issue 23)
+    assert ("Sim Dealer is a dealer; this needs an executive's card: the award needs two "
+            "people, and Sim Supervisor (supervisor) was first") in panel(p).result.text()
     assert hits(p) == []
     p.swipe("executive")
     db = p.console.opened.db
