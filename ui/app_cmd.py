@@ -49,6 +49,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.simulated and args.devices:
         raise CommandError("--simulated and --devices exclude each other")
+    from ui.supervisor.session import idle_lock_seconds
+
+    try:
+        idle_lock_seconds()  # a typo in the idle lock stops the start, never unlocks a table
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
     try:
         return run_app(profile=profile, simulated=args.simulated, db_path=args.db,
                        quit_after=args.quit_after, devices_file=args.devices,

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from sqlite_utils import Database
 
 from dealer_console.employees import changes, pins
+from dealer_console.employees.authorize import session_ended
 from dealer_console.employees.changes import Change
 from dealer_console.employees.registry import (
     Employee,
@@ -45,6 +46,12 @@ class StaffDesk:
 
     def employees(self) -> list[Employee]:
         return list_employees(self.db)
+
+    def session_ended(self, employee: Employee, required: Role) -> str | None:
+        """Why the session ``employee``'s card opened (needing ``required``) must end now,
+        or None: asked before every action of the supervisor's and technician's areas and on
+        every change of the table (``authorize.session_ended``)."""
+        return session_ended(self.db, employee, required)
 
     def check_new(self, employee_id: str, name: str) -> str | None:
         """Why a new employee's id or name is refused (as the command line checks them, and

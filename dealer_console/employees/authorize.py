@@ -14,7 +14,7 @@ from typing import NoReturn
 
 from sqlite_utils import Database
 
-from dealer_console.employees.registry import Employee, Role, find_by_card, log
+from dealer_console.employees.registry import Employee, Role, find, find_by_card, log
 from dealer_console.errors import Refusal
 
 _RANK = {Role.SUPERVISOR: 1, Role.EXECUTIVE: 2}
@@ -76,6 +76,24 @@ def permits(employee: Employee, required: Role, because: str = "") -> Employee |
             + (f": {because}" if because else ""),
         )
     return employee
+
+
+def session_ended(db: Database, employee: Employee, required: Role) -> str | None:
+    """Why a staff session opened by ``employee``'s card may go on no longer, or None.
+
+    Issue 23: a supervisor whose card an executive had disabled went on acting in the session
+    the card had opened. The registry is read again: an employee removed, disabled, or whose
+    role changed since the card was accepted ends the session (a new swipe decides anew)."""
+    now = find(db, employee.employee_id)
+    if now is None:
+        return f"{employee.name} ({employee.employee_id}) is no longer on the staff list"
+    if not now.enabled:
+        return f"{employee.name} ({employee.employee_id}) has been disabled"
+    if now.role is not employee.role:
+        return (f"{employee.name}'s role changed from {employee.role.value} to "
+                f"{now.role.value}")
+    refused = permits(now, required)
+    return None if isinstance(refused, Employee) else str(refused)
 
 
 def authorise(db: Database, track: str, required: Role, action: str,

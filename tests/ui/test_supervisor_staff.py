@@ -122,7 +122,9 @@ def test_withdraw_re_enable_and_role_change(player: ScreenPlayer) -> None:
 def test_an_executive_may_not_change_their_own_role(player: ScreenPlayer) -> None:
     p = player
     screen = staff_screen(p)
-    p.tap(screen.rows["SIM-S1"])  # a second executive first: the table keeps one either way
+    # a second executive first, so the table keeps one either way (not the supervisor whose
+    # card opened these screens: a change of that role ends the session, issue 23)
+    p.tap(screen.rows["SIM-D1"])
     p.tap(screen.role_buttons[Role.EXECUTIVE])
     p.swipe("executive")
     p.tap(screen.rows["SIM-X1"])

@@ -30,7 +30,7 @@ from ui.dealer.pages import build_pages
 from ui.dealer.seats import TableView
 from ui.dealer.words import PHASES
 from ui.supervisor.area import SupervisorArea
-from ui.supervisor.session import Session
+from ui.supervisor.session import Session, SessionGuard
 from ui.supervisor.win_page import WinPageDesk
 from ui.technician.area import TechnicianArea
 from ui.technician.setup_screen import SetupContext
@@ -94,6 +94,8 @@ class DealerWindow(QMainWindow):
         simulator)."""
         self.card_prompt = CardPrompt(lambda: self.act(controller.cancel_card))
         self.supervisor: SupervisorArea | None = None
+        self.guard: SessionGuard | None = None
+        """Ends the open staff area's session (disabled card, changed role, idle lock)."""
         self.win_pages = WinPageDesk(controller, self)
         """Prints and shows the win page the money bag asks for."""
 
@@ -139,7 +141,9 @@ class DealerWindow(QMainWindow):
 
     def open_supervisor(self, employee: Employee) -> SupervisorArea:
         self.close_supervisor()
-        self.supervisor = SupervisorArea(self.ctl, self.bridge, Session(employee),
+        self.guard = SessionGuard(self.ctl, employee, Role.SUPERVISOR, self._session_ended)
+        self.supervisor = SupervisorArea(self.ctl, self.bridge,
+                                         Session(employee, check=self.guard.check),
                                          self.close_supervisor)
         self.areas.addWidget(self.supervisor)
         self.areas.setCurrentWidget(self.supervisor)
@@ -147,10 +151,26 @@ class DealerWindow(QMainWindow):
 
     def close_supervisor(self) -> None:
         area, self.supervisor = self.supervisor, None
+        self._stop_guard()
         self.areas.setCurrentWidget(self.dealer_area)
         if area is not None:
             self.areas.removeWidget(area)
             area.deleteLater()
+
+    def _stop_guard(self) -> None:
+        guard, self.guard = self.guard, None
+        if guard is not None:
+            guard.stop()
+
+    def _session_ended(self, why: str) -> None:
+        """A staff session ended by the guard (a card disabled, a role changed, the idle
+        lock): back to the dealer's screen, saying why."""
+        self.guard = None
+        if self.technician is not None:
+            self.leave_test_mode()
+        else:
+            self.close_supervisor()
+        self.phase_bar.show_message(why)
 
     def ask_technician(self) -> None:
         """Test mode and the technician's screens open on a technician's card, between
@@ -159,14 +179,16 @@ class DealerWindow(QMainWindow):
 
     def open_technician(self, employee: Employee) -> TechnicianArea:
         self.close_supervisor()
+        self.guard = SessionGuard(self.ctl, employee, Role.TECHNICIAN, self._session_ended)
         self.technician = TechnicianArea(self.ctl, self.bridge, employee, self.setup_context,
-                                         self.leave_test_mode)
+                                         self.leave_test_mode, check=self.guard.check)
         self.areas.addWidget(self.technician)
         self.areas.setCurrentWidget(self.technician)
         return self.technician
 
     def leave_test_mode(self) -> None:
         area, self.technician = self.technician, None
+        self._stop_guard()
         if self.ctl.in_test_mode:
             self.act(self.ctl.leave_test_mode)
         self.areas.setCurrentWidget(self.dealer_area)

@@ -88,6 +88,8 @@ class SupervisorArea(QWidget):
         return widget
 
     def show_view(self, view: TableSnapshot) -> None:
+        if not self.session.check():  # a card disabled meanwhile: the area is closing
+            return
         current = self.stack.shown()
         show = getattr(current, "show_view", None)
         if show is not None:

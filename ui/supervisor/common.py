@@ -69,7 +69,10 @@ class SupervisorScreen(QWidget):
         self.message.setText(text)
 
     def act(self, command: Callable[[], object], done: str = "") -> bool:
-        """Run a change; a refusal is shown in plain words and nothing changed."""
+        """Run a change; a refusal is shown in plain words and nothing changed. The session
+        is checked first: a card disabled since it opened ends it (nothing is run)."""
+        if not self.session.check():
+            return False
         try:
             command()
         except ConsoleError as exc:

@@ -251,6 +251,8 @@ class JackpotScreen(QWidget):
         self.message.setVisible(bool(text))
 
     def _act(self, action: Callable[[], object]) -> bool:
+        if not self.session.check():
+            return False
         try:
             action()
         except ConsoleError as exc:

@@ -31,9 +31,12 @@ from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 class TechnicianArea(QWidget):
     def __init__(self, controller: TableController, bridge: ControllerBridge,
                  technician: Employee, context: SetupContext,
-                 on_leave: Callable[[], object]) -> None:
+                 on_leave: Callable[[], object],
+                 check: Callable[[], bool] = lambda: True) -> None:
         super().__init__()
         self.ctl = controller
+        self.check = check
+        """The session's guard: asked before each action and on each change of the table."""
         self.banner = TestModeBanner(controller.opened.profile,
                                      f"{technician.name} ({technician.employee_id})")
         self.message = QLabel("")
@@ -47,7 +50,7 @@ class TechnicianArea(QWidget):
         top.addWidget(self.leave)
         self.tests = TestsScreen(controller, self.act)
         self.devices = DevicesScreen(controller, context.devices_path.parent, self.tell)
-        self.setup = SetupScreen(controller, context, self.tell)
+        self.setup = SetupScreen(controller, context, self.tell, check)
         # the tests grow with the table's seats: they scroll rather than squeeze the window
         tests = QScrollArea()
         tests.setWidget(self.tests)
@@ -87,6 +90,8 @@ class TechnicianArea(QWidget):
             button.setChecked(shown is screen)
 
     def act(self, command: Callable[[], object]) -> bool:
+        if not self.check():
+            return False
         try:
             command()
         except ConsoleError as exc:
@@ -101,4 +106,6 @@ class TechnicianArea(QWidget):
         self.message.setVisible(bool(text))
 
     def show_view(self, view: TableSnapshot) -> None:
+        if not self.check():
+            return
         self.tests.show_view(view)

@@ -70,12 +70,15 @@ class DeviceSetup(QGroupBox):
     """One device's settings, its connection test and its save."""
 
     def __init__(self, controller: TableController, context: SetupContext, device: str,
-                 tell: Callable[[str], object]) -> None:
+                 tell: Callable[[str], object],
+                 check: Callable[[], bool] = lambda: True) -> None:
         super().__init__(TITLES.get(device, device))
         self.ctl = controller
         self.context = context
         self.device = device
         self.tell = tell
+        self.check = check
+        """The technician's session guard, asked before a test or a save."""
         self.tested: DeviceSettings | None = None
         self._deadline = 0.0
         self._timer = QTimer(self)
@@ -145,6 +148,8 @@ class DeviceSetup(QGroupBox):
         return BetSensorsConfig(self.port_text(), baud, seats)
 
     def test_connection(self) -> None:
+        if not self.check():
+            return
         self.save.setEnabled(False)
         self.tested = None
         try:
@@ -177,6 +182,8 @@ class DeviceSetup(QGroupBox):
                                 "back in use.")
 
     def save_settings(self) -> None:
+        if not self.check():
+            return
         if self.tested is None:
             self.result.setText("Test the connection first.")
             return
@@ -202,7 +209,8 @@ def _usb_id(name: str, text: str) -> int:
 
 class SetupScreen(QWidget):
     def __init__(self, controller: TableController, context: SetupContext,
-                 tell: Callable[[str], object]) -> None:
+                 tell: Callable[[str], object],
+                 check: Callable[[], bool] = lambda: True) -> None:
         super().__init__()
         layout = QVBoxLayout(self)
         where = QLabel(f"Settings are saved to {context.devices_path}")
@@ -211,7 +219,7 @@ class SetupScreen(QWidget):
         self.tabs = QTabWidget()
         self.devices: dict[str, DeviceSetup] = {}
         for driver in controller.devices.all():
-            box = DeviceSetup(controller, context, driver.name, tell)
+            box = DeviceSetup(controller, context, driver.name, tell, check)
             self.devices[driver.name] = box
             self.tabs.addTab(box, box.title())
         layout.addWidget(self.tabs)

@@ -1,0 +1,120 @@
+"""Issue 23: a staff session ends when its card may no longer hold it, and an unattended area
+locks. Through the real screens, simulated devices and a real table database: a supervisor's
+card disabled by an executive while the supervisor's screens are open cannot void a round (the
+area closes, saying why, and nothing is voided); a changed role does the same to a technician;
+an area left untouched goes back to the dealer's screen."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from contextlib import redirect_stderr
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from dealer_console.employees import changes
+from dealer_console.employees.registry import Role
+from tests.ui.test_jackpot_panel import EXECUTIVE_TRACK
+from tests.ui.test_supervisor_table import table_screen
+from ui.supervisor.session import IDLE_LOCK_DEFAULT, SessionGuard, idle_lock_seconds
+from ui.testing import ScreenPlayer
+
+
+@pytest.fixture
+def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
+    started: list[ScreenPlayer] = []
+    yield started
+    for player in started:
+        player.close()
+
+
+def start(play: list[ScreenPlayer], tmp_path: Path) -> ScreenPlayer:
+    p = ScreenPlayer.start("washington-face-up", tmp_path / "t.db")
+    play.append(p)
+    return p
+
+
+def voided(p: ScreenPlayer) -> list[dict[str, object]]:
+    return [json.loads(r[0]) for r in p.ctl.table.db.execute(
+        "SELECT payload FROM events WHERE kind = 'round_voided'")]
+
+
+def test_a_disabled_supervisor_s_open_session_cannot_void_a_round(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, tmp_path)
+    p.bet(2, "Base", 50)
+    screen = table_screen(p, p.open_supervisor("supervisor"))
+    p.tap(screen.reason_buttons["Other reason"])
+    screen.reason_keys.type_text("Table closing early")
+    p.tap(screen.reason_keys.ok)
+    # an executive disables the supervisor's card (the command line on the table PC)
+    changes.set_enabled(p.ctl.table.db, EXECUTIVE_TRACK, "SIM-S1", False, reason="left")
+    p.tap(screen.void_button)
+    assert voided(p) == []  # nothing was done in the disabled supervisor's name
+    assert p.window.supervisor is None  # the area closed at once
+    said = p.window.phase_bar.message_text()
+    assert "Sim Supervisor (SIM-S1) has been disabled" in said, said
+    assert "supervisor's screens closed" in said
+
+
+def test_a_change_of_the_table_ends_a_session_whose_card_was_disabled(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    """Not only an action: the next change of the table's view closes the area too."""
+    p = start(play, tmp_path)
+    p.open_supervisor("supervisor")
+    changes.set_enabled(p.ctl.table.db, EXECUTIVE_TRACK, "SIM-S1", False, reason="left")
+    p.hardware.unplug("shuffler")  # any change of the table: here a device going down
+    p.wait(lambda: p.window.supervisor is None, "the supervisor's area to close")
+    assert "has been disabled" in p.window.phase_bar.message_text()
+
+
+def test_a_technician_whose_role_changed_leaves_test_mode(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, tmp_path)
+    area = p.open_technician()
+    assert p.ctl.in_test_mode
+    changes.change_role(p.ctl.table.db, EXECUTIVE_TRACK, "SIM-T1", Role.DEALER)
+    assert not area.act(lambda: None)  # the next action is refused, and ends the session
+    assert p.window.technician is None and not p.ctl.in_test_mode
+    said = p.window.phase_bar.message_text()
+    assert "role changed from technician to dealer" in said, said
+
+
+def test_an_untouched_area_locks_back_to_the_dealer_s_screen(
+        play: list[ScreenPlayer], tmp_path: Path, qtbot: QtBot) -> None:
+    p = start(play, tmp_path)
+    p.open_supervisor("supervisor")
+    guard = p.window.guard
+    assert isinstance(guard, SessionGuard) and guard.idle_seconds == IDLE_LOCK_DEFAULT
+    guard.idle.setInterval(300)  # the two minutes, shortened for the test
+    guard.idle.start()
+    p.tap(p.window.supervisor.buttons["Recall"])  # a touch: the lock waits again
+    assert guard.idle.isActive() and p.window.supervisor is not None
+    qtbot.waitUntil(lambda: p.window.supervisor is None, timeout=5000)
+    assert "locked after" in p.window.phase_bar.message_text()
+    assert "without a touch" in p.window.phase_bar.message_text()
+
+
+def test_the_idle_time_is_configurable_and_a_bad_value_is_refused() -> None:
+    assert idle_lock_seconds({}) == IDLE_LOCK_DEFAULT == 120
+    assert idle_lock_seconds({"DEALER_CONSOLE_IDLE_LOCK": "300"}) == 300
+    for bad in ("0", "5", "two minutes", "-30", "99999"):
+        with pytest.raises(ValueError, match="whole seconds, 10 to 3600"):
+            idle_lock_seconds({"DEALER_CONSOLE_IDLE_LOCK": bad})
+
+
+def test_the_console_refuses_to_start_with_a_bad_idle_lock(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dealer_console.cli import main
+
+    monkeypatch.setenv("DEALER_CONSOLE_IDLE_LOCK", "2m")
+    err = io.StringIO()
+    with redirect_stderr(err):
+        status = main(["gui", "--simulated", "--db", str(tmp_path / "t.db"),
+                       "--quit-after", "1"])
+    assert status == 2
+    assert "DEALER_CONSOLE_IDLE_LOCK='2m': give the idle lock in whole seconds" in err.getvalue()
+    assert not (tmp_path / "t.db").exists()
