@@ -69,18 +69,25 @@ def message_words(message: object) -> str:
     """A decoded message as a technician reads it: its kind and its fields, enums by name and
     cards as notation (``Status state=READY deal_id=0 firmware=SIM-3.8``)."""
     if not dataclasses.is_dataclass(message):
-        return str(message)
+        return _shown(message)
     parts = [type(message).__name__]
     for f in dataclasses.fields(message):
-        value = getattr(message, f.name)
-        if isinstance(value, enum.Enum):
-            shown = value.name
-        elif isinstance(value, tuple | list):
-            shown = " ".join(str(v) for v in value)
-        else:
-            shown = str(value)
-        parts.append(f"{f.name}={shown}")
+        parts.append(f"{f.name}={_shown(getattr(message, f.name))}")
     return " ".join(parts)
+
+
+def _shown(value: object) -> str:
+    """A field's value by the protocol's names at any depth: an enum by its name (never
+    ``LightColour.RED``), a list item by item, a nested value as its own fields."""
+    if isinstance(value, enum.Enum):
+        return value.name
+    if isinstance(value, tuple | list):
+        return " ".join(_shown(v) for v in value)
+    if (dataclasses.is_dataclass(value) and not isinstance(value, type)
+            and type(value).__str__ is object.__str__):  # a card keeps its own "Ad"
+        inner = ",".join(_shown(getattr(value, f.name)) for f in dataclasses.fields(value))
+        return f"{type(value).__name__}({inner})"
+    return str(value)
 
 
 def describe_safely(describe: Describer, raw: bytes) -> str:

@@ -80,3 +80,31 @@ def test_the_shared_shape(cls: type[ev.DeviceEvent]) -> None:
         assert first.key == later.key, "the same fact seen again must have the same key"
     else:
         assert first.key != later.key, "a moment is its own fact"
+
+
+def test_frames_are_described_by_the_protocol_s_names_at_any_depth() -> None:
+    """Issue 23: the technician's raw frames showed Python's enum text."""
+    import dataclasses
+    import enum
+
+    from dealer_console.cards import parse_cards
+    from drivers.base import message_words
+
+    class Colour(enum.Enum):
+        RED = 1
+
+    @dataclasses.dataclass(frozen=True)
+    class Lamp:
+        seat: int
+        colour: Colour
+
+    @dataclasses.dataclass(frozen=True)
+    class SetLamps:
+        lamps: tuple[Lamp, ...]
+        colours: tuple[Colour, ...]
+        cards: tuple[object, ...]
+
+    words = message_words(SetLamps((Lamp(2, Colour.RED),), (Colour.RED,),
+                                   tuple(parse_cards("Ad Kc"))))
+    assert words == "SetLamps lamps=Lamp(2,RED) colours=RED cards=Ad Kc"
+    assert "Colour." not in words
