@@ -6,6 +6,7 @@ Run: ``.venv/bin/python benchmarks/drivers_keypad.py`` (about ten seconds).
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import threading
 import time
@@ -99,18 +100,23 @@ def throughput(events: int = 2000) -> float:
 
 
 def main() -> None:
-    single, merged = decode_rate()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="the short form the test suite runs: a few samples of each")
+    quick = parser.parse_args().quick
+    single, merged = decode_rate(0.2 if quick else 2.0)
     print(f"keypad codec: {single:,.0f} reports/s decoded (1 per transfer)")
     print(f"keypad codec: {merged:,.0f} reports/s decoded (8 merged per transfer)")
     for poll in (0.02, 0.005):
-        lat = sorted(latency(poll_interval=poll))
+        lat = sorted(latency(presses=20 if quick else 300, poll_interval=poll))
         p95 = lat[int(len(lat) * 0.95)]
         print(
             f"keypad latency report->event (poll {poll * 1000:g} ms, {len(lat)} presses): "
             f"median {statistics.median(lat) * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms, "
             f"max {lat[-1] * 1000:.2f} ms"
         )
-    print(f"keypad end to end: {throughput():,.0f} events/s over pyusb and the virtual bus")
+    print(f"keypad end to end: {throughput(200 if quick else 2000):,.0f} events/s over pyusb "
+          "and the virtual bus")
 
 
 if __name__ == "__main__":

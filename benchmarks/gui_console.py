@@ -327,12 +327,16 @@ def main() -> int:
     parser.add_argument("--starts", type=int, default=5, help="cold starts (default 5)")
     parser.add_argument("--quick", action="store_true",
                         help="a short run: 20 deals, 10 rounds watched, 3 cold starts")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the short form the test suite runs: 3 deals, 2 rounds, 1 start")
     parser.add_argument("--child-cold-start", metavar="DB", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_cold_start:
         return child_cold_start(args.child_cold_start)
     if args.quick:
         args.rounds, args.stall_rounds, args.starts = 20, 10, 3
+    if args.smoke:
+        args.rounds, args.stall_rounds, args.starts = 3, 2, 1
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 

@@ -10,6 +10,7 @@ Run: ``.venv/bin/python benchmarks/math_counts.py`` (about fifteen seconds).
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import time
@@ -33,7 +34,7 @@ def best_of(argv: list[str], runs: int = 3) -> float:
     return min(times)
 
 
-def count_seconds(figure: str) -> float:
+def count_seconds(figure: str, times: int = 3) -> float:
     code = (
         f"import time; {COUNT_ONLY[figure]}; t = time.perf_counter(); f(); "
         "print(time.perf_counter() - t)"
@@ -41,20 +42,27 @@ def count_seconds(figure: str) -> float:
     runs = [
         float(subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True,
                              capture_output=True, text=True).stdout)
-        for _ in range(3)
+        for _ in range(times)
     ]
     return min(runs)
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="the short form the test suite runs: one run each, no target")
+    quick = parser.parse_args().quick
+    runs = 1 if quick else 3
     failed = False
     for figure in ("fortune", "ace-high"):
-        whole = best_of([sys.executable, "-m", "dealer_console.cli", "math", figure, "--json"])
-        alone = count_seconds(figure)
+        whole = best_of([sys.executable, "-m", "dealer_console.cli", "math", figure, "--json"],
+                        runs)
+        alone = count_seconds(figure, runs)
         ok = whole < TARGET
-        failed |= not ok
+        failed |= not ok and not quick  # the short form proves it runs, not how fast
+        verdict = "short form, not judged" if quick else "met" if ok else "MISSED"
         print(f"math {figure:<9} whole command {whole:6.3f} s   count alone {alone:6.3f} s   "
-              f"target < {TARGET:.0f} s: {'met' if ok else 'MISSED'}")
+              f"target < {TARGET:.0f} s: {verdict}")
     return 1 if failed else 0
 
 

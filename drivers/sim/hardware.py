@@ -11,6 +11,7 @@ the ones the console runs with real hardware.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from dealer_console.controller import TableDevices
 from dealer_console.devices.diagnostics import DeviceDriver
@@ -51,6 +52,10 @@ class SimulatedHardware:
     wire_faults: FaultPlan | None = None
     clock: Clock = REAL_CLOCK
     backoff: Backoff | None = None
+    link_dir: Path | None = None
+    """Where each pseudo-terminal gets a stable name (a link, as udev gives a real adapter):
+    unplugged, the name is gone, so a driver retrying never opens another program's
+    pseudo-terminal that took the freed number."""
     drivers: list[DeviceDriver] = field(default_factory=list)
     servers: list[PtyServer] = field(default_factory=list)
     links: dict[str, InProcessLink] = field(default_factory=dict)
@@ -112,7 +117,8 @@ class SimulatedHardware:
 
     def _port(self, name: str, double: Double, faults: FaultInjector) -> str | TransportFactory:
         if self.link == "pty":
-            server = PtyServer(double, faults=faults).start()
+            named = None if self.link_dir is None else self.link_dir / name
+            server = PtyServer(double, link=named, faults=faults).start()
             self.servers.append(server)
             return server.path
         link = InProcessLink(double, name, faults)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -51,9 +52,10 @@ def _prove_alive(name: str, hw: SimulatedHardware, driver: DeviceThread) -> Devi
 
 
 @pytest.mark.parametrize("name", ["shuffler", "bet-sensors", "keypad"])
-def test_ten_thousand_attempts_unplugged_then_plugged_back(name: str) -> None:
+def test_ten_thousand_attempts_unplugged_then_plugged_back(name: str, tmp_path: Path) -> None:
     clock = SkippingClock()
-    hw = SimulatedHardware(devices=(name,), clock=clock, backoff=PRODUCTION).start()
+    hw = SimulatedHardware(devices=(name,), clock=clock, backoff=PRODUCTION,
+                           link_dir=tmp_path).start()
     try:
         [driver] = hw.drivers
         assert isinstance(driver, DeviceThread)

@@ -1,4 +1,5 @@
-"""The UI kit's tests run in the themed application the console runs in."""
+"""The UI kit's tests run in the themed application the console runs in; ``play`` collects
+the consoles a test starts and closes them after it."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
 
+from ui.testing import ScreenPlayer
 from ui.theme import apply_theme
 
 
@@ -14,3 +17,11 @@ from ui.theme import apply_theme
 def themed(qapp: QApplication) -> Iterator[QApplication]:
     apply_theme(qapp)
     yield qapp
+
+
+@pytest.fixture
+def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
+    started: list[ScreenPlayer] = []
+    yield started
+    for player in started:
+        player.close()

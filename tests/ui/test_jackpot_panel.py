@@ -8,11 +8,9 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pytestqt.qtbot import QtBot
 
 from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
@@ -32,13 +30,6 @@ WILD_SF = "2h 3h 4h 5h 6h JK 8h"  # 25% of the meter: a supervisor's card
 ROYAL = "As Ks Qs Js Ts 2d 3c"  # 200 for 1 from the tray: a supervisor's card
 EXECUTIVE_TRACK = next(t for _i, _n, role, t in SIM_STAFF if role == "executive")
 
-
-@pytest.fixture
-def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
-    started: list[ScreenPlayer] = []
-    yield started
-    for player in started:
-        player.close()
 
 
 def start(play: list[ScreenPlayer], db: Path) -> ScreenPlayer:

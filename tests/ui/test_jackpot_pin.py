@@ -7,12 +7,10 @@ profile's addition to it (``docs/jackpot.md``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from pytestqt.qtbot import QtBot
 
 from dealer_console.audit.verify import audit
 from dealer_console.employees import changes, pins
@@ -35,13 +33,6 @@ NEW_PIN = "73915824"
 """Eight digits no timestamp, amount or hash in the database is likely to hold by chance."""
 ROYAL_CENTS = 200 * 100
 
-
-@pytest.fixture
-def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
-    started: list[ScreenPlayer] = []
-    yield started
-    for player in started:
-        player.close()
 
 
 def pin_profile(folder: Path, two_person: bool = False) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from contextlib import redirect_stderr
 from pathlib import Path
 
@@ -21,14 +20,6 @@ from tests.ui.test_jackpot_panel import EXECUTIVE_TRACK
 from tests.ui.test_supervisor_table import table_screen
 from ui.supervisor.session import IDLE_LOCK_DEFAULT, SessionGuard, idle_lock_seconds
 from ui.testing import ScreenPlayer
-
-
-@pytest.fixture
-def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
-    started: list[ScreenPlayer] = []
-    yield started
-    for player in started:
-        player.close()
 
 
 def start(play: list[ScreenPlayer], tmp_path: Path) -> ScreenPlayer:

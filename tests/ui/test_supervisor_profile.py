@@ -5,11 +5,7 @@ with its figure."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
-from pytestqt.qtbot import QtBot
 
 from dealer_console.jackpot import store
 from dealer_console.math.jackpot import jackpot_figures
@@ -20,14 +16,6 @@ from dealer_console.profiles.model import Profile
 from ui.app import start_console
 from ui.supervisor.profile import ProfileScreen
 from ui.testing import ScreenPlayer
-
-
-@pytest.fixture
-def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
-    started: list[ScreenPlayer] = []
-    yield started
-    for player in started:
-        player.close()
 
 
 def open_profile(p: ScreenPlayer) -> ProfileScreen:

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
-from pytestqt.qtbot import QtBot
 
 from dealer_console.audit.verify import audit
 from dealer_console.round import commands as c
@@ -19,14 +15,6 @@ from dealer_console.setting import Setting, make_setting
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.table_actions import TableActions
 from ui.testing import ScreenPlayer
-
-
-@pytest.fixture
-def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
-    started: list[ScreenPlayer] = []
-    yield started
-    for player in started:
-        player.close()
 
 
 def start(play: list[ScreenPlayer], profile: str, db: Path) -> ScreenPlayer:
