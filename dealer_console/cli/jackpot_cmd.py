@@ -21,7 +21,9 @@ def register(subparsers: Any) -> None:
     win = sub.add_parser("winpage", help="print (as PDF) the win page of a confirmed award")
     win.add_argument("--db", required=True, type=file_path)
     win.add_argument("hit_id", type=whole_number(1, SQLITE_MAX_INT))
-    win.add_argument("--table", default="table", type=label(60))
+    win.add_argument("--table", default=None, type=label(60),
+                     help="the table's name on the page (default: DEALER_CONSOLE_TABLE_ID, "
+                          "else the database file's name)")
     win.add_argument("-o", "--output", type=file_path, default=None)
     parser.set_defaults(func=run)
 
@@ -34,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_console.jackpot.history import hit_history
     from dealer_console.jackpot.store import JackpotError, get_hit
     from dealer_console.money import format_cents
+    from dealer_console.table_name import table_name
 
     # reports and the meter audit never write; the audit checks every page and index first
     db = read_table_db(Path(args.db), full_check=args.action == "audit")
@@ -71,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             out = Path(args.output) if args.output else Path(f"win-page-{hit.hit_id}.pdf")
             if out.is_dir():
                 raise CommandError(f"-o {out}: is a folder; give the PDF file's name")
-            print(write_win_page(hit, args.table, out))
+            print(write_win_page(hit, args.table or table_name(args.db), out))
         return 0
     finally:
         db.close()

@@ -30,9 +30,11 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealer_console.award_words import local_time
     from dealer_console.cli import read_table_db
     from dealer_console.reports.shift import detail_lines, shift_report, summary_lines
     from dealer_console.reports.shift_pdf import write_shift_pdf
+    from dealer_console.table_name import table_name
 
     if args.end <= args.start:
         raise CommandError(f"--to ({args.end}) must be later than --from ({args.start})")
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     db = read_table_db(Path(args.db))
     report = shift_report(db, args.start, args.end)
     if pdf is not None:
-        write_shift_pdf(report, Path(args.db).stem, pdf)  # the table named by its file
+        write_shift_pdf(report, table_name(args.db), pdf)
     if args.json:
         out = asdict(report)
         out.update(drop_cents=report.drop_cents, paid_cents=report.paid_cents,
@@ -54,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
                    fees_cents=report.fees_cents, jackpot_cents=report.jackpot_cents)
         print(json.dumps(out, indent=2))
     else:
-        print(f"Shift report {report.start} to {report.end}")
+        print(f"Shift report of table {table_name(args.db)}, rounds opened from "
+              f"{local_time(report.start)} to {local_time(report.end)}")
         width = max(len(label) for label, _ in summary_lines(report))
         for label, value in summary_lines(report):
             print(f"  {label:{width}}  {value}")

@@ -10,8 +10,7 @@ from dealer_console.link.asker import HitAsker
 from dealer_console.link.hook import LinkHook
 from dealer_console.link.sender import LinkHealth, OutboxSender
 from dealer_console.link.settings import LinkError, check_link_name, dsn_from_environment
-
-TABLE_ID_VARIABLE = "DEALER_CONSOLE_TABLE_ID"
+from dealer_console.table_name import TABLE_ID_VARIABLE
 
 
 def table_id_from_environment() -> str:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from fpdf import FPDF
 
+from dealer_console.award_words import local_time
 from dealer_console.reports.shift import ShiftReport, detail_lines, summary_lines
 
 
@@ -28,8 +29,9 @@ def write_shift_pdf(report: ShiftReport, table: str, path: Path) -> Path:
     pdf.set_font("Helvetica", "B", 18)
     pdf.cell(0, 12, "Shift report", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("Helvetica", size=11)
-    for line in (f"Table: {table}", f"From {report.start}", f"To   {report.end}",
-                 "Rounds counted: those opened in the range (all amounts in dollars and cents)"):
+    for line in (f"Table: {table}", f"From {local_time(report.start)}",
+                 f"To   {local_time(report.end)}",
+                 "Rounds counted: those opened in the range (amounts in dollars)"):
         pdf.cell(0, 7, _latin1(line), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
     for label, value in summary_lines(report):

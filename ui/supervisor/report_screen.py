@@ -23,6 +23,7 @@ from sqlite_utils import Database
 from dealer_console.controller import TableController
 from dealer_console.reports.shift import ShiftReport, detail_lines, shift_report, summary_lines
 from dealer_console.reports.shift_pdf import write_shift_pdf
+from dealer_console.table_name import table_name
 from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.reader import TableReader, db_file
@@ -55,7 +56,7 @@ class ReportScreen(QWidget):
         super().__init__()
         self.body = QStackedWidget()
         self.db_file = db_file(controller)
-        self.table_name = Path(self.db_file).stem
+        self.table_name = table_name(self.db_file)
         self.reader = TableReader(self.db_file)
         self.reader.answered.connect(self._show_answer)
         self.reader.failed.connect(self._show_failure)

@@ -26,6 +26,7 @@ from dealer_console.controller import TableController
 from dealer_console.controller.view import WinPageRequest
 from dealer_console.jackpot.store import HitRecord
 from dealer_console.jackpot.winpage import SIGNATURES, TITLE, win_page_lines
+from dealer_console.table_name import table_name
 from ui import theme
 from ui.widgets.touch import ButtonRole, TouchButton
 
@@ -199,7 +200,7 @@ class WinPageDesk:
             return
         self._seen = request.number
         hit = self.ctl.win_page_of(request.hit_id)
-        table = self.ctl.opened.profile.title
+        table = table_name(self.ctl.opened.db_path)
         try:
             self.printed = print_win_page(hit, table, self.ctl.opened.db_path,
                                           configured_printer())
