@@ -141,7 +141,8 @@ class DealerWindow(QMainWindow):
 
     def open_supervisor(self, employee: Employee) -> SupervisorArea:
         self.close_supervisor()
-        self.guard = SessionGuard(self.ctl, employee, Role.SUPERVISOR, self._session_ended)
+        self.guard = SessionGuard(self.ctl, employee, Role.SUPERVISOR, self._session_ended,
+                                  parent=self)
         self.supervisor = SupervisorArea(self.ctl, self.bridge,
                                          Session(employee, check=self.guard.check),
                                          self.close_supervisor)
@@ -161,6 +162,7 @@ class DealerWindow(QMainWindow):
         guard, self.guard = self.guard, None
         if guard is not None:
             guard.stop()
+            guard.deleteLater()
 
     def _session_ended(self, why: str) -> None:
         """A staff session ended by the guard (a card disabled, a role changed, the idle
@@ -179,7 +181,8 @@ class DealerWindow(QMainWindow):
 
     def open_technician(self, employee: Employee) -> TechnicianArea:
         self.close_supervisor()
-        self.guard = SessionGuard(self.ctl, employee, Role.TECHNICIAN, self._session_ended)
+        self.guard = SessionGuard(self.ctl, employee, Role.TECHNICIAN, self._session_ended,
+                                  parent=self)
         self.technician = TechnicianArea(self.ctl, self.bridge, employee, self.setup_context,
                                          self.leave_test_mode, check=self.guard.check)
         self.areas.addWidget(self.technician)
@@ -264,6 +267,7 @@ class DealerWindow(QMainWindow):
                 self.phase_bar.show_message(notice.what, notice.todo)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._stop_guard()  # a closed console keeps no idle timer running
         self.bridge.detach()
         super().closeEvent(event)
         callbacks, self.on_closed = self.on_closed, []

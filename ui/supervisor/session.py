@@ -56,8 +56,11 @@ class SessionGuard(QObject):
     been idle for the lock time; ``on_end`` gets the reason (once)."""
 
     def __init__(self, controller: TableController, employee: Employee, required: Role,
-                 on_end: Callable[[str], object], idle_seconds: int | None = None) -> None:
-        super().__init__()
+                 on_end: Callable[[str], object], idle_seconds: int | None = None,
+                 parent: QObject | None = None) -> None:
+        """``parent``: the window the area is in; the guard dies with it, so its idle timer
+        never fires into a window already gone (it did, in a later test, and crashed)."""
+        super().__init__(parent)
         self.ctl = controller
         self.employee = employee
         self.required = required
