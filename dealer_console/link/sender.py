@@ -147,9 +147,7 @@ class OutboxSender(threading.Thread):
             if batch:
                 server.contribute(conn, self.link, self.table_id, [o for _, o in batch])
             else:
-                with conn.cursor() as cur:
-                    cur.execute("UPDATE link_tables SET last_contact = now() WHERE link = %s "
-                                "AND table_id = %s", [self.link, self.table_id])
+                server.touch(conn, self.link, self.table_id)
             self.health.set_meters(self.link, server.meter_states(conn, self.link))
         except psycopg.Error as exc:
             raise LinkError(f"the link server stopped answering: "

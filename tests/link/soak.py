@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
+from psycopg.conninfo import make_conninfo
 
 from dealer_console.link import server
 from dealer_console.link.audit import verify
@@ -83,6 +84,12 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
     subprocess.run([*CLI, "link", "init", "--dsn", dsn, "--profile", str(profile)],
                    check=True, capture_output=True, timeout=60)
     names = [f"t{i:02d}" for i in range(1, tables + 1)]
+    for employee_id, name, role in (("SIM-S1", "Sim Supervisor", "supervisor"),
+                                    ("SIM-X1", "Sim Executive", "executive")):
+        subprocess.run([*CLI, "link", "add-confirmer", employee_id, "--name", name, "--role",
+                        role, "--reason", "the simulated tables' staff", "--dsn", dsn],
+                       check=True, capture_output=True, timeout=60)
+    table_dsns = {name: add_table(dsn, folder, name) for name in names}
     runs_left = dict.fromkeys(names, runs_each)
     started: dict[str, int] = dict.fromkeys(names, 0)
     procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -101,7 +108,8 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
             argv.append("--resume")
         started[name] += 1
         result.runs += 1
-        procs[name] = subprocess.Popen(argv, env=_env(dsn, name), stdout=subprocess.DEVNULL,
+        procs[name] = subprocess.Popen(argv, env=_env(table_dsns[name], name),
+                                       stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE)
 
     for name in names:
@@ -158,18 +166,28 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
                 launch(name)
         time.sleep(0.05)
     result.seconds = time.monotonic() - t0
-    _finish(folder, dsn, names, profile, result)
+    _finish(folder, dsn, table_dsns, profile, result)
     return result
 
 
-def _finish(folder: Path, dsn: str, names: list[str], profile: Path,
+def add_table(dsn: str, folder: Path, name: str) -> str:
+    """``link add-table``: the table's own login and credentials file; its address."""
+    credentials = folder / f"{name}.pgpass"
+    subprocess.run([*CLI, "link", "add-table", name, "--credentials", str(credentials),
+                    "--reason", "a soak table", "--dsn", dsn],
+                   check=True, capture_output=True, timeout=60)
+    return make_conninfo(dsn, user=f"table-{name}", passfile=str(credentials))
+
+
+def _finish(folder: Path, dsn: str, table_dsns: dict[str, str], profile: Path,
             result: SoakResult) -> None:
+    names = list(table_dsns)
     jackpots = load_profile(profile).jackpots
     assert jackpots is not None
     game = next(g for g in jackpots.games if g.linked)
     for name in names:
         db = folder / f"{name}.db"
-        sender = OutboxSender(db, link=LINK, table_id=name, dsn=dsn, game=game)
+        sender = OutboxSender(db, link=LINK, table_id=name, dsn=table_dsns[name], game=game)
         try:
             while sender.drain_once():
                 pass
