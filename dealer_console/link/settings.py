@@ -18,7 +18,7 @@ DSN_VARIABLE = "DEALER_CONSOLE_LINK_DSN"
 CONNECT_TIMEOUT_S = 3
 """How long a table waits for the server before it calls the link down."""
 
-_PASSWORD = re.compile(r"(?:^|\s)password\s*=|://[^/@\s]*:[^/@\s]*@", re.IGNORECASE)
+_PASSWORD = re.compile(r"(?:^|[\s?&])password\s*=|://[^/@\s]*:[^/@\s]*@", re.IGNORECASE)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 

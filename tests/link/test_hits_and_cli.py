@@ -124,6 +124,8 @@ def test_link_commands(tmp_path: Path, link_dsn: str, pg_server: PgServer,
 @pytest.mark.parametrize("argv, message", [
     (["link", "audit", "--dsn", "host=/nowhere port=1 user=x password=secret"], "pgpass"),
     (["link", "audit", "--dsn", "postgresql://u:secret@h/db"], "pgpass"),
+    (["link", "audit", "--dsn", "postgresql://h/db?user=u&password=secret"], "pgpass"),
+    (["link", "audit", "--dsn", "postgresql://h/db?password=secret"], "pgpass"),
     (["link", "audit", "--dsn", "host=/nowhere-at-all port=1 user=x dbname=x"],
      "cannot be reached"),
     (["link", "audit", "--dsn", ""], "empty"),
