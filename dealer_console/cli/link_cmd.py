@@ -25,6 +25,7 @@ _ACTIONS = (("init", "create or upgrade the link's schema (and install games)"),
             ("thresholds", "change a linked game's executive threshold and two-person level"),
             ("adjust", "reset a linked meter to its seed, or move it by an amount"),
             ("status", "each table's last contact and what it sent"),
+            ("reconcile", "a table's records beside the server's, every difference named"),
             ("audit", "replay every linked meter from its seed and check it"))
 
 
@@ -41,18 +42,21 @@ def _money(text: str) -> int:
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("link", help="linked jackpots' server: init, add-table, "
-                                   "add-confirmer, thresholds, adjust, status, audit")
+                                   "add-confirmer, thresholds, adjust, status, reconcile, "
+                                   "audit")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, helptext in _ACTIONS:
         p = sub.add_parser(name, help=helptext)
         p.add_argument("--dsn", type=label(1000), default=None,
                        help="the server's address (default: $DEALER_CONSOLE_LINK_DSN)")
-        if name not in ("status", "audit", "init"):
+        if name not in ("status", "audit", "init", "reconcile"):
             p.add_argument("--reason", type=label(300), required=True,
                            help="why (kept with the change and who made it)")
         if name == "init":
             p.add_argument("--profile", type=profile_ref, default=None,
                            help="install this profile's linked jackpot games")
+        elif name == "reconcile":
+            p.add_argument("table_db", type=file_path, help="the table's database (TABLE.db)")
         elif name == "add-table":
             p.add_argument("table_id", type=label(64), help="the table's name on the link "
                            "(its DEALER_CONSOLE_TABLE_ID)")
@@ -118,6 +122,15 @@ def _act(conn: Any, args: argparse.Namespace, games: list[Any]) -> int:
     if args.action == "audit":
         return _audit(conn)
     _need_schema(conn)
+    if args.action == "reconcile":
+        from dealer_console.link.reconcile import reconcile
+
+        found = reconcile(conn, Path(args.table_db))
+        for line in found:
+            print(line)
+        print(f"{args.table_db}: " + ("the same as the server" if not found
+                                      else f"{len(found)} differences"))
+        return 1 if found else 0
     if args.action == "add-table":
         login = admin.add_table(conn, args.table_id, Path(args.credentials),
                                 login=args.login, reason=args.reason)

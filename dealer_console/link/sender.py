@@ -38,6 +38,9 @@ class HealthView:
     reason: str
     last_contact: str | None
     owed: int
+    warning: str = ""
+    """Something the supervisor and the link administrator must know even while the link
+    answers (the server gone back in time, wagers it lost sent again), in plain words."""
 
 
 class LinkHealth:
@@ -77,16 +80,22 @@ class LinkHealth:
             self._watchers.append(changed)
 
     def up(self, owed: int) -> None:
-        self._set(lambda old: HealthView(True, "", _now(), owed))
+        self._set(lambda old: HealthView(True, "", _now(), owed, old.warning))
 
     def down(self, reason: str, owed: int) -> None:
-        self._set(lambda old: HealthView(False, reason, old.last_contact, owed))
+        self._set(lambda old: HealthView(False, reason, old.last_contact, owed, old.warning))
+
+    def warn(self, warning: str) -> None:
+        """Say ``warning`` (kept until replaced; empty: none)."""
+        self._set(lambda old: HealthView(old.up, old.reason, old.last_contact, old.owed,
+                                         warning))
 
     def _set(self, make: Callable[[HealthView], HealthView]) -> None:
         with self._lock:
             old = self._view
             self._view = make(old)
-            turned = (old.up, old.reason) != (self._view.up, self._view.reason)
+            turned = ((old.up, old.reason, old.warning)
+                      != (self._view.up, self._view.reason, self._view.warning))
             watchers = list(self._watchers) if turned else []
         for changed in watchers:  # outside the lock: a watcher may read the view
             changed()
@@ -140,10 +149,10 @@ class OutboxSender(threading.Thread):
         """One pass: deliver up to ``limit`` owed wagers; returns how many were sent.
         A failure of the link is a :class:`LinkError` (the health says it too)."""
         db, progress = self._local()
-        batch = outbox.undelivered(db, self.link, self.table_id, progress.last(self.link),
-                                   limit)
         try:
-            conn = self._server()
+            conn = self._server()  # a reconnect may rewind the mark (the server lost some)
+            batch = outbox.undelivered(db, self.link, self.table_id, progress.last(self.link),
+                                       limit)
             if batch:
                 server.contribute(conn, self.link, self.table_id, [o for _, o in batch])
             else:
@@ -173,12 +182,37 @@ class OutboxSender(threading.Thread):
         if self._conn is None or self._conn.closed:
             conn = server.connect(self.dsn, who=self.table_id)
             try:
-                server.register_table(conn, self.link, self.table_id, self.game)
+                self._hello(conn)
             except BaseException:
                 conn.close()
                 raise
             self._conn = conn
         return self._conn
+
+    def _hello(self, conn: server.Connection) -> None:
+        """On every (re)connect: tell the server the last hit number this table recorded
+        (its numbers go on after it), and learn how many of this table's wagers it holds.
+        Fewer than delivered: the server lost some (a restore), so everything is sent again
+        (the key skips what it has). More than this table ever took: another table with
+        this name, or this table's file is an older copy. Either is said in plain words."""
+        db, progress = self._local()
+        hello = server.register_table(conn, self.link, self.table_id, self.game,
+                                      seen_hit=outbox.last_hit_number(db, self.link))
+        delivered, taken = outbox.counted(db, self.link, self.table_id,
+                                          progress.last(self.link))
+        warnings = [hello.went_back] if hello.went_back else []
+        if hello.held < delivered:
+            progress.rewind(self.link, _now())
+            warnings.append(f"the link server has lost {delivered - hello.held} of this "
+                            f"table's jackpot wagers (restored from an older copy?): this "
+                            "table sends them again")
+        elif hello.held > taken:
+            warnings.append(f"the link server holds {hello.held} jackpot wagers from table "
+                            f"{self.table_id}, but this table took only {taken}: another table "
+                            "uses this name, or this table's file is an older copy; call the "
+                            "link administrator")
+        if warnings:
+            self.health.warn("; ".join(warnings))
 
     def _drop(self, reason: str) -> None:
         self.health.down(reason, self.owed())

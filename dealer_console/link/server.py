@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import psycopg
 
@@ -144,16 +145,36 @@ def _same_game(link: str, installed: GameConfig, wanted: GameConfig) -> None:
                         + "; ".join(diffs))
 
 
-def register_table(conn: Connection, link: str, table_id: str, game: GameConfig) -> None:
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """What the server holds of a table, told when the table (re)connects."""
+
+    held: int
+    """How many of the table's wagers the server has accepted."""
+    went_back: str | None
+    """Set when the server has gone back in time (the table recorded a hit number the
+    server never reached): in plain words, for the supervisor and the link administrator."""
+
+
+def register_table(conn: Connection, link: str, table_id: str, game: GameConfig, *,
+                   seen_hit: int | None = None) -> Hello:
     """A table joins the link (or says it is back): its game must be the link's, and
-    ``table_id`` the table its login was made for."""
+    ``table_id`` the table its login was made for. ``seen_hit`` is the highest hit number
+    the table has recorded from this link: the server's numbers go on after it."""
     _same_game(link, game_of(conn, link, game.spot), game)
-    touch(conn, link, table_id)
+    return hello(conn, link, table_id, seen_hit)
+
+
+def hello(conn: Connection, link: str, table_id: str, seen_hit: int | None = None) -> Hello:
+    """The table's last contact is now (``link status``); what the server holds of it."""
+    row = call(conn, "SELECT held, went_back FROM link_hello(%s, %s, %s)",
+               [link, table_id, seen_hit])[0]
+    return Hello(int(str(row[0])), None if row[1] is None else str(row[1]))
 
 
 def touch(conn: Connection, link: str, table_id: str) -> None:
     """The table's last contact is now (``link status``)."""
-    call(conn, "SELECT link_hello(%s, %s)", [link, table_id])
+    hello(conn, link, table_id)
 
 
 def meter_states(conn: Connection, link: str) -> dict[str, MeterState]:

@@ -156,19 +156,41 @@ _SCHEMA: tuple[str, ...] = (
         SELECT * FROM link_hits WHERE link = p_link ORDER BY hit_id
     $$
     """,
-    # a table says it is there
+    # a table says it is there, and what it has recorded of the link
     f"""
-    CREATE FUNCTION link_hello(p_link text, p_claimed text) RETURNS text LANGUAGE plpgsql
-    {_DEFINER} AS $$
-    DECLARE me text := link_me(p_claimed);
+    CREATE FUNCTION link_hello(p_link text, p_claimed text, p_seen_hit bigint)
+    RETURNS TABLE (table_id text, held bigint, went_back text) LANGUAGE plpgsql {_DEFINER}
+    AS $$
+    DECLARE
+        me text := link_me(p_claimed);
+        reached bigint;
+        called boolean;
     BEGIN
-        IF NOT EXISTS (SELECT 1 FROM link_games WHERE link = p_link) THEN
+        IF NOT EXISTS (SELECT 1 FROM link_games g WHERE g.link = p_link) THEN
             RAISE EXCEPTION 'link % is not installed on the server', p_link
                 USING ERRCODE = '{REFUSED}';
         END IF;
-        INSERT INTO link_tables (link, table_id) VALUES (p_link, me)
-            ON CONFLICT (link, table_id) DO UPDATE SET last_contact = now();
-        RETURN me;
+        INSERT INTO link_tables AS t (link, table_id) VALUES (p_link, me)
+            ON CONFLICT ON CONSTRAINT link_tables_pkey DO UPDATE SET last_contact = now();
+        table_id := me;
+        SELECT count(*) INTO held FROM link_contributions c
+            WHERE c.link = p_link AND c.table_id = me;
+        SELECT s.last_value, s.is_called INTO reached, called FROM link_hits_hit_id_seq s;
+        IF NOT called THEN
+            reached := 0;
+        END IF;
+        IF p_seen_hit IS NOT NULL AND p_seen_hit > reached THEN
+            -- the table recorded a hit number the server never reached: the server has gone
+            -- back in time (a restore). Numbers go on after the table's, never repeating.
+            PERFORM setval('link_hits_hit_id_seq', p_seen_hit);
+            went_back := format('the link server has gone back in time: table %s recorded '
+                'its hit number %s, the server had reached only %s (restored from an older '
+                'copy?); hits it lost must be put back by the link administrator '
+                '("dealer-console link reconcile")', me, p_seen_hit, reached);
+            INSERT INTO link_admin_log (link, what, detail, reason)
+            VALUES (p_link, 'went back in time', went_back, 'told by the table on reconnecting');
+        END IF;
+        RETURN NEXT;
     END $$
     """,
 )
@@ -487,7 +509,7 @@ ADMIN: tuple[str, ...] = (
 )
 
 _READ = ("link_game(text)", "link_meters(text)", "link_hits_of(text)")
-_FOR_TABLES = ("link_hello(text, text)",
+_FOR_TABLES = ("link_hello(text, text, bigint)",
                "link_contribute(text, text, bigint[], integer[], integer[], integer[], "
                "bigint[], text[])",
                "link_confirm_hit(text, text, bigint, integer, integer, integer, text, text, "
