@@ -161,7 +161,8 @@ def main() -> int:
                   f"table problems {len(r.table_problems)}; wagers tables "
                   f"{sum(r.wagers_tables.values())} cents, server "
                   f"{sum(r.wagers_server.values())} cents, per table equal: "
-                  f"{r.wagers_tables == r.wagers_server}")
+                  f"{r.wagers_tables == r.wagers_server}; owed at exit "
+                  f"{sum(r.owed_at_exit.values())}")
             print(f"soak: {sum(len(h) for h in r.hits_server.values())} linked hits paid by "
                   f"the server; each table's records equal the server's: "
                   f"{r.hits_tables == r.hits_server}; paid from a table's own meter: "

@@ -12,8 +12,9 @@ the sender retries with a growing pause, up to :data:`MAX_PAUSE_S`.
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,6 +31,14 @@ from dealer_console.link.settings import LinkError
 from dealer_console.storage.connection import connect
 
 MAX_PAUSE_S = 5.0
+SEND_TIMEOUT_S = 5.0
+"""The longest one delivery may take on the server (``statement_timeout``): a hung server (a
+lock held, a frozen connection) turns the link down within it, saying so, instead of a
+health that says "up" while nothing arrives."""
+DRAIN_BOUND_S = 8.0
+"""How long a closing table keeps delivering what it owes (inside ``stop``'s 10 s)."""
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +119,15 @@ class OutboxSender(threading.Thread):
 
     def __init__(self, db_path: str | Path, *, link: str, table_id: str, dsn: str,
                  game: GameConfig, health: LinkHealth | None = None,
-                 interval_s: float = 0.2) -> None:
+                 interval_s: float = 0.2, timeout_s: float = SEND_TIMEOUT_S) -> None:
         super().__init__(name=f"link-sender-{link}", daemon=True)
         self.db_path = str(db_path)
         self.link, self.table_id, self.dsn, self.game = link, table_id, dsn, game
         self.health = health or LinkHealth()
         self.interval_s = interval_s
+        self.timeout_s = timeout_s
+        self.still_owed = 0
+        """What the table still owed the link when it stopped (0: everything delivered)."""
         self._halt = threading.Event()
         self._conn: server.Connection | None = None
         self._db: Database | None = None
@@ -139,11 +151,25 @@ class OutboxSender(threading.Thread):
                     self._drop(str(exc))
                     pause = min(MAX_PAUSE_S, pause * 2)
                 self._halt.wait(pause)
-            if self.health.view().up:  # a last delivery as the table closes
-                with contextlib.suppress(LinkError):
-                    self.drain_once()
+            self._last_deliveries()
         finally:
             self._close()
+
+    def _last_deliveries(self) -> None:
+        """As the table closes: deliver what it owes, up to :data:`DRAIN_BOUND_S`, and say
+        what is still owed (it stays in the table's outbox, sent when the table next runs)."""
+        deadline = time.monotonic() + DRAIN_BOUND_S
+        try:
+            while (self.health.view().up and time.monotonic() < deadline
+                   and self.drain_once()):
+                pass
+        except LinkError as exc:
+            self.health.down(str(exc), self.owed())
+        self.still_owed = self.owed()
+        if self.still_owed:
+            log.warning("link %s: table %s closes owing %d jackpot wagers to the link (kept in "
+                        "its outbox, sent when it next runs)", self.link, self.table_id,
+                        self.still_owed)
 
     def drain_once(self, limit: int = 500) -> int:
         """One pass: deliver up to ``limit`` owed wagers; returns how many were sent.
@@ -158,6 +184,9 @@ class OutboxSender(threading.Thread):
             else:
                 server.touch(conn, self.link, self.table_id)
             self.health.set_meters(self.link, server.meter_states(conn, self.link))
+        except psycopg.errors.QueryCanceled:
+            raise LinkError(f"the link server did not answer within {self.timeout_s:g} s "
+                            "(it may be hung or its connection frozen)") from None
         except psycopg.Error as exc:
             raise LinkError(f"the link server stopped answering: "
                             f"{str(exc).strip().splitlines()[0] if str(exc).strip() else exc}"
@@ -170,7 +199,9 @@ class OutboxSender(threading.Thread):
     def owed(self) -> int:
         """How many wagers of this table wait for delivery to the link."""
         db, progress = self._local()
-        return outbox.owed_count(db, self.link, progress.last(self.link))
+        delivered, taken = outbox.counted(db, self.link, self.table_id,
+                                          progress.last(self.link))
+        return taken - delivered
 
     def _local(self) -> tuple[Database, Progress]:
         if self._db is None or self._progress is None:  # opened on this thread
@@ -180,7 +211,8 @@ class OutboxSender(threading.Thread):
 
     def _server(self) -> server.Connection:
         if self._conn is None or self._conn.closed:
-            conn = server.connect(self.dsn, who=self.table_id)
+            conn = server.connect(self.dsn, who=self.table_id,
+                                  statement_timeout_s=self.timeout_s)
             try:
                 self._hello(conn)
             except BaseException:
@@ -196,6 +228,7 @@ class OutboxSender(threading.Thread):
         (the key skips what it has). More than this table ever took: another table with
         this name, or this table's file is an older copy. Either is said in plain words."""
         db, progress = self._local()
+        server.claim(conn, self.link, self.table_id)
         hello = server.register_table(conn, self.link, self.table_id, self.game,
                                       seen_hit=outbox.last_hit_number(db, self.link))
         delivered, taken = outbox.counted(db, self.link, self.table_id,

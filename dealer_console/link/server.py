@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import psycopg
+from psycopg.conninfo import make_conninfo
 
 from dealer_console.jackpot import meters
 from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
@@ -39,13 +40,25 @@ from dealer_console.link.settings import CONNECT_TIMEOUT_S, LinkError, LinkRefus
 Connection = psycopg.Connection[tuple[object, ...]]
 
 
-def connect(dsn: str, *, timeout_s: int = CONNECT_TIMEOUT_S, who: str = "") -> Connection:
+_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+               "keepalives_count": 3, "tcp_user_timeout": 10_000}
+"""A server gone silent (a frozen network, a dead host) is noticed in about 10 s, not the
+system's two hours (libpq's TCP settings; a Unix socket has no need of them)."""
+
+
+def connect(dsn: str, *, timeout_s: int = CONNECT_TIMEOUT_S, who: str = "",
+            statement_timeout_s: float | None = None) -> Connection:
     """A connection to the link server; an unreachable or refusing server is a
     :class:`LinkError` naming why (never the address's secrets: there are none in it).
-    ``who`` (a table's name) shows in the server's ``pg_stat_activity``."""
+    ``who`` (a table's name) shows in the server's ``pg_stat_activity``;
+    ``statement_timeout_s`` bounds every statement (a hung server is an error, not a wait)."""
     try:
-        return psycopg.connect(dsn, connect_timeout=timeout_s, autocommit=True,
+        conn = psycopg.connect(make_conninfo(dsn, **_KEEPALIVES), connect_timeout=timeout_s,
+                               autocommit=True,
                                application_name=f"dealer-console {who}".strip()[:63])
+        if statement_timeout_s is not None:
+            conn.execute(f"SET statement_timeout = {int(statement_timeout_s * 1000)}".encode())
+        return conn
     except psycopg.Error as exc:
         raise LinkError(f"the link server cannot be reached: {_first_line(exc)}") from None
 
@@ -170,6 +183,12 @@ def hello(conn: Connection, link: str, table_id: str, seen_hit: int | None = Non
     row = call(conn, "SELECT held, went_back FROM link_hello(%s, %s, %s)",
                [link, table_id, seen_hit])[0]
     return Hello(int(str(row[0])), None if row[1] is None else str(row[1]))
+
+
+def claim(conn: Connection, link: str, table_id: str) -> None:
+    """Hold ``table_id``'s place on ``link`` for this connection's life: a second console
+    with the same name is refused (:class:`LinkRefused`) while this one is connected."""
+    call(conn, "SELECT link_claim(%s, %s)", [link, table_id])
 
 
 def touch(conn: Connection, link: str, table_id: str) -> None:

@@ -156,6 +156,20 @@ _SCHEMA: tuple[str, ...] = (
         SELECT * FROM link_hits WHERE link = p_link ORDER BY hit_id
     $$
     """,
+    # one console per table: its sender holds this for its connection's life
+    f"""
+    CREATE FUNCTION link_claim(p_link text, p_claimed text) RETURNS void LANGUAGE plpgsql
+    {_DEFINER} AS $$
+    DECLARE me text := link_me(p_claimed);
+    BEGIN
+        IF NOT pg_try_advisory_lock(19531, hashtext(p_link || '/' || me)) THEN
+            RAISE EXCEPTION 'another console is connected to link % as table %: two tables '
+                'with one name would lose wagers, so this one is refused until the other '
+                'stops (each table needs its own name and login)', p_link, me
+                USING ERRCODE = '{REFUSED}';
+        END IF;
+    END $$
+    """,
     # a table says it is there, and what it has recorded of the link
     f"""
     CREATE FUNCTION link_hello(p_link text, p_claimed text, p_seen_hit bigint)
@@ -509,7 +523,7 @@ ADMIN: tuple[str, ...] = (
 )
 
 _READ = ("link_game(text)", "link_meters(text)", "link_hits_of(text)")
-_FOR_TABLES = ("link_hello(text, text, bigint)",
+_FOR_TABLES = ("link_hello(text, text, bigint)", "link_claim(text, text)",
                "link_contribute(text, text, bigint[], integer[], integer[], integer[], "
                "bigint[], text[])",
                "link_confirm_hit(text, text, bigint, integer, integer, integer, text, text, "

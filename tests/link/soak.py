@@ -66,6 +66,9 @@ class SoakResult:
     """Each table's hits as the link's server ordered and paid them."""
     unlinked_hits: int = 0
     """Hits of the linked game a table paid from its own meter (must be none)."""
+    owed_at_exit: dict[str, int] = field(default_factory=dict)
+    """What each table still owed the link when its last ``simulate`` exited (must be none:
+    a closing table drains its outbox first)."""
 
 
 def _env(dsn: str, table: str) -> dict[str, str]:
@@ -188,6 +191,7 @@ def _finish(folder: Path, dsn: str, table_dsns: dict[str, str], profile: Path,
     for name in names:
         db = folder / f"{name}.db"
         sender = OutboxSender(db, link=LINK, table_id=name, dsn=table_dsns[name], game=game)
+        result.owed_at_exit[name] = sender.owed()
         try:
             while sender.drain_once():
                 pass

@@ -19,6 +19,8 @@ def test_tables_survive_kills_a_restart_and_a_cut_with_nothing_lost_or_doubled(
     assert result.table_problems == [], "\n".join(result.table_problems)
     assert result.link_problems == []
     assert result.kills == 2 and result.restarted and result.cuts >= 1
+    # every table delivered what it owed before its simulate exited
+    assert sum(result.owed_at_exit.values()) == 0, result.owed_at_exit
     # every table's jackpot wagers are on the server, to the cent, and no more
     assert result.wagers_server == result.wagers_tables
     assert sum(result.wagers_tables.values()) > 0
