@@ -139,3 +139,22 @@ def test_bad_input_is_one_line(argv: list[str], message: str | None,
     assert "secret" not in err
     if message:
         assert message in err
+
+
+def test_an_address_over_the_network_must_verify_the_server(tmp_path: Path) -> None:
+    from dealer_console.link.settings import LinkError, check_dsn
+
+    for dsn in ("host=jackpot-db.cardroom dbname=jackpot user=t",
+                "host=db sslmode=require dbname=j", "hostaddr=10.0.0.5 dbname=j",
+                "postgresql://db.cardroom/jackpot?sslmode=prefer"):
+        with pytest.raises(LinkError, match="sslmode=verify-full"):
+            check_dsn(dsn)
+    assert check_dsn("host=db sslmode=verify-full sslrootcert=/etc/ca.crt dbname=j")
+    assert check_dsn(f"host={tmp_path} dbname=j")  # a Unix socket: no network
+    loose = tmp_path / "pgpass"
+    loose.write_text("*:*:*:t:x\n")
+    loose.chmod(0o644)
+    with pytest.raises(LinkError, match="can be read by others: chmod 600"):
+        check_dsn(f"host={tmp_path} dbname=j passfile={loose}")
+    loose.chmod(0o600)
+    assert check_dsn(f"host={tmp_path} dbname=j passfile={loose}")
