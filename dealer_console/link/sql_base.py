@@ -1,0 +1,9 @@
+"""Names the link's SQL shares: its roles, its refusal's SQLSTATE, how its functions run."""
+
+ADMIN_ROLE = "dealer_link_admin"
+TABLE_ROLE = "dealer_link_table"
+REFUSED = "LK001"
+"""SQLSTATE of the link's own refusals: the server answered, wrote nothing, and says why."""
+DEFINER = "SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp"
+"""How every link function runs: with its owner's rights, on a pinned search path (a caller
+cannot slip in a table or function of its own)."""
