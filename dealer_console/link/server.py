@@ -192,8 +192,8 @@ def claim(conn: Connection, link: str, table_id: str) -> None:
 
 
 def touch(conn: Connection, link: str, table_id: str) -> None:
-    """The table's last contact is now (``link status``)."""
-    hello(conn, link, table_id)
+    """The table's last contact is now (``link status``): its sender's idle pass."""
+    call(conn, "SELECT link_touch(%s, %s)", [link, table_id])
 
 
 def meter_states(conn: Connection, link: str) -> dict[str, MeterState]:

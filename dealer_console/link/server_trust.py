@@ -172,6 +172,14 @@ _SCHEMA: tuple[str, ...] = (
         END IF;
     END $$
     """,
+    # a table's idle pass: its last contact, nothing else
+    f"""
+    CREATE FUNCTION link_touch(p_link text, p_claimed text) RETURNS void LANGUAGE sql
+    {_DEFINER} AS $$
+        UPDATE link_tables SET last_contact = now()
+        WHERE link = p_link AND table_id = link_me(p_claimed)
+    $$
+    """,
     # a table says it is there, and what it has recorded of the link
     f"""
     CREATE FUNCTION link_hello(p_link text, p_claimed text, p_seen_hit bigint)
@@ -213,6 +221,7 @@ _SCHEMA: tuple[str, ...] = (
 
 _READ = ("link_game(text)", "link_meters(text)", "link_hits_of(text)")
 _FOR_TABLES = ("link_hello(text, text, bigint)", "link_claim(text, text)",
+               "link_touch(text, text)",
                "link_contribute(text, text, bigint[], integer[], integer[], integer[], "
                "bigint[], text[])",
                "link_confirm_hit(text, text, bigint, integer, integer, integer, text, text, "
