@@ -36,8 +36,8 @@ __all__ = ["ADMIN_ROLE", "REFUSED", "TABLE_ROLE", "line_values", "migrate"]
 
 _TABLES = ("link_games", "link_levels", "link_tables", "link_contributions", "link_hits",
            "link_ledger", "link_lines", "link_table_logins", "link_confirmers",
-           "link_admin_log", "link_migrations")
-_OWN_ROWS = ("link_tables", "link_contributions", "link_hits")
+           "link_admin_log", "link_sessions", "link_migrations")
+_OWN_ROWS = ("link_tables", "link_contributions", "link_hits", "link_sessions")
 """Tables whose rows belong to one table (``table_id``): row security lets a table login at
 its own rows only (and at the ledger's, read-only)."""
 
@@ -158,18 +158,39 @@ _SCHEMA: tuple[str, ...] = (
         SELECT * FROM link_hits WHERE link = p_link ORDER BY hit_id
     $$
     """,
-    # one console per table: its sender holds this for its connection's life
+    # one console per table: its sender holds the table's place for its connection's life
+    """
+    CREATE TABLE link_sessions (
+        link text NOT NULL,
+        table_id text NOT NULL,
+        pid integer NOT NULL,
+        login text NOT NULL,
+        claimed_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        PRIMARY KEY (link, table_id)
+    )
+    """,
     f"""
     CREATE FUNCTION link_claim(p_link text, p_claimed text) RETURNS void LANGUAGE plpgsql
     {_DEFINER} AS $$
-    DECLARE me text := link_me(p_claimed);
+    DECLARE
+        me text := link_me(p_claimed);
+        s link_sessions%ROWTYPE;
     BEGIN
-        IF NOT pg_try_advisory_lock(19531, hashtext(p_link || '/' || me)) THEN
+        INSERT INTO link_sessions (link, table_id, pid, login)
+            VALUES (p_link, me, pg_backend_pid(), session_user) ON CONFLICT DO NOTHING;
+        SELECT * INTO s FROM link_sessions WHERE link = p_link AND table_id = me FOR UPDATE;
+        -- the holder is another process of the same login that is still connected (the
+        -- process id and its user are what pg_stat_activity shows the link's owner)
+        IF s.pid <> pg_backend_pid() AND EXISTS (
+                SELECT 1 FROM pg_stat_activity a WHERE a.pid = s.pid
+                AND a.usename = s.login) THEN
             RAISE EXCEPTION 'another console is connected to link % as table %: two tables '
                 'with one name would lose wagers, so this one is refused until the other '
                 'stops (each table needs its own name and login)', p_link, me
                 USING ERRCODE = '{REFUSED}';
         END IF;
+        UPDATE link_sessions SET pid = pg_backend_pid(), login = session_user,
+            claimed_at = clock_timestamp() WHERE link = p_link AND table_id = me;
     END $$
     """,
     # a table's idle pass: its last contact, nothing else

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from dealer_console.link.sender import OutboxSender
+from dealer_console.link.settings import LinkError
 from dealer_console.profiles.loader import find_profile
 from tests.link.pg_server import PgServer, find_bin
 
@@ -120,3 +122,17 @@ def _set_up_and_play(pg: PgServer, bindir: Path, tmp_path: Path) -> None:
     assert wagers[0] > 0 and hits > 0
     assert "table pit1-t3: last contact" in status
     assert f"{wagers[0]} wagers" in status and f"{hits} hits" in status
+    # a second console with this table's name and login is refused while the first is on
+    # (the link's owner here is the administrator, not a superuser)
+    first = OutboxSender(db, link="pit-1", table_id="pit1-t3",
+                         dsn=env["DEALER_CONSOLE_LINK_DSN"], game=game)
+    second = OutboxSender(tmp_path / "copy.db", link="pit-1", table_id="pit1-t3",
+                          dsn=env["DEALER_CONSOLE_LINK_DSN"], game=game)
+    shutil.copy(db, tmp_path / "copy.db")
+    try:
+        first.drain_once()
+        with pytest.raises(LinkError, match="another console is connected"):
+            second.drain_once()
+    finally:
+        first._close()
+        second._close()
