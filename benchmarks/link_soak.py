@@ -153,10 +153,11 @@ def main() -> int:
             from tests.link.soak import run_soak
 
             with tempfile.TemporaryDirectory() as folder:
-                r = run_soak(pg, Path(folder), tables=args.soak_tables, runs_each=1,
+                r = run_soak(pg, Path(folder), tables=args.soak_tables, runs_each=2,
                              rounds=4, kills=5)
             print(f"soak: {r.tables} tables, {r.runs} runs, {r.kills} SIGKILLs, server "
-                  f"restarted {r.restarted}, {r.cuts} connections cut, {r.seconds:.0f} s")
+                  f"restarted (immediate) {r.restarted}, every table's connections cut "
+                  f"({r.cut_all}), one table's {r.cuts} more, {r.seconds:.0f} s")
             print(f"soak: link audit {'OK' if not r.link_problems else r.link_problems}; "
                   f"table problems {len(r.table_problems)}; wagers tables "
                   f"{sum(r.wagers_tables.values())} cents, server "

@@ -1,6 +1,7 @@
 """The link soak: simulated tables (``dealer-console simulate`` processes, devices in-process,
 jackpot hands forced) play on one PostgreSQL link while tables are SIGKILLed and resumed, the
-server is restarted once and one table's connection is cut for a while. At the end every
+server is restarted once (immediate mode: a crash), every table's connections are cut once and
+one table's are cut for a while. At the end every
 table's outbox is drained through the sender and everything is checked: ``link audit``,
 every table's ``audit verify``, and each table's jackpot wagers against the server's
 contributions, to the cent. The suite runs a short form (``test_soak.py``); the benchmark
@@ -53,6 +54,8 @@ class SoakResult:
     runs: int = 0
     kills: int = 0
     restarted: bool = False
+    cut_all: int = 0
+    """Connections of every table the server ended at once."""
     cuts: int = 0
     """Connections of the cut table the server ended while it was cut."""
     seconds: float = 0.0
@@ -133,8 +136,18 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
             continue
         if not restart_done and progress >= 0.4:
             restart_done = True
-            pg.restart()
+            pg.stop("immediate")  # a crash, not a tidy shutdown
+            pg.start()
             result.restarted = True
+        if result.cut_all == 0 and procs and not restart_done:
+            # every table's connections cut once, early (on until one lands), before the
+            # restart (after which the senders reconnect on their own growing pause)
+            with psycopg.connect(pg.dsn("soak"), autocommit=True) as admin:
+                ended = admin.execute(
+                    "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM "
+                    "pg_stat_activity WHERE application_name LIKE 'dealer-console %') x"
+                ).fetchone()
+            result.cut_all = int(str(ended[0])) if ended else 0
         if not cut_done and procs:  # at once: before the restart every sender is connected
             # a table still playing; cut for cut_s, and on until one connection was ended
             cut_done, cut_until = True, now + cut_s
