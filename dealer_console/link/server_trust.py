@@ -28,7 +28,7 @@ from psycopg import sql
 
 from dealer_console.jackpot.paytable import FixedPay, MeterPay, load
 from dealer_console.link.sql_admin import ADMIN
-from dealer_console.link.sql_base import ADMIN_ROLE, REFUSED, TABLE_ROLE
+from dealer_console.link.sql_base import ADMIN_ROLE, HOLD_S, REFUSED, TABLE_ROLE
 from dealer_console.link.sql_base import DEFINER as _DEFINER
 from dealer_console.link.sql_tables import CONFIRM_HIT, CONTRIBUTE
 
@@ -166,6 +166,7 @@ _SCHEMA: tuple[str, ...] = (
         pid integer NOT NULL,
         login text NOT NULL,
         claimed_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        seen_at timestamptz NOT NULL DEFAULT clock_timestamp(),
         PRIMARY KEY (link, table_id)
     )
     """,
@@ -179,9 +180,12 @@ _SCHEMA: tuple[str, ...] = (
         INSERT INTO link_sessions (link, table_id, pid, login)
             VALUES (p_link, me, pg_backend_pid(), session_user) ON CONFLICT DO NOTHING;
         SELECT * INTO s FROM link_sessions WHERE link = p_link AND table_id = me FOR UPDATE;
-        -- the holder is another process of the same login that is still connected (the
-        -- process id and its user are what pg_stat_activity shows the link's owner)
-        IF s.pid <> pg_backend_pid() AND EXISTS (
+        -- the holder is another process of the same login, still connected (the process id
+        -- and its user are what pg_stat_activity shows the link's owner) and still passing
+        -- (its sender notes each pass): a connection left behind by a table that went away
+        -- does not hold the place longer than {HOLD_S} s
+        IF s.pid <> pg_backend_pid()
+           AND s.seen_at > clock_timestamp() - interval '{HOLD_S} seconds' AND EXISTS (
                 SELECT 1 FROM pg_stat_activity a WHERE a.pid = s.pid
                 AND a.usename = s.login) THEN
             RAISE EXCEPTION 'another console is connected to link % as table %: two tables '
@@ -190,7 +194,8 @@ _SCHEMA: tuple[str, ...] = (
                 USING ERRCODE = '{REFUSED}';
         END IF;
         UPDATE link_sessions SET pid = pg_backend_pid(), login = session_user,
-            claimed_at = clock_timestamp() WHERE link = p_link AND table_id = me;
+            claimed_at = clock_timestamp(), seen_at = clock_timestamp()
+            WHERE link = p_link AND table_id = me;
     END $$
     """,
     # a table's idle pass: its last contact, nothing else
@@ -198,7 +203,9 @@ _SCHEMA: tuple[str, ...] = (
     CREATE FUNCTION link_touch(p_link text, p_claimed text) RETURNS void LANGUAGE sql
     {_DEFINER} AS $$
         UPDATE link_tables SET last_contact = now()
-        WHERE link = p_link AND table_id = link_me(p_claimed)
+        WHERE link = p_link AND table_id = link_me(p_claimed);
+        UPDATE link_sessions SET seen_at = clock_timestamp()
+        WHERE link = p_link AND table_id = link_me(p_claimed) AND pid = pg_backend_pid();
     $$
     """,
     # a table says it is there, and what it has recorded of the link

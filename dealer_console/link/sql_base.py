@@ -7,3 +7,6 @@ REFUSED = "LK001"
 DEFINER = "SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp"
 """How every link function runs: with its owner's rights, on a pinned search path (a caller
 cannot slip in a table or function of its own)."""
+HOLD_S = 15
+"""How long a table's place on the link stays its sender's without a pass (a connection left
+behind by a table that went away holds it no longer)."""

@@ -29,6 +29,8 @@ BEGIN
     PERFORM 1 FROM link_levels WHERE link = p_link ORDER BY position FOR UPDATE;
     INSERT INTO link_tables (link, table_id) VALUES (p_link, me)
         ON CONFLICT (link, table_id) DO UPDATE SET last_contact = now();
+    UPDATE link_sessions SET seen_at = clock_timestamp()  -- its sender's pass
+        WHERE link = p_link AND table_id = me AND pid = pg_backend_pid();
     WITH input AS (
         SELECT DISTINCT ON (r, d, sp, se) r, d, sp, se, w, tk, ord
         FROM unnest(p_round, p_deal, p_spot, p_seat, p_wager, p_taken)
