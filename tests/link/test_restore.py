@@ -98,3 +98,37 @@ def test_a_restored_server_loses_nothing_and_never_repeats_a_hit_number(
         conn.close()
     finally:
         t.close()
+
+
+def test_reconcile_names_a_hit_number_given_twice_before_the_table_reconnected(
+        tmp_path: Path, pg_server: PgServer, link_dsn: str) -> None:
+    """The limit the document names: a hit asked at another table before the one that
+    recorded the lost number has reconnected takes that number again; ``link reconcile``
+    names it, and the table still learns its wagers were lost."""
+    init_link(link_dsn).close()
+    dump = tmp_path / "jackpot-nightly.dump"
+    t1 = open_linked(tmp_path / "t1.db", "t1", link_dsn)
+    t2 = open_linked(tmp_path / "t2.db", "t2", link_dsn)
+    try:
+        subprocess.run([str(pg_server.bindir / "pg_dump"), "--format=custom",
+                        f"--file={dump}", f"--dbname={link_dsn}"], check=True, timeout=120)
+        assert _hit_round(t1) == 1
+        name = str(conninfo_to_dict(link_dsn)["dbname"])
+        with psycopg.connect(pg_server.dsn(), autocommit=True) as su:
+            su.execute(f"DROP DATABASE {name} WITH (FORCE)".encode())
+            su.execute(f"CREATE DATABASE {name}".encode())
+        subprocess.run([str(pg_server.bindir / "pg_restore"), "--exit-on-error",
+                        f"--dbname={link_dsn}", str(dump)], check=True, timeout=120)
+        _drain(t2)
+        assert _hit_round(t2) == 1  # the number t1 holds, given again
+        _drain(t1)
+        assert "lost 3 of this table's jackpot wagers" in t1.hook.health.view().warning
+        with server.connect(link_dsn) as conn:
+            found = reconcile(conn, t1.path)
+        assert len(found) == 1
+        assert "hit 1 (round 1 seat 3, $6.00): paid at the table, the server does not have " \
+            "it; the server gave number 1 to table t2's round 1 seat 3: one number, two " \
+            "hits" in found[0]
+    finally:
+        t1.close()
+        t2.close()
