@@ -91,9 +91,10 @@ def verify(conn: Connection) -> list[str]:
                     problems.append(f"link {link} meter {level}: stands at {meter} (reserve "
                                     f"{reserve}) but its ledger replays to {got.meter_micro} "
                                     f"(reserve {got.reserve_micro}) millionths of a cent")
-        cur.execute("SELECT h.hit_id, h.link, h.employee_id FROM link_hits h WHERE NOT EXISTS "
-                    "(SELECT 1 FROM link_confirmers c WHERE c.employee_id = h.employee_id) "
-                    "ORDER BY h.hit_id")
+        cur.execute("SELECT h.hit_id, h.link, e.who FROM link_hits h CROSS JOIN LATERAL "
+                    "(VALUES (h.employee_id), (h.second_employee_id)) AS e(who) WHERE e.who "
+                    "IS NOT NULL AND NOT EXISTS (SELECT 1 FROM link_confirmers c WHERE "
+                    "c.employee_id = e.who) ORDER BY h.hit_id")
         for hit_id, link, employee in cur.fetchall():
             problems.append(f"link {link} hit {hit_id}: confirmed by {employee}, whom the "
                             "link does not know")

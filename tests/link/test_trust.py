@@ -223,3 +223,17 @@ def test_an_administrators_changes_are_recorded_with_who_and_why(
     assert verify(conn) == []
     with pytest.raises(LinkError, match="needs a reason"):
         admin.adjust(conn, LINK, "main", delta_micro=1, reason=" ")
+
+
+def test_the_audit_names_a_hit_forged_behind_the_functions_back(
+        link: tuple[server.Connection, ...]) -> None:
+    conn, _a, _b = link
+    # a tray pay written straight into the table (as only the schema's owner could): the
+    # confirmer unknown to the link, the amount not the paytable's
+    conn.execute("INSERT INTO link_hits (link, table_id, round_id, spot, seat, line_no, "
+                 "line_label, amount_cents, from_meter_cents, from_tray_cents, employee_id) "
+                 "VALUES (%s, 'table-a', 1, 1, 3, 8, 'Full house', 1250030, 0, 1250030, "
+                 "'NOBODY')", [LINK])
+    problems = verify(conn)
+    assert any("confirmed by NOBODY, whom the link does not know" in p for p in problems)
+    assert any("amount" in p and "1250030" in p and "600" in p for p in problems)
