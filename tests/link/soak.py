@@ -134,12 +134,7 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
             result.kills += 1
             launch(victim)  # the killed table resumes (its run does not count as one done)
             continue
-        if not restart_done and progress >= 0.4:
-            restart_done = True
-            pg.stop("immediate")  # a crash, not a tidy shutdown
-            pg.start()
-            result.restarted = True
-        if result.cut_all == 0 and procs and not restart_done:
+        if result.cut_all == 0 and procs and progress >= 0.2:
             # every table's connections cut once, early (on until one lands), before the
             # restart (after which the senders reconnect on their own growing pause)
             with psycopg.connect(pg.dsn("soak"), autocommit=True) as admin:
@@ -148,6 +143,11 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
                     "pg_stat_activity WHERE application_name LIKE 'dealer-console %') x"
                 ).fetchone()
             result.cut_all = int(str(ended[0])) if ended else 0
+        if not restart_done and progress >= 0.4 and result.cut_all:
+            restart_done = True
+            pg.stop("immediate")  # a crash, not a tidy shutdown
+            pg.start()
+            result.restarted = True
         if not cut_done and procs:  # at once: before the restart every sender is connected
             # a table still playing; cut for cut_s, and on until one connection was ended
             cut_done, cut_until = True, now + cut_s
