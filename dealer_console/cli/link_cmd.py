@@ -82,7 +82,8 @@ def register(subparsers: Any) -> None:
             how = p.add_mutually_exclusive_group(required=True)
             how.add_argument("--reset", action="store_true",
                              help="to its seed plus its reserve")
-            how.add_argument("--by", type=_money, help="move it by this amount (\"-$12.50\")")
+            how.add_argument("--by", type=_money,
+                             help="move it by this amount (--by=-$12.50 takes off)")
     parser.set_defaults(func=run)
 
 
