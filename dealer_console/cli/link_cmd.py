@@ -212,6 +212,8 @@ def _status(conn: Any) -> int:
                   f"({format_cents(t.wagered_cents)}), {t.hits} hits")
         if not link.tables:
             print("  no table has reached this link yet")
+        for said in link.went_back:
+            print(f"  {said}")
     return 0
 
 

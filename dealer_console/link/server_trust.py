@@ -299,7 +299,9 @@ def migrate(cur: psycopg.Cursor[tuple[object, ...]]) -> None:
     for statement in ("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM PUBLIC",
                       "REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM PUBLIC",
                       "REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC",
-                      "REVOKE CREATE ON SCHEMA public FROM PUBLIC"):
+                      "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+                      # a function a later migration makes is no one's until granted
+                      "ALTER DEFAULT PRIVILEGES REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC"):
         cur.execute(statement.encode())
     cur.execute(sql.SQL("GRANT USAGE ON SCHEMA public TO {}, {}").format(admin, table))
     for name in _TABLES:

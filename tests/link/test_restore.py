@@ -88,6 +88,9 @@ def test_a_restored_server_loses_nothing_and_never_repeats_a_hit_number(
             "server does not have it" in found[0]
         assert main(["link", "reconcile", str(t.path), "--dsn", link_dsn]) == 1
         assert "1 differences" in capsys.readouterr().out
+        assert main(["link", "status", "--dsn", link_dsn]) == 0  # the administrator reads it
+        assert "the link server has gone back in time: table t1 recorded its hit number 2" \
+            in capsys.readouterr().out
         # the next hit takes a number after the table's, never 2 again
         assert _hit_round(t) == 3
         assert [h.hit_id for h in server.hits(conn, LINK)] == [1, 3]
