@@ -82,7 +82,8 @@ def link_status(conn: Connection) -> list[LinkShown]:
                                        int(str(r[4]))) for r in cur.fetchall())
             cur.execute("SELECT to_char(recorded_at AT TIME ZONE 'UTC', "
                         "'YYYY-MM-DD HH24:MI:SS \"UTC\"') || ': ' || detail FROM link_admin_log "
-                        "WHERE link = %s AND what = 'went back in time' ORDER BY entry",
+                        "WHERE (link = %s OR link IS NULL) AND what = 'went back in time' "
+                        "ORDER BY entry",
                         [link])
             went_back = tuple(str(r[0]) for r in cur.fetchall())
             out.append(LinkShown(str(link), str(paytable),

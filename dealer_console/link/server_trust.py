@@ -28,13 +28,14 @@ from psycopg import sql
 
 from dealer_console.jackpot.paytable import FixedPay, MeterPay, load
 from dealer_console.link.sql_admin import ADMIN
-from dealer_console.link.sql_base import ADMIN_ROLE, HOLD_S, REFUSED, TABLE_ROLE
+from dealer_console.link.sql_base import ADMIN_ROLE, HIT_GAP, HOLD_S, REFUSED, TABLE_ROLE
 from dealer_console.link.sql_base import DEFINER as _DEFINER
 from dealer_console.link.sql_tables import CONFIRM_HIT, CONTRIBUTE
 
 __all__ = ["ADMIN_ROLE", "REFUSED", "TABLE_ROLE", "line_values", "migrate"]
 
 _TABLES = ("link_games", "link_levels", "link_tables", "link_contributions", "link_hits",
+           "link_incarnation",
            "link_ledger", "link_lines", "link_table_logins", "link_confirmers",
            "link_admin_log", "link_sessions", "link_migrations")
 _OWN_ROWS = ("link_tables", "link_contributions", "link_hits", "link_sessions")
@@ -198,6 +199,42 @@ _SCHEMA: tuple[str, ...] = (
             WHERE link = p_link AND table_id = me;
     END $$
     """,
+    # the database this link lives in: a restored copy is another (a new database's oid)
+    """
+    CREATE TABLE link_incarnation (
+        one boolean PRIMARY KEY DEFAULT true CHECK (one),
+        db_oid oid NOT NULL,
+        since timestamptz NOT NULL DEFAULT clock_timestamp()
+    )
+    """,
+    "INSERT INTO link_incarnation (db_oid) SELECT oid FROM pg_database "
+    "WHERE datname = current_database()",
+    f"""
+    CREATE FUNCTION link_check_copy() RETURNS void LANGUAGE plpgsql {_DEFINER} AS $$
+    DECLARE
+        here oid;
+        was oid;
+        reached bigint;
+        after bigint;
+    BEGIN
+        SELECT oid INTO here FROM pg_database WHERE datname = current_database();
+        SELECT db_oid INTO was FROM link_incarnation FOR UPDATE;
+        IF was IS NOT DISTINCT FROM here THEN
+            RETURN;
+        END IF;
+        -- a restored copy (pg_restore into a new database): tables may hold hit numbers it
+        -- never reached, so its numbers go on from the next million, never repeating one
+        SELECT last_value INTO reached FROM link_hits_hit_id_seq;
+        after := (reached / {HIT_GAP} + 1) * {HIT_GAP};
+        PERFORM setval('link_hits_hit_id_seq', after);
+        UPDATE link_incarnation SET db_oid = here, since = clock_timestamp();
+        INSERT INTO link_admin_log (what, detail, reason) VALUES ('went back in time',
+            format('the link''s database is a restored copy (its hit numbers had reached %s):'
+                   ' they go on after %s so that none repeats; run "dealer-console link '
+                   'reconcile" on each table''s database', reached, after),
+            'found on the copy''s first use');
+    END $$
+    """,
     # a table's idle pass: its last contact, nothing else
     f"""
     CREATE FUNCTION link_touch(p_link text, p_claimed text) RETURNS void LANGUAGE sql
@@ -218,6 +255,7 @@ _SCHEMA: tuple[str, ...] = (
         reached bigint;
         called boolean;
     BEGIN
+        PERFORM link_check_copy();
         IF NOT EXISTS (SELECT 1 FROM link_games g WHERE g.link = p_link) THEN
             RAISE EXCEPTION 'link % is not installed on the server', p_link
                 USING ERRCODE = '{REFUSED}';
@@ -232,15 +270,22 @@ _SCHEMA: tuple[str, ...] = (
             reached := 0;
         END IF;
         IF p_seen_hit IS NOT NULL AND p_seen_hit > reached THEN
-            -- the table recorded a hit number the server never reached: the server has gone
-            -- back in time (a restore). Numbers go on after the table's, never repeating.
+            -- numbers go on after the table's, never repeating one it holds
             PERFORM setval('link_hits_hit_id_seq', p_seen_hit);
+        END IF;
+        IF p_seen_hit IS NOT NULL AND NOT EXISTS (SELECT 1 FROM link_hits h
+                WHERE h.hit_id = p_seen_hit AND h.link = p_link AND h.table_id = me) THEN
+            -- the table recorded a hit the server does not have: it has gone back in time
             went_back := format('the link server has gone back in time: table %s recorded '
-                'its hit number %s, the server had reached only %s (restored from an older '
+                'its hit number %s, which the server does not have (restored from an older '
                 'copy?); hits it lost must be put back by the link administrator '
-                '("dealer-console link reconcile")', me, p_seen_hit, reached);
-            INSERT INTO link_admin_log (link, what, detail, reason)
-            VALUES (p_link, 'went back in time', went_back, 'told by the table on reconnecting');
+                '("dealer-console link reconcile")', me, p_seen_hit);
+            IF NOT EXISTS (SELECT 1 FROM link_admin_log a WHERE a.link = p_link
+                           AND a.what = 'went back in time' AND a.detail = went_back) THEN
+                INSERT INTO link_admin_log (link, what, detail, reason)
+                VALUES (p_link, 'went back in time', went_back,
+                        'told by the table on reconnecting');
+            END IF;
         END IF;
         RETURN NEXT;
     END $$

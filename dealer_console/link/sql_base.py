@@ -10,3 +10,6 @@ cannot slip in a table or function of its own)."""
 HOLD_S = 15
 """How long a table's place on the link stays its sender's without a pass (a connection left
 behind by a table that went away holds it no longer)."""
+HIT_GAP = 1_000_000
+"""A restored copy of the link's database gives its next hit the number after the next
+multiple of this: the tables cannot have recorded so many hits since the copy was made."""

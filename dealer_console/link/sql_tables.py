@@ -99,6 +99,7 @@ BEGIN
     END IF;
     -- the order across tables: the first to lock the meters is the first paid
     PERFORM 1 FROM link_levels WHERE link = p_link ORDER BY position FOR UPDATE;
+    PERFORM link_check_copy();  -- a restored copy numbers its hits after the next million
     SELECT * INTO h FROM link_hits WHERE link = p_link AND table_id = me
         AND round_id = p_round AND spot = p_spot AND seat = p_seat;
     IF FOUND THEN  -- asked again (a lost answer): the hit already paid, never a second

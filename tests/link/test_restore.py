@@ -79,7 +79,8 @@ def test_a_restored_server_loses_nothing_and_never_repeats_a_hit_number(
         # supervisor is told the server went back in time
         _drain(t)
         warning = t.hook.health.view().warning
-        assert "gone back in time: table t1 recorded its hit number 2" in warning
+        assert "gone back in time: table t1 recorded its hit number 2, which the server " \
+            "does not have" in warning
         assert "lost 3 of this table's jackpot wagers" in warning
         assert conn.execute(b"SELECT COUNT(*) FROM link_contributions").fetchone() == (6,)
         # the hit the server lost is named; nothing else differs
@@ -89,25 +90,34 @@ def test_a_restored_server_loses_nothing_and_never_repeats_a_hit_number(
         assert main(["link", "reconcile", str(t.path), "--dsn", link_dsn]) == 1
         assert "1 differences" in capsys.readouterr().out
         assert main(["link", "status", "--dsn", link_dsn]) == 0  # the administrator reads it
+        shown = capsys.readouterr().out
+        assert "the link's database is a restored copy" in shown
         assert "the link server has gone back in time: table t1 recorded its hit number 2" \
-            in capsys.readouterr().out
-        # the next hit takes a number after the table's, never 2 again
-        assert _hit_round(t) == 3
-        assert [h.hit_id for h in server.hits(conn, LINK)] == [1, 3]
+            in shown
+        # the copy knew itself for one (a new database): its hits are numbered from the next
+        # million on, never 2 again
+        assert _hit_round(t) == 1_000_001
+        assert [h.hit_id for h in server.hits(conn, LINK)] == [1, 1_000_001]
         assert verify(conn) == []
-        logged = conn.execute(b"SELECT what FROM link_admin_log WHERE what = "
-                              b"'went back in time'").fetchall()
-        assert len(logged) == 1
+        logged = [str(r[0]) for r in conn.execute(
+            b"SELECT detail FROM link_admin_log WHERE what = 'went back in time' "
+            b"ORDER BY entry").fetchall()]
+        assert len(logged) == 2
+        assert "the link's database is a restored copy (its hit numbers had reached 1)" in \
+            logged[0]
+        assert "table t1 recorded its hit number 2, which the server does not have" in \
+            logged[1]
         conn.close()
     finally:
         t.close()
 
 
-def test_reconcile_names_a_hit_number_given_twice_before_the_table_reconnected(
+def test_a_hit_asked_before_the_table_that_holds_a_lost_number_reconnects_is_not_given_it(
         tmp_path: Path, pg_server: PgServer, link_dsn: str) -> None:
-    """The limit the document names: a hit asked at another table before the one that
-    recorded the lost number has reconnected takes that number again; ``link reconcile``
-    names it, and the table still learns its wagers were lost."""
+    """Another table asks for a hit on the restored copy before the table that recorded the
+    lost number has reconnected: the copy, knowing itself for one, numbers it after the next
+    million; the lost hit is named by ``link reconcile``, and the table still learns its
+    wagers were lost."""
     init_link(link_dsn).close()
     dump = tmp_path / "jackpot-nightly.dump"
     t1 = open_linked(tmp_path / "t1.db", "t1", link_dsn)
@@ -123,15 +133,16 @@ def test_reconcile_names_a_hit_number_given_twice_before_the_table_reconnected(
         subprocess.run([str(pg_server.bindir / "pg_restore"), "--exit-on-error",
                         f"--dbname={link_dsn}", str(dump)], check=True, timeout=120)
         _drain(t2)
-        assert _hit_round(t2) == 1  # the number t1 holds, given again
+        assert _hit_round(t2) == 1_000_001  # not 1, which t1 holds
         _drain(t1)
-        assert "lost 3 of this table's jackpot wagers" in t1.hook.health.view().warning
+        view = t1.hook.health.view()
+        assert "lost 3 of this table's jackpot wagers" in view.warning
+        assert "recorded its hit number 1, which the server does not have" in view.warning
         with server.connect(link_dsn) as conn:
             found = reconcile(conn, t1.path)
         assert len(found) == 1
-        assert "hit 1 (round 1 seat 3, $6.00): paid at the table, the server does not have " \
-            "it; the server gave number 1 to table t2's round 1 seat 3: one number, two " \
-            "hits" in found[0]
+        assert found[0].endswith("hit 1 (round 1 seat 3, $6.00): paid at the table, the server "
+                                 "does not have it")
     finally:
         t1.close()
         t2.close()
