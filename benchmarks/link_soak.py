@@ -2,8 +2,11 @@
 temporary folder, as the tests do):
 
 - contributions per second the server accepts from N concurrent tables (N = 1, 10, 50), each
-  table a thread with its own connection sending a round's wagers (3 seats) per transaction,
-  as the sender does;
+  table a thread with its own login and connection sending a round's wagers (3 seats) per
+  call, as the sender does (one server-side call: the meters locked for one statement);
+- ask-to-commit with 30 tables as separate processes (``tests/link/load.py``): each table
+  contributes and asks for a hit every five rounds; the median and p95 from the ask to the
+  server's commit, and the contributions per second meanwhile;
 - the time from a confirmed swipe to the linked meter display showing the reseed, through the
   table's own path: the card authorised at the table, the hit asked of the server on the
   asker's thread, the server's ordered 100% award, the answer recorded in the table's
@@ -32,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 
 from dealer_console.jackpot.meters import MICRO  # noqa: E402
-from dealer_console.link import server, server_schema  # noqa: E402
+from dealer_console.link import server  # noqa: E402
 from dealer_console.link.display import linked_meters  # noqa: E402
 from dealer_console.link.records import Owed  # noqa: E402
 from dealer_console.round import commands as c  # noqa: E402
@@ -40,9 +43,11 @@ from tests.jackpot.conftest import CARDS  # noqa: E402
 from tests.link.helpers import (  # noqa: E402
     LINK,
     SEVEN_SF,
+    init_link,
     linked_game,
     open_linked,
     play_to_hit,
+    table_dsn,
 )
 from tests.link.pg_server import PgServer, find_bin  # noqa: E402
 from tests.round.helpers import settle_all  # noqa: E402
@@ -53,10 +58,7 @@ def fresh(pg: PgServer, name: str) -> str:
         admin.execute(f"DROP DATABASE IF EXISTS {name}".encode())
         admin.execute(f"CREATE DATABASE {name}".encode())
     dsn = pg.dsn(name)
-    conn = server.connect(dsn)
-    server_schema.apply(conn)
-    server.install_game(conn, LINK, linked_game(), actor="benchmark")
-    conn.close()
+    init_link(dsn).close()
     return dsn
 
 
@@ -66,8 +68,10 @@ def contributions_per_second(pg: PgServer, tables: int, seconds: float) -> float
     stop = time.monotonic() + seconds
     start = threading.Barrier(tables)
 
+    dsns = [table_dsn(dsn, f"b{i}") for i in range(tables)]
+
     def table(i: int) -> None:
-        conn = server.connect(dsn, who=f"b{i}")
+        conn = server.connect(dsns[i], who=f"b{i}")
         start.wait()
         for round_id in itertools.count(1):
             if time.monotonic() >= stop:
@@ -117,6 +121,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--soak", action="store_true", help="also run the 50-table soak")
     parser.add_argument("--soak-tables", type=int, default=50)
+    parser.add_argument("--ask-tables", type=int, default=30,
+                        help="tables (processes) for ask-to-commit")
     args = parser.parse_args()
     bindir = find_bin()
     if bindir is None:
@@ -127,6 +133,17 @@ def main() -> int:
         for n in (1, 10, 50):
             rate = contributions_per_second(pg, n, args.seconds)
             print(f"contributions accepted, {n:2d} tables: {rate:8,.0f} wagers/s")
+        from tests.link.load import run_load
+
+        with tempfile.TemporaryDirectory() as folder:
+            load = run_load(fresh(pg, "bench_load"), Path(folder), tables=args.ask_tables,
+                            seconds=max(args.seconds, 10.0))
+        p50, p95, worst = load.quantiles()
+        print(f"ask-to-commit, {load.tables} tables as processes: median {p50:.0f} ms  p95 "
+              f"{p95:.0f} ms  max {worst:.0f} ms  (n={len(load.asks_ms)}); contributions "
+              f"meanwhile {load.per_second:,.0f} wagers/s; refused {len(load.refused)}; "
+              f"hits on the server {load.hits_on_server}; link audit "
+              f"{'OK' if not load.link_problems else load.link_problems[:3]}")
         ms = swipe_to_reseed(pg)
         q = statistics.quantiles(ms, n=20)
         print("confirmed swipe -> linked meter shows the reseed: median "
@@ -136,15 +153,17 @@ def main() -> int:
             from tests.link.soak import run_soak
 
             with tempfile.TemporaryDirectory() as folder:
-                r = run_soak(pg, Path(folder), tables=args.soak_tables, runs_each=1,
+                r = run_soak(pg, Path(folder), tables=args.soak_tables, runs_each=2,
                              rounds=4, kills=5)
             print(f"soak: {r.tables} tables, {r.runs} runs, {r.kills} SIGKILLs, server "
-                  f"restarted {r.restarted}, {r.cuts} connections cut, {r.seconds:.0f} s")
+                  f"restarted (immediate) {r.restarted}, every table's connections cut "
+                  f"({r.cut_all}), one table's {r.cuts} more, {r.seconds:.0f} s")
             print(f"soak: link audit {'OK' if not r.link_problems else r.link_problems}; "
                   f"table problems {len(r.table_problems)}; wagers tables "
                   f"{sum(r.wagers_tables.values())} cents, server "
                   f"{sum(r.wagers_server.values())} cents, per table equal: "
-                  f"{r.wagers_tables == r.wagers_server}")
+                  f"{r.wagers_tables == r.wagers_server}; owed at exit "
+                  f"{sum(r.owed_at_exit.values())}")
             print(f"soak: {sum(len(h) for h in r.hits_server.values())} linked hits paid by "
                   f"the server; each table's records equal the server's: "
                   f"{r.hits_tables == r.hits_server}; paid from a table's own meter: "

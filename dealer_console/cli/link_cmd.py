@@ -1,10 +1,14 @@
-"""``dealer-console link init|status|audit``: the linked jackpots' server (``docs/link.md``).
+"""``dealer-console link ...``: the linked jackpots' server (``docs/link.md``).
 
 The server's address is ``--dsn`` or ``DEALER_CONSOLE_LINK_DSN`` (a libpq address without a
-password: libpq reads one from ``~/.pgpass``). ``init`` creates or upgrades the schema and, with
-``--profile``, installs the profile's linked games seeded; ``status`` shows each table's last
-contact and what the server has from it; ``audit`` proves every linked meter from its history
-(read-only: the auditor role can run it) and exits 1 when something does not hold.
+password: libpq reads one from a password file, ``~/.pgpass`` or ``passfile=``). ``init``
+creates or upgrades the schema and, with ``--profile``, installs the profile's linked games
+seeded; ``add-table`` makes a table's own login and writes its credentials file;
+``add-confirmer`` keeps the link's list of who may confirm a linked jackpot; ``thresholds``
+and ``adjust`` change a game's thresholds or a meter (each with a reason: all of these need a
+link administrator's login); ``status`` shows each table's last contact and what the server
+has from it; ``audit`` replays every linked meter from its seed (read-only: the auditor role
+can run it) and exits 1 when something does not hold.
 """
 
 from __future__ import annotations
@@ -13,25 +17,79 @@ import argparse
 from typing import Any
 
 from dealer_console.cli import CommandError
-from dealer_console.cli.checks import label, profile_ref
+from dealer_console.cli.checks import file_path, label, profile_ref
+
+_ACTIONS = (("init", "create or upgrade the link's schema (and install games)"),
+            ("add-table", "make a table's own login and write its credentials file"),
+            ("add-confirmer", "let an employee confirm linked jackpots (or no longer)"),
+            ("thresholds", "change a linked game's executive threshold and two-person level"),
+            ("adjust", "reset a linked meter to its seed, or move it by an amount"),
+            ("status", "each table's last contact and what it sent"),
+            ("reconcile", "a table's records beside the server's, every difference named"),
+            ("audit", "replay every linked meter from its seed and check it"))
+
+
+def _money(text: str) -> int:
+    from dealer_console.money import MoneyError, parse_cents
+
+    negative = text.strip().startswith("-")
+    try:
+        cents = parse_cents(text.strip().removeprefix("-"))
+    except MoneyError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return -cents if negative else cents
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("link", help="linked jackpots' server: init, status, audit")
+    parser = subparsers.add_parser("link", help="linked jackpots' server: init, add-table, "
+                                   "add-confirmer, thresholds, adjust, status, reconcile, "
+                                   "audit")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    for name, helptext in (("init", "create or upgrade the link's schema (and install games)"),
-                           ("status", "each table's last contact and what it sent"),
-                           ("audit", "prove every linked meter from its history")):
+    for name, helptext in _ACTIONS:
         p = sub.add_parser(name, help=helptext)
         p.add_argument("--dsn", type=label(1000), default=None,
                        help="the server's address (default: $DEALER_CONSOLE_LINK_DSN)")
+        if name not in ("status", "audit", "init", "reconcile"):
+            p.add_argument("--reason", type=label(300), required=True,
+                           help="why (kept with the change and who made it)")
         if name == "init":
             p.add_argument("--profile", type=profile_ref, default=None,
                            help="install this profile's linked jackpot games")
+        elif name == "reconcile":
+            p.add_argument("table_db", type=file_path, help="the table's database (TABLE.db)")
+        elif name == "add-table":
+            p.add_argument("table_id", type=label(64), help="the table's name on the link "
+                           "(its DEALER_CONSOLE_TABLE_ID)")
+            p.add_argument("--credentials", type=file_path, required=True,
+                           help="the credentials file to write (a libpq password file, 0600)")
+            p.add_argument("--login", type=label(63), default=None,
+                           help="the login's name (default: table-TABLE_ID)")
+        elif name == "add-confirmer":
+            p.add_argument("employee_id", type=label(64))
+            p.add_argument("--name", type=label(100), required=True)
+            p.add_argument("--role", choices=("supervisor", "executive"), required=True)
+            p.add_argument("--disable", action="store_true",
+                           help="they may no longer confirm")
+        elif name == "thresholds":
+            p.add_argument("link", type=label(64))
+            p.add_argument("--executive", type=_money, required=True,
+                           help="an award above this needs an executive (\"$10,000\")")
+            p.add_argument("--two-person", type=_money, default=None,
+                           help="an award above this needs two people (default: never)")
+        elif name == "adjust":
+            p.add_argument("link", type=label(64))
+            p.add_argument("level", type=label(64), help="the meter (main, mega, ...)")
+            how = p.add_mutually_exclusive_group(required=True)
+            how.add_argument("--reset", action="store_true",
+                             help="to its seed plus its reserve")
+            how.add_argument("--by", type=_money,
+                             help="move it by this amount (--by=-$12.50 takes off)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import psycopg
+
     from dealer_console.link import server
     from dealer_console.link.settings import LinkError, dsn_from_environment
 
@@ -42,15 +100,61 @@ def run(args: argparse.Namespace) -> int:
     except LinkError as exc:
         raise CommandError(str(exc)) from None
     try:
-        if args.action == "init":
-            return _init(conn, games)
-        if args.action == "status":
-            return _status(conn)
-        return _audit(conn)
+        return _act(conn, args, games)
     except LinkError as exc:
         raise CommandError(str(exc)) from None
+    except psycopg.Error as exc:
+        first = (exc.diag.message_primary or str(exc).strip() or type(exc).__name__)
+        raise CommandError(f"the link server refused: {first.splitlines()[0]}") from None
     finally:
         conn.close()
+
+
+def _act(conn: Any, args: argparse.Namespace, games: list[Any]) -> int:
+    from pathlib import Path
+
+    from dealer_console.link import admin
+    from dealer_console.money import format_cents
+
+    if args.action == "init":
+        return _init(conn, games)
+    if args.action == "status":
+        return _status(conn)
+    if args.action == "audit":
+        return _audit(conn)
+    _need_schema(conn)
+    if args.action == "reconcile":
+        from dealer_console.link.reconcile import reconcile
+
+        found = reconcile(conn, Path(args.table_db))
+        for line in found:
+            print(line)
+        print(f"{args.table_db}: " + ("the same as the server" if not found
+                                      else f"{len(found)} differences"))
+        return 1 if found else 0
+    if args.action == "add-table":
+        login = admin.add_table(conn, args.table_id, Path(args.credentials),
+                                login=args.login, reason=args.reason)
+        print(f"table {args.table_id}: login {login}, its password in {args.credentials} "
+              "(mode 0600); the table's address names them: user=" + login
+              + f" passfile={args.credentials}")
+    elif args.action == "add-confirmer":
+        admin.set_confirmer(conn, args.employee_id, args.name, args.role,
+                            enabled=not args.disable, reason=args.reason)
+        print(f"{args.employee_id} ({args.name}, {args.role}) "
+              + ("may no longer confirm" if args.disable else "may confirm")
+              + " linked jackpots")
+    elif args.action == "thresholds":
+        admin.set_thresholds(conn, args.link, executive_cents=args.executive,
+                             two_person_cents=args.two_person, reason=args.reason)
+        print(f"link {args.link}: executive threshold {format_cents(args.executive)}, "
+              "two-person level " + ("none" if args.two_person is None
+                                      else format_cents(args.two_person)))
+    else:
+        after = admin.adjust(conn, args.link, args.level, reset=args.reset,
+                             delta_micro=(args.by or 0) * 1_000_000, reason=args.reason)
+        print(f"link {args.link} meter {args.level}: now {format_cents(after // 1_000_000)}")
+    return 0
 
 
 def _linked_games(profile_text: str | None) -> list[Any]:
@@ -108,6 +212,8 @@ def _status(conn: Any) -> int:
                   f"({format_cents(t.wagered_cents)}), {t.hits} hits")
         if not link.tables:
             print("  no table has reached this link yet")
+        for said in link.went_back:
+            print(f"  {said}")
     return 0
 
 

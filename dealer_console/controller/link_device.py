@@ -38,6 +38,7 @@ def link_device(hook: LinkHook | None) -> tuple[DeviceView, ...]:
     view = hook.health.view()
     if view.up:
         state = "connected" + (f", {view.owed} wagers to send" if view.owed else "")
+        state += f"; {view.warning}" if view.warning else ""  # e.g. the server went back
         return (DeviceView(LINK_DEVICE, f"Jackpot link {names}", True, state, None),)
     # the dealer reads the reason's plain head ("the link server cannot be reached"); the
     # driver's own words (socket, database) go to the technician's detail

@@ -191,7 +191,8 @@ class JackpotSystem:
         link = self.linked_to(spot)
         assert link is not None and self.link is not None
         ask = HitAsk(link, round_id, spot, seat, line_no, first.employee_id,
-                     linked.most_cents(store.game_config(self.db, spot), first, second))
+                     linked.most_cents(store.game_config(self.db, spot), first, second),
+                     None if second is None else second.employee_id)
         linked.record_ask(self.db, round_id=round_id, spot=spot, seat=seat, line_no=line_no,
                           link=link, employee_id=first.employee_id)
         self._asking = _Asking(key, first, second, ask)

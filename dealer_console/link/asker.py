@@ -37,6 +37,10 @@ class HitAsk:
     line_no: int
     employee_id: str
     most_cents: int | None
+    """The most the table thinks the card may confirm: it only narrows what the server, which
+    checks the confirmers against its own list and thresholds, allows."""
+    second_employee_id: str | None = None
+    """The second confirmer of an award above the two-person level."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +96,7 @@ class HitAsker:
             hit = server.confirm_hit(
                 self._conn, ask.link, self.table_id, round_id=ask.round_id, spot=ask.spot,
                 seat=ask.seat, line_no=ask.line_no, employee_id=ask.employee_id,
-                most_cents=ask.most_cents)
+                most_cents=ask.most_cents, second_employee_id=ask.second_employee_id)
         except LinkRefused as exc:
             return HitAnswer(ask, refused=str(exc))
         except (LinkError, psycopg.Error) as exc:

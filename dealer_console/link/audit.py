@@ -1,12 +1,18 @@
-"""``dealer-console link audit``: every linked meter proved from its history, read-only.
+"""``dealer-console link audit``: every linked meter replayed from its seed, read-only.
 
-For each meter of each link, to the millionth of a cent:
+For each link, its ledger is replayed entry by entry from nothing, to the millionth of a cent:
 
-- the meter and reserve as they stand equal the sum of their ledger rows (seed, contributions,
-  awards, resets), and each ledger row's "after" equals the running sum up to it;
-- the contributions in the ledger equal ``wager * rate`` of every accepted contribution row
-  (the meter is the sum of accepted contributions, and nothing else was added);
-- every hit's award and reset are in the ledger, its meter before and after as recorded.
+- a meter starts with its ``seed`` entry, the seed the game was installed with;
+- each ``contribution`` entry is one accepted wager (``link_contributions``) times the meter's
+  rates, once per meter, and every accepted wager has its entries;
+- each ``award`` entry is a hit whose amount is recomputed here from the replayed meters and
+  the paytable (``jackpot/meters.award``, the table's own arithmetic): amount, from the meter,
+  from the tray, meter before and after as the hit row says; a 100% award's ``reset`` adds
+  exactly the seed plus the reserve;
+- a ``reset`` or ``adjustment`` not tied to a hit was made by a link administrator (a member of
+  ``dealer_link_admin``), with a reason; a reset brings the meter to seed plus reserve;
+- each entry's "after" is the running sum, and the meters as they stand are the end of it;
+- every hit names a confirmer on the link's list.
 
 Runs in one read-only, repeatable-read transaction: a consistent picture while tables play,
 and it can be run by the read-only auditor role.
@@ -14,7 +20,15 @@ and it can be run by the read-only auditor role.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dealer_console.jackpot import meters
+from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
+from dealer_console.jackpot.meters import MICRO, MeterState
+from dealer_console.jackpot.paytable import load
 from dealer_console.link.server import Connection
+from dealer_console.link.server_trust import ADMIN_ROLE
 
 PROOF_QUERY = """
 SELECT l.level, l.meter_micro,
@@ -23,72 +37,181 @@ SELECT l.level, l.meter_micro,
        - (SELECT COALESCE(SUM(-meter_delta_micro), 0) FROM link_ledger g
           WHERE g.link = l.link AND g.level = l.level AND g.kind = 'award')
        + (SELECT COALESCE(SUM(meter_delta_micro), 0) FROM link_ledger g
-          WHERE g.link = l.link AND g.level = l.level AND g.kind = 'reset') AS proved
+          WHERE g.link = l.link AND g.level = l.level AND g.kind IN ('reset', 'adjustment'))
+       AS proved
 FROM link_levels l;
 """
-"""Each meter beside seed + contributions - awards + resets, from the rows alone
-(``docs/link.md`` prints it for anyone with the auditor role and ``psql``)."""
+"""Each meter beside seed + contributions - awards + resets and adjustments, from the rows
+alone (``docs/link.md`` prints it for anyone with the auditor role and ``psql``)."""
 
 
 def _int(value: object) -> int:
     return 0 if value is None else int(str(value))
 
 
+def _opt(value: object) -> int | None:
+    return None if value is None else int(str(value))
+
+
+@dataclass
+class _Replay:
+    link: str
+    game: GameConfig
+    states: dict[str, MeterState]
+    problems: list[str]
+    admins: set[str]
+
+
 def verify(conn: Connection) -> list[str]:
-    """The problems found (empty: the link's meters hold)."""
+    """The problems found (empty: every link's meters hold)."""
     problems: list[str] = []
     with conn.transaction(), conn.cursor() as cur:
         cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        cur.execute("SELECT link, level, seed_cents, contribution_ppm, reserve_ppm, meter_micro, "
-                    "reserve_micro FROM link_levels ORDER BY link, position")
-        levels = cur.fetchall()
-        for link, level, seed, c_ppm, r_ppm, meter, reserve in levels:
-            where = f"link {link} meter {level}"
-            cur.execute("SELECT kind, meter_delta_micro, reserve_delta_micro, meter_after_micro,"
-                        " reserve_after_micro, entry FROM link_ledger WHERE link = %s AND "
-                        "level = %s ORDER BY entry", [link, level])
-            run_m = run_r = 0
-            by_kind: dict[str, tuple[int, int]] = {}
-            for kind, dm, dr, am, ar, entry in cur.fetchall():
-                run_m += _int(dm)
-                run_r += _int(dr)
-                if (run_m, run_r) != (_int(am), _int(ar)):
-                    problems.append(f"{where}: ledger entry {entry} says {am}/{ar} after, the "
-                                    f"running sum is {run_m}/{run_r} (millionths of a cent)")
-                m, r = by_kind.get(str(kind), (0, 0))
-                by_kind[str(kind)] = (m + _int(dm), r + _int(dr))
-            if (run_m, run_r) != (_int(meter), _int(reserve)):
-                problems.append(f"{where}: stands at {meter} (reserve {reserve}) but its ledger "
-                                f"sums to {run_m} (reserve {run_r}) millionths of a cent")
-            if by_kind.get("seed", (0, 0)) != (_int(seed) * 1_000_000, 0):
-                problems.append(f"{where}: the seed entry is not the seed {seed} cents")
-            cur.execute("SELECT COALESCE(SUM(wager_cents), 0) FROM link_contributions "
-                        "WHERE link = %s", [link])
-            row = cur.fetchone()
-            wagers = _int(row[0] if row else 0)
-            expected = (wagers * _int(c_ppm), wagers * _int(r_ppm))
-            if by_kind.get("contribution", (0, 0)) != expected:
-                problems.append(f"{where}: contributions in the ledger are "
-                                f"{by_kind.get('contribution', (0, 0))}, the accepted wagers "
-                                f"({wagers} cents) give {expected}")
-        cur.execute("SELECT h.hit_id, h.link, h.level, h.from_meter_cents, h.meter_before_micro,"
-                    " h.meter_after_micro, "
-                    "(SELECT COALESCE(SUM(meter_delta_micro), 0) FROM link_ledger l "
-                    " WHERE l.hit_id = h.hit_id AND l.kind = 'award'), "
-                    "(SELECT meter_after_micro - meter_delta_micro FROM link_ledger l "
-                    " WHERE l.hit_id = h.hit_id ORDER BY entry LIMIT 1), "
-                    "(SELECT meter_after_micro FROM link_ledger l "
-                    " WHERE l.hit_id = h.hit_id ORDER BY entry DESC LIMIT 1) "
-                    "FROM link_hits h ORDER BY h.hit_id")
-        for hit_id, link, level, from_meter, before, after, awarded, l_before, l_after in (
-                cur.fetchall()):
-            if level is None:
-                continue
-            where = f"link {link} hit {hit_id}"
-            if _int(awarded) != -_int(from_meter) * 1_000_000:
-                problems.append(f"{where}: paid {from_meter} cents off the meter, the ledger "
-                                f"took {awarded} millionths")
-            if (_int(before), _int(after)) != (_int(l_before), _int(l_after)):
-                problems.append(f"{where}: meter before/after {before}/{after}, the ledger "
-                                f"says {l_before}/{l_after}")
+        cur.execute("SELECT rolname FROM pg_roles WHERE pg_has_role(oid, %s, 'MEMBER')",
+                    [ADMIN_ROLE])
+        admins = {str(r[0]) for r in cur.fetchall()}
+        cur.execute("SELECT link, paytable, wager_cents, fixed_from_meter, "
+                    "executive_threshold_cents FROM link_games ORDER BY link")
+        for link, paytable, wager, from_meter, threshold in cur.fetchall():
+            cur.execute("SELECT level, seed_cents, contribution_ppm, reserve_ppm, meter_micro, "
+                        "reserve_micro FROM link_levels WHERE link = %s ORDER BY position",
+                        [link])
+            levels = cur.fetchall()
+            game = GameConfig(spot=1, paytable=load(str(paytable)),
+                              mode=JackpotMode.PROGRESSIVE,
+                              levels=tuple(LevelConfig(str(r[0]), _int(r[1]), _int(r[2]),
+                                                       _int(r[3])) for r in levels),
+                              wager_cents=_int(wager), fixed_from_meter=bool(from_meter),
+                              executive_threshold_cents=_int(threshold))
+            replay = _Replay(str(link), game, {}, problems, admins)
+            _replay_link(cur, replay)
+            for level, _s, _c, _r, meter, reserve in levels:
+                got = replay.states.get(str(level), MeterState(0, 0))
+                if (got.meter_micro, got.reserve_micro) != (_int(meter), _int(reserve)):
+                    problems.append(f"link {link} meter {level}: stands at {meter} (reserve "
+                                    f"{reserve}) but its ledger replays to {got.meter_micro} "
+                                    f"(reserve {got.reserve_micro}) millionths of a cent")
+        cur.execute("SELECT h.hit_id, h.link, e.who FROM link_hits h CROSS JOIN LATERAL "
+                    "(VALUES (h.employee_id), (h.second_employee_id)) AS e(who) WHERE e.who "
+                    "IS NOT NULL AND NOT EXISTS (SELECT 1 FROM link_confirmers c WHERE "
+                    "c.employee_id = e.who) ORDER BY h.hit_id")
+        for hit_id, link, employee in cur.fetchall():
+            problems.append(f"link {link} hit {hit_id}: confirmed by {employee}, whom the "
+                            "link does not know")
     return problems
+
+
+def _replay_link(cur: object, r: _Replay) -> None:
+    from psycopg import Cursor
+
+    assert isinstance(cur, Cursor)
+    link, game = r.link, r.game
+    cur.execute("SELECT table_id, round_id, deal_no, spot, seat, wager_cents FROM "
+                "link_contributions WHERE link = %s", [link])
+    wagers = {tuple(row[:5]): _int(row[5]) for row in cur.fetchall()}
+    entered: dict[tuple[object, ...], int] = {}
+    cur.execute("SELECT hit_id, table_id, round_id, spot, seat, line_no, level, amount_cents, "
+                "from_meter_cents, from_tray_cents, meter_before_micro, meter_after_micro "
+                "FROM link_hits WHERE link = %s ORDER BY hit_id", [link])
+    hits = {_int(row[0]): row for row in cur.fetchall()}
+    cur.execute("SELECT entry, level, kind, table_id, round_id, deal_no, spot, seat, hit_id, "
+                "meter_delta_micro, reserve_delta_micro, meter_after_micro, "
+                "reserve_after_micro, actor, reason FROM link_ledger WHERE link = %s "
+                "ORDER BY entry", [link])
+    awarded: dict[int, meters.Award] = {}
+    for (entry, level, kind, table_id, round_id, deal_no, spot, seat, hit_id, dm, dr, am, ar,
+         actor, reason) in cur.fetchall():
+        where = f"link {link} ledger entry {entry} ({kind}, meter {level})"
+        level = str(level)
+        before = r.states.get(level)
+        want: tuple[int, int] | None = None  # the (meter, reserve) change the replay expects
+        if kind == "seed":
+            if before is not None:
+                r.problems.append(f"{where}: a second seed for the meter")
+            want = (game.level(level).seed_cents * MICRO, 0)
+            before = MeterState(0, 0)
+        elif before is None:
+            r.problems.append(f"{where}: comes before the meter's seed")
+            before = MeterState(0, 0)
+        elif kind == "contribution":
+            key = (table_id, round_id, deal_no, spot, seat)
+            cents = wagers.get(key)
+            entered[(*key, level)] = entered.get((*key, level), 0) + 1
+            if cents is None:
+                r.problems.append(f"{where}: no accepted wager {key} behind it")
+            else:
+                lv = game.level(level)
+                want = (cents * lv.contribution_ppm, cents * lv.reserve_ppm)
+        elif kind == "award":
+            want = _award(r, where, _opt(hit_id), hits, awarded)
+        elif kind == "reset" and hit_id is not None:
+            paid = awarded.get(_int(hit_id))
+            if paid is None or not paid.resets or paid.after is None:
+                r.problems.append(f"{where}: a reset for hit {hit_id}, which does not reset "
+                                  "the meter")
+            else:
+                want = (paid.reset_micro, -before.reserve_micro)
+        elif kind in ("reset", "adjustment"):
+            if str(actor) not in r.admins or not str(reason or "").strip():
+                r.problems.append(f"{where}: made by {actor}, who is not a link "
+                                  "administrator, or without a reason")
+            if kind == "reset":
+                seed = game.level(level).seed_cents * MICRO
+                want = (seed + before.reserve_micro - before.meter_micro, -before.reserve_micro)
+            else:
+                want = (_int(dm), _int(dr))
+                if _int(dr) != 0:
+                    r.problems.append(f"{where}: an adjustment moved the reserve")
+        if want is not None and want != (_int(dm), _int(dr)):
+            r.problems.append(f"{where}: moved the meter/reserve by {dm}/{dr}, the replay "
+                              f"gives {want[0]}/{want[1]} (millionths of a cent)")
+        after = MeterState(before.meter_micro + _int(dm), before.reserve_micro + _int(dr))
+        r.states[level] = after
+        if (after.meter_micro, after.reserve_micro) != (_int(am), _int(ar)):
+            r.problems.append(f"{where}: says {am}/{ar} after, the replay gives "
+                              f"{after.meter_micro}/{after.reserve_micro}")
+    for key in wagers:
+        for lv in game.levels:
+            if entered.get((*key, lv.name), 0) != 1:
+                r.problems.append(f"link {link} wager {key}: {entered.get((*key, lv.name), 0)} "
+                                  f"contribution entries on meter {lv.name}, not 1")
+    for hit_id, row in hits.items():
+        if hit_id not in awarded:
+            _check_tray_hit(r, hit_id, row)
+
+
+def _award(r: _Replay, where: str, hit_id: int | None, hits: dict[int, Sequence[object]],
+           awarded: dict[int, meters.Award]) -> tuple[int, int] | None:
+    row = hits.get(hit_id) if hit_id is not None else None
+    if row is None or hit_id is None:
+        r.problems.append(f"{where}: an award with no hit behind it")
+        return None
+    if hit_id in awarded:
+        r.problems.append(f"{where}: hit {hit_id} awarded twice")
+        return None
+    paid = meters.award(r.game, r.game.paytable.line(_int(row[5])), dict(r.states))
+    awarded[hit_id] = paid
+    _compare(r, f"link {r.link} hit {hit_id}", paid, row)
+    return (-paid.from_meter_cents * MICRO, 0)
+
+
+def _compare(r: _Replay, where: str, paid: meters.Award, row: Sequence[object]) -> None:
+    recorded = (None if row[6] is None else str(row[6]), _int(row[7]), _int(row[8]),
+                _int(row[9]), _opt(row[10]), _opt(row[11]))
+    computed = (paid.level, paid.amount_cents, paid.from_meter_cents, paid.from_tray_cents,
+                paid.before.meter_micro if paid.before else None,
+                paid.after.meter_micro if paid.after else None)
+    if recorded != computed:
+        r.problems.append(f"{where}: recorded (level, amount, from meter, from tray, meter "
+                          f"before, after) {recorded}, the paytable on the replayed meter "
+                          f"gives {computed}")
+
+
+def _check_tray_hit(r: _Replay, hit_id: int, row: Sequence[object]) -> None:
+    """A hit with no ledger entry: a fixed pay from the tray, which leaves the meters alone."""
+    paid = meters.award(r.game, r.game.paytable.line(_int(row[5])), dict(r.states))
+    if paid.level is not None:
+        r.problems.append(f"link {r.link} hit {hit_id}: pays off the meter but has no award "
+                          "entry in the ledger")
+        return
+    _compare(r, f"link {r.link} hit {hit_id}", paid, row)

@@ -35,6 +35,8 @@ class LinkShown:
     paytable: str
     meters: tuple[LevelAmount, ...]
     tables: tuple[TableOnLink, ...]
+    went_back: tuple[str, ...] = ()
+    """Each time a table found the server had gone back in time (a restore), in words."""
 
 
 def linked_meters(conn: Connection, link: str) -> tuple[LevelAmount, ...]:
@@ -78,6 +80,12 @@ def link_status(conn: Connection) -> list[LinkShown]:
                 "FROM link_tables t WHERE t.link = %s ORDER BY t.table_id", [link])
             tables = tuple(TableOnLink(str(r[0]), str(r[1]), int(str(r[2])), int(str(r[3])),
                                        int(str(r[4]))) for r in cur.fetchall())
+            cur.execute("SELECT to_char(recorded_at AT TIME ZONE 'UTC', "
+                        "'YYYY-MM-DD HH24:MI:SS \"UTC\"') || ': ' || detail FROM link_admin_log "
+                        "WHERE (link = %s OR link IS NULL) AND what = 'went back in time' "
+                        "ORDER BY entry",
+                        [link])
+            went_back = tuple(str(r[0]) for r in cur.fetchall())
             out.append(LinkShown(str(link), str(paytable),
-                                 linked_meters(conn, str(link)), tables))
+                                 linked_meters(conn, str(link)), tables, went_back))
     return out

@@ -107,6 +107,21 @@ def owed_count(db: Database, link: str, after: int) -> int:
                           [link, after]).fetchone()[0])
 
 
+def counted(db: Database, link: str, table_id: str, mark: int) -> tuple[int, int]:
+    """(entries up to the sender's mark, all entries) of ``table_id`` for ``link``: what the
+    server should hold of this table once it has confirmed delivery up to the mark."""
+    row = db.execute("SELECT COALESCE(SUM(entry <= ?), 0), COUNT(*) FROM link_outbox "
+                     "WHERE link = ? AND table_id = ?", [mark, link, table_id]).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def last_hit_number(db: Database, link: str) -> int | None:
+    """The highest hit number of ``link`` this table has recorded (None: none yet)."""
+    row = db.execute("SELECT MAX(link_hit_id) FROM jackpot_hits WHERE link = ?",
+                     [link]).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
+
 @MIGRATIONS(name="0002_no_local_hit_copy")
 def _no_local_hit_copy(db: Database) -> None:
     """A linked hit is the table's ``jackpot_hits`` row naming its link; this copy was never

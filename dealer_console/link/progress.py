@@ -36,5 +36,9 @@ class Progress:
             "UPDATE SET last_entry = max(last_entry, excluded.last_entry), at = excluded.at",
             [link, entry, at])
 
+    def rewind(self, link: str, at: str) -> None:
+        """Deliver everything again (the server lost some: the key skips what it has)."""
+        self._conn.execute("UPDATE sent SET last_entry = 0, at = ? WHERE link = ?", [at, link])
+
     def close(self) -> None:
         self._conn.close()

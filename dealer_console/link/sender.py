@@ -12,8 +12,9 @@ the sender retries with a growing pause, up to :data:`MAX_PAUSE_S`.
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -30,6 +31,14 @@ from dealer_console.link.settings import LinkError
 from dealer_console.storage.connection import connect
 
 MAX_PAUSE_S = 5.0
+SEND_TIMEOUT_S = 5.0
+"""The longest one delivery may take on the server (``statement_timeout``): a hung server (a
+lock held, a frozen connection) turns the link down within it, saying so, instead of a
+health that says "up" while nothing arrives."""
+DRAIN_BOUND_S = 8.0
+"""How long a closing table keeps delivering what it owes (inside ``stop``'s 10 s)."""
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +47,9 @@ class HealthView:
     reason: str
     last_contact: str | None
     owed: int
+    warning: str = ""
+    """Something the supervisor and the link administrator must know even while the link
+    answers (the server gone back in time, wagers it lost sent again), in plain words."""
 
 
 class LinkHealth:
@@ -77,16 +89,22 @@ class LinkHealth:
             self._watchers.append(changed)
 
     def up(self, owed: int) -> None:
-        self._set(lambda old: HealthView(True, "", _now(), owed))
+        self._set(lambda old: HealthView(True, "", _now(), owed, old.warning))
 
     def down(self, reason: str, owed: int) -> None:
-        self._set(lambda old: HealthView(False, reason, old.last_contact, owed))
+        self._set(lambda old: HealthView(False, reason, old.last_contact, owed, old.warning))
+
+    def warn(self, warning: str) -> None:
+        """Say ``warning`` (kept until replaced; empty: none)."""
+        self._set(lambda old: HealthView(old.up, old.reason, old.last_contact, old.owed,
+                                         warning))
 
     def _set(self, make: Callable[[HealthView], HealthView]) -> None:
         with self._lock:
             old = self._view
             self._view = make(old)
-            turned = (old.up, old.reason) != (self._view.up, self._view.reason)
+            turned = ((old.up, old.reason, old.warning)
+                      != (self._view.up, self._view.reason, self._view.warning))
             watchers = list(self._watchers) if turned else []
         for changed in watchers:  # outside the lock: a watcher may read the view
             changed()
@@ -101,12 +119,15 @@ class OutboxSender(threading.Thread):
 
     def __init__(self, db_path: str | Path, *, link: str, table_id: str, dsn: str,
                  game: GameConfig, health: LinkHealth | None = None,
-                 interval_s: float = 0.2) -> None:
+                 interval_s: float = 0.2, timeout_s: float = SEND_TIMEOUT_S) -> None:
         super().__init__(name=f"link-sender-{link}", daemon=True)
         self.db_path = str(db_path)
         self.link, self.table_id, self.dsn, self.game = link, table_id, dsn, game
         self.health = health or LinkHealth()
         self.interval_s = interval_s
+        self.timeout_s = timeout_s
+        self.still_owed = 0
+        """What the table still owed the link when it stopped (0: everything delivered)."""
         self._halt = threading.Event()
         self._conn: server.Connection | None = None
         self._db: Database | None = None
@@ -130,27 +151,42 @@ class OutboxSender(threading.Thread):
                     self._drop(str(exc))
                     pause = min(MAX_PAUSE_S, pause * 2)
                 self._halt.wait(pause)
-            if self.health.view().up:  # a last delivery as the table closes
-                with contextlib.suppress(LinkError):
-                    self.drain_once()
+            self._last_deliveries()
         finally:
             self._close()
+
+    def _last_deliveries(self) -> None:
+        """As the table closes: deliver what it owes, up to :data:`DRAIN_BOUND_S`, and say
+        what is still owed (it stays in the table's outbox, sent when the table next runs)."""
+        deadline = time.monotonic() + DRAIN_BOUND_S
+        try:
+            while (self.health.view().up and time.monotonic() < deadline
+                   and self.drain_once()):
+                pass
+        except LinkError as exc:
+            self.health.down(str(exc), self.owed())
+        self.still_owed = self.owed()
+        if self.still_owed:
+            log.warning("link %s: table %s closes owing %d jackpot wagers to the link (kept in "
+                        "its outbox, sent when it next runs)", self.link, self.table_id,
+                        self.still_owed)
 
     def drain_once(self, limit: int = 500) -> int:
         """One pass: deliver up to ``limit`` owed wagers; returns how many were sent.
         A failure of the link is a :class:`LinkError` (the health says it too)."""
         db, progress = self._local()
-        batch = outbox.undelivered(db, self.link, self.table_id, progress.last(self.link),
-                                   limit)
         try:
-            conn = self._server()
+            conn = self._server()  # a reconnect may rewind the mark (the server lost some)
+            batch = outbox.undelivered(db, self.link, self.table_id, progress.last(self.link),
+                                       limit)
             if batch:
                 server.contribute(conn, self.link, self.table_id, [o for _, o in batch])
             else:
-                with conn.cursor() as cur:
-                    cur.execute("UPDATE link_tables SET last_contact = now() WHERE link = %s "
-                                "AND table_id = %s", [self.link, self.table_id])
+                server.touch(conn, self.link, self.table_id)
             self.health.set_meters(self.link, server.meter_states(conn, self.link))
+        except psycopg.errors.QueryCanceled:
+            raise LinkError(f"the link server did not answer within {self.timeout_s:g} s "
+                            "(it may be hung or its connection frozen)") from None
         except psycopg.Error as exc:
             raise LinkError(f"the link server stopped answering: "
                             f"{str(exc).strip().splitlines()[0] if str(exc).strip() else exc}"
@@ -163,7 +199,9 @@ class OutboxSender(threading.Thread):
     def owed(self) -> int:
         """How many wagers of this table wait for delivery to the link."""
         db, progress = self._local()
-        return outbox.owed_count(db, self.link, progress.last(self.link))
+        delivered, taken = outbox.counted(db, self.link, self.table_id,
+                                          progress.last(self.link))
+        return taken - delivered
 
     def _local(self) -> tuple[Database, Progress]:
         if self._db is None or self._progress is None:  # opened on this thread
@@ -173,14 +211,41 @@ class OutboxSender(threading.Thread):
 
     def _server(self) -> server.Connection:
         if self._conn is None or self._conn.closed:
-            conn = server.connect(self.dsn, who=self.table_id)
+            conn = server.connect(self.dsn, who=self.table_id,
+                                  statement_timeout_s=self.timeout_s)
             try:
-                server.register_table(conn, self.link, self.table_id, self.game)
+                self._hello(conn)
             except BaseException:
                 conn.close()
                 raise
             self._conn = conn
         return self._conn
+
+    def _hello(self, conn: server.Connection) -> None:
+        """On every (re)connect: tell the server the last hit number this table recorded
+        (its numbers go on after it), and learn how many of this table's wagers it holds.
+        Fewer than delivered: the server lost some (a restore), so everything is sent again
+        (the key skips what it has). More than this table ever took: another table with
+        this name, or this table's file is an older copy. Either is said in plain words."""
+        db, progress = self._local()
+        server.claim(conn, self.link, self.table_id)
+        hello = server.register_table(conn, self.link, self.table_id, self.game,
+                                      seen_hit=outbox.last_hit_number(db, self.link))
+        delivered, taken = outbox.counted(db, self.link, self.table_id,
+                                          progress.last(self.link))
+        warnings = [hello.went_back] if hello.went_back else []
+        if hello.held < delivered:
+            progress.rewind(self.link, _now())
+            warnings.append(f"the link server has lost {delivered - hello.held} of this "
+                            f"table's jackpot wagers (restored from an older copy?): this "
+                            "table sends them again")
+        elif hello.held > taken:
+            warnings.append(f"the link server holds {hello.held} jackpot wagers from table "
+                            f"{self.table_id}, but this table took only {taken}: another table "
+                            "uses this name, or this table's file is an older copy; call the "
+                            "link administrator")
+        if warnings:
+            self.health.warn("; ".join(warnings))
 
     def _drop(self, reason: str) -> None:
         self.health.down(reason, self.owed())

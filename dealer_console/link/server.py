@@ -14,33 +14,51 @@ writes in one explicit transaction.
   from what is on the meter. The hit's meter before and after are returned for the table's
   own log, the same amounts as the server's.
 
-Both lock the meter rows in the same order (by position), so they never deadlock.
+Both lock the meter rows in the same order (by position), so they never deadlock, and
+each is one call of a server-side function (``server_trust.py``): the meters are locked for
+that one statement, never across round trips. A table's identity is its login's; the name it
+passes is only checked against it.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import psycopg
+from psycopg.conninfo import make_conninfo
 
 from dealer_console.jackpot import meters
 from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
-from dealer_console.jackpot.meters import MICRO, MeterState
+from dealer_console.jackpot.meters import MeterState
 from dealer_console.jackpot.paytable import load
 from dealer_console.link.records import LinkedHit, Owed
+from dealer_console.link.server_trust import REFUSED, line_values
 from dealer_console.link.settings import CONNECT_TIMEOUT_S, LinkError, LinkRefused
-from dealer_console.money import format_cents
 
 Connection = psycopg.Connection[tuple[object, ...]]
 
 
-def connect(dsn: str, *, timeout_s: int = CONNECT_TIMEOUT_S, who: str = "") -> Connection:
+_KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+               "keepalives_count": 3, "tcp_user_timeout": 10_000}
+"""A server gone silent (a frozen network, a dead host) is noticed in about 10 s, not the
+system's two hours (libpq's TCP settings; a Unix socket has no need of them)."""
+
+
+def connect(dsn: str, *, timeout_s: int = CONNECT_TIMEOUT_S, who: str = "",
+            statement_timeout_s: float | None = None) -> Connection:
     """A connection to the link server; an unreachable or refusing server is a
     :class:`LinkError` naming why (never the address's secrets: there are none in it).
-    ``who`` (a table's name) shows in the server's ``pg_stat_activity``."""
+    ``who`` (a table's name) shows in the server's ``pg_stat_activity``;
+    ``statement_timeout_s`` bounds every statement (a hung server is an error, not a wait)."""
     try:
-        return psycopg.connect(dsn, connect_timeout=timeout_s, autocommit=True,
+        conn = psycopg.connect(make_conninfo(dsn, **_KEEPALIVES), connect_timeout=timeout_s,
+                               autocommit=True,
                                application_name=f"dealer-console {who}".strip()[:63])
+        if statement_timeout_s is not None:
+            conn.execute(f"SET statement_timeout = {int(statement_timeout_s * 1000)}".encode())
+        return conn
     except psycopg.Error as exc:
         raise LinkError(f"the link server cannot be reached: {_first_line(exc)}") from None
 
@@ -50,57 +68,69 @@ def _first_line(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
+_REFUSALS = (REFUSED, "42501")  # the link's own refusal; a login without the right
+
+
+def call(conn: Connection, query: str, params: Sequence[object]) -> list[tuple[object, ...]]:
+    """Run one statement (a server-side function); the server's refusal (nothing written)
+    is a :class:`LinkRefused` in its own words, anything else the driver's error."""
+    try:
+        with conn.cursor() as cur:
+            cur.execute(query.encode(), list(params))
+            return cur.fetchall() if cur.description is not None else []
+    except psycopg.Error as exc:
+        if exc.sqlstate in _REFUSALS:
+            raise LinkRefused(exc.diag.message_primary or _first_line(exc)) from None
+        raise
+
+
 # -- games ------------------------------------------------------------------------------------
 
 
-def install_game(conn: Connection, link: str, game: GameConfig, *, actor: str) -> bool:
-    """Put ``game`` on the link with each meter at its seed. True if installed now; False if
-    the link already holds this very game; :class:`LinkError` if it holds another."""
+def install_game(conn: Connection, link: str, game: GameConfig, *, actor: str,
+                 reason: str = "") -> bool:
+    """Put ``game`` on the link with each meter at its seed (a link administrator's login
+    only). True if installed now; False if the link already holds this very game;
+    :class:`LinkError` if it holds another."""
     if game.mode is not JackpotMode.PROGRESSIVE:
         raise LinkError(f"link {link}: only progressive jackpots are linked, never house "
                         "jackpots (Washington document, \"House Jackpot and Progressive "
                         "Jackpots\")")
-    with conn.transaction(), conn.cursor() as cur:
-        cur.execute("SELECT 1 FROM link_games WHERE link = %s FOR UPDATE", [link])
-        if cur.fetchone() is not None:
-            _same_game(link, game_of(conn, link), game)
-            return False
-        cur.execute(
-            "INSERT INTO link_games (link, paytable, mode, wager_cents, fixed_from_meter, "
-            "executive_threshold_cents, installed_by) VALUES (%s, %s, %s, %s, %s, %s, %s)",
-            [link, game.paytable.name, game.mode.value, game.wager_cents,
-             game.fixed_from_meter, game.executive_threshold_cents, actor])
-        for position, lv in enumerate(game.levels):
-            seed = lv.seed_cents * MICRO
-            cur.execute(
-                "INSERT INTO link_levels VALUES (%s, %s, %s, %s, %s, %s, %s, 0)",
-                [link, lv.name, position, lv.seed_cents, lv.contribution_ppm, lv.reserve_ppm,
-                 seed])
-            cur.execute(
-                "INSERT INTO link_ledger (link, level, kind, meter_delta_micro, "
-                "reserve_delta_micro, meter_after_micro, reserve_after_micro) "
-                "VALUES (%s, %s, 'seed', %s, 0, %s, 0)", [link, lv.name, seed, seed])
+    if call(conn, "SELECT 1 FROM link_game(%s)", [link]):
+        _same_game(link, game_of(conn, link), game)
+        return False
+    levels = [{"level": lv.name, "position": i, "seed_cents": lv.seed_cents,
+               "contribution_ppm": lv.contribution_ppm, "reserve_ppm": lv.reserve_ppm}
+              for i, lv in enumerate(game.levels)]
+    lines = []
+    for number, line in enumerate(game.paytable.lines, 1):
+        level, num, den, for_one = line_values(line.pay)
+        lines.append({"line_no": number, "label": line.label, "level": level,
+                      "percent_num": num, "percent_den": den, "for_one": for_one})
+    call(conn, "SELECT link_install_game(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+         [link, game.paytable.name, game.wager_cents, game.fixed_from_meter,
+          game.paytable.levels[-1], game.executive_threshold_cents,
+          game.two_person_above_cents, json.dumps(levels), json.dumps(lines),
+          reason or f"installed by {actor}, its meters at their seeds"])
     return True
 
 
 def game_of(conn: Connection, link: str, spot: int = 1) -> GameConfig:
     """The link's game as installed (on sensor spot ``spot`` of the asking table)."""
-    with conn.cursor() as cur:
-        cur.execute("SELECT paytable, mode, wager_cents, fixed_from_meter, "
-                    "executive_threshold_cents FROM link_games WHERE link = %s", [link])
-        row = cur.fetchone()
-        if row is None:
-            raise LinkError(f"link {link} is not installed on the server: run "
-                            "'dealer-console link init --profile ...' first")
-        cur.execute("SELECT level, seed_cents, contribution_ppm, reserve_ppm FROM link_levels "
-                    "WHERE link = %s ORDER BY position", [link])
-        levels = tuple(LevelConfig(str(r[0]), int(str(r[1])), int(str(r[2])), int(str(r[3])))
-                       for r in cur.fetchall())
-    paytable, mode, wager, from_meter, threshold = row
+    rows = call(conn, "SELECT paytable, mode, wager_cents, fixed_from_meter, "
+                "executive_threshold_cents, two_person_above_cents FROM link_game(%s)", [link])
+    if not rows:
+        raise LinkError(f"link {link} is not installed on the server: run "
+                        "'dealer-console link init --profile ...' first")
+    levels = tuple(LevelConfig(str(r[0]), int(str(r[1])), int(str(r[2])), int(str(r[3])))
+                   for r in call(conn, "SELECT level, seed_cents, contribution_ppm, "
+                                 "reserve_ppm FROM link_meters(%s)", [link]))
+    paytable, mode, wager, from_meter, threshold, two = rows[0]
     return GameConfig(spot=spot, paytable=load(str(paytable)), mode=JackpotMode(str(mode)),
                       levels=levels, wager_cents=int(str(wager)),
                       fixed_from_meter=bool(from_meter),
-                      executive_threshold_cents=int(str(threshold)))
+                      executive_threshold_cents=int(str(threshold)),
+                      two_person_above_cents=None if two is None else int(str(two)))
 
 
 def _same_game(link: str, installed: GameConfig, wanted: GameConfig) -> None:
@@ -118,6 +148,8 @@ def _same_game(link: str, installed: GameConfig, wanted: GameConfig) -> None:
                         wanted.fixed_from_meter),
                        ("executive threshold", installed.executive_threshold_cents,
                         wanted.executive_threshold_cents),
+                       ("two-person level", installed.two_person_above_cents,
+                        wanted.two_person_above_cents),
                        ("meters", installed.levels, wanted.levels)):
         if a != b:
             diffs.append(f"{what}: link {a}, table {b}")
@@ -126,74 +158,61 @@ def _same_game(link: str, installed: GameConfig, wanted: GameConfig) -> None:
                         + "; ".join(diffs))
 
 
-def register_table(conn: Connection, link: str, table_id: str, game: GameConfig) -> None:
-    """A table joins the link (or says it is back): its game must be the link's."""
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """What the server holds of a table, told when the table (re)connects."""
+
+    held: int
+    """How many of the table's wagers the server has accepted."""
+    went_back: str | None
+    """Set when the server has gone back in time (the table recorded a hit number the
+    server never reached): in plain words, for the supervisor and the link administrator."""
+
+
+def register_table(conn: Connection, link: str, table_id: str, game: GameConfig, *,
+                   seen_hit: int | None = None) -> Hello:
+    """A table joins the link (or says it is back): its game must be the link's, and
+    ``table_id`` the table its login was made for. ``seen_hit`` is the highest hit number
+    the table has recorded from this link: the server's numbers go on after it."""
     _same_game(link, game_of(conn, link, game.spot), game)
-    with conn.transaction(), conn.cursor() as cur:
-        cur.execute("INSERT INTO link_tables (link, table_id) VALUES (%s, %s) "
-                    "ON CONFLICT (link, table_id) DO UPDATE SET last_contact = now()",
-                    [link, table_id])
+    return hello(conn, link, table_id, seen_hit)
 
 
-def meter_states(conn: Connection, link: str, *, lock: bool = False) -> dict[str, MeterState]:
-    with conn.cursor() as cur:
-        cur.execute("SELECT level, meter_micro, reserve_micro FROM link_levels WHERE link = %s "
-                    "ORDER BY position" + (" FOR UPDATE" if lock else ""), [link])
-        return {str(r[0]): MeterState(int(str(r[1])), int(str(r[2]))) for r in cur.fetchall()}
+def hello(conn: Connection, link: str, table_id: str, seen_hit: int | None = None) -> Hello:
+    """The table's last contact is now (``link status``); what the server holds of it."""
+    row = call(conn, "SELECT held, went_back FROM link_hello(%s, %s, %s)",
+               [link, table_id, seen_hit])[0]
+    return Hello(int(str(row[0])), None if row[1] is None else str(row[1]))
 
 
-def _move(cur: psycopg.Cursor[tuple[object, ...]], link: str, level: str, kind: str,
-          meter_delta: int, reserve_delta: int, *, table_id: str | None = None,
-          round_id: int | None = None, deal_no: int | None = None, spot: int | None = None,
-          seat: int | None = None, hit_id: int | None = None) -> MeterState:
-    cur.execute("UPDATE link_levels SET meter_micro = meter_micro + %s, "
-                "reserve_micro = reserve_micro + %s WHERE link = %s AND level = %s "
-                "RETURNING meter_micro, reserve_micro",
-                [meter_delta, reserve_delta, link, level])
-    row = cur.fetchone()
-    assert row is not None
-    after = MeterState(int(str(row[0])), int(str(row[1])))
-    cur.execute(
-        "INSERT INTO link_ledger (link, level, kind, table_id, round_id, deal_no, spot, seat, "
-        "hit_id, meter_delta_micro, reserve_delta_micro, meter_after_micro, "
-        "reserve_after_micro) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-        [link, level, kind, table_id, round_id, deal_no, spot, seat, hit_id, meter_delta,
-         reserve_delta, after.meter_micro, after.reserve_micro])
-    return after
+def claim(conn: Connection, link: str, table_id: str) -> None:
+    """Hold ``table_id``'s place on ``link`` for this connection's life: a second console
+    with the same name is refused (:class:`LinkRefused`) while this one is connected."""
+    call(conn, "SELECT link_claim(%s, %s)", [link, table_id])
+
+
+def touch(conn: Connection, link: str, table_id: str) -> None:
+    """The table's last contact is now (``link status``): its sender's idle pass."""
+    call(conn, "SELECT link_touch(%s, %s)", [link, table_id])
+
+
+def meter_states(conn: Connection, link: str) -> dict[str, MeterState]:
+    return {str(r[0]): MeterState(int(str(r[1])), int(str(r[2]))) for r in call(
+        conn, "SELECT level, meter_micro, reserve_micro FROM link_meters(%s)", [link])}
 
 
 # -- contributions ----------------------------------------------------------------------------
 
 
 def contribute(conn: Connection, link: str, table_id: str, batch: Sequence[Owed]) -> int:
-    """Accept a table's owed wagers (one transaction); returns how many were new."""
-    game = game_of(conn, link)
-    accepted = 0
-    with conn.transaction(), conn.cursor() as cur:
-        meter_states(conn, link, lock=True)
-        cur.execute("INSERT INTO link_tables (link, table_id) VALUES (%s, %s) "
-                    "ON CONFLICT (link, table_id) DO UPDATE SET last_contact = now()",
-                    [link, table_id])
-        for owed in batch:
-            if owed.wager_cents != game.wager_cents:
-                raise LinkError(f"table {table_id} round {owed.round_id} seat {owed.seat}: a "
-                                f"wager of {owed.wager_cents} cents, but link {link} takes "
-                                f"{game.wager_cents}")
-            cur.execute(
-                "INSERT INTO link_contributions (link, table_id, round_id, deal_no, spot, seat, "
-                "wager_cents, taken_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT DO NOTHING RETURNING 1",
-                [link, table_id, owed.round_id, owed.deal_no, owed.spot, owed.seat,
-                 owed.wager_cents, owed.taken_at])
-            if cur.fetchone() is None:
-                continue  # delivered before: the key makes a resend harmless
-            accepted += 1
-            for lv in game.levels:
-                _move(cur, link, lv.name, "contribution",
-                      owed.wager_cents * lv.contribution_ppm, owed.wager_cents * lv.reserve_ppm,
-                      table_id=table_id, round_id=owed.round_id, deal_no=owed.deal_no,
-                      spot=owed.spot, seat=owed.seat)
-    return accepted
+    """Accept a table's owed wagers (one server-side call, one transaction); returns how
+    many were new. ``table_id`` must be the login's table."""
+    rows = call(conn, "SELECT link_contribute(%s, %s, %s::bigint[], %s::integer[], "
+                "%s::integer[], %s::integer[], %s::bigint[], %s::text[])",
+                [link, table_id, [o.round_id for o in batch], [o.deal_no for o in batch],
+                 [o.spot for o in batch], [o.seat for o in batch],
+                 [o.wager_cents for o in batch], [o.taken_at for o in batch]])
+    return int(str(rows[0][0]))
 
 
 # -- hits -------------------------------------------------------------------------------------
@@ -223,63 +242,23 @@ def quote(conn: Connection, link: str, line_no: int) -> meters.Award:
 
 def confirm_hit(conn: Connection, link: str, table_id: str, *, round_id: int, spot: int,
                 seat: int, line_no: int, employee_id: str,
-                most_cents: int | None = None) -> LinkedHit:
+                most_cents: int | None = None,
+                second_employee_id: str | None = None) -> LinkedHit:
     """Pay a confirmed hit from the linked meter, in the server's order (see the module doc).
 
-    Asked again for the same (table, round, spot, seat) it returns the hit already recorded
-    (a table that lost the reply, or crashed after the server's commit, learns the same
-    amounts), never a second award. ``most_cents`` is the largest award the confirming card
-    may confirm: the shared meter may have risen past the executive's threshold since the
-    table quoted it, and such an award is refused (:class:`LinkRefused`), nothing paid."""
-    game = game_of(conn, link, spot)
-    line = game.paytable.line(line_no)
-    with conn.transaction(), conn.cursor() as cur:
-        states = meter_states(conn, link, lock=True)  # the order: first to lock is first paid
-        cur.execute(f"SELECT {_HIT_COLUMNS} FROM link_hits WHERE link = %s AND table_id = %s "
-                    "AND round_id = %s AND spot = %s AND seat = %s",
-                    [link, table_id, round_id, spot, seat])
-        found = cur.fetchone()
-        if found is not None:
-            return _hit(found, link)
-        cur.execute("SELECT 1 FROM link_contributions WHERE link = %s AND table_id = %s AND "
-                    "round_id = %s AND spot = %s AND seat = %s",
-                    [link, table_id, round_id, spot, seat])
-        if cur.fetchone() is None:
-            raise LinkRefused(f"table {table_id} round {round_id} seat {seat}: the link has "
-                              "not received this seat's jackpot wager yet; wait a moment and "
-                              "swipe again")
-        result = meters.award(game, line, states)
-        if most_cents is not None and result.amount_cents > most_cents:
-            raise LinkRefused(f"the shared meter has moved: {line.label} now pays "
-                              f"{format_cents(result.amount_cents)}, more than this card may "
-                              "confirm; an executive's card is needed")
-        cur.execute(
-            "INSERT INTO link_hits (link, table_id, round_id, spot, seat, line_no, line_label, "
-            "level, amount_cents, from_meter_cents, from_tray_cents, meter_before_micro, "
-            "meter_after_micro, employee_id) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-            f"RETURNING {_HIT_COLUMNS}",
-            [link, table_id, round_id, spot, seat, line_no, line.label, result.level,
-             result.amount_cents, result.from_meter_cents, result.from_tray_cents,
-             result.before.meter_micro if result.before else None,
-             result.after.meter_micro if result.after else None, employee_id])
-        row = cur.fetchone()
-        assert row is not None
-        hit = _hit(row, link)
-        if result.level is not None and result.after_award is not None:
-            _move(cur, link, result.level, "award", -result.from_meter_cents * MICRO, 0,
-                  table_id=table_id, round_id=round_id, spot=spot, seat=seat,
-                  hit_id=hit.hit_id)
-            if result.resets:
-                _move(cur, link, result.level, "reset", result.reset_micro,
-                      -result.after_award.reserve_micro, table_id=table_id,
-                      round_id=round_id, spot=spot, seat=seat, hit_id=hit.hit_id)
-    return hit
+    The server computes the award from its own meter and paytable lines and checks the
+    confirmers against its list and the game's threshold and two-person level; a refusal is
+    :class:`LinkRefused`, nothing paid. Asked again for the same (table, round, spot, seat) it
+    returns the hit already recorded (a table that lost the reply, or crashed after the
+    server's commit, learns the same amounts), never a second award. ``most_cents`` (the
+    most the table thinks the card may confirm) can only narrow what the server allows."""
+    rows = call(conn, f"SELECT {_HIT_COLUMNS} FROM link_confirm_hit(%s, %s, %s, %s, %s, %s, "
+                "%s, %s, %s)", [link, table_id, round_id, spot, seat, line_no, employee_id,
+                                second_employee_id, most_cents])
+    return _hit(rows[0], link)
 
 
 def hits(conn: Connection, link: str) -> list[LinkedHit]:
     """Every hit on the link in the server's order, with the table each was on."""
-    with conn.cursor() as cur:
-        cur.execute(f"SELECT {_HIT_COLUMNS} FROM link_hits WHERE link = %s ORDER BY hit_id",
-                    [link])
-        return [_hit(r, link) for r in cur.fetchall()]
+    return [_hit(r, link) for r in call(
+        conn, f"SELECT {_HIT_COLUMNS} FROM link_hits_of(%s) ORDER BY hit_id", [link])]

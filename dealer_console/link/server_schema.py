@@ -15,6 +15,8 @@ from collections.abc import Callable
 import psycopg
 from psycopg import sql
 
+from dealer_console.link import server_trust
+
 AUDITOR_ROLE = "dealer_link_auditor"
 """A role that can read every link table and write none (``GRANT dealer_link_auditor TO
 someone``): what an auditor or a regulator's reporting tool logs in with."""
@@ -152,6 +154,7 @@ def _v2_auditor(cur: psycopg.Cursor[tuple[object, ...]]) -> None:
 MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None]], ...] = (
     ("0001_link", _v1),
     ("0002_read_only_auditor", _v2_auditor),
+    ("0003_trust", server_trust.migrate),
 )
 
 

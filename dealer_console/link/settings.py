@@ -18,7 +18,7 @@ DSN_VARIABLE = "DEALER_CONSOLE_LINK_DSN"
 CONNECT_TIMEOUT_S = 3
 """How long a table waits for the server before it calls the link down."""
 
-_PASSWORD = re.compile(r"(?:^|\s)password\s*=|://[^/@\s]*:[^/@\s]*@", re.IGNORECASE)
+_PASSWORD = re.compile(r"(?:^|[\s?&])password\s*=|://[^/@\s]*:[^/@\s]*@", re.IGNORECASE)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
@@ -32,7 +32,9 @@ class LinkRefused(LinkError):
 
 
 def check_dsn(dsn: str) -> str:
-    """``dsn`` if it is an address without a password; else :class:`LinkError`."""
+    """``dsn`` if it is an address without a password that, over the network, verifies the
+    server (``sslmode=verify-full``) and names a password file only its owner can read; else
+    :class:`LinkError`."""
     text = dsn.strip()
     if not text:
         raise LinkError(f"the link server's address is empty: set {DSN_VARIABLE} or --dsn")
@@ -41,7 +43,36 @@ def check_dsn(dsn: str) -> str:
     if _PASSWORD.search(text):
         raise LinkError("the link server's address holds a password: put it in the table's "
                         "~/.pgpass (or PGPASSFILE), never in the address")
+    from psycopg import ProgrammingError
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        params = conninfo_to_dict(text)
+    except ProgrammingError as exc:
+        raise LinkError(f"the link server's address is not a libpq address: "
+                        f"{str(exc).strip().splitlines()[0][:200]}") from None
+    hosts = [h for h in str(params.get("host", "")).split(",") if h]
+    network = bool(params.get("hostaddr")) or any(not h.startswith("/") for h in hosts)
+    if network and params.get("sslmode") != "verify-full":
+        raise LinkError("the link server's address reaches it over the network without "
+                        "sslmode=verify-full: add sslmode=verify-full and sslrootcert=(the "
+                        "card room's certificate authority) so the table talks, encrypted, "
+                        "only to the real server")
+    passfile = params.get("passfile")
+    if passfile:
+        _check_passfile(str(passfile))
     return text
+
+
+def _check_passfile(path: str) -> None:
+    """A password file others can read is refused (libpq would ignore it anyway)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # libpq says itself that there is no password
+    if mode & 0o077:
+        raise LinkError(f"the link's password file {path[:200]} can be read by others: "
+                        "chmod 600 it (only the table's service user may read it)")
 
 
 def dsn_from_environment(given: str | None = None) -> str:

@@ -6,13 +6,14 @@ import queue
 from dataclasses import dataclass
 from pathlib import Path
 
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from sqlite_utils import Database
 
 from dealer_console.jackpot import store
 from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
 from dealer_console.jackpot.paytable import load
 from dealer_console.jackpot.round_hook import JackpotSystem
-from dealer_console.link import server, server_schema
+from dealer_console.link import admin, server, server_schema
 from dealer_console.link.asker import HitAnswer, HitAsker
 from dealer_console.link.hook import LinkHook
 from dealer_console.link.records import Owed
@@ -43,11 +44,46 @@ def linked_game() -> GameConfig:
         linked=LINK)
 
 
+CONFIRMERS = (("S1", "Sam Super", "supervisor"), ("X1", "Ella Exec", "executive"),
+              ("SIM-S1", "Sim Supervisor", "supervisor"),
+              ("SIM-X1", "Sim Executive", "executive"))
+"""Who may confirm a linked jackpot on the tests' links (the link's own list): the staff of
+``tests/jackpot/conftest.add_staff`` and of the simulated table."""
+
+
+def add_confirmers(conn: server.Connection) -> None:
+    for employee_id, name, role in CONFIRMERS:
+        admin.set_confirmer(conn, employee_id, name, role, reason="the tests' staff")
+
+
 def init_link(dsn: str) -> server.Connection:
+    """The link installed (by the administrator's login, ``dsn``) with its confirmers; the
+    administrator's connection."""
     conn = server.connect(dsn)
     server_schema.apply(conn)
     server.install_game(conn, LINK, linked_game(), actor="test")
+    add_confirmers(conn)
     return conn
+
+
+def table_dsn(admin_dsn: str, table_id: str) -> str:
+    """The address of ``table_id``'s own login on the link at ``admin_dsn``, made (once) by
+    its administrator with ``link add-table``'s function; its credentials file beside the
+    test server's. The login's name carries the database's (logins are the whole server's;
+    each test has a database of its own)."""
+    params = conninfo_to_dict(admin_dsn)
+    dbname = str(params["dbname"])
+    login = f"{dbname}-{table_id}"[:63]
+    credentials = Path(str(params["passfile"])).parent / f"{login}.pgpass"
+    if not credentials.exists():
+        with server.connect(admin_dsn) as conn:
+            admin.add_table(conn, table_id, credentials, login=login, reason="a test's table")
+    return make_conninfo(admin_dsn, user=login, passfile=str(credentials))
+
+
+def as_table(admin_dsn: str, table_id: str) -> server.Connection:
+    """A connection with ``table_id``'s own login (what its sender and asker use)."""
+    return server.connect(table_dsn(admin_dsn, table_id), who=table_id)
 
 
 def linked_table(path: Path, table_id: str, health: LinkHealth
@@ -71,9 +107,11 @@ def serve_linked_profile(folder: Path, link: str, dsn: str, *, other_table: str,
     conn = server.connect(dsn)
     server_schema.apply(conn)
     server.install_game(conn, link, game, actor="test")
+    add_confirmers(conn)
     owed = [Owed(r, 1, 1, 1, game.wager_cents, "2026-01-01T00:00:00Z")
             for r in range(1, wagers + 1)]
-    assert server.contribute(conn, link, other_table, owed) == wagers
+    with as_table(dsn, other_table) as other:
+        assert server.contribute(other, link, other_table, owed) == wagers
     return profile, game, conn
 
 
@@ -109,6 +147,8 @@ class LinkedTable:
 
 
 def open_linked(path: Path, table_id: str, dsn: str) -> LinkedTable:
+    """``table_id`` on the link at ``dsn`` (the administrator's address) with its own login."""
+    dsn = table_dsn(dsn, table_id)
     db = open_table_db(path)
     if not store.spots(db):
         store.install_game(db, linked_game(), actor="test")

@@ -1,5 +1,9 @@
 """A real PostgreSQL server of the tests' own: ``initdb`` and ``pg_ctl`` in a temporary folder,
-listening only on a Unix socket there (no TCP port, nothing shared with the machine's own)."""
+listening only on a Unix socket there (no TCP port, nothing shared with the machine's own).
+
+Every login authenticates with a password (``scram-sha-256`` in its ``pg_hba.conf``, as a card
+room's server): a table's login is a real login. The superuser's password is in a libpq
+password file of the server's (mode 0600), named in every address :meth:`PgServer.dsn` gives."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import contextlib
 import glob
 import os
 import pwd
+import secrets
 import shutil
 import subprocess
 import tempfile
@@ -37,9 +42,23 @@ class PgServer:
             os.chown(self.root, pw.pw_uid, pw.pw_gid)
         else:
             self.user = pwd.getpwuid(os.geteuid()).pw_name
-        self._run("initdb", "-D", str(self.data), "-U", self.user, "--auth=trust",
-                  "-E", "UTF8", "--no-sync")
+        self.passfile = self.root / "pgpass"
+        password = secrets.token_urlsafe(24)
+        pwfile = self.root / "pwfile"
+        pwfile.write_text(password + "\n")
+        if os.geteuid() == 0:
+            os.chown(pwfile, pw.pw_uid, pw.pw_gid)
+        self._run("initdb", "-D", str(self.data), "-U", self.user, "--auth=scram-sha-256",
+                  f"--pwfile={pwfile}", "-E", "UTF8", "--no-sync")
+        pwfile.unlink()
+        self.add_password(self.user, password)
         self.start()
+
+    def add_password(self, user: str, password: str) -> None:
+        """Let the tests log in as ``user`` (the password file libpq reads, mode 0600)."""
+        fd = os.open(self.passfile, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "a") as out:
+            out.write(f"*:*:*:{user}:{password}\n")
 
     def _run(self, program: str, *args: str) -> None:
         subprocess.run([*self.run_as, str(self.bindir / program), *args], check=True,
@@ -59,7 +78,8 @@ class PgServer:
         self.start()
 
     def dsn(self, dbname: str = "postgres", user: str | None = None) -> str:
-        return f"host={self.root} port=5432 user={user or self.user} dbname={dbname}"
+        return (f"host={self.root} port=5432 user={user or self.user} dbname={dbname} "
+                f"passfile={self.passfile}")
 
     def destroy(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):

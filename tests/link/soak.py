@@ -1,6 +1,7 @@
 """The link soak: simulated tables (``dealer-console simulate`` processes, devices in-process,
 jackpot hands forced) play on one PostgreSQL link while tables are SIGKILLed and resumed, the
-server is restarted once and one table's connection is cut for a while. At the end every
+server is restarted once (immediate mode: a crash), every table's connections are cut once and
+one table's are cut for a while. At the end every
 table's outbox is drained through the sender and everything is checked: ``link audit``,
 every table's ``audit verify``, and each table's jackpot wagers against the server's
 contributions, to the cent. The suite runs a short form (``test_soak.py``); the benchmark
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg
+from psycopg.conninfo import make_conninfo
 
 from dealer_console.link import server
 from dealer_console.link.audit import verify
@@ -52,6 +54,8 @@ class SoakResult:
     runs: int = 0
     kills: int = 0
     restarted: bool = False
+    cut_all: int = 0
+    """Connections of every table the server ended at once."""
     cuts: int = 0
     """Connections of the cut table the server ended while it was cut."""
     seconds: float = 0.0
@@ -65,6 +69,9 @@ class SoakResult:
     """Each table's hits as the link's server ordered and paid them."""
     unlinked_hits: int = 0
     """Hits of the linked game a table paid from its own meter (must be none)."""
+    owed_at_exit: dict[str, int] = field(default_factory=dict)
+    """What each table still owed the link when its last ``simulate`` exited (must be none:
+    a closing table drains its outbox first)."""
 
 
 def _env(dsn: str, table: str) -> dict[str, str]:
@@ -83,6 +90,12 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
     subprocess.run([*CLI, "link", "init", "--dsn", dsn, "--profile", str(profile)],
                    check=True, capture_output=True, timeout=60)
     names = [f"t{i:02d}" for i in range(1, tables + 1)]
+    for employee_id, name, role in (("SIM-S1", "Sim Supervisor", "supervisor"),
+                                    ("SIM-X1", "Sim Executive", "executive")):
+        subprocess.run([*CLI, "link", "add-confirmer", employee_id, "--name", name, "--role",
+                        role, "--reason", "the simulated tables' staff", "--dsn", dsn],
+                       check=True, capture_output=True, timeout=60)
+    table_dsns = {name: add_table(dsn, folder, name) for name in names}
     runs_left = dict.fromkeys(names, runs_each)
     started: dict[str, int] = dict.fromkeys(names, 0)
     procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -101,7 +114,8 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
             argv.append("--resume")
         started[name] += 1
         result.runs += 1
-        procs[name] = subprocess.Popen(argv, env=_env(dsn, name), stdout=subprocess.DEVNULL,
+        procs[name] = subprocess.Popen(argv, env=_env(table_dsns[name], name),
+                                       stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE)
 
     for name in names:
@@ -120,9 +134,19 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
             result.kills += 1
             launch(victim)  # the killed table resumes (its run does not count as one done)
             continue
-        if not restart_done and progress >= 0.4:
+        if result.cut_all == 0 and procs and progress >= 0.2:
+            # every table's connections cut once, early (on until one lands), before the
+            # restart (after which the senders reconnect on their own growing pause)
+            with psycopg.connect(pg.dsn("soak"), autocommit=True) as admin:
+                ended = admin.execute(
+                    "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM "
+                    "pg_stat_activity WHERE application_name LIKE 'dealer-console %') x"
+                ).fetchone()
+            result.cut_all = int(str(ended[0])) if ended else 0
+        if not restart_done and progress >= 0.4 and result.cut_all:
             restart_done = True
-            pg.restart()
+            pg.stop("immediate")  # a crash, not a tidy shutdown
+            pg.start()
             result.restarted = True
         if not cut_done and procs:  # at once: before the restart every sender is connected
             # a table still playing; cut for cut_s, and on until one connection was ended
@@ -158,18 +182,29 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
                 launch(name)
         time.sleep(0.05)
     result.seconds = time.monotonic() - t0
-    _finish(folder, dsn, names, profile, result)
+    _finish(folder, dsn, table_dsns, profile, result)
     return result
 
 
-def _finish(folder: Path, dsn: str, names: list[str], profile: Path,
+def add_table(dsn: str, folder: Path, name: str) -> str:
+    """``link add-table``: the table's own login and credentials file; its address."""
+    credentials = folder / f"{name}.pgpass"
+    subprocess.run([*CLI, "link", "add-table", name, "--credentials", str(credentials),
+                    "--reason", "a soak table", "--dsn", dsn],
+                   check=True, capture_output=True, timeout=60)
+    return make_conninfo(dsn, user=f"table-{name}", passfile=str(credentials))
+
+
+def _finish(folder: Path, dsn: str, table_dsns: dict[str, str], profile: Path,
             result: SoakResult) -> None:
+    names = list(table_dsns)
     jackpots = load_profile(profile).jackpots
     assert jackpots is not None
     game = next(g for g in jackpots.games if g.linked)
     for name in names:
         db = folder / f"{name}.db"
-        sender = OutboxSender(db, link=LINK, table_id=name, dsn=dsn, game=game)
+        sender = OutboxSender(db, link=LINK, table_id=name, dsn=table_dsns[name], game=game)
+        result.owed_at_exit[name] = sender.owed()
         try:
             while sender.drain_once():
                 pass

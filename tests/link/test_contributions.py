@@ -15,7 +15,7 @@ from dealer_console.link.sender import LinkHealth, OutboxSender
 from dealer_console.link.settings import LinkError
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
-from tests.link.helpers import LINK, SEED, init_link, linked_game, linked_table
+from tests.link.helpers import LINK, SEED, as_table, init_link, linked_game, linked_table, table_dsn
 from tests.link.pg_server import PgServer
 
 
@@ -40,10 +40,11 @@ def _sum_query(conn: server.Connection) -> tuple[int, int]:
 def test_a_batch_sent_twice_is_accepted_once(link_dsn: str) -> None:
     conn = init_link(link_dsn)
     batch = [Owed(7, 1, 1, seat, 100, "t") for seat in (1, 2, 3)]
-    assert server.contribute(conn, LINK, "table-a", batch) == 3
-    assert server.contribute(conn, LINK, "table-a", batch) == 0
+    a, b = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
+    assert server.contribute(a, LINK, "table-a", batch) == 3
+    assert server.contribute(a, LINK, "table-a", batch) == 0
     # the same round and seats from another table are its own wagers
-    assert server.contribute(conn, LINK, "table-b", batch[:1]) == 1
+    assert server.contribute(b, LINK, "table-b", batch[:1]) == 1
     meter, expected = _sum_query(conn)
     assert meter == expected == SEED * MICRO + 4 * 100 * 150_000
     assert verify(conn) == []
@@ -51,8 +52,8 @@ def test_a_batch_sent_twice_is_accepted_once(link_dsn: str) -> None:
 
 def test_a_wager_of_another_amount_is_refused_whole(link_dsn: str) -> None:
     conn = init_link(link_dsn)
-    with pytest.raises(LinkError, match="takes 100"):
-        server.contribute(conn, LINK, "t", [Owed(1, 1, 1, 1, 100, "t"),
+    with pytest.raises(LinkError, match="100 cents link wa-link takes"):
+        server.contribute(as_table(link_dsn, "t"), LINK, "t", [Owed(1, 1, 1, 1, 100, "t"),
                                             Owed(1, 1, 1, 2, 500, "t")])
     assert server.meter_states(conn, LINK)["main"].meter_micro == SEED * MICRO
 
@@ -62,7 +63,8 @@ def test_start_game_owes_the_link_and_the_sender_delivers_once(
     conn = init_link(link_dsn)
     health = LinkHealth()
     table, _system, db = linked_table(tmp_path / "t1.db", "t1", health)
-    sender = OutboxSender(tmp_path / "t1.db", link=LINK, table_id="t1", dsn=link_dsn,
+    sender = OutboxSender(tmp_path / "t1.db", link=LINK, table_id="t1",
+                          dsn=table_dsn(link_dsn, "t1"),
                           game=linked_game(), health=health)
     try:
         assert sender.drain_once() == 0  # contact: the link is up
@@ -71,7 +73,7 @@ def test_start_game_owes_the_link_and_the_sender_delivers_once(
         assert sender.owed() == 3
         # the crash case: the server committed, the sender never moved its mark
         owed = [o for _, o in outbox.undelivered(db, LINK, "t1", 0)]
-        assert server.contribute(conn, LINK, "t1", owed) == 3
+        assert server.contribute(as_table(link_dsn, "t1"), LINK, "t1", owed) == 3
         assert sender.drain_once() == 3  # sent again ...
         assert sender.owed() == 0
         meter, expected = _sum_query(conn)  # ... and counted once
@@ -104,7 +106,8 @@ def test_link_down_refuses_jackpot_wagers_and_the_base_game_goes_on(
     table.handle(c.StartGame())
     assert table.state.locked
     # the link returns: the next round's wagers are taken and delivered
-    sender = OutboxSender(tmp_path / "t1.db", link=LINK, table_id="t1", dsn=link_dsn,
+    sender = OutboxSender(tmp_path / "t1.db", link=LINK, table_id="t1",
+                          dsn=table_dsn(link_dsn, "t1"),
                           game=linked_game(), health=health)
     try:
         sender.drain_once()
@@ -121,7 +124,8 @@ def test_the_sender_survives_a_server_restart(tmp_path: Path, pg_server: PgServe
     conn.close()
     health = LinkHealth()
     table, _system, db = linked_table(tmp_path / "t1.db", "t1", health)
-    sender = OutboxSender(tmp_path / "t1.db", link=LINK, table_id="t1", dsn=link_dsn,
+    sender = OutboxSender(tmp_path / "t1.db", link=LINK, table_id="t1",
+                          dsn=table_dsn(link_dsn, "t1"),
                           game=linked_game(), health=health)
     try:
         sender.drain_once()
@@ -148,11 +152,12 @@ def test_a_fortune_twin_joins_a_face_up_link_and_another_paytable_is_refused(
 
     from dealer_console.jackpot.paytable import load
 
-    conn = init_link(link_dsn)
+    init_link(link_dsn)
     twin = replace(linked_game(), paytable=load("fpgpp-wa01"))
-    server.register_table(conn, LINK, "fortune-1", twin)
+    server.register_table(as_table(link_dsn, "fortune-1"), LINK, "fortune-1", twin)
+    t9 = as_table(link_dsn, "t9")
     with pytest.raises(LinkError, match="paytable: link fupgpp-wa01, table fupgpp-wa03"):
-        server.register_table(conn, LINK, "t9", replace(linked_game(),
-                                                       paytable=load("fupgpp-wa03")))
+        server.register_table(t9, LINK, "t9", replace(linked_game(),
+                                                     paytable=load("fupgpp-wa03")))
     with pytest.raises(LinkError, match="wager: link 100, table 500"):
-        server.register_table(conn, LINK, "t9", replace(linked_game(), wager_cents=500))
+        server.register_table(t9, LINK, "t9", replace(linked_game(), wager_cents=500))

@@ -33,3 +33,17 @@ def test_the_device_line_says_down_in_plain_words_and_keeps_the_details() -> Non
     (up,) = link_device(hook)
     assert up.connected and up.fault is None and "2 wagers to send" in up.state
     assert link_device(None) == ()
+
+
+def test_a_warning_reaches_the_watcher_and_the_device_line_while_up() -> None:
+    health = LinkHealth()
+    hook = LinkHook({1: "pit-1"}, "t1", health)
+    turns: list[str] = []
+    health.watch(lambda: turns.append(health.view().warning))
+    health.up(0)
+    health.warn("the link server has gone back in time: table t1 recorded its hit number 9")
+    health.up(0)  # the warning stays through later passes
+    (line,) = link_device(hook)
+    assert line.connected and "gone back in time" in line.state
+    assert turns == ["", "the link server has gone back in time: table t1 recorded its hit "
+                     "number 9"]

@@ -14,7 +14,7 @@ from dealer_console.jackpot.meters import MICRO
 from dealer_console.link import server
 from dealer_console.link.audit import verify
 from dealer_console.link.records import LinkedHit, Owed
-from tests.link.helpers import LINK, SEED, init_link
+from tests.link.helpers import LINK, SEED, as_table, init_link, table_dsn
 from tests.link.pg_server import PgServer
 
 ROYAL_100 = 1  # WA01's first line: the 7-card straight flush pays 100% of the meter
@@ -26,13 +26,13 @@ def test_two_tables_confirming_at_once_are_paid_in_the_servers_order(
     game_line = server.game_of(conn, LINK).paytable.line(ROYAL_100)
     assert "100%" in str(game_line.pay)
     for table in ("a", "b"):
-        server.contribute(conn, LINK, table, [Owed(1, 1, 1, 4, 100, "t")])
+        server.contribute(as_table(link_dsn, table), LINK, table, [Owed(1, 1, 1, 4, 100, "t")])
     before = server.meter_states(conn, LINK)["main"]
     start = threading.Barrier(2)
     got: dict[str, LinkedHit] = {}
 
     def confirm(table: str) -> None:
-        mine = server.connect(link_dsn)
+        mine = server.connect(table_dsn(link_dsn, table))
         start.wait()
         got[table] = server.confirm_hit(mine, LINK, table, round_id=1, spot=1, seat=4,
                                         line_no=ROYAL_100, employee_id="S1")
@@ -53,7 +53,8 @@ def test_two_tables_confirming_at_once_are_paid_in_the_servers_order(
     assert second.meter_before_micro == first.meter_after_micro
     assert second.amount_cents == reseed // MICRO
     # a table asking again (lost reply) learns the same hit, never a second award
-    again = server.confirm_hit(conn, LINK, first.table_id, round_id=1, spot=1, seat=4,
+    again = server.confirm_hit(as_table(link_dsn, first.table_id), LINK, first.table_id,
+                               round_id=1, spot=1, seat=4,
                                line_no=ROYAL_100, employee_id="S1")
     assert again == first
     assert len(server.hits(conn, LINK)) == 2
@@ -65,21 +66,21 @@ def test_two_tables_confirming_at_once_are_paid_in_the_servers_order(
 
 
 def test_a_hit_needs_the_wager_on_the_link_first(link_dsn: str) -> None:
-    conn = init_link(link_dsn)
+    init_link(link_dsn)
     from dealer_console.link.settings import LinkError
 
     with pytest.raises(LinkError, match="has not received"):
-        server.confirm_hit(conn, LINK, "a", round_id=9, spot=1, seat=1, line_no=ROYAL_100,
-                           employee_id="S1")
+        server.confirm_hit(as_table(link_dsn, "a"), LINK, "a", round_id=9, spot=1, seat=1,
+                           line_no=ROYAL_100, employee_id="S1")
 
 
 def test_audit_finds_a_meter_changed_behind_the_ledgers_back(link_dsn: str) -> None:
     conn = init_link(link_dsn)
-    server.contribute(conn, LINK, "a", [Owed(1, 1, 1, 1, 100, "t")])
+    server.contribute(as_table(link_dsn, "a"), LINK, "a", [Owed(1, 1, 1, 1, 100, "t")])
     assert verify(conn) == []
     conn.execute("UPDATE link_levels SET meter_micro = meter_micro + 1")
     problems = verify(conn)
-    assert len(problems) == 1 and "ledger sums to" in problems[0]
+    assert len(problems) == 1 and "ledger replays to" in problems[0]
     with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
         conn.execute("DELETE FROM link_contributions")
 
@@ -104,12 +105,14 @@ def test_link_commands(tmp_path: Path, link_dsn: str, pg_server: PgServer,
     assert main(["link", "init", "--dsn", link_dsn, "--profile", profile]) == 0
     assert "up to date" in capsys.readouterr().out
     conn = server.connect(link_dsn)
-    server.contribute(conn, LINK, "pit1-t3", [Owed(1, 1, 1, s, 100, "t") for s in (1, 2)])
+    server.contribute(as_table(link_dsn, "pit1-t3"), LINK, "pit1-t3",
+                      [Owed(1, 1, 1, s, 100, "t") for s in (1, 2)])
     assert main(["link", "status", "--dsn", link_dsn]) == 0
     out = capsys.readouterr().out
     assert "main $2,500.30" in out and "table pit1-t3" in out and "2 wagers ($2.00)" in out
     # the auditor's role reads and audits, and cannot write
-    conn.execute("CREATE ROLE aud LOGIN IN ROLE dealer_link_auditor")
+    conn.execute("CREATE ROLE aud LOGIN PASSWORD 'aud-secret' IN ROLE dealer_link_auditor")
+    pg_server.add_password("aud", "aud-secret")
     auditor = pg_server.dsn(link_dsn.rsplit("dbname=", 1)[1], user="aud")
     assert main(["link", "audit", "--dsn", auditor]) == 0
     assert "link meters: OK" in capsys.readouterr().out
@@ -121,6 +124,8 @@ def test_link_commands(tmp_path: Path, link_dsn: str, pg_server: PgServer,
 @pytest.mark.parametrize("argv, message", [
     (["link", "audit", "--dsn", "host=/nowhere port=1 user=x password=secret"], "pgpass"),
     (["link", "audit", "--dsn", "postgresql://u:secret@h/db"], "pgpass"),
+    (["link", "audit", "--dsn", "postgresql://h/db?user=u&password=secret"], "pgpass"),
+    (["link", "audit", "--dsn", "postgresql://h/db?password=secret"], "pgpass"),
     (["link", "audit", "--dsn", "host=/nowhere-at-all port=1 user=x dbname=x"],
      "cannot be reached"),
     (["link", "audit", "--dsn", ""], "empty"),
@@ -134,3 +139,22 @@ def test_bad_input_is_one_line(argv: list[str], message: str | None,
     assert "secret" not in err
     if message:
         assert message in err
+
+
+def test_an_address_over_the_network_must_verify_the_server(tmp_path: Path) -> None:
+    from dealer_console.link.settings import LinkError, check_dsn
+
+    for dsn in ("host=jackpot-db.cardroom dbname=jackpot user=t",
+                "host=db sslmode=require dbname=j", "hostaddr=10.0.0.5 dbname=j",
+                "postgresql://db.cardroom/jackpot?sslmode=prefer"):
+        with pytest.raises(LinkError, match="sslmode=verify-full"):
+            check_dsn(dsn)
+    assert check_dsn("host=db sslmode=verify-full sslrootcert=/etc/ca.crt dbname=j")
+    assert check_dsn(f"host={tmp_path} dbname=j")  # a Unix socket: no network
+    loose = tmp_path / "pgpass"
+    loose.write_text("*:*:*:t:x\n")
+    loose.chmod(0o644)
+    with pytest.raises(LinkError, match="can be read by others: chmod 600"):
+        check_dsn(f"host={tmp_path} dbname=j passfile={loose}")
+    loose.chmod(0o600)
+    assert check_dsn(f"host={tmp_path} dbname=j passfile={loose}")

@@ -30,9 +30,11 @@ from tests.link.helpers import (
     LINK,
     SEED,
     SEVEN_SF,
+    as_table,
     init_link,
     open_linked,
     play_to_hit,
+    table_dsn,
 )
 from tests.round.helpers import settle_all
 
@@ -162,17 +164,18 @@ def test_an_unanswered_ask_may_have_been_paid_and_says_so(tmp_path: Path,
 def test_the_server_refuses_an_award_above_what_the_card_may_confirm(link_dsn: str) -> None:
     conn = init_link(link_dsn)
     try:
-        t = HitAsker(link_dsn, "t1")
+        t = HitAsker(table_dsn(link_dsn, "t1"), "t1")
         ask = HitAsk(LINK, 1, 1, 3, 1, "S1", most_cents=SEED - 1)
         answer = t.answer(ask)  # no wager delivered: refused before the amount matters
         assert answer.refused is not None and "not received" in answer.refused
         from dealer_console.link.records import Owed
 
-        server.contribute(conn, LINK, "t1", [Owed(1, 1, 1, 3, 100, "2026-11-23T00:00:00Z")])
+        t1 = as_table(link_dsn, "t1")
+        server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, "2026-11-23T00:00:00Z")])
         answer = t.answer(ask)
         assert answer.refused is not None and "executive's card is needed" in answer.refused
         with pytest.raises(LinkRefused):
-            server.confirm_hit(conn, LINK, "t1", round_id=1, spot=1, seat=3, line_no=1,
+            server.confirm_hit(t1, LINK, "t1", round_id=1, spot=1, seat=3, line_no=1,
                                employee_id="S1", most_cents=SEED - 1)
         assert server.hits(conn, LINK) == []
         assert t.answer(HitAsk(LINK, 1, 1, 3, 1, "S1", None)).hit is not None

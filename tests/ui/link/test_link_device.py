@@ -42,7 +42,12 @@ def test_the_dealer_sees_the_link_down_with_its_reason_then_up(
     profile = load_profile(linked_profile_file(tmp_path, LINK))
     assert profile.jackpots is not None
     name = "link_device_test"
-    monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", pg_server.dsn(name))  # no such database yet
+    login = f"{name}-table-a"  # the table's own login (made by hand: no link yet to add it)
+    with psycopg.connect(pg_server.dsn(), autocommit=True) as admin:
+        admin.execute(f"CREATE ROLE \"{login}\" LOGIN PASSWORD 'table-a-secret'".encode())
+    pg_server.add_password(login, "table-a-secret")
+    monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", pg_server.dsn(name, user=login))  # no such
+    # database yet
     monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "table-a")
     p = start_player(profile, tmp_path / "table.db", meter_display=False)
     try:
@@ -61,6 +66,8 @@ def test_the_dealer_sees_the_link_down_with_its_reason_then_up(
         conn = server.connect(pg_server.dsn(name))
         server_schema.apply(conn)
         server.install_game(conn, LINK, profile.jackpots.games[0], actor="test")
+        conn.execute(f"GRANT dealer_link_table TO \"{login}\"".encode())
+        conn.execute("SELECT link_register_login(%s, 'table-a', 'the test table')", [login])
         conn.close()
         p.wait(lambda: _link_line(p) == (True, None), "the link up", timeout=30)
         p.wait(lambda: "Jackpot link" not in _banner(p), "the banner cleared")

@@ -14,7 +14,7 @@ from dealer_console.jackpot.meters import MICRO
 from dealer_console.link import server
 from dealer_console.money import format_cents
 from dealer_console.round.state import Phase
-from tests.link.helpers import serve_linked_profile
+from tests.link.helpers import serve_linked_profile, table_dsn
 from tests.ui.test_jackpot_panel import WILD_SF, panel
 from ui.meter_display.gallery import start_player
 from ui.screenshots import SIZES, render
@@ -31,7 +31,7 @@ def test_a_linked_hit_is_paid_by_the_server_from_the_shared_meter(
     # another table on the link has taken 60 wagers: this table's own rows know nothing
     profile, _game, conn = serve_linked_profile(tmp_path, LINK, link_dsn, other_table="table-b",
                                                wagers=60)
-    monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", link_dsn)
+    monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", table_dsn(link_dsn, "table-a"))
     monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "table-a")
     p = start_player(profile, tmp_path / "table.db", meter_display=False)
     try:

@@ -13,7 +13,7 @@ from dealer_console.jackpot.meters import MICRO
 from dealer_console.link import server
 from dealer_console.link.records import Owed
 from dealer_console.money import format_cents
-from tests.link.helpers import serve_linked_profile
+from tests.link.helpers import as_table, serve_linked_profile, table_dsn
 from tests.link.pg_server import PgServer
 from ui.meter_display.gallery import start_player
 from ui.screenshots import SIZES, render
@@ -29,12 +29,15 @@ def test_the_supervisor_sees_each_linked_hit_with_its_table(
         monkeypatch: pytest.MonkeyPatch) -> None:
     _profile, game, conn = serve_linked_profile(tmp_path, LINK, link_dsn,
                                                 other_table="table-b", wagers=30)
-    server.contribute(conn, LINK, "table-a", [Owed(7, 1, 1, 4, game.wager_cents, "x")])
-    other = server.confirm_hit(conn, LINK, "table-b", round_id=3, spot=1, seat=1,
-                               line_no=WILD_SF, employee_id="S9")
-    mine = server.confirm_hit(conn, LINK, "table-a", round_id=7, spot=1, seat=4,
+    a, b = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
+    server.contribute(a, LINK, "table-a", [Owed(7, 1, 1, 4, game.wager_cents, "x")])
+    other = server.confirm_hit(b, LINK, "table-b", round_id=3, spot=1, seat=1,
+                               line_no=WILD_SF, employee_id="S1")
+    mine = server.confirm_hit(a, LINK, "table-a", round_id=7, spot=1, seat=4,
                               line_no=FULL_HOUSE, employee_id="SIM-S1")
-    monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", link_dsn)
+    a.close()
+    b.close()
+    monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", table_dsn(link_dsn, "table-a"))
     monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "table-a")
     p = start_player(_profile, tmp_path / "table.db", meter_display=False)
     try:

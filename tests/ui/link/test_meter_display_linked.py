@@ -11,7 +11,7 @@ from dealer_console.jackpot.meters import MICRO
 from dealer_console.link import server
 from dealer_console.link.records import Owed
 from dealer_console.money import format_cents
-from tests.link.helpers import serve_linked_profile
+from tests.link.helpers import as_table, serve_linked_profile, table_dsn
 from ui.meter_display.gallery import start_player
 from ui.meter_display.window import MeterDisplayWindow
 from ui.screenshots import SIZES, render
@@ -29,7 +29,7 @@ def test_a_linked_game_shows_the_servers_meters_and_its_link(
     seeds = {lv.name: lv.seed_cents for lv in game.levels}
     assert all(shared[lv] > seeds[lv] for lv in seeds)  # the shared meter has moved
 
-    monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", link_dsn)
+    monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", table_dsn(link_dsn, "table-a"))
     monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "table-a")
     p = start_player(profile, tmp_path / "table.db", meter_display=False)
     window = MeterDisplayWindow(p.ctl, p.console.bridge)
@@ -42,8 +42,9 @@ def test_a_linked_game_shows_the_servers_meters_and_its_link(
         assert "linked" in window.panels[1].title.text()
         # the link moves on (another table's wager) while nothing changes at this table: the
         # display reads the shared meter again on its own (LINKED_POLL_MS)
-        assert server.contribute(conn, LINK, "table-b", [Owed(41, 1, 1, 2, game.wager_cents,
-                                                               "2026-01-01T00:00:01Z")]) == 1
+        with as_table(link_dsn, "table-b") as other:
+            assert server.contribute(other, LINK, "table-b", [
+                Owed(41, 1, 1, 2, game.wager_cents, "2026-01-01T00:00:01Z")]) == 1
         moved = {lv: st.meter_micro // MICRO
                  for lv, st in server.meter_states(conn, LINK).items()}
         p.wait(lambda: panel_text() == {lv: format_cents(c) for lv, c in moved.items()},

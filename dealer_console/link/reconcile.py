@@ -1,0 +1,100 @@
+"""``dealer-console link reconcile TABLE.db``: one table's records beside the server's, every
+difference named.
+
+The table's file is evidence of what it took and paid: each jackpot wager it owed the link
+(``link_outbox``) and each linked hit it recorded (``jackpot_hits`` naming the link and the
+server's hit number). The server's rows for that table should be exactly those. After a
+restore from an older copy the server may lack wagers (the table sends them again on
+reconnecting) and hits (paid at the table, gone from the server's meter and list: the link
+administrator puts them back); a hit number the server gave to two different hits is named
+too. Read-only on both sides: the auditor role can run it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from dealer_console.link.server import Connection
+from dealer_console.link.settings import LinkError
+from dealer_console.money import format_cents
+
+_HIT = ("round_id, spot, seat, line_no, amount_cents, from_meter_cents, from_tray_cents, "
+        "meter_before_micro, meter_after_micro")
+
+
+def _table_file(path: Path) -> sqlite3.Connection:
+    if not path.is_file():
+        raise LinkError(f"{path}: no such table database")
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        db.execute("SELECT 1 FROM link_outbox LIMIT 1")
+    except sqlite3.Error as exc:
+        raise LinkError(f"{path}: not a linked table's database ({exc})") from None
+    return db
+
+
+def differences(conn: Connection, path: Path) -> list[str]:
+    """Every difference between the table database at ``path`` and the server, in words."""
+    db = _table_file(path)
+    try:
+        owed = db.execute("SELECT link, table_id, round_id, deal_no, spot, seat, wager_cents "
+                          "FROM link_outbox ORDER BY entry").fetchall()
+        hits = db.execute(f"SELECT link, link_hit_id, {_HIT} FROM jackpot_hits WHERE link IS "
+                          "NOT NULL ORDER BY link_hit_id").fetchall()
+    finally:
+        db.close()
+    tables = sorted({(str(r[0]), str(r[1])) for r in owed})
+    out: list[str] = []
+    for link, table_id in tables:
+        mine = {tuple(r[2:6]): int(r[6]) for r in owed if (r[0], r[1]) == (link, table_id)}
+        with conn.cursor() as cur:
+            cur.execute("SELECT round_id, deal_no, spot, seat, wager_cents FROM "
+                        "link_contributions WHERE link = %s AND table_id = %s",
+                        [link, table_id])
+            theirs = {tuple(int(str(x)) for x in r[:4]): int(str(r[4])) for r in cur}
+            cur.execute(f"SELECT hit_id, {_HIT} FROM link_hits WHERE link = %s AND "
+                        "table_id = %s", [link, table_id])
+            server_hits = {int(str(r[0])): tuple(r[1:]) for r in cur}
+            cur.execute("SELECT hit_id, table_id, round_id, seat FROM link_hits WHERE "
+                        "link = %s", [link])
+            every_hit = {int(str(r[0])): (str(r[1]), r[2], r[3]) for r in cur}
+        where = f"link {link} table {table_id}"
+        for key in sorted(set(mine) | set(theirs)):
+            round_id, deal_no, _spot, seat = key
+            what = f"{where} round {round_id} (deal {deal_no}) seat {seat}"
+            if key not in theirs:
+                out.append(f"{what}: the table took a {format_cents(mine[key])} jackpot wager "
+                           "the server does not have")
+            elif key not in mine:
+                out.append(f"{what}: the server holds a {format_cents(theirs[key])} wager the "
+                           "table never took")
+            elif mine[key] != theirs[key]:
+                out.append(f"{what}: the table took {format_cents(mine[key])}, the server "
+                           f"holds {format_cents(theirs[key])}")
+        recorded = {int(r[1]): tuple(r[2:]) for r in hits if r[0] == link}
+        for number in sorted(set(recorded) | set(server_hits)):
+            at_table, on_server = recorded.get(number), server_hits.get(number)
+            if on_server is None:
+                other = every_hit.get(number)
+                tail = (f"; the server gave number {number} to table {other[0]}'s round "
+                        f"{other[1]} seat {other[2]}: one number, two hits" if other else "")
+                assert at_table is not None
+                out.append(f"{where} hit {number} (round {at_table[0]} seat {at_table[2]}, "
+                           f"{format_cents(int(at_table[4]))}): paid at the table, the server "
+                           f"does not have it{tail}")
+            elif at_table is None:
+                out.append(f"{where} hit {number} (round {on_server[0]} seat {on_server[2]}): "
+                           "on the server, not recorded at the table (an ask still open?)")
+            elif tuple(None if v is None else int(str(v)) for v in on_server) != at_table:
+                out.append(f"{where} hit {number}: the table recorded {at_table}, the server "
+                           f"{on_server} (round, spot, seat, line, amount, from meter, from "
+                           "tray, meter before, after)")
+    return out
+
+
+def reconcile(conn: Connection, path: Path) -> list[str]:
+    """:func:`differences` in one read-only, repeatable-read transaction."""
+    with conn.transaction():
+        conn.execute(b"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        return differences(conn, path)
