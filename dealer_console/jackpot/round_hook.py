@@ -43,6 +43,7 @@ from dealer_console.employees.registry import now as registry_now
 from dealer_console.jackpot import linked, store
 from dealer_console.jackpot.marks import Mark, MarkError
 from dealer_console.jackpot.meters import MICRO, MeterState
+from dealer_console.jackpot.paytable import FixedPay
 from dealer_console.jackpot.service import JackpotRound, Pending
 from dealer_console.jackpot.store import HitRecord, JackpotError
 from dealer_console.money import format_cents
@@ -109,8 +110,21 @@ class JackpotSystem:
         self._asking: _Asking | None = None
         self._paid: LinkedHit | None = None
         """The link server's answer being recorded (read by :meth:`award`)."""
+        self._tray_here: _HitKey | None = None
+        """A linked game's tray pay being paid at the table while its link is down."""
 
     # -- linked games (``jackpot/linked.py``) -------------------------------------------------
+
+    def _tray_while_down(self, spot: int, line_no: int) -> bool:
+        """A linked game's hand paid from the tray while its link is down: paid at the table
+        and reported to the link when it answers again. Washington, Rules of Play item 9 b:
+        such hands are paid from the tray and do not come off the meter, so the shared meter
+        has nothing to decide; an outage mid-round must not stop the table's base game
+        (issue 25). A pay that comes off the meter still waits for the link."""
+        if self.link is None or self.linked_to(spot) is None or self.link.health.view().up:
+            return False
+        game = store.game_config(self.db, spot)
+        return isinstance(game.paytable.line(line_no).pay, FixedPay) and not game.fixed_from_meter
 
     def linked_to(self, spot: int) -> str | None:
         """The link whose shared meter pays spot ``spot``'s hits, or None."""
@@ -243,7 +257,8 @@ class JackpotSystem:
               second_id: str | None = None) -> Confirmed:
         jr = self._for(round_id)
         paid = self._paid
-        if self.linked_to(spot) is not None and (
+        here = self._tray_here == (round_id, spot, seat, hand_line)
+        if self.linked_to(spot) is not None and not here and (
                 paid is None or (paid.round_id, paid.spot, paid.seat) != (round_id, spot, seat)):
             raise JackpotRefused("a linked jackpot's hit is paid only by the link's server: "
                                  "press CONFIRM and swipe the card")
@@ -257,6 +272,9 @@ class JackpotSystem:
             hit = jr.confirm_as(spot, seat, employee_id, second_id, paid)
         except (JackpotError, MarkError, SwipeRefused) as exc:
             raise JackpotRefused(str(exc)) from None
+        if here:  # owed to the link as a report, in this same transaction
+            assert self.link is not None
+            self.link.record_tray(db, hit)
         who = f"{hit.employee_name} ({hit.employee_id}, {hit.employee_role})"
         if hit.second_employee_id is not None:
             who += (f" and {hit.second_employee_name} ({hit.second_employee_id}, "
@@ -427,10 +445,11 @@ class JackpotSystem:
         if self._asking is not None:
             raise JackpotRefused(f"the jackpot link is paying {self.asking()}: wait for its "
                                  "answer on this screen")
-        if self.link is not None:  # a linked hit is confirmed only while the link answers
-            self._link_check({first.spot: [first.mark.seat]}, confirming=True)
         jr = self._need(table.state)
         line_no = jr.game(first.spot).paytable.number_of(first.mark.line)
+        if self.link is not None and not self._tray_while_down(first.spot, line_no):
+            # a linked hit is confirmed only while the link answers (but a tray pay)
+            self._link_check({first.spot: [first.mark.seat]}, confirming=True)
         round_id = table.state.round_id
         states = self._quote_states(first.spot)
         try:
@@ -458,10 +477,14 @@ class JackpotSystem:
                 self._held = (key, employee)
                 return None
             first, second = held, employee
-        if self.linked_to(spot) is not None:
+        if self.linked_to(spot) is not None and not self._tray_while_down(spot, line_no):
             self._ask(key, first, second)
             return None
-        table.handle(JackpotHit(seat, line_no, first, spot, second))
+        self._tray_here = key if self.linked_to(spot) is not None else None
+        try:
+            table.handle(JackpotHit(seat, line_no, first, spot, second))
+        finally:
+            self._tray_here = None
         self._held = None
         hit = store.hit_for(self.db, round_id, spot, seat)
         assert hit is not None

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from sqlite_utils import Database
 
 from dealer_console.jackpot.meters import MeterState
+from dealer_console.jackpot.store import HitRecord
 from dealer_console.link import outbox
 from dealer_console.link.asker import HitAnswer, HitAsk, HitAsker, Reply
+from dealer_console.link.records import TrayReport
 from dealer_console.link.sender import LinkHealth
 
 LINK_DOWN_MARK = "cannot be reached"
@@ -57,6 +59,14 @@ class LinkHook:
     def _deliver(self, answer: HitAnswer) -> None:
         for reply in self._reply:
             reply(answer)
+
+    def record_tray(self, db: Database, hit: HitRecord) -> None:
+        """Inside the hit's transaction: a tray pay paid at the table while the link was down
+        is owed to the link as a report (the sender delivers it, ``outbox.record_tray``)."""
+        outbox.record_tray(db, TrayReport(
+            self.links[hit.spot], self.table_id, hit.round_id, hit.spot, hit.seat,
+            hit.line_no, hit.amount_cents, hit.employee_id, hit.second_employee_id,
+            hit.confirmed_at))
 
     def close(self) -> None:
         if self.asker is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
 
-from dealer_console.link.records import Owed
+from dealer_console.link.records import Owed, TrayReport
 
 MIGRATIONS = Migrations("link")
 
@@ -127,3 +127,57 @@ def _no_local_hit_copy(db: Database) -> None:
     """A linked hit is the table's ``jackpot_hits`` row naming its link; this copy was never
     written."""
     db.execute("DROP TABLE IF EXISTS link_hits_local")
+
+
+@MIGRATIONS(name="0003_tray_paid_at_table")
+def _tray_paid_at_table(db: Database) -> None:
+    """A linked game's tray pay confirmed at the table while its link was down (Washington,
+    Rules of Play item 9 b: such a hand is paid from the tray, not off the meter, so it needs
+    nothing of the shared meter): owed to the link as a report, sent when it answers again."""
+    for statement in (
+        """
+        CREATE TABLE link_tray_owed (
+            entry INTEGER PRIMARY KEY,
+            link TEXT NOT NULL,
+            table_id TEXT NOT NULL,
+            round_id INTEGER NOT NULL,
+            spot INTEGER NOT NULL CHECK (spot IN (1, 2)),
+            seat INTEGER NOT NULL CHECK (seat BETWEEN 1 AND 7),
+            line_no INTEGER NOT NULL,
+            amount_cents INTEGER NOT NULL CHECK (typeof(amount_cents) = 'integer'
+                                                 AND amount_cents > 0),
+            employee_id TEXT NOT NULL,
+            second_employee_id TEXT,
+            paid_at TEXT NOT NULL,
+            UNIQUE (link, table_id, round_id, spot, seat)
+        )
+        """,
+        "CREATE TRIGGER link_tray_owed_no_update BEFORE UPDATE ON link_tray_owed "
+        "BEGIN SELECT RAISE(ABORT, 'link_tray_owed is append-only: UPDATE refused'); END",
+        "CREATE TRIGGER link_tray_owed_no_delete BEFORE DELETE ON link_tray_owed "
+        "BEGIN SELECT RAISE(ABORT, 'link_tray_owed is append-only: DELETE refused'); END",
+    ):
+        db.execute(statement)
+
+
+def record_tray(db: Database, report: TrayReport) -> None:
+    """In the caller's (the hit's) transaction: the tray pay is owed to its link as a report."""
+    db.execute(
+        "INSERT INTO link_tray_owed (link, table_id, round_id, spot, seat, line_no, "
+        "amount_cents, employee_id, second_employee_id, paid_at) VALUES "
+        "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [report.link, report.table_id, report.round_id, report.spot, report.seat,
+         report.line_no, report.amount_cents, report.employee_id, report.second_employee_id,
+         report.paid_at])
+
+
+def trays_undelivered(db: Database, link: str, table_id: str, after: int
+                      ) -> list[tuple[int, TrayReport]]:
+    """The tray pays after the sender's tray mark, oldest first, each with its entry."""
+    return [(int(r[0]), TrayReport(str(r[1]), str(r[2]), int(r[3]), int(r[4]), int(r[5]),
+                                   int(r[6]), int(r[7]), str(r[8]),
+                                   None if r[9] is None else str(r[9]), str(r[10])))
+            for r in db.execute(
+                "SELECT entry, link, table_id, round_id, spot, seat, line_no, amount_cents, "
+                "employee_id, second_employee_id, paid_at FROM link_tray_owed WHERE link = ? "
+                "AND table_id = ? AND entry > ? ORDER BY entry", [link, table_id, after])]

@@ -2,12 +2,13 @@
 difference named.
 
 The table's file is evidence of what it took and paid: each jackpot wager it owed the link
-(``link_outbox``) and each linked hit it recorded (``jackpot_hits`` naming the link and the
-server's hit number). The server's rows for that table should be exactly those. After a
-restore from an older copy the server may lack wagers (the table sends them again on
-reconnecting) and hits (paid at the table, gone from the server's meter and list: the link
-administrator puts them back); a hit number the server gave to two different hits is named
-too. Read-only on both sides: the auditor role can run it.
+(``link_outbox``), each linked hit it recorded (``jackpot_hits`` naming the link and the
+server's hit number) and each tray pay it paid while the link was down (``link_tray_owed``,
+matched to the server's hit by its round, spot and seat). The server's rows for that table
+should be exactly those. After a restore from an older copy the server may lack wagers (the
+table sends them again on reconnecting) and hits (paid at the table, gone from the server's
+meter and list: the link administrator puts them back); a hit number the server gave to two
+different hits is named too. Read-only on both sides: the auditor role can run it.
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ def differences(conn: Connection, path: Path) -> list[str]:
                           "FROM link_outbox ORDER BY entry").fetchall()
         hits = db.execute(f"SELECT link, link_hit_id, {_HIT} FROM jackpot_hits WHERE link IS "
                           "NOT NULL ORDER BY link_hit_id").fetchall()
+        has_trays = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'link_tray_owed'"
+                               ).fetchone() is not None
+        trays = db.execute("SELECT link, table_id, round_id, spot, seat, amount_cents FROM "
+                           "link_tray_owed ORDER BY entry").fetchall() if has_trays else []
     finally:
         db.close()
     tables = sorted({(str(r[0]), str(r[1])) for r in owed})
@@ -72,7 +77,28 @@ def differences(conn: Connection, path: Path) -> list[str]:
             elif mine[key] != theirs[key]:
                 out.append(f"{what}: the table took {format_cents(mine[key])}, the server "
                            f"holds {format_cents(theirs[key])}")
+        reported: dict[int, tuple[object, ...]] = {}  # tray pays paid here, link down
+        for r in trays:
+            if (r[0], r[1]) != (link, table_id):
+                continue
+            place = (int(r[2]), int(r[3]), int(r[4]))
+            found = [(n, h) for n, h in server_hits.items()
+                     if (int(str(h[0])), int(str(h[1])), int(str(h[2]))) == place]
+            what = (f"{where} round {place[0]} seat {place[2]}: a "
+                    f"{format_cents(int(r[5]))} tray pay paid at the table while the link was "
+                    "down")
+            if not found:
+                out.append(f"{what}: not reported to the server yet (it is, when the table "
+                           "next reaches the link)")
+                continue
+            number, theirs_hit = found[0]
+            reported[number] = theirs_hit
+            if int(str(theirs_hit[4])) != int(r[5]):
+                out.append(f"{what}: the server records it as "
+                           f"{format_cents(int(str(theirs_hit[4])))} (its hit {number})")
         recorded = {int(r[1]): tuple(r[2:]) for r in hits if r[0] == link}
+        for number in reported:
+            server_hits.pop(number, None)
         for number in sorted(set(recorded) | set(server_hits)):
             at_table, on_server = recorded.get(number), server_hits.get(number)
             if on_server is None:

@@ -37,3 +37,20 @@ class LinkedHit:
     employee_id: str
     confirmed_at: str
     link: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrayReport:
+    """A linked game's tray pay the table paid while its link was down, owed to the link as a
+    report (the server records it as one of its hits; the shared meter does not move)."""
+
+    link: str
+    table_id: str
+    round_id: int
+    spot: int
+    seat: int
+    line_no: int
+    amount_cents: int
+    employee_id: str
+    second_employee_id: str | None
+    paid_at: str

@@ -27,7 +27,8 @@ from dealer_console.jackpot.config import GameConfig
 from dealer_console.jackpot.meters import MeterState
 from dealer_console.link import outbox, server
 from dealer_console.link.progress import Progress
-from dealer_console.link.settings import LinkError
+from dealer_console.link.settings import LinkError, LinkRefused
+from dealer_console.money import format_cents
 from dealer_console.storage.connection import connect
 
 MAX_PAUSE_S = 5.0
@@ -181,8 +182,9 @@ class OutboxSender(threading.Thread):
                                        limit)
             if batch:
                 server.contribute(conn, self.link, self.table_id, [o for _, o in batch])
-            else:
+            else:  # every wager delivered first: the server knows a reported tray pay's wager
                 server.touch(conn, self.link, self.table_id)
+                self._report_trays(conn, db, progress)
             self.health.set_meters(self.link, server.meter_states(conn, self.link))
         except psycopg.errors.QueryCanceled:
             raise LinkError(f"the link server did not answer within {self.timeout_s:g} s "
@@ -196,12 +198,41 @@ class OutboxSender(threading.Thread):
         self.health.up(self.owed())
         return len(batch)
 
+    def _report_trays(self, conn: server.Connection, db: Database, progress: Progress) -> None:
+        """Report the tray pays this table paid while the link was down (``round_hook``:
+        Washington, Rules of Play item 9 b). The server records each as its hit, checking the
+        line, the amount and the confirmers as for any hit, and answers a repeat with the hit
+        it has; a refusal or another amount is told to the supervisor and the link's
+        administrator, never retried for ever (the award was paid: a person decides)."""
+        for entry, report in outbox.trays_undelivered(db, self.link, self.table_id,
+                                                      progress.last_tray(self.link)):
+            where = (f"seat {report.seat}'s {format_cents(report.amount_cents)} tray pay of "
+                     f"round {report.round_id}, paid at the table while the link was down")
+            try:
+                hit = server.confirm_hit(
+                    conn, self.link, self.table_id, round_id=report.round_id,
+                    spot=report.spot, seat=report.seat, line_no=report.line_no,
+                    employee_id=report.employee_id,
+                    second_employee_id=report.second_employee_id)
+            except LinkRefused as exc:
+                log.warning("link %s refused the report of %s: %s", self.link, where, exc)
+                self.health.warn(f"the link refused the report of {where}: {exc}; call the "
+                                 "link administrator")
+            else:
+                if (hit.amount_cents, hit.from_meter_cents) != (report.amount_cents, 0):
+                    self.health.warn(f"the link records {where} as "
+                                     f"{format_cents(hit.amount_cents)} (its hit "
+                                     f"{hit.hit_id}); call the link administrator")
+            progress.advance_tray(self.link, entry, _now())
+
     def owed(self) -> int:
-        """How many wagers of this table wait for delivery to the link."""
+        """How many wagers (and tray pays paid at the table) wait for delivery to the link."""
         db, progress = self._local()
         delivered, taken = outbox.counted(db, self.link, self.table_id,
                                           progress.last(self.link))
-        return taken - delivered
+        trays = len(outbox.trays_undelivered(db, self.link, self.table_id,
+                                             progress.last_tray(self.link)))
+        return taken - delivered + trays
 
     def _local(self) -> tuple[Database, Progress]:
         if self._db is None or self._progress is None:  # opened on this thread
