@@ -88,7 +88,7 @@ def test_a_device_event_is_applied_only_by_the_owner_thread(rig: Rig) -> None:
     bet(rig)
     start_by_keypad(rig)
     rig.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the deal")
-    deal_id = ctl._deal_id
+    deal_id = ctl.device_desk.deal_id
     assert deal_id is not None
     woken = threading.Event()
     ctl.wake = woken.set
