@@ -21,8 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_console.controller import TableController, TableSnapshot
-from dealer_console.controller.questions import CONSEQUENCE
+from dealer_console.controller import CONSEQUENCE, TableController, TableSnapshot
 from dealer_console.jackpot import store
 from dealer_console.math.profile_figures import TableFigures, profile_figures
 from dealer_console.math.returns import percent

@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_console.cards import Card, format_cards
-from dealer_console.controller import TableController, TableSnapshot
-from dealer_console.controller.questions import CONSEQUENCE
+from dealer_console.controller import CONSEQUENCE, TableController, TableSnapshot
 from dealer_console.errors import ConsoleError
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase

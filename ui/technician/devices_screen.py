@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_console.controller import TableController
-from dealer_console.controller.health import TITLES
+from dealer_console.controller import TITLES, TableController
 from dealer_console.devices.diagnostics import DiagnosticsSnapshot, RawFrame
 from ui import theme
 from ui.widgets.touch import ButtonRole, TouchButton

@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_console.controller import TableController
-from dealer_console.controller.health import TITLES
+from dealer_console.controller import TITLES, TableController
 from dealer_console.devices.config import (
     BAUD_RATES,
     BetSensorsConfig,
