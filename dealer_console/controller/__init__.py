@@ -23,7 +23,14 @@ from dealer_console.controller.health import TITLES
 from dealer_console.controller.link_device import LINK_DEVICE
 from dealer_console.controller.questions import CONSEQUENCE
 from dealer_console.controller.table_root import OpenTable, open_table
-from dealer_console.controller.view import DeviceView, Notice, PendingHit, TableSnapshot
+from dealer_console.controller.view import (
+    DeviceView,
+    Notice,
+    PendingHit,
+    TableAbout,
+    TableSnapshot,
+)
 
 __all__ = ["CONSEQUENCE", "LINK_DEVICE", "TITLES", "DeviceView", "Notice", "OpenTable",
-           "PendingHit", "TableController", "TableDevices", "TableSnapshot", "open_table"]
+           "PendingHit", "TableAbout", "TableController", "TableDevices", "TableSnapshot",
+           "open_table"]

@@ -17,6 +17,7 @@ from dealer_console.controller.view import (
     TableSnapshot,
     WinPageRequest,
 )
+from dealer_console.round import commands as c
 from dealer_console.round.phases import ACCEPTS
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.snapshot import RoundSnapshot
@@ -39,6 +40,11 @@ class ViewParts:
     card_wanted: str | None
     win_page: WinPageRequest | None
     bench: BenchView | None
+    has_jackpot: bool = False
+    offers: tuple[tuple[c.Command, str | None], ...] = ()
+    start_game_problem: str | None = None
+    void_problem: str | None = None
+    deck_count_problem: str | None = None
 
 
 def build_view(rules: RoundRules, st: RoundState, parts: ViewParts) -> TableSnapshot:
@@ -52,4 +58,7 @@ def build_view(rules: RoundRules, st: RoundState, parts: ViewParts) -> TableSnap
         jackpot_armed=parts.jackpot_armed, notice=parts.notice,
         card_wanted=parts.card_wanted, win_page=parts.win_page,
         hidden_seats=hidden_seats(rules, st), banker_pai_gow=banker_pai_gow(rules, st),
-        test_mode=parts.bench is not None, bench=parts.bench, **jackpot)
+        test_mode=parts.bench is not None, bench=parts.bench, has_jackpot=parts.has_jackpot,
+        offers=parts.offers, start_game_problem=parts.start_game_problem,
+        void_problem=parts.void_problem, deck_count_problem=parts.deck_count_problem,
+        **jackpot)

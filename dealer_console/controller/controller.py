@@ -7,7 +7,8 @@ frozen view per turn go out.
 - :mod:`.device_desk` drives the devices and keeps their health;
 - :mod:`.jackpot_desk`, :mod:`.cards`, :mod:`.test_desk` and :mod:`.staff` are the jackpot,
   the card wanted, the technician's test mode and the staff list;
-- :mod:`.build_view` builds the view, with no side effect.
+- :mod:`.build_view` builds the view, with no side effect; :mod:`.turns` hands it to the
+  listeners once per turn.
 
 Threads: a driver's I/O thread only calls :meth:`TableController.deliver`, which queues the
 event and calls ``wake`` (the console's Qt bridge emits a queued signal there; a headless owner
@@ -17,8 +18,7 @@ public step is one turn: whatever it changed, listeners get one new view at its 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Sequence
 from functools import wraps
 from typing import Concatenate, ParamSpec, TypeVar
 
@@ -36,12 +36,14 @@ from dealer_console.controller.inbox import Inbox
 from dealer_console.controller.jackpot_desk import JackpotDesk
 from dealer_console.controller.link_device import LINK_DEVICE as LINK_DEVICE
 from dealer_console.controller.link_device import LinkAnswered, LinkHealthChanged, link_device
+from dealer_console.controller.offers import answered, supervisor_problems
 from dealer_console.controller.questions import SettingPreview, preview, sets_own_hand, wager_hint
 from dealer_console.controller.staff import StaffDesk
 from dealer_console.controller.table_root import OpenTable
 from dealer_console.controller.test_desk import TestModeDesk
 from dealer_console.controller.test_mode import IN_TEST_MODE
-from dealer_console.controller.view import Level, Notice, TableSnapshot
+from dealer_console.controller.turns import Listener, Turns
+from dealer_console.controller.view import Level, Notice, TableAbout, TableSnapshot
 from dealer_console.devices.diagnostics import DeviceDriver, DiagnosticsSnapshot, RawFrame
 from dealer_console.devices.events import DeviceEvent
 from dealer_console.employees.registry import Employee, Role
@@ -51,11 +53,11 @@ from dealer_console.round.machine import Refused, decide
 from dealer_console.round.phases import ACCEPTS, not_accepted
 from dealer_console.round.state import Phase, RoundState
 from dealer_console.setting import Setting
+from dealer_console.storage.connection import TableDatabase
 from dealer_console.storage.eventlog import Event
 
 __all__ = ["HANDS", "TableController", "TableDevices", "deal_id_for", "lock_id_for"]
 
-Listener = Callable[[TableSnapshot], None]
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -66,7 +68,7 @@ def one_turn(method: Callable[Concatenate[TableController, P], R]
 
     @wraps(method)
     def turn(self: TableController, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        with self._turn():
+        with self.turns.turn():
             return method(self, *args, **kwargs)
 
     return turn
@@ -78,10 +80,7 @@ class TableController:
         self.opened = opened
         self.table = opened.table
         self.rules = opened.rules
-        self._listeners: list[Listener] = []
-        self._view: TableSnapshot | None = None
-        self._depth = 0
-        self._dirty = False
+        self.turns = Turns(self._build_view)
         self._notice: Notice | None = None
         self._notices = 0
         self.inbox = Inbox(wake)
@@ -99,6 +98,13 @@ class TableController:
                                    self._tell, self._changed, self._after)
         self.bench = TestModeDesk(self.table, self.rules, self.device_desk, self.cards,
                                   self._changed, self._disarm)
+        hook = self._link
+        self.about = TableAbout(
+            opened.profile, opened.db_path, dict(hook.links) if hook is not None else {},
+            hook.table_id if hook is not None else "",
+            opened.link_senders[0].dsn if opened.link_senders else None,
+            self.table.db.file if isinstance(self.table.db, TableDatabase) else None)
+        """What the screens' titles and their own readers need of the open table."""
         self.staff = StaffDesk(self.table.db, self._changed)
         """The staff list, changed for an executive authorised by :meth:`want_card`."""
         self.events = DeviceEvents(self.table, self.inbox, self.device_desk, self.jackpot,
@@ -130,21 +136,19 @@ class TableController:
         return self.table.state
 
     def snapshot(self) -> TableSnapshot:
-        if self._view is None:
-            self._view = self._build_view()
-        return self._view
+        return self.turns.view()
 
     def add_listener(self, listener: Listener) -> None:
         """``listener`` is called on the owner thread with the new view after every turn that
         changed something."""
-        self._listeners.append(listener)
+        self.turns.listeners.append(listener)
 
     def remove_listener(self, listener: Listener) -> None:
-        self._listeners.remove(listener)
+        self.turns.listeners.remove(listener)
 
     @property
     def listeners(self) -> tuple[Listener, ...]:
-        return tuple(self._listeners)
+        return tuple(self.turns.listeners)
 
     def accepts(self, kind: type[c.Command]) -> bool:
         return kind in ACCEPTS[self.state.phase]
@@ -343,6 +347,14 @@ class TableController:
         """Every change of a meter (contributions, awards, resets, adjustments), newest first."""
         return self.jackpot.meter_ledger()
 
+    def meter_history(self) -> tuple[list[history.LedgerEntry], list[store.HitRecord]]:
+        """Every change of a meter, oldest first, and every award (the supervisor's chart)."""
+        return self.jackpot.meter_history()
+
+    def meter_cents(self) -> dict[int, dict[str, int]]:
+        """Each jackpot game's meters as they stand, in cents, by sensor spot."""
+        return self.jackpot.meter_cents()
+
     @one_turn
     def ask_back_out(self, hit_id: int, reason: str) -> None:
         """Want an executive's card to back award ``hit_id`` out with ``reason``; refused at
@@ -466,8 +478,8 @@ class TableController:
         deal in progress is asked for again (the facts already applied are recognised), the
         sensors locked again for a round in play or released between rounds; the marks of
         the cards already known are shown."""
+        self.jackpot.show_cards(self.state)  # first: the deal is asked for last, as before
         self.device_desk.resume(self.state)
-        self.jackpot.show_cards(self.state)
         self._changed()
 
     def _new_round(self) -> None:
@@ -485,38 +497,18 @@ class TableController:
 
     # -- one view per turn -------------------------------------------------------------------
 
-    @contextmanager
-    def _turn(self) -> Iterator[None]:
-        self._depth += 1
-        try:
-            yield
-        finally:
-            self._depth -= 1
-            if self._depth == 0:
-                self._publish()
-
     def _changed(self) -> None:
-        """Something a screen draws changed: the view is built again at the end of the turn
-        (at once outside one: a staff change made straight on :attr:`staff`)."""
-        self._view = None
-        self._dirty = True
-        if self._depth == 0:
-            self._publish()
-
-    def _publish(self) -> None:
-        if not self._dirty:
-            return
-        self._dirty = False
-        if self._listeners:
-            view = self.snapshot()
-            for listener in list(self._listeners):
-                listener(view)
+        self.turns.changed()
 
     def _build_view(self) -> TableSnapshot:
         jackpot = self.jackpot
+        void_problem, deck_count_problem = supervisor_problems(self.check)
         return build_view(self.rules, self.state, ViewParts(
             title=self.opened.profile.title, waiting_for=self.waiting_for,
             devices=self.device_desk.views() + link_device(self._link),
             jackpot=jackpot.view(self.state), jackpot_game=jackpot.game,
             jackpot_armed=jackpot.armed, notice=self._notice, card_wanted=self.cards.prompt,
-            win_page=jackpot.win_page, bench=self.bench.view()))
+            win_page=jackpot.win_page, bench=self.bench.view(),
+            has_jackpot=jackpot.system is not None, offers=answered(self.state, self.check),
+            start_game_problem=self.start_game_problem(), void_problem=void_problem,
+            deck_count_problem=deck_count_problem))

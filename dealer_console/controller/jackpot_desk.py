@@ -218,6 +218,17 @@ class JackpotDesk:
     def meter_ledger(self) -> list[history.LedgerEntry]:
         return history.ledger_newest_first(self.table.db)
 
+    def meter_history(self) -> tuple[list[history.LedgerEntry], list[store.HitRecord]]:
+        db = self.table.db
+        return history.meter_history(db), history.hit_history(db)
+
+    def meter_cents(self) -> dict[int, dict[str, int]]:
+        db = self.table.db
+        if self.system is None:
+            return {}
+        return {spot: {name: m.meter_cents for name, m in store.meter_states(db, spot).items()}
+                for spot in store.spots(db)}
+
     def ask_back_out(self, hit_id: int, reason: str) -> None:
         problem = store.back_out_problem(self.table.db, hit_id, reason)
         if problem:

@@ -102,3 +102,30 @@ def test_marks_are_detected_by_the_handling_step_not_by_the_view(
         assert detected_while_building == []
     finally:
         rig.close()
+
+
+def test_the_snapshot_answers_the_buttons_of_the_phase_as_check_does(rig: Rig) -> None:
+    ctl = rig.controller
+    view = ctl.snapshot()
+    assert view.why_not(c.StartGame()) == ctl.check(c.StartGame()) is not None
+    assert view.start_game_problem == ctl.start_game_problem()
+    assert view.void_problem is None  # a supervisor may void before START GAME
+    assert view.deck_count_problem == ctl.check(c.DeckCounted(53, "Ann Lee")) is not None
+    assert view.has_jackpot and view.why_not(c.SettleNext()) is not None
+    bet(rig)
+    view = ctl.snapshot()
+    assert view.why_not(c.StartGame()) is None
+    assert view.why_not(c.RemoveWager(1, "base")) is None
+    assert view.why_not(c.RemoveWager(4, "base")) is not None  # no such wager offered
+    start_by_keypad(rig)
+    rig.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the deal")
+    view = ctl.snapshot()
+    assert view.why_not(c.SetBankerHand()) is None
+    assert view.void_problem == ctl.check(c.VoidRound("-", "Ann Lee")) is not None
+    ctl.do(c.SetBankerHand())
+    view = ctl.snapshot()
+    todo = view.round.players_to_set()
+    assert todo and all(view.why_not(c.SetPlayerHand(s)) == ctl.check(c.SetPlayerHand(s))
+                        for s in todo)
+    assert ctl.about.title == rig.opened.profile.title
+    assert ctl.about.db_file is not None and ctl.about.db_path == rig.opened.db_path

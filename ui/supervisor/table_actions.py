@@ -277,7 +277,7 @@ class TableActions(SupervisorScreen):
         if r.phase is not Phase.MISDEAL:
             problem = "a deck count is entered after a misdeal"
         else:
-            problem = self.ctl.check(c.DeckCounted(53, self.who))
+            problem = view.deck_count_problem
         what = MISDEALS.get(r.misdeal_reason or "", (r.misdeal_reason or "", ""))[0]
         _why(self.count_why, problem, f"Misdeal: {what}. Count the whole deck and enter the "
              "number of cards.")
@@ -307,7 +307,7 @@ class TableActions(SupervisorScreen):
         r = view.round
         self.status.setText(f"Round {r.round_id} - {PHASES[r.phase]}")
         self.show_notice(view)
-        void_problem = self.ctl.check(c.VoidRound(self._reason or "-", self.who))
+        void_problem = view.void_problem
         _why(self.void_why, void_problem, "A round may be voided before START GAME; every "
              "wager is returned.")
         self.void_button.setEnabled(void_problem is None and bool(self._reason))

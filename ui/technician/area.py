@@ -34,7 +34,7 @@ class TechnicianArea(QWidget):
                  on_leave: Callable[[], object]) -> None:
         super().__init__()
         self.ctl = controller
-        self.banner = TestModeBanner(controller.opened.profile,
+        self.banner = TestModeBanner(controller.about.profile,
                                      f"{technician.name} ({technician.employee_id})")
         self.message = QLabel("")
         self.message.setWordWrap(True)
