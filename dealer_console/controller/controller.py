@@ -47,6 +47,7 @@ from dealer_console.controller.view import Level, Notice, TableAbout, TableSnaps
 from dealer_console.devices.diagnostics import DeviceDriver, DiagnosticsSnapshot, RawFrame
 from dealer_console.devices.events import DeviceEvent
 from dealer_console.employees.registry import Employee, Role
+from dealer_console.errors import RefusalCode
 from dealer_console.jackpot import history, store
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused, decide
@@ -93,7 +94,7 @@ class TableController:
                 lambda answer: self.deliver(LinkAnswered(device=LINK_DEVICE, seq=0,
                                                          answer=answer)))
         self.cards = CardDesk(self.table.db, self._changed,
-                              lambda why: self._tell(Level.REFUSED, why))
+                              lambda why: self._tell(Level.REFUSED, why, code=RefusalCode.NOT_NOW))
         self.jackpot = JackpotDesk(opened.jackpot, self.table, self.rules, self.cards,
                                    self._tell, self._changed, self._after)
         self.bench = TestModeDesk(self.table, self.rules, self.device_desk, self.cards,
@@ -490,9 +491,10 @@ class TableController:
     def _disarm(self) -> None:
         self.jackpot.armed = False
 
-    def _tell(self, level: Level, what: str, todo: str = "") -> None:
+    def _tell(self, level: Level, what: str, todo: str = "",
+              code: RefusalCode | None = None) -> None:
         self._notices += 1
-        self._notice = Notice(level, what, todo, self._notices)
+        self._notice = Notice(level, what, todo, self._notices, code)
         self._changed()
 
     # -- one view per turn -------------------------------------------------------------------

@@ -16,6 +16,7 @@ from dealer_console.devices.diagnostics import DeviceDriver, DiagnosticsSnapshot
 from dealer_console.devices.events import DeviceEvent
 from dealer_console.devices.keypad import KeypadControl
 from dealer_console.devices.shuffler import ShufflerControl
+from dealer_console.errors import RefusalCode
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 from dealer_console.round.machine import Refused
 from dealer_console.round.rules import ActionSeatMethod, DealMethod, RoundRules
@@ -93,7 +94,8 @@ class DeviceDesk:
     def need(self, driver: DeviceDriver | None, what: str) -> None:
         problem = self.missing(driver, what)
         if problem and driver is not None:
-            raise Refused(f"{problem}; {self.health[driver.name].view().todo}")
+            raise Refused(f"{problem}; {self.health[driver.name].view().todo}",
+                          RefusalCode.DEVICE_MISSING)
 
     # -- what the round's steps ask of the devices --------------------------------------------
 

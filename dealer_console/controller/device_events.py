@@ -33,7 +33,7 @@ from dealer_console.devices.shuffler import (
     FirstPositionDrawn,
     HandDelivered,
 )
-from dealer_console.errors import Refusal
+from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
 from dealer_console.round.state import Phase
@@ -79,8 +79,9 @@ class DeviceEvents:
                 fact: Hashable | None = None) -> list[Event]:
         return self._handle_cmd(cmd, device, fact)
 
-    def _tell(self, level: Level, what: str, todo: str = "") -> None:
-        self._tell_3(level, what, todo)
+    def _tell(self, level: Level, what: str, todo: str = "",
+              code: RefusalCode | None = None) -> None:
+        self._tell_3(level, what, todo, code)
 
     def apply(self, event: DeviceEvent) -> None:
         """Apply one event (owner thread): health first, then the round's step, or the
@@ -112,7 +113,7 @@ class DeviceEvents:
             elif isinstance(event, BadRead):
                 self._tell(Level.WARNING, "the card was not read", "swipe it again, steadily")
         except Refusal as exc:
-            self._tell(Level.REFUSED, exc.why)
+            self._tell(Level.REFUSED, exc.why, code=exc.code)
 
     def _deal_fact(self, event: DealFact) -> None:
         desk = self.desk
@@ -150,10 +151,11 @@ class DeviceEvents:
         desk.lock_id = None
         # asked before any chip becomes a wager: a START GAME refused after them would leave
         # the chips placed as wagers of a round that has not started
-        problem = self.jackpot.link_refuses(event) or self._actions.check(c.StartGame())
+        link_down = self.jackpot.link_refuses(event)
+        problem = link_down or self._actions.check(c.StartGame())
         if problem:  # nothing placed: the dealer returns the chips and starts the base game
             desk.release_sensors()
-            raise Refused(problem)
+            raise Refused(problem, RefusalCode.LINK_DOWN if link_down else None)
         for cmd, fact in wager_commands(event, self.table.state, self.rules):
             try:
                 self._handle(cmd, device=event.device, fact=fact)

@@ -9,13 +9,13 @@ cards become known (:meth:`JackpotDesk.show_cards`); building the view only read
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from dealer_console.controller.cards import CardDesk
 from dealer_console.controller.view import ConfirmedHit, Level, PendingHit, WinPageRequest
 from dealer_console.devices.bet_sensors import BetsLocked
 from dealer_console.employees.registry import Employee, Role
-from dealer_console.errors import Refusal
+from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.jackpot import history, store
 from dealer_console.jackpot.meters import MICRO
 from dealer_console.jackpot.projection import project
@@ -27,7 +27,10 @@ from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import RoundState
 from dealer_console.round.table import Table
 
-Tell = Callable[[Level, str, str], None]
+
+class Tell(Protocol):
+    def __call__(self, level: Level, what: str, todo: str = "",
+                 code: RefusalCode | None = None) -> None: ...
 
 
 class JackpotDesk:
@@ -139,7 +142,7 @@ class JackpotDesk:
         try:
             hit = self._system().enter_pin(self.table, pin)
         except Refusal as exc:
-            self._tell(Level.REFUSED, exc.why, "")  # drawn under the hit, as a refused card is
+            self._tell(Level.REFUSED, exc.why, code=exc.code)  # drawn under the hit
             raise
         finally:
             self._changed()
@@ -152,10 +155,11 @@ class JackpotDesk:
         try:
             hit = self._system().answered(self.table, answer)
         except LinkUnanswered as exc:  # not a refusal: the server may have paid it
-            self._tell(Level.WARNING, exc.why, "swipe the card again once the link is back")
+            self._tell(Level.WARNING, exc.why, "swipe the card again once the link is back",
+                       RefusalCode.LINK_UNANSWERED)
             return
         except Refusal as exc:
-            self._tell(Level.REFUSED, exc.why, "")
+            self._tell(Level.REFUSED, exc.why, code=exc.code)
             return
         finally:
             self._changed()
@@ -243,7 +247,7 @@ class JackpotDesk:
                                            employee_id=employee.employee_id)
         except store.JackpotError as exc:  # a meter that would go below zero: told, kept
             raise Refused(str(exc)) from exc
-        self._tell(Level.INFO, f"award {hit_id} backed out by {employee.name}: {reason}", "")
+        self._tell(Level.INFO, f"award {hit_id} backed out by {employee.name}: {reason}")
         return adjustment
 
     # -- the jackpot panel's part of the view (reads only) ------------------------------------

@@ -25,6 +25,7 @@ from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.devices.events import DeviceEvent
 from dealer_console.devices.keypad import CardSwiped
 from dealer_console.employees.registry import Employee, Role, find_by_card
+from dealer_console.errors import RefusalCode
 from dealer_console.round.machine import Refused
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.table import Table
@@ -49,7 +50,7 @@ class TestModeDesk:
 
     def refuse_in_test_mode(self) -> None:
         if self.bench is not None:
-            raise Refused(IN_TEST_MODE)
+            raise Refused(IN_TEST_MODE, RefusalCode.IN_TEST_MODE)
 
     def problem(self) -> str | None:
         """Why test mode cannot be entered now, or None."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
+from dealer_console.errors import RefusalCode
 from dealer_console.profiles.model import Profile
 from dealer_console.round import commands as c
 from dealer_console.round.snapshot import RoundSnapshot
@@ -29,6 +30,9 @@ class Notice:
     todo: str = ""
     number: int = 0
     """Counts up with every notice, so a screen can tell a new one from the one it shows."""
+    code: RefusalCode | None = None
+    """A refusal's code (:class:`~dealer_console.errors.RefusalCode`), for a program to act
+    on; None for a notice that is no refusal."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,8 +23,9 @@ DECK_SIZE = 53
 DICE_RANGE = (3, 18)
 
 
-class Refused(Refusal):
-    """A command that is not allowed now; the message says why. Nothing was changed."""
+Refused = Refusal
+"""A command that is not allowed now (the one :class:`~dealer_console.errors.Refusal`, under
+the name the round's code has always used)."""
 
 
 class Planner(Protocol):

@@ -17,6 +17,7 @@ from dealer_console.devices.shuffler import HandDelivered
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
+from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.world import shuffled_deck
 from tests.controller.conftest import Rig, start_rig
 
@@ -148,7 +149,14 @@ def test_restart_in_the_middle_of_the_deal_resumes_the_same_deal(tmp_path: Path)
     first.until(lambda: len(first.controller.state.delivered) >= 3, "three hands")
     dealt = dict(first.controller.state.hands)
     first.close()  # the power goes
-    second = start_rig(tmp_path / "t.db")
+
+    def paced(hardware: SimulatedHardware) -> None:
+        # the deal asked for again comes at a dealer's pace: not over before the devices
+        # have all connected, however loaded the machine
+        assert hardware.shuffler is not None
+        hardware.shuffler.script(hand_interval=0.3)
+
+    second = start_rig(tmp_path / "t.db", before_start=paced)
     try:
         ctl = second.controller
         assert ctl.state.phase is Phase.DEALING
