@@ -409,11 +409,6 @@ def screen_reaches(tree: ast.AST) -> list[str]:
 KNOWN_REACHES: dict[str, str] = {
     "ui.supervisor.table_actions": "the banker's hand reconstructed as the supervisor touched "
     "it is checked as it is drawn (the chosen cards are input, not in the snapshot)",
-    "ui.dealer.pages": "the bet sensors' presence decides, once when the page is built, which "
-    "wagers are typed by hand",
-    "ui.technician.tests_screen": "the technician's screens list the table's drivers",
-    "ui.technician.devices_screen": "the same",
-    "ui.technician.setup_screen": "the same",
 }
 """Screens that still reach past the snapshot, each with why; no other may."""
 

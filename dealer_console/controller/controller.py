@@ -427,6 +427,10 @@ class TableController:
         that never reach a round), or one of the driver's own test actions."""
         self.bench.run(device, action)
 
+    def device_names(self) -> tuple[str, ...]:
+        """The table's devices (``shuffler``, ``bet-sensors``, ``keypad``), those it has."""
+        return tuple(d.name for d in self.devices.all())
+
     def diagnostics(self, device: str) -> DiagnosticsSnapshot | None:
         return self.device_desk.diagnostics(device)
 

@@ -118,7 +118,7 @@ class BettingPage(Page):
         self.heading = _label(role="heading")
         self.kinds = QHBoxLayout()
         self.kind_buttons: dict[str, TouchButton] = {}
-        sensed = ctl.devices.sensors is not None
+        sensed = "bet-sensors" in ctl.device_names()
         for kind in ctl.rules.wager_kinds:
             if kind in JACKPOT_KINDS.values() and sensed:
                 continue  # read from the bet sensors at START GAME

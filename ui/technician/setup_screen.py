@@ -209,9 +209,9 @@ class SetupScreen(QWidget):
         layout.addWidget(where)
         self.tabs = QTabWidget()
         self.devices: dict[str, DeviceSetup] = {}
-        for driver in controller.devices.all():
-            box = DeviceSetup(controller, context, driver.name, tell)
-            self.devices[driver.name] = box
+        for name in controller.device_names():
+            box = DeviceSetup(controller, context, name, tell)
+            self.devices[name] = box
             self.tabs.addTab(box, box.title())
         layout.addWidget(self.tabs)
         layout.addStretch(1)
