@@ -274,10 +274,6 @@ KNOWN_BACK_EDGES: dict[tuple[str, str], str] = {
         "below both profiles and the jackpot (issue 24)",
     ("dealer_console.profiles", "dealer_console.link"):
         "a profile holds the link's settings, a value type of the link: the same move",
-    ("ui.dealer", "ui.supervisor"):
-        "the dealer's window opens the supervisor's area and prints a win page with the "
-        "supervisor's module: a shell above both should open the areas (issue 24, UI kit)",
-    ("ui.dealer", "ui.technician"): "the dealer's window opens the technician's area: the same",
     ("ui.dealer", "ui.testing"): "the dealer's gallery drives the screens with ui/testing.py; "
         "galleries and testing leave the shipped package (issue 24)",
     ("ui.supervisor", "ui.testing"): "the supervisor's galleries: the same",

@@ -11,7 +11,7 @@ from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.round import commands as c
 from dealer_console.round.rules import ActionSeatMethod
 from dealer_console.round.state import Phase
-from ui.dealer.words import seat_name
+from ui.words import seat_name
 
 Action = Callable[[], object]
 

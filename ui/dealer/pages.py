@@ -25,11 +25,11 @@ from dealer_console.round.rules import ActionSeatMethod
 from dealer_console.round.state import MisdealReason, Phase
 from ui import theme
 from ui.dealer.jackpot_panel import JackpotPanel
-from ui.dealer.words import MISDEALS, kind_name, line_words, seat_name
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.card import CardRow
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.touch import ButtonRole, TouchButton
+from ui.words import MISDEALS, kind_name, line_words, seat_name
 
 Act = Callable[[Callable[[], object]], bool]
 """Run a command; a refusal is shown to the dealer and False returned."""

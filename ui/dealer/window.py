@@ -28,7 +28,6 @@ from ui.bridge import ControllerBridge
 from ui.dealer.next_step import next_step
 from ui.dealer.pages import build_pages
 from ui.dealer.seats import TableView
-from ui.dealer.words import PHASES
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.session import Session
 from ui.supervisor.win_page import WinPageDesk
@@ -39,6 +38,7 @@ from ui.widgets.current_stack import StackPage
 from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
+from ui.words import PHASES
 
 DEVICE_SHARE = 55
 """The most of the header's width (per cent) the device list may take from the round's title."""

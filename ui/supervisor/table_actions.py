@@ -29,13 +29,13 @@ from dealer_console.round.state import Phase
 from dealer_console.setting import Setting, make_setting
 from ui import theme
 from ui.bridge import ControllerBridge
-from ui.dealer.words import MISDEALS, PHASES
 from ui.supervisor.common import SupervisorScreen, who
 from ui.supervisor.session import Session
 from ui.widgets.card import CardRow
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton
+from ui.words import MISDEALS, PHASES
 
 VOID_REASONS = ("Table closing", "Dealer's error", "Device fault", "Player dispute")
 """The reasons a supervisor picks with one touch; any other is typed."""
