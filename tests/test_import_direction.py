@@ -83,7 +83,7 @@ def test_core_packages_exist() -> None:
 # -- the layers inside the core ----------------------------------------------------------------
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "money", "input_checks", "cards", "program_info"),
+    ("errors", "money", "input_checks", "cards", "program_info", "award_words", "table_name"),
     ("hands", "setting", "seven"),
     ("house_ways",),
     ("config_file", "paytables"),
@@ -207,3 +207,233 @@ def test_the_checkers_see_a_cycle_and_a_layer_broken() -> None:
     assert layer_of("dealer_console.jackpot.schema") == layer_of("dealer_console.storage.x")
     assert layer_of("dealer_console.jackpot.store") == layer_of("dealer_console.round.x") + 1  # type: ignore[operator]
     assert layer_of("dealer_console.money") == 0
+
+
+# -- packages: no cycle between them, the pure core, the screens' way in ----------------------
+
+SOURCES = ("dealer_console", "drivers", "ui")
+
+
+def all_modules() -> dict[str, Path]:
+    out = {}
+    for package in SOURCES:
+        for path in files_of(package):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            out[name.removesuffix(".__init__")] = path
+    return out
+
+
+def unit_of(module: str) -> str:
+    """The package a module belongs to for the cycle check: ``dealer_console.link.hook`` is
+    ``dealer_console.link``, ``drivers.sim.table.dealer`` is ``drivers.sim``; a module at the
+    top of a source tree (``dealer_console.cards``, ``ui.app``) is its own unit."""
+    return ".".join(module.split(".")[:2])
+
+
+def imports_of(path: Path, modules: dict[str, Path]) -> set[str]:
+    """The source modules ``path`` imports, anywhere in the file (a lazy import or one under
+    ``TYPE_CHECKING`` ties the packages together all the same)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name:
+                found.add(name)
+    return found
+
+
+def package_edges() -> dict[tuple[str, str], list[str]]:
+    """Every import from one package to another: ``(from, to)`` with the modules that make it."""
+    modules = all_modules()
+    edges: dict[tuple[str, str], list[str]] = {}
+    for name, path in modules.items():
+        for other in imports_of(path, modules):
+            a, b = unit_of(name), unit_of(other)
+            if a != b and not other.startswith(name + "."):
+                edges.setdefault((a, b), []).append(f"{name} -> {other}")
+    return edges
+
+
+KNOWN_BACK_EDGES: dict[tuple[str, str], str] = {
+    ("dealer_console.storage", "dealer_console.employees"):
+        "storage/identity.py lists every migration set to check a file's schema; the sets "
+        "should come from the composition root (open_table), one list (issue 24)",
+    ("dealer_console.storage", "dealer_console.jackpot"): "the same list of migration sets",
+    ("dealer_console.storage", "dealer_console.link"): "the same list of migration sets",
+    ("dealer_console.jackpot", "dealer_console.link"):
+        "round_hook.py and rebuild.py use the link's hook, asker and records: the jackpot "
+        "should own a port the link implements (issue 24)",
+    ("dealer_console.profiles", "dealer_console.jackpot"):
+        "a profile holds the jackpot's value types (config, paytable): they should move "
+        "below both profiles and the jackpot (issue 24)",
+    ("dealer_console.profiles", "dealer_console.link"):
+        "a profile holds the link's settings, a value type of the link: the same move",
+    ("ui.dealer", "ui.testing"): "the dealer's gallery drives the screens with ui/testing.py; "
+        "galleries and testing leave the shipped package (issue 24)",
+    ("ui.supervisor", "ui.testing"): "the supervisor's galleries: the same",
+    ("ui.technician", "ui.testing"): "the technician's gallery: the same",
+    ("ui.meter_display", "ui.testing"): "the meter display's gallery: the same",
+    ("ui.meter_display", "ui.app"): "the meter display's gallery starts the whole app: the same",
+}
+"""Imports that close a cycle between packages today, each with why and the way out. The
+cycle test ignores these and nothing else, so no new cycle can appear; one that is fixed must
+be taken off the list (the test says so)."""
+
+
+def test_no_import_cycle_between_packages() -> None:
+    edges = package_edges()
+    graph: dict[str, set[str]] = {}
+    for a, b in edges:
+        graph.setdefault(a, set())
+        graph.setdefault(b, set())
+        if (a, b) not in KNOWN_BACK_EDGES:
+            graph[a].add(b)
+    found = cycles(graph)
+    detail = [f"{' <-> '.join(group)}: " + "; ".join(
+        m for a in group for b in group for m in edges.get((a, b), [])[:2]) for group in found]
+    assert not found, "packages import each other:\n" + "\n".join(detail)
+
+
+def test_each_known_back_edge_is_still_there() -> None:
+    edges = package_edges()
+    gone = [f"{a} -> {b}" for a, b in KNOWN_BACK_EDGES if (a, b) not in edges]
+    assert not gone, "fixed, take off KNOWN_BACK_EDGES: " + ", ".join(gone)
+
+
+def test_the_package_check_fails_on_a_planted_cycle(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy of the tree with one import planted (the controller imported by the round) makes
+    the check fail: the test is not blind."""
+    import shutil
+
+    for package in SOURCES:
+        shutil.copytree(ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    planted = tmp_path / "dealer_console" / "round" / "phases.py"
+    planted.write_text(planted.read_text(encoding="utf-8")
+                       + "\nfrom dealer_console.controller import view  # planted\n")
+    monkeypatch.setattr(f"{__name__}.ROOT", tmp_path)
+    with pytest.raises(AssertionError, match=r"dealer_console\.controller.*dealer_console\.round"
+                       r"|dealer_console\.round.*dealer_console\.controller"):
+        test_no_import_cycle_between_packages()
+    planted.write_text(planted.read_text(encoding="utf-8").replace(
+        "from dealer_console.controller import view  # planted", ""))
+    test_no_import_cycle_between_packages()  # the copy without the plant passes
+
+
+CORE_BANNED = ("PySide6", "psycopg")
+
+KNOWN_PSYCOPG: dict[str, str] = {
+    "dealer_console.link.asker": "the link's PostgreSQL client: psycopg and the link's "
+    "threads should leave the pure core for a package of their own (issue 24)",
+    "dealer_console.link.sender": "the same",
+    "dealer_console.link.server": "the link's server side: the same",
+    "dealer_console.link.server_schema": "the link server's schema: the same",
+    "dealer_console.link.server_trust": "the link server's trust boundary (its roles and "
+    "functions): the same",
+    "dealer_console.link.admin": "the link administrator's commands: the same",
+    "dealer_console.link.audit": "the link's audit, read on the server: the same",
+    "dealer_console.link.settings": "the link's addresses (conninfo, TLS, password file): the "
+    "same",
+    "dealer_console.cli.link_cmd": "the link's command line talks to the server: the same",
+}
+"""Core modules that still import psycopg, each with why; no other may."""
+
+
+def test_the_core_imports_no_qt_and_no_postgresql_client() -> None:
+    offenders = []
+    for path in files_of("dealer_console"):
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+        for imported in imported_modules(path):
+            if top(imported) in CORE_BANNED and not (
+                    top(imported) == "psycopg" and name in KNOWN_PSYCOPG):
+                offenders.append(f"{name} imports {imported}")
+    assert not offenders, "\n".join(offenders)
+    stale = [n for n in KNOWN_PSYCOPG
+             if not any(top(i) == "psycopg" for i in imported_modules(
+                 ROOT / (n.replace(".", "/") + ".py")))]
+    assert not stale, "no longer imports psycopg, take off KNOWN_PSYCOPG: " + ", ".join(stale)
+
+
+SCREENS = ("ui.dealer", "ui.supervisor", "ui.technician", "ui.meter_display")
+CONTROLLER_SURFACE = ("dealer_console.controller", "dealer_console.controller.view")
+"""What a screen may import of the controller: the package (its ``__all__``) and the view."""
+
+
+def test_screens_import_only_the_controller_s_public_surface() -> None:
+    modules = all_modules()
+    offenders = []
+    for name, path in modules.items():
+        if unit_of(name) not in SCREENS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                wanted = [node.module] if node.module != "dealer_console.controller" else []
+            elif isinstance(node, ast.Import):
+                wanted = [a.name for a in node.names]
+            else:
+                continue
+            offenders.extend(f"{name} imports {m}" for m in wanted
+                             if m.startswith("dealer_console.controller.")
+                             and m not in CONTROLLER_SURFACE)
+    assert not offenders, "\n".join(offenders)
+
+
+def _is_controller(node: ast.expr) -> bool:
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return name in ("ctl", "controller")
+
+
+def screen_reaches(tree: ast.AST) -> list[str]:
+    """Where a screen reaches past the snapshot: the controller's open table, round table or
+    drivers, or ``check`` asked outside a validator of typed input (a lambda)."""
+    found = []
+    in_lambda: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda):
+            in_lambda.update(id(n) for n in ast.walk(node.body))
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and _is_controller(node.value)
+                and node.attr in ("opened", "table", "devices", "inbox", "device_desk")):
+            found.append(f"line {node.lineno}: .{node.attr}")
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "check" and _is_controller(node.func.value)
+                and id(node) not in in_lambda):
+            found.append(f"line {node.lineno}: check() on redraw")
+    return sorted(found)
+
+
+KNOWN_REACHES: dict[str, str] = {
+    "ui.supervisor.table_actions": "the banker's hand reconstructed as the supervisor touched "
+    "it is checked as it is drawn (the chosen cards are input, not in the snapshot)",
+}
+"""Screens that still reach past the snapshot, each with why; no other may."""
+
+
+def test_screens_see_only_the_snapshot_and_send_commands() -> None:
+    offenders = []
+    for name, path in all_modules().items():
+        if unit_of(name) not in SCREENS or name.endswith("gallery") or name in KNOWN_REACHES:
+            continue
+        offenders.extend(f"{name} {where}" for where in screen_reaches(
+            ast.parse(path.read_text(encoding="utf-8"))))
+    assert not offenders, "\n".join(offenders)
+    modules = all_modules()
+    stale = [n for n in KNOWN_REACHES
+             if not screen_reaches(ast.parse(modules[n].read_text(encoding="utf-8")))]
+    assert not stale, "no longer reaches past the snapshot, take off KNOWN_REACHES: " + (
+        ", ".join(stale))
+
+
+def test_the_reach_check_sees_a_screen_reaching_past_the_snapshot() -> None:
+    tree = ast.parse("def redraw(self, view):\n"
+                     "    rows = self.ctl.table.db.execute('SELECT 1')\n"
+                     "    ok = self.ctl.check(c.EndGame()) is None\n"
+                     "    pad.set_validator(lambda n: self.ctl.check(c.DeckCounted(n)))\n")
+    assert screen_reaches(tree) == ["line 2: .table", "line 3: check() on redraw"]

@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 
 from dealer_console.cards import parse_cards
-from dealer_console.controller.link_device import LINK_DEVICE
+from dealer_console.controller import LINK_DEVICE
 from dealer_console.profiles.loader import find_profile
 from dealer_console.round.state import Phase
 from drivers.sim.hardware import SimulatedHardware

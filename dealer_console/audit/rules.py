@@ -20,11 +20,11 @@ from typing import Any
 
 from dealer_console.cards import format_cards, parse_cards
 from dealer_console.round import commands as c
+from dealer_console.round.decide_setting import plan_event
 from dealer_console.round.jackpot import wager_only_planner
 from dealer_console.round.machine import (
     Refused,
     Services,
-    _plan_event,
     decide,
     line_from,
     setting_from,
@@ -93,7 +93,7 @@ class RoundRulesCheck:
 
     def _plan(self, state: RoundState, p: Payload, services: Services) -> list[str]:
         try:
-            _kind, again = _plan_event(state, self.rules, services, [])
+            _kind, again = plan_event(state, self.rules, services, [])
         except Refused as exc:
             return [f"the settlement cannot be recomputed from the cards ({exc})"]
         logged = [line_from(x) for x in p["lines"]]

@@ -14,7 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sqlite_utils import Database
+
+from dealer_console.employees.authorize import authorise, log_accepted
 from dealer_console.employees.registry import Employee, Role
+from dealer_console.errors import ConsoleError
 
 ARTICLE = {Role.SUPERVISOR: "a supervisor's", Role.EXECUTIVE: "an executive's",
            Role.TECHNICIAN: "a technician's", Role.DEALER: "a dealer's"}
@@ -47,3 +51,58 @@ class CardCapture:
     @property
     def prompt(self) -> str:
         return f"Swipe the new card to {self.purpose}"
+
+
+class CardDesk:
+    """The card the table waits for, if any: a request to authorise or a new card to capture.
+    ``tell`` shows a refusal to the dealer; ``changed`` redraws."""
+
+    def __init__(self, db: Database, changed: Callable[[], None],
+                 told: Callable[[str], None]) -> None:
+        self.db = db
+        self._changed = changed
+        self._told = told
+        self.wanted: CardRequest | CardCapture | None = None
+
+    @property
+    def prompt(self) -> str | None:
+        return None if self.wanted is None else self.wanted.prompt
+
+    def want(self, role: Role, purpose: str, on_card: Callable[[Employee], object]) -> None:
+        self.wanted = CardRequest(role, purpose, on_card)
+        self._changed()
+
+    def capture(self, purpose: str, on_track: Callable[[str], object]) -> None:
+        self.wanted = CardCapture(purpose, on_track)
+        self._changed()
+
+    def cancel(self) -> None:
+        self.wanted = None
+        self._changed()
+
+    def swiped(self, track: str) -> bool:
+        """Hand a swipe to the card wanted; False when none is (the jackpot's CONFIRM path
+        then decides)."""
+        wanted = self.wanted
+        if isinstance(wanted, CardCapture):
+            self.wanted = None
+            self._changed()
+            try:
+                wanted.on_track(track)
+            except ConsoleError as exc:
+                self._told(str(exc))
+            return True
+        if wanted is not None:
+            self._authorise(wanted, track)
+            return True
+        return False
+
+    def _authorise(self, request: CardRequest, track: str) -> None:
+        """Authorise once, log who, then hand the employee to the requester; a refusal is
+        logged and raised, and the request stays open for the right card."""
+        employee = authorise(self.db, track, request.role, request.purpose)
+        with self.db.atomic():
+            log_accepted(self.db, employee, request.purpose)
+        self.wanted = None
+        self._changed()
+        request.on_card(employee)

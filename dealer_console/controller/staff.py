@@ -22,11 +22,10 @@ from dealer_console.employees.registry import (
     find,
     list_employees,
 )
-from dealer_console.errors import ConsoleError, Refusal
+from dealer_console.errors import ConsoleError, Refusal, RefusalCode
 
-
-class StaffRefused(Refusal):
-    """A staff change refused by the registry's checks; nothing changed."""
+StaffRefused = Refusal
+"""A staff change refused by the registry's checks (code ``staff``); nothing changed."""
 
 
 @contextmanager
@@ -36,7 +35,7 @@ def _as_refusal() -> Iterator[None]:
     except Refusal:
         raise
     except ConsoleError as exc:
-        raise StaffRefused(str(exc)) from None
+        raise Refusal(str(exc), RefusalCode.STAFF) from None
 
 
 class StaffDesk:

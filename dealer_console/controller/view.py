@@ -6,7 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 
+from dealer_console.errors import RefusalCode
+from dealer_console.profiles.model import Profile
 from dealer_console.round import commands as c
 from dealer_console.round.snapshot import RoundSnapshot
 
@@ -27,6 +30,9 @@ class Notice:
     todo: str = ""
     number: int = 0
     """Counts up with every notice, so a screen can tell a new one from the one it shows."""
+    code: RefusalCode | None = None
+    """A refusal's code (:class:`~dealer_console.errors.RefusalCode`), for a program to act
+    on; None for a notice that is no refusal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +135,27 @@ class BenchView:
 
 
 @dataclass(frozen=True, slots=True)
+class TableAbout:
+    """What stays the same while the table is open, for the screens' titles and their own
+    readers: the profile, the table's file, the jackpot links."""
+
+    profile: Profile
+    db_path: Path
+    links: Mapping[int, str] = field(default_factory=dict)
+    """Each linked game's link, by sensor spot (empty: nothing linked)."""
+    link_table_id: str = ""
+    link_dsn: str | None = None
+    """Where the first link's server is, for a reader of the shared meters, or None."""
+    db_file: str | None = None
+    """The database file as its connection names it, for a reader's own connection (None:
+    the table's database is not a file)."""
+
+    @property
+    def title(self) -> str:
+        return self.profile.title
+
+
+@dataclass(frozen=True, slots=True)
 class TableSnapshot:
     title: str
     profile: str
@@ -177,6 +204,18 @@ class TableSnapshot:
     jackpot_asking: str | None = None
     """A linked hit the link's server is being asked to pay, in words ("seat 3's hit on the
     jackpot link floor-1"), or None: the panel says to wait, and a swipe is refused meanwhile."""
+    has_jackpot: bool = False
+    """The table plays a jackpot game (the dealer's panel is shown)."""
+    offers: tuple[tuple[c.Command, str | None], ...] = ()
+    """The commands the buttons of this phase send, each with why the round refuses it now
+    (or None), answered once for this view (``controller/offers.py``)."""
+    start_game_problem: str | None = None
+    """Why START GAME cannot be taken now (the round's rules, or a device it needs), or
+    None."""
+    void_problem: str | None = None
+    """Why a supervisor cannot void the round now, or None."""
+    deck_count_problem: str | None = None
+    """Why a supervisor cannot enter a deck count now, or None."""
 
     @property
     def faults(self) -> tuple[DeviceView, ...]:
@@ -184,3 +223,13 @@ class TableSnapshot:
 
     def accepts_now(self, kind: type[c.Command]) -> bool:
         return kind in self.accepts
+
+    def why_not(self, cmd: c.Command) -> str | None:
+        """Why the round refuses ``cmd`` now (None: it is taken), as answered for this view;
+        a command the phase does not offer is refused in words."""
+        for offer, why in self.offers:
+            if offer == cmd:
+                return why
+        if type(cmd) not in self.accepts:
+            return f"{type(cmd).__name__} is not taken in phase {self.round.phase.value}"
+        return f"{type(cmd).__name__} is not offered now"

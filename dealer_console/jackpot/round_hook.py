@@ -40,6 +40,7 @@ from dealer_console.employees.authorize import (
 from dealer_console.employees.authorize import Refused as SwipeRefused
 from dealer_console.employees.registry import Employee, Role, find_by_card
 from dealer_console.employees.registry import now as registry_now
+from dealer_console.errors import RefusalCode
 from dealer_console.jackpot import linked, store
 from dealer_console.jackpot.marks import Mark, MarkError
 from dealer_console.jackpot.meters import MICRO, MeterState
@@ -214,7 +215,7 @@ class JackpotSystem:
             self.link.ask(ask)
         except LinkDown as exc:
             self._asking = None
-            raise JackpotRefused(str(exc)) from None
+            raise JackpotRefused(str(exc), RefusalCode.LINK_DOWN) from None
 
     # -- the round's hook (inside the round's transaction) ------------------------------------
 
@@ -250,7 +251,7 @@ class JackpotSystem:
         try:
             self.link.check_start(taken, confirming=confirming)
         except LinkDown as exc:
-            raise JackpotRefused(str(exc)) from None
+            raise JackpotRefused(str(exc), RefusalCode.LINK_DOWN) from None
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
               cards: tuple[Card, ...], employee_id: str,

@@ -33,9 +33,9 @@ from dealer_console.round.jackpot_kinds import JACKPOT_KIND, JACKPOT_KINDS, SPOT
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import Line, RoundState
 
-
-class JackpotRefused(Refusal):
-    """The jackpot system refuses the transition; the round turns it into ``Refused``."""
+JackpotRefused = Refusal
+"""The jackpot system refuses the transition: the one
+:class:`~dealer_console.errors.Refusal`, which the round lets through as it is (code and all)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,6 @@ from dealer_console.round import commands as c
 from dealer_console.round.events import EventKind as E
 from dealer_console.round.jackpot import (
     JackpotHook,
-    JackpotRefused,
     NoJackpot,
     sensed_wagers,
     wager_only_planner,
@@ -140,25 +139,22 @@ class Table:
         return written
 
     def _hook(self, state: RoundState, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-        try:
-            if kind == E.GAME_STARTED:
-                self.jackpot.start_game(self.db, state.round_id,
-                                        sensed_wagers(payload["wagers"]))
-            elif kind == E.JACKPOT_HIT:
-                payload = dict(payload)
-                employee_id = str(payload.pop("confirmer"))  # already authorised
-                second = payload.pop("second_confirmer", None)
-                hit = self.jackpot.award(self.db, state.round_id, payload["spot"],
-                                         payload["seat"], payload["hand_line"],
-                                         state.hands[payload["seat"]], employee_id,
-                                         **({} if second is None
-                                            else {"second_id": str(second)}))
-                payload.update(hit.detail)
-                payload.update(award_cents=int(hit.award_cents), who=hit.who)
-            elif kind == E.GAME_ENDED:
-                self.jackpot.end_game(self.db, state.round_id)
-        except JackpotRefused as exc:
-            raise Refused(str(exc)) from None
+        """The jackpot's part of a transition; its refusal goes through as it is raised (the
+        one :class:`~dealer_console.errors.Refusal`, its code kept)."""
+        if kind == E.GAME_STARTED:
+            self.jackpot.start_game(self.db, state.round_id, sensed_wagers(payload["wagers"]))
+        elif kind == E.JACKPOT_HIT:
+            payload = dict(payload)
+            employee_id = str(payload.pop("confirmer"))  # already authorised
+            second = payload.pop("second_confirmer", None)
+            hit = self.jackpot.award(self.db, state.round_id, payload["spot"],
+                                     payload["seat"], payload["hand_line"],
+                                     state.hands[payload["seat"]], employee_id,
+                                     **({} if second is None else {"second_id": str(second)}))
+            payload.update(hit.detail)
+            payload.update(award_cents=int(hit.award_cents), who=hit.who)
+        elif kind == E.GAME_ENDED:
+            self.jackpot.end_game(self.db, state.round_id)
         return payload
 
     # -- rounds ------------------------------------------------------------------------

@@ -34,13 +34,18 @@ class Rig:
         self.opened.close()
 
 
-def start_rig(db: Path, profile: str = "washington-face-up", seed: int = 5) -> Rig:
+def start_rig(db: Path, profile: str = "washington-face-up", seed: int = 5,
+              before_start: Callable[[SimulatedHardware], object] | None = None) -> Rig:
+    """A table with its simulated devices; ``before_start`` scripts the devices before the
+    controller asks them for anything (a resumed deal's pace, say)."""
     opened = open_table(db, get_profile(profile), actor="test")
     install_sim_staff(opened.db)
     jackpot = opened.profile.jackpot is not None
     devices = ("shuffler", "bet-sensors", "keypad") if jackpot else ("shuffler",)
     hardware = SimulatedHardware(seed=seed, link="in-process", devices=devices).start()
     controller = TableController(opened, hardware.table_devices)
+    if before_start is not None:
+        before_start(hardware)
     controller.start()
     rig = Rig(opened, hardware, controller)
     rig.until(lambda: all(d.connected for d in controller.snapshot().devices), "connection")

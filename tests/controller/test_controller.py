@@ -17,6 +17,7 @@ from dealer_console.devices.shuffler import HandDelivered
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
+from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.world import shuffled_deck
 from tests.controller.conftest import Rig, start_rig
 
@@ -88,7 +89,7 @@ def test_a_device_event_is_applied_only_by_the_owner_thread(rig: Rig) -> None:
     bet(rig)
     start_by_keypad(rig)
     rig.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the deal")
-    deal_id = ctl._deal_id
+    deal_id = ctl.device_desk.deal_id
     assert deal_id is not None
     woken = threading.Event()
     ctl.wake = woken.set
@@ -148,7 +149,14 @@ def test_restart_in_the_middle_of_the_deal_resumes_the_same_deal(tmp_path: Path)
     first.until(lambda: len(first.controller.state.delivered) >= 3, "three hands")
     dealt = dict(first.controller.state.hands)
     first.close()  # the power goes
-    second = start_rig(tmp_path / "t.db")
+
+    def paced(hardware: SimulatedHardware) -> None:
+        # the deal asked for again comes at a dealer's pace: not over before the devices
+        # have all connected, however loaded the machine
+        assert hardware.shuffler is not None
+        hardware.shuffler.script(hand_interval=0.3)
+
+    second = start_rig(tmp_path / "t.db", before_start=paced)
     try:
         ctl = second.controller
         assert ctl.state.phase is Phase.DEALING

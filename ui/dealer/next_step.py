@@ -11,7 +11,7 @@ from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.round import commands as c
 from dealer_console.round.rules import ActionSeatMethod
 from dealer_console.round.state import Phase
-from ui.dealer.words import seat_name
+from ui.words import seat_name
 
 Action = Callable[[], object]
 
@@ -33,8 +33,8 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
     if phase is Phase.BANKER:
         return Step(f"Offer the bank to seat {r.offer_seat}.")
     if phase is Phase.BETTING:
-        problem = ctl.start_game_problem()
-        if problem and ctl.check(c.StartGame()) is None:
+        problem = view.start_game_problem
+        if problem and view.why_not(c.StartGame()) is None:
             sentence = problem[0].upper() + problem[1:] + "."  # a device START GAME needs
         elif problem:
             sentence = "Take the wagers: touch a seat, then the wager and amount."
@@ -52,18 +52,18 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         return Step("Deal the hands as the shuffler delivers them.")
     if phase is Phase.MISDEAL:
         if r.deck_count_due:
-            live = ctl.devices.shuffler is not None
+            live = any(d.name == "shuffler" for d in view.devices)
             return Step("Misdeal: count the deck, 53 cards.",
                         "Count the deck in the shuffler", ctl.count_deck, live)
         return Step("Misdeal: deal again; every wager stays.",
-                    "Redeal", lambda: ctl.do(c.Redeal()), ctl.check(c.Redeal()) is None)
+                    "Redeal", lambda: ctl.do(c.Redeal()), view.why_not(c.Redeal()) is None)
     if phase is Phase.BANKER_SET:
         sentence = ("Ace-high pai gow: base wagers push."
                     if view.banker_pai_gow else
                     "Expose the banker's hand and set it the House Way.")
         return Step(sentence,
                     "Set the banker's hand", lambda: ctl.do(c.SetBankerHand()),
-                    ctl.check(c.SetBankerHand()) is None)
+                    view.why_not(c.SetBankerHand()) is None)
     if phase is Phase.PLAYERS_SET:
         todo = r.players_to_set()
         if not todo:
@@ -73,13 +73,13 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         return Step(f"Set the players' hands: {len(todo)} to go. The player sets, or asks "
                     "for the House Way.", f"{name}: House Way",
                     lambda: ctl.do(c.SetPlayerHand(seat)),
-                    ctl.check(c.SetPlayerHand(seat)) is None)
+                    view.why_not(c.SetPlayerHand(seat)) is None)
     if phase is Phase.SETTLEMENT:
         next_seat = r.next_to_settle()
         name = (seat_name(next_seat, r.banker_seat, r.banker_kind)
                 if next_seat is not None else "")
         return Step(f"Settle {name} as shown, then confirm.", f"{name} settled",
-                    lambda: ctl.do(c.SettleNext()), ctl.check(c.SettleNext()) is None)
+                    lambda: ctl.do(c.SettleNext()), view.why_not(c.SettleNext()) is None)
     if phase is Phase.END:
         if view.jackpot_pending:
             first = view.jackpot_pending[0]
@@ -90,6 +90,6 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
             return Step(sentence,
                         "END GAME waits for the jackpot", ctl.end_game, False)
         return Step("All seats settled: press END GAME.", "END GAME", ctl.end_game,
-                    ctl.check(c.EndGame()) is None)
+                    view.why_not(c.EndGame()) is None)
     return Step("")
 

@@ -25,11 +25,11 @@ from dealer_console.round.rules import ActionSeatMethod
 from dealer_console.round.state import MisdealReason, Phase
 from ui import theme
 from ui.dealer.jackpot_panel import JackpotPanel
-from ui.dealer.words import MISDEALS, kind_name, line_words, seat_name
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.card import CardRow
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.touch import ButtonRole, TouchButton
+from ui.words import MISDEALS, kind_name, line_words, seat_name
 
 Act = Callable[[Callable[[], object]], bool]
 """Run a command; a refusal is shown to the dealer and False returned."""
@@ -100,7 +100,7 @@ class BankPage(Page):
         self.heading.setText(f"Seat {self._seat}: the banker's wager, or decline")
         seat = self._seat
         self.keypad.set_validator(lambda cents: self.ctl.check(c.AcceptBank(seat, cents)))
-        self.decline.setEnabled(self.ctl.check(c.DeclineBank(seat)) is None)
+        self.decline.setEnabled(view.why_not(c.DeclineBank(seat)) is None)
 
     def _accept(self, cents: int) -> None:
         self.act(lambda: self.ctl.do(c.AcceptBank(self._seat, cents)))
@@ -118,7 +118,7 @@ class BettingPage(Page):
         self.heading = _label(role="heading")
         self.kinds = QHBoxLayout()
         self.kind_buttons: dict[str, TouchButton] = {}
-        sensed = ctl.devices.sensors is not None
+        sensed = "bet-sensors" in ctl.device_names()
         for kind in ctl.rules.wager_kinds:
             if kind in JACKPOT_KINDS.values() and sensed:
                 continue  # read from the bet sensors at START GAME
@@ -167,7 +167,7 @@ class BettingPage(Page):
                 continue
             row = TouchButton(f"Take back {kind_name(kind)} {format_cents(cents)}",
                               ButtonRole.SECONDARY)
-            row.setEnabled(self.ctl.check(c.RemoveWager(seat, kind)) is None)
+            row.setEnabled(view.why_not(c.RemoveWager(seat, kind)) is None)
             row.clicked.connect(lambda _=False, s=seat, k=kind: self._remove(s, k))
             self.placed.addWidget(row)
 
@@ -509,13 +509,13 @@ class EndPage(Page):
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addWidget(self.jackpot, 1)
-        self.jackpot.setVisible(ctl.opened.jackpot is not None)
+        self.jackpot.setVisible(ctl.snapshot().has_jackpot)
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:
         # with a jackpot the panel's own titles and the phase bar say it: the room is the panel's
         self.heading.setVisible(not view.jackpot_games)
         self.heading.setText("Every seat is settled: press END GAME")
-        if self.ctl.opened.jackpot is not None:
+        if view.has_jackpot:
             self.jackpot.show_view(view)
 
 

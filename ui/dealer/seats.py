@@ -16,7 +16,7 @@ from dealer_console.controller import TableSnapshot
 from dealer_console.money import format_cents
 from dealer_console.round.snapshot import RoundSnapshot
 from ui import theme
-from ui.dealer.words import kind_name, line_words, seat_name
+from ui.words import kind_name, line_words, seat_name
 
 
 class SeatPanel(QFrame):

@@ -28,7 +28,6 @@ from ui.bridge import ControllerBridge
 from ui.dealer.next_step import next_step
 from ui.dealer.pages import build_pages
 from ui.dealer.seats import TableView
-from ui.dealer.words import PHASES
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.session import Session, SessionGuard
 from ui.supervisor.win_page import WinPageDesk
@@ -39,6 +38,7 @@ from ui.widgets.current_stack import StackPage
 from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
+from ui.words import PHASES
 
 DEVICE_SHARE = 55
 """The most of the header's width (per cent) the device list may take from the round's title."""
@@ -55,7 +55,7 @@ class DealerWindow(QMainWindow):
         self._notice_seen = 0
         self.on_closed: list[Callable[[], object]] = []
         """Called once the window is closed (a screenshot's console is stopped with it)."""
-        self.setWindowTitle(f"Dealer Console - {controller.opened.profile.title}")
+        self.setWindowTitle(f"Dealer Console - {controller.about.title}")
 
         self.title = QLabel()
         self.title.setProperty("role", "heading")
@@ -89,7 +89,7 @@ class DealerWindow(QMainWindow):
             # the staff's doors, in small type: the dealer's sentence keeps its width
             staff.setStyleSheet(f"font-size: {theme.FONT_SMALL}px; padding: 0 8px;")
         self.technician: TechnicianArea | None = None
-        self.setup_context = SetupContext(controller.opened.db_path.parent / "devices.toml")
+        self.setup_context = SetupContext(controller.about.db_path.parent / "devices.toml")
         """Where device set-up saves (the console's start sets the real file and the
         simulator)."""
         self.card_prompt = CardPrompt(lambda: self.act(controller.cancel_card))

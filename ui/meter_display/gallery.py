@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QWidget
 
 from dealer_console.cards import parse_cards
-from dealer_console.controller.link_device import LINK_DEVICE
+from dealer_console.controller import LINK_DEVICE
 from dealer_console.devices.keypad import Button
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
 from dealer_console.profiles.model import Profile

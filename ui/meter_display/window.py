@@ -128,7 +128,7 @@ class MeterDisplayWindow(QWidget):
                  db_path: str | Path | None = None, parent: QWidget | None = None) -> None:
         # a window of its own even with a parent (the parent only keeps it alive)
         super().__init__(parent, Qt.WindowType.Window)
-        self.setWindowTitle(f"Jackpot meters: {controller.opened.profile.title}")
+        self.setWindowTitle(f"Jackpot meters: {controller.about.title}")
         self.setAutoFillBackground(True)
         self.ctl = controller
         self.bridge = bridge
@@ -151,11 +151,9 @@ class MeterDisplayWindow(QWidget):
         layout.addWidget(self.heading)
         layout.addLayout(self.row, 1)
         layout.addWidget(self.problem)
-        opened = controller.opened  # a linked game's amounts are the link server's
-        hook = opened.jackpot.link if opened.jackpot is not None else None
-        self.reader = MeterReader(db_path or opened.db_path, self,
-                                  links=hook.links if hook is not None else None,
-                                  dsn=opened.link_senders[0].dsn if opened.link_senders else None)
+        about = controller.about  # a linked game's amounts are the link server's
+        self.reader = MeterReader(db_path or about.db_path, self,
+                                  links=dict(about.links) or None, dsn=about.link_dsn)
         self.reader.read.connect(self._read)
         self.reader.failed.connect(self._failed)
         bridge.changed.connect(self.show_view)
@@ -167,7 +165,7 @@ class MeterDisplayWindow(QWidget):
         self._poll = QTimer(self)  # a linked meter moves with every table on the link, not
         self._poll.setInterval(LINKED_POLL_MS)  # only with this one's changes
         self._poll.timeout.connect(self.reader.request)
-        if hook is not None:
+        if about.links:
             self._poll.start()
 
     # -- what changes it --------------------------------------------------------------------

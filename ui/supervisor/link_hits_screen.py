@@ -72,10 +72,9 @@ class LinkHitsScreen(QWidget):
                  session: Session) -> None:
         super().__init__()
         self.ctl = controller
-        opened = controller.opened
-        hook = opened.jackpot.link if opened.jackpot is not None else None
-        self.links = sorted(set(hook.links.values())) if hook is not None else []
-        self.table_id = hook.table_id if hook is not None else ""
+        about = controller.about
+        self.links = sorted(set(about.links.values()))
+        self.table_id = about.link_table_id
         self.hits: list[LinkedHit] = []
         heading = QLabel("Hits on the jackpot link " + ", ".join(self.links)
                          + ", newest first" if self.links else "Linked hits")
@@ -98,13 +97,13 @@ class LinkHitsScreen(QWidget):
         layout.addLayout(actions)
         self._last_award: object = controller.snapshot().jackpot_last
         self.reader: LinkReader | None = None
-        if not self.links or not opened.link_senders:
+        if not self.links or about.link_dsn is None:
             self.status.setText("This table plays no linked jackpot: its awards are on the "
                                 "Jackpot awards screen.")
             self.table.hide()
             self.refresh.hide()
             return
-        self.reader = LinkReader(opened.link_senders[0].dsn, f"{self.table_id} supervisor")
+        self.reader = LinkReader(about.link_dsn, f"{self.table_id} supervisor")
         self.reader.answered.connect(self._answered)
         self.reader.failed.connect(self._failed)
         self.status.setText("Reading the link's hits ...")

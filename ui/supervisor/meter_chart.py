@@ -16,10 +16,9 @@ from datetime import datetime
 
 import pyqtgraph as pg  # type: ignore[import-untyped]
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
-from sqlite_utils import Database
 
 from dealer_console.controller import TableController, TableSnapshot
-from dealer_console.jackpot.history import LedgerEntry, hit_history, meter_history
+from dealer_console.jackpot.history import LedgerEntry
 from dealer_console.jackpot.meters import MICRO
 from dealer_console.money import format_cents
 from ui import theme
@@ -89,12 +88,11 @@ def meter_series(entries: list[LedgerEntry], hit_words: dict[int, str] | None = 
     return out
 
 
-def read_series(db: Database) -> list[MeterSeries]:
-    hits = hit_history(db)
+def read_series(ctl: TableController) -> list[MeterSeries]:
+    ledger, hits = ctl.meter_history()
     words = {h.hit_id: f"Seat {h.seat}: {format_cents(h.amount_cents)}"
              + (" (backed out)" if h.backed_out else "") for h in hits}
-    return meter_series(meter_history(db), words,
-                        frozenset(h.hit_id for h in hits if h.backed_out))
+    return meter_series(ledger, words, frozenset(h.hit_id for h in hits if h.backed_out))
 
 
 class ClockAxis(pg.AxisItem):  # type: ignore[misc]
@@ -167,7 +165,7 @@ class MeterChart(QWidget):
 
     def reload(self) -> None:
         """Read the ledger again and draw the meter on show (the first, at the start)."""
-        self.series = read_series(self.ctl.table.db)
+        self.series = read_series(self.ctl)
         games = len({s.spot for s in self.series})
         keys = [(s.spot, s.level) for s in self.series]
         if keys != list(self.buttons):

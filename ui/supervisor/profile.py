@@ -21,9 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_console.controller import TableController, TableSnapshot
-from dealer_console.controller.questions import CONSEQUENCE
-from dealer_console.jackpot import store
+from dealer_console.controller import CONSEQUENCE, TableController, TableSnapshot
 from dealer_console.math.profile_figures import TableFigures, profile_figures
 from dealer_console.math.returns import percent
 from dealer_console.money import format_cents
@@ -66,7 +64,7 @@ class ProfileScreen(SupervisorScreen):
     def __init__(self, controller: TableController, bridge: ControllerBridge,
                  session: Session) -> None:
         super().__init__(controller, bridge, session)
-        profile = controller.opened.profile
+        profile = controller.about.profile
         self.profile = profile
         self.summary = _label("\n".join(summary(profile)))
         self.status = _label("Computing the exact figures of every paytable...", "hint")
@@ -100,11 +98,9 @@ class ProfileScreen(SupervisorScreen):
 
     def _meters(self) -> dict[int, dict[str, int]]:
         """The jackpot meters as they stand (read on the owner thread)."""
-        db = self.ctl.table.db
         if self.profile.jackpots is None:
             return {}
-        return {spot: {name: m.meter_cents for name, m in store.meter_states(db, spot).items()}
-                for spot in store.spots(db)}
+        return self.ctl.meter_cents()
 
     def _start(self) -> threading.Thread:
         meters = self._meters()

@@ -18,16 +18,16 @@ from PySide6.QtCore import QObject, Signal
 from sqlite_utils import Database
 
 from dealer_console.controller import TableController
-from dealer_console.storage.connection import TableDatabase, open_for_reading
+from dealer_console.storage.connection import open_for_reading
 
 Work = Callable[[Database], Any]
 
 
 def db_file(controller: TableController) -> str:
     """The file of the table's database (a reader opens its own connection to it)."""
-    db = controller.table.db
-    assert isinstance(db, TableDatabase), "the table's database is not a file"
-    return db.file
+    file = controller.about.db_file
+    assert file is not None, "the table's database is not a file"
+    return file
 
 
 class BackgroundReader(QObject):

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from dealer_console.money import format_cents
 from ui import theme
-from ui.dealer.words import MISDEALS, kind_name, seat_name
 from ui.widgets.card import CardRow
+from ui.words import MISDEALS, kind_name, seat_name
 
 RECALL_CARD_HEIGHT = 96
 

@@ -22,21 +22,20 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_console.cards import Card, format_cards
-from dealer_console.controller import TableController, TableSnapshot
-from dealer_console.controller.questions import CONSEQUENCE
+from dealer_console.controller import CONSEQUENCE, TableController, TableSnapshot
 from dealer_console.errors import ConsoleError
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from dealer_console.setting import Setting, make_setting
 from ui import theme
 from ui.bridge import ControllerBridge
-from ui.dealer.words import MISDEALS, PHASES
 from ui.supervisor.common import SupervisorScreen, who
 from ui.supervisor.session import Session
 from ui.widgets.card import CardRow
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton
+from ui.words import MISDEALS, PHASES
 
 VOID_REASONS = ("Table closing", "Dealer's error", "Device fault", "Player dispute")
 """The reasons a supervisor picks with one touch; any other is typed."""
@@ -278,7 +277,7 @@ class TableActions(SupervisorScreen):
         if r.phase is not Phase.MISDEAL:
             problem = "a deck count is entered after a misdeal"
         else:
-            problem = self.ctl.check(c.DeckCounted(53, self.who))
+            problem = view.deck_count_problem
         what = MISDEALS.get(r.misdeal_reason or "", (r.misdeal_reason or "", ""))[0]
         _why(self.count_why, problem, f"Misdeal: {what}. Count the whole deck and enter the "
              "number of cards.")
@@ -308,7 +307,7 @@ class TableActions(SupervisorScreen):
         r = view.round
         self.status.setText(f"Round {r.round_id} - {PHASES[r.phase]}")
         self.show_notice(view)
-        void_problem = self.ctl.check(c.VoidRound(self._reason or "-", self.who))
+        void_problem = view.void_problem
         _why(self.void_why, void_problem, "A round may be voided before START GAME; every "
              "wager is returned.")
         self.void_button.setEnabled(void_problem is None and bool(self._reason))

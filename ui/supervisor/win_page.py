@@ -200,9 +200,9 @@ class WinPageDesk:
             return
         self._seen = request.number
         hit = self.ctl.win_page_of(request.hit_id)
-        table = table_name(self.ctl.opened.db_path)
+        table = table_name(self.ctl.about.db_path)
         try:
-            self.printed = print_win_page(hit, table, self.ctl.opened.db_path,
+            self.printed = print_win_page(hit, table, self.ctl.about.db_path,
                                           configured_printer())
             where, failed = f"Printed to the {self.printed.where}.", False
         except OSError as exc:

@@ -37,7 +37,7 @@ class TechnicianArea(QWidget):
         self.ctl = controller
         self.check = check
         """The session's guard: asked before each action and on each change of the table."""
-        self.banner = TestModeBanner(controller.opened.profile,
+        self.banner = TestModeBanner(controller.about.profile,
                                      f"{technician.name} ({technician.employee_id})")
         self.message = QLabel("")
         self.message.setWordWrap(True)

@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_console.controller import TableController
-from dealer_console.controller.health import TITLES
+from dealer_console.controller import TITLES, TableController
 from dealer_console.devices.diagnostics import DiagnosticsSnapshot, RawFrame
 from ui import theme
 from ui.widgets.touch import ButtonRole, TouchButton
@@ -120,10 +119,10 @@ class DevicesScreen(QWidget):
         super().__init__()
         self.tabs = QTabWidget()
         self.panels: dict[str, DevicePanel] = {}
-        for driver in controller.devices.all():
-            panel = DevicePanel(controller, driver.name, save_dir, tell)
-            self.panels[driver.name] = panel
-            self.tabs.addTab(panel, TITLES.get(driver.name, driver.name))
+        for name in controller.device_names():
+            panel = DevicePanel(controller, name, save_dir, tell)
+            self.panels[name] = panel
+            self.tabs.addTab(panel, TITLES.get(name, name))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)

@@ -22,8 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_console.controller import TableController
-from dealer_console.controller.health import TITLES
+from dealer_console.controller import TITLES, TableController
 from dealer_console.devices.config import (
     BAUD_RATES,
     BetSensorsConfig,
@@ -218,9 +217,9 @@ class SetupScreen(QWidget):
         layout.addWidget(where)
         self.tabs = QTabWidget()
         self.devices: dict[str, DeviceSetup] = {}
-        for driver in controller.devices.all():
-            box = DeviceSetup(controller, context, driver.name, tell, check)
-            self.devices[driver.name] = box
+        for name in controller.device_names():
+            box = DeviceSetup(controller, context, name, tell, check)
+            self.devices[name] = box
             self.tabs.addTab(box, box.title())
         layout.addWidget(self.tabs)
         layout.addStretch(1)

@@ -55,7 +55,7 @@ class TestsScreen(QWidget):
         right = QVBoxLayout()
         layout.addLayout(left, 1)
         layout.addLayout(right, 1)
-        names = {d.name for d in controller.devices.all()}
+        names = set(controller.device_names())
         bench = controller.snapshot().bench
         results = bench.results if bench else ()
         if "shuffler" in names:

@@ -24,7 +24,7 @@ from dealer_console.controller.view import Level
 from dealer_console.devices.keypad import Button
 from dealer_console.employees.cardhash import KdfParams
 from dealer_console.employees.simulated import install_simulated_staff
-from dealer_console.errors import Refusal
+from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.link.asker import ASK_TIMEOUT_S
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS, SPOT_OF_KIND
@@ -252,13 +252,10 @@ class RandomDealer:
                    or self._refusals() != before, "START GAME")
 
     def _link_down(self) -> bool:
-        """True when START GAME was refused because the table's jackpot link was down (the
-        link may already be back: the refusal is what the dealer read)."""
-        from dealer_console.link.hook import LINK_DOWN_MARK
-
-        system = self.ctl.opened.jackpot
-        return (system is not None and system.link is not None
-                and LINK_DOWN_MARK in self._notice_text())
+        """True when the last refusal was the table's jackpot link being down (the link may
+        already be back: the refusal is what the dealer read), by its code, not its words."""
+        notice = self.ctl.snapshot().notice
+        return notice is not None and notice.code is RefusalCode.LINK_DOWN
 
     def _notice_number(self) -> int:
         notice = self.ctl.snapshot().notice
@@ -415,8 +412,14 @@ class RandomDealer:
         """True when the last swipe's hit could not be paid through the jackpot link for now
         (down, no answer, or the link has not yet received the seat's wager): the screen
         says to swipe again. Not when the shared meter now needs another person's card."""
+        notice = self.ctl.snapshot().notice
+        if notice is not None and notice.code in (RefusalCode.LINK_DOWN,
+                                                  RefusalCode.LINK_UNANSWERED):
+            return True
+        # the link server's own refusals and the meters not yet told have no code of their
+        # own yet (jackpot/round_hook.py): read as the dealer reads them
         text = self._notice_text()
-        return self._link_down() or ("jackpot link" in text and "card is needed" not in text)
+        return "jackpot link" in text and "card is needed" not in text
 
     def _swipe_once(self, track: str) -> bool:
         notice = self._notice_number()

@@ -1,6 +1,6 @@
-"""The words the dealer reads: names of wagers, phases and misdeal reasons, and a settlement
-line said as what to do with the chips. Presentation only: every amount comes from the round's
-own lines."""
+"""The words the dealer and the supervisor read: names of wagers, phases and misdeal reasons,
+and a settlement line said as what to do with the chips. Presentation only: every amount comes
+from the round's own lines."""
 
 from __future__ import annotations
 

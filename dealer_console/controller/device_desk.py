@@ -1,0 +1,223 @@
+"""The table's devices as the controller drives them: which driver fills each slot, each one's
+health, and the device steps of a round (the sensors' lock, the shuffler's deal and deck
+count). The desk acts on devices and keeps what it asked for; it never touches the round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dealer_console.controller.facts import HANDS, deal_id_for, lock_id_for
+from dealer_console.controller.health import TITLES, DeviceHealth
+from dealer_console.controller.inbox import Inbox
+from dealer_console.controller.view import DeviceView
+from dealer_console.devices.bet_sensors import BetSensorControl
+from dealer_console.devices.diagnostics import DeviceDriver, DiagnosticsSnapshot, RawFrame
+from dealer_console.devices.events import DeviceEvent
+from dealer_console.devices.keypad import KeypadControl
+from dealer_console.devices.shuffler import ShufflerControl
+from dealer_console.errors import RefusalCode
+from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
+from dealer_console.round.machine import Refused
+from dealer_console.round.rules import ActionSeatMethod, DealMethod, RoundRules
+from dealer_console.round.state import Phase, RoundState
+
+
+@dataclass
+class TableDevices:
+    """The table's devices, through the control interfaces the drivers fulfil; any may be
+    absent (a table without a jackpot has no sensors or keypad)."""
+
+    shuffler: ShufflerControl | None = None
+    sensors: BetSensorControl | None = None
+    keypad: KeypadControl | None = None
+
+    def all(self) -> list[DeviceDriver]:
+        return [d for d in (self.shuffler, self.sensors, self.keypad) if d is not None]
+
+    def named(self, name: str) -> DeviceDriver | None:
+        return next((d for d in self.all() if d.name == name), None)
+
+    def put(self, driver: DeviceDriver) -> None:
+        """Make ``driver`` the table's device of its name (``shuffler``, ``bet-sensors``,
+        ``keypad``)."""
+        slot = {"shuffler": "shuffler", "bet-sensors": "sensors", "keypad": "keypad"}.get(
+            driver.name)
+        if slot is None:
+            raise ValueError(f"no device slot for a driver named {driver.name!r}")
+        setattr(self, slot, driver)
+
+
+class DeviceDesk:
+    def __init__(self, devices: TableDevices, rules: RoundRules, inbox: Inbox) -> None:
+        self.devices = devices
+        self.rules = rules
+        self._inbox = inbox
+        self._subscribed: set[int] = set()
+        for driver in devices.all():
+            self.subscribe(driver)  # before reading the state: no change is missed
+        self.health = {d.name: DeviceHealth(d.name, d.state) for d in devices.all()}
+        self.deal_id: int | None = None
+        """The deal the shuffler was last asked for."""
+        self.deal_open = False
+        """The shuffler is still delivering deal :attr:`deal_id`."""
+        self.deal_wanted = False
+        """A new deal waits for the shuffler to finish the last."""
+        self.lock_id: int | None = None
+        """START GAME is under way: the sensors' lock asked for, not yet answered."""
+        self.counting = False
+        """The shuffler is counting the deck after a misdeal."""
+        self.first_seat: int | None = None
+        """Where the dealer said the coming first hand went (None: the first position)."""
+        self.tried: dict[str, DeviceDriver] = {}
+        """The device a technician's candidate replaced, until it is kept or put back."""
+
+    # -- health -------------------------------------------------------------------------------
+
+    def apply_health(self, event: DeviceEvent) -> bool:
+        """True when ``event`` changed what the dealer sees of its device."""
+        health = self.health.get(event.device)
+        return health is not None and health.apply(event)
+
+    def views(self) -> tuple[DeviceView, ...]:
+        return tuple(h.view() for h in self.health.values())
+
+    def missing(self, driver: DeviceDriver | None, what: str) -> str | None:
+        """Why ``what`` waits for ``driver``'s device (not connected), or None."""
+        if driver is None:
+            return None
+        health = self.health[driver.name]
+        if health.connected:
+            return None
+        return f"{health.view().fault or TITLES.get(driver.name, driver.name)}: {what} waits"
+
+    def need(self, driver: DeviceDriver | None, what: str) -> None:
+        problem = self.missing(driver, what)
+        if problem and driver is not None:
+            raise Refused(f"{problem}; {self.health[driver.name].view().todo}",
+                          RefusalCode.DEVICE_MISSING)
+
+    # -- what the round's steps ask of the devices --------------------------------------------
+
+    def shuffler_deals(self) -> bool:
+        return self.rules.deal_method is DealMethod.SHUFFLER
+
+    def jackpot_sensors(self) -> BetSensorControl | None:
+        """The bet sensors, on a table with a jackpot game; else None."""
+        if not any(k in self.rules.wager_kinds for k in JACKPOT_KINDS.values()):
+            return None
+        return self.devices.sensors
+
+    def lock(self, round_id: int) -> None:
+        sensors = self.jackpot_sensors()
+        assert sensors is not None
+        self.lock_id = lock_id_for(round_id)
+        sensors.lock(self.lock_id)
+
+    def release_sensors(self) -> None:
+        self.lock_id = None
+        sensors = self.jackpot_sensors()
+        if sensors is not None:
+            sensors.unlock()
+
+    def request_deal(self, st: RoundState) -> None:
+        """Ask the shuffler for the round's current deal; while it still delivers an earlier
+        deal, the request waits for that deal's end (a real machine finishes a deal). Facts
+        held back for the old deal are void."""
+        self._inbox.drop_held()
+        self.first_seat = None
+        if not self.shuffler_deals() or self.devices.shuffler is None:
+            return
+        deal_id = deal_id_for(st.round_id, st.deal_no)
+        if self.deal_open and self.deal_id != deal_id:
+            self.deal_wanted = True
+            return
+        self.deal_id, self.deal_open, self.deal_wanted = deal_id, True, False
+        self.devices.shuffler.start_deal(HANDS, deal_id)
+
+    def count_deck(self) -> None:
+        shuffler = self.devices.shuffler
+        assert shuffler is not None
+        self.counting = True
+        shuffler.count_deck()
+
+    def new_round(self) -> None:
+        self.counting, self.deal_wanted, self.first_seat = False, False, None
+        self.release_sensors()
+
+    def resume(self, st: RoundState) -> None:
+        """After a restart: the sensors locked again for a round in play or released between
+        rounds, and a deal in progress asked for again (facts already applied are known)."""
+        sensors = self.jackpot_sensors()
+        if sensors is not None:
+            if st.phase in (Phase.BANKER, Phase.BETTING):
+                sensors.unlock()
+            else:
+                sensors.lock(lock_id_for(st.round_id))
+        if st.phase in (Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK):
+            self.request_deal(st)
+
+    def waiting_for(self, st: RoundState) -> str | None:
+        """The device step the table waits on, before the jackpot link's (see the
+        controller), or None."""
+        if self.lock_id is not None:
+            return "the bet sensors to lock the wagers"
+        if self.counting:
+            return "the shuffler to count the deck"
+        if self.deal_wanted:
+            return "the shuffler to finish its last deal"
+        return None
+
+    def dealing(self, st: RoundState) -> str | None:
+        """"the shuffler's hands" while the round waits for them, else None."""
+        dealing = st.phase is Phase.DEALING or (
+            st.phase is Phase.ACTION and self.rules.action_method is ActionSeatMethod.SHUFFLER
+        ) or (st.phase is Phase.DEAL_CHECK and st.wrong_start is None)
+        if dealing and self.shuffler_deals() and self.deal_id is not None:
+            return "the shuffler's hands"
+        return None
+
+    # -- the technician's reads and device set-up ---------------------------------------------
+
+    def diagnostics(self, device: str) -> DiagnosticsSnapshot | None:
+        driver = self.devices.named(device)
+        return None if driver is None else driver.diagnostics()
+
+    def frames(self, device: str, after: int = 0) -> tuple[RawFrame, ...]:
+        """The device's raw frames since number ``after`` (any thread's driver, read here)."""
+        driver = self.devices.named(device)
+        return () if driver is None else driver.frames(after)
+
+    def try_device(self, candidate: DeviceDriver) -> None:
+        """Stop the table's device of the candidate's name and run the candidate in its place,
+        subscribed like the first; kept with :meth:`keep`, or the old one put back with
+        :meth:`restore`."""
+        name = candidate.name
+        current = self.devices.named(name)
+        if current is not None:
+            current.stop()
+            self.tried.setdefault(name, current)
+        self._install(candidate)
+
+    def keep(self, name: str) -> None:
+        self.tried.pop(name, None)
+
+    def restore(self, name: str) -> None:
+        old = self.tried.pop(name, None)
+        if old is None:
+            return
+        current = self.devices.named(name)
+        if current is not None:
+            current.stop()
+        self._install(old)
+
+    def _install(self, driver: DeviceDriver) -> None:
+        self.subscribe(driver)
+        self.devices.put(driver)
+        self.health[driver.name] = DeviceHealth(driver.name)
+        driver.start()
+
+    def subscribe(self, driver: DeviceDriver) -> None:
+        if id(driver) not in self._subscribed:
+            self._subscribed.add(id(driver))
+            driver.subscribe(self._inbox.put)

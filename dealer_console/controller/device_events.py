@@ -1,0 +1,211 @@
+"""How a device's event reaches the round: the health it reports, then the step it stands
+for (a deal's fact mapped by :mod:`.facts`, the sensors' lock, a keypad button, a swipe), or
+the technician's bench in test mode. A refusal is told to the dealer, never raised to the
+driver. Runs on the owner thread only (the inbox hands it the events).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Protocol
+
+from dealer_console.controller.cards import CardDesk
+from dealer_console.controller.device_desk import DeviceDesk
+from dealer_console.controller.facts import (
+    HOLD,
+    DealFact,
+    deal_command,
+    lock_id_for,
+    wager_commands,
+)
+from dealer_console.controller.inbox import Inbox
+from dealer_console.controller.jackpot_desk import JackpotDesk, Tell
+from dealer_console.controller.link_device import LinkAnswered, LinkHealthChanged
+from dealer_console.controller.test_desk import TestModeDesk
+from dealer_console.controller.view import Level
+from dealer_console.devices.bet_sensors import BetRemoved, BetsLocked, LateBet
+from dealer_console.devices.events import DeviceEvent
+from dealer_console.devices.keypad import BadRead, Button, ButtonPressed, CardSwiped
+from dealer_console.devices.shuffler import (
+    CardCountError,
+    CardsLeft,
+    DeckChecked,
+    FirstPositionDrawn,
+    HandDelivered,
+)
+from dealer_console.errors import Refusal, RefusalCode
+from dealer_console.round import commands as c
+from dealer_console.round.machine import Refused
+from dealer_console.round.state import Phase
+from dealer_console.round.table import Table
+from dealer_console.storage.eventlog import Event
+
+Handle = Callable[[c.Command, str | None, Hashable | None], list[Event]]
+
+
+class Actions(Protocol):
+    """The controller's public steps a keypad button takes (the same as the screen's)."""
+
+    def check(self, cmd: c.Command) -> str | None: ...
+    def start_game(self) -> None: ...
+    def end_game(self) -> None: ...
+    def jackpot_seat(self, seat: int) -> None: ...
+    def jackpot_hand(self, line_no: int) -> None: ...
+    def select_jackpot_game(self, spot: int) -> None: ...
+    def arm_confirmation(self) -> None: ...
+    def request_win_page(self, hit_id: int | None = None) -> int: ...
+    def confirm_jackpot(self, track: str) -> None: ...
+
+
+class DeviceEvents:
+    def __init__(self, table: Table, inbox: Inbox, desk: DeviceDesk, jackpot: JackpotDesk,
+                 cards: CardDesk, bench: TestModeDesk, actions: Actions, handle: Handle,
+                 tell: Tell, changed: Callable[[], None]) -> None:
+        self.table = table
+        self.rules = desk.rules
+        self.inbox = inbox
+        self.desk = desk
+        self.jackpot = jackpot
+        self.cards = cards
+        self.bench = bench
+        self._actions = actions
+        self._handle_cmd = handle
+        self._tell_3 = tell
+        self._changed = changed
+        self.buttons_pressed = 0
+        """Keypad buttons acted on since the controller started (for observers and tests)."""
+
+    def _handle(self, cmd: c.Command, device: str | None = None,
+                fact: Hashable | None = None) -> list[Event]:
+        return self._handle_cmd(cmd, device, fact)
+
+    def _tell(self, level: Level, what: str, todo: str = "",
+              code: RefusalCode | None = None) -> None:
+        self._tell_3(level, what, todo, code)
+
+    def apply(self, event: DeviceEvent) -> None:
+        """Apply one event (owner thread): health first, then the round's step, or the
+        bench's in test mode; a refusal is told, never raised."""
+        if self.desk.apply_health(event):
+            self._changed()
+        if isinstance(event, LinkAnswered):  # money the server has paid: never the bench's
+            self.jackpot.link_answered(event.answer)
+            return
+        if self.bench.active:
+            self.bench.event(event)  # never the round's
+            return
+        try:
+            if isinstance(event, (FirstPositionDrawn, HandDelivered, CardsLeft,
+                                  CardCountError)):
+                self._deal_fact(event)
+            elif isinstance(event, DeckChecked):
+                self._deck_checked(event)
+            elif isinstance(event, BetsLocked):
+                self._bets_locked(event)
+            elif isinstance(event, (LateBet, BetRemoved)):
+                self._bet_moved(event)
+            elif isinstance(event, ButtonPressed):
+                self._button(event.button)
+            elif isinstance(event, CardSwiped):
+                self.swiped(event.track)
+            elif isinstance(event, LinkHealthChanged):
+                self._changed()
+            elif isinstance(event, BadRead):
+                self._tell(Level.WARNING, "the card was not read", "swipe it again, steadily")
+        except Refusal as exc:
+            self._tell(Level.REFUSED, exc.why, code=exc.code)
+
+    def _deal_fact(self, event: DealFact) -> None:
+        desk = self.desk
+        if event.deal_id != desk.deal_id:
+            return  # an earlier deal's report (a void deal, or before a restart)
+        ends = isinstance(event, (CardsLeft, CardCountError))
+        if ends:
+            desk.deal_open = False
+        if desk.deal_wanted:
+            # the round has moved on (a misdeal, a redeal): this deal's reports are void, and
+            # the next deal is asked for once the machine has finished this one
+            if ends:
+                desk.request_deal(self.table.state)
+            return
+        cmd = deal_command(event, self.table.state, self.rules, desk.first_seat)
+        if cmd is HOLD:
+            self.inbox.hold(event)
+        elif cmd is not None:
+            self._handle(cmd, device=event.device, fact=event.key)
+
+    def _deck_checked(self, event: DeckChecked) -> None:
+        desk = self.desk
+        if event.deal_id != 0 or not desk.counting:
+            return  # the machine's own check before a deal; a count error says the rest
+        desk.counting = False
+        if self.table.state.phase is Phase.MISDEAL and self.table.state.deck_count_due:
+            self._handle(c.DeckCounted(event.counted), device=event.device, fact=event.key)
+        else:
+            self._changed()
+
+    def _bets_locked(self, event: BetsLocked) -> None:
+        desk = self.desk
+        if event.lock_id != desk.lock_id or self.table.state.phase is not Phase.BETTING:
+            return
+        desk.lock_id = None
+        # asked before any chip becomes a wager: a START GAME refused after them would leave
+        # the chips placed as wagers of a round that has not started
+        link_down = self.jackpot.link_refuses(event)
+        problem = link_down or self._actions.check(c.StartGame())
+        if problem:  # nothing placed: the dealer returns the chips and starts the base game
+            desk.release_sensors()
+            raise Refused(problem, RefusalCode.LINK_DOWN if link_down else None)
+        for cmd, fact in wager_commands(event, self.table.state, self.rules):
+            try:
+                self._handle(cmd, device=event.device, fact=fact)
+            except Refusal as exc:
+                self._tell(Level.WARNING, f"jackpot chip at seat {cmd.seat} not taken: "
+                           f"{exc.why}", "give the chip back to the player")
+        try:
+            self._handle(c.StartGame(), device=event.device, fact=event.key)
+        except Refusal:
+            desk.release_sensors()
+            raise
+
+    def _bet_moved(self, event: LateBet | BetRemoved) -> None:
+        st = self.table.state
+        if not st.locked or event.lock_id != lock_id_for(st.round_id):
+            return  # a finished round's lock, still being released: its chips are free
+        if isinstance(event, LateBet):
+            self._tell(Level.WARNING, f"a chip was put on seat {event.spot.seat}'s jackpot "
+                       "sensor after START GAME: it is not a wager",
+                       "give the chip back to the player")
+        else:
+            self._tell(Level.WARNING, f"the jackpot chip of seat {event.spot.seat} was taken "
+                       "off its sensor: the wager stands", "put the chip back on the sensor")
+
+    def _button(self, button: Button) -> None:
+        self.buttons_pressed += 1  # each button's own step says what changed
+        if button is Button.START_GAME:
+            self._actions.start_game()
+        elif button is Button.END_GAME:
+            self._actions.end_game()
+        elif button.seat is not None:
+            self._actions.jackpot_seat(button.seat)
+        elif button.hand_line is not None:
+            self._actions.jackpot_hand(button.hand_line)
+        elif button.game is not None:
+            self._actions.select_jackpot_game(button.game)
+        elif button is Button.CONFIRM:
+            self._actions.arm_confirmation()
+        elif button is Button.CANCEL:
+            self.cards.wanted = None
+            self.jackpot.cancel()
+        elif button is Button.MONEY_BAG:
+            self._actions.request_win_page()
+
+    def swiped(self, track: str) -> None:
+        if self.cards.swiped(track):
+            return
+        if not self.jackpot.armed:
+            self._tell(Level.WARNING, "a card was swiped but nothing waits for a card",
+                       "press CONFIRM first, then swipe")
+            return
+        self._actions.confirm_jackpot(track)
+

@@ -1,0 +1,57 @@
+"""The controller's inbox: device events from any thread in, one at a time out on the thread
+that owns the database.
+
+A fact that arrived before its phase (hands delivered while the dealer still enters the dice)
+is held back, not raised: :meth:`Inbox.hold` keeps it and :meth:`Inbox.release_held` puts it
+back in line after the next transition, to be tried again one by one.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections import deque
+from collections.abc import Callable
+
+from dealer_console.devices.events import DeviceEvent
+
+
+class Inbox:
+    def __init__(self, wake: Callable[[], None] | None = None) -> None:
+        self.wake = wake
+        """Called after an event is queued (the console's Qt bridge emits a queued signal; a
+        headless owner pumps)."""
+        self._queue: queue.SimpleQueue[DeviceEvent] = queue.SimpleQueue()
+        self._ready: deque[DeviceEvent] = deque()
+        self._held: list[DeviceEvent] = []
+
+    def put(self, event: DeviceEvent) -> None:
+        """Any thread: queue ``event`` and wake the owner."""
+        self._queue.put(event)
+        if self.wake is not None:
+            self.wake()
+
+    def next(self, timeout: float) -> DeviceEvent | None:
+        """Owner thread: the next event (held ones put back first), waiting up to ``timeout``
+        for a new one; None when there is none."""
+        if self._ready:
+            return self._ready.popleft()
+        try:
+            return self._queue.get(timeout=timeout) if timeout > 0 else self._queue.get_nowait()
+        except queue.Empty:
+            return None
+
+    def hold(self, event: DeviceEvent) -> None:
+        """Keep ``event`` until the next transition."""
+        self._held.append(event)
+
+    def release_held(self) -> None:
+        """After a transition: the held events are tried again, one by one, by the next pump."""
+        if self._held:
+            self._ready.extend(self._held)
+            self._held.clear()
+            if self.wake is not None:
+                self.wake()
+
+    def drop_held(self) -> None:
+        """A new deal or a new round: the facts held for the old one are void."""
+        self._held.clear()

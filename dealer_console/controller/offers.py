@@ -1,0 +1,46 @@
+"""The commands a screen's buttons send in the round's phase, each answered once per view with
+why the round would refuse it (or None): the screens draw these answers from the snapshot
+instead of asking the round on every redraw. A command typed by hand (an amount, a number, a
+hand set otherwise) is still checked as it is typed (``TableController.check``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dealer_console.round import commands as c
+from dealer_console.round.phases import ACCEPTS
+from dealer_console.round.snapshot import RoundSnapshot
+from dealer_console.round.state import RoundState
+
+DECK = 53
+
+SUPERVISOR = "the supervisor"
+"""The name the supervisor's offers are checked with: the round asks only that a name is
+given, never whose."""
+
+
+def offered(st: RoundState) -> list[c.Command]:
+    """The buttons' commands the phase accepts now, with the seats they name."""
+    accepts = ACCEPTS[st.phase]
+    plain: list[c.Command] = [c.StartGame(), c.CorrectFirstHand(), c.Redeal(),
+                              c.SetBankerHand(), c.SettleNext(), c.EndGame()]
+    out = [cmd for cmd in plain if type(cmd) in accepts]
+    if c.DeclineBank in accepts:
+        out.append(c.DeclineBank(st.offer_seat))
+    if c.RemoveWager in accepts:
+        out.extend(c.RemoveWager(seat, kind) for seat, kind in sorted(st.wagers))
+    if c.SetPlayerHand in accepts:
+        out.extend(c.SetPlayerHand(seat) for seat in RoundSnapshot.of(st).players_to_set())
+    return out
+
+
+def answered(st: RoundState, check: Callable[[c.Command], str | None]
+             ) -> tuple[tuple[c.Command, str | None], ...]:
+    return tuple((cmd, check(cmd)) for cmd in offered(st))
+
+
+def supervisor_problems(check: Callable[[c.Command], str | None]
+                        ) -> tuple[str | None, str | None]:
+    """Why a supervisor could not void the round, and could not enter a deck count, now."""
+    return check(c.VoidRound("-", SUPERVISOR)), check(c.DeckCounted(DECK, SUPERVISOR))

@@ -1,0 +1,179 @@
+"""The betting steps' decisions (bank offer, wagers, START GAME, void): each returns the
+events its command causes or raises :class:`~dealer_console.round.values.Refused`."""
+
+from __future__ import annotations
+
+from dealer_console.money import format_cents
+from dealer_console.round import commands as c
+from dealer_console.round.events import EventKind as E
+from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
+from dealer_console.round.rules import (
+    BACKLINE_PREFIX,
+    Banking,
+    RoundRules,
+    base_kind,
+)
+from dealer_console.round.seats import (
+    next_seat,
+)
+from dealer_console.round.state import Line, RoundState
+from dealer_console.round.values import (
+    EventTuple,
+    Handler,
+    Refused,
+    Services,
+    line_json,
+    need_phase,
+)
+
+
+def _accept_bank(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
+                 ) -> list[EventTuple]:
+    assert isinstance(cmd, c.AcceptBank)
+    need_phase(state, cmd)
+    if cmd.seat != state.offer_seat:
+        raise Refused(f"the bank is offered to seat {state.offer_seat}, not seat {cmd.seat}")
+    if not isinstance(cmd.wager_cents, int) or cmd.wager_cents <= 0:
+        raise Refused(f"seat {cmd.seat}: the banker's wager must be a positive amount in cents")
+    limit = rules.banker_limit
+    problem = limit.check(cmd.wager_cents) if limit is not None else None
+    if problem:
+        raise Refused(f"seat {cmd.seat}: a banker's wager of {format_cents(cmd.wager_cents)} is "
+                      f"{problem}")
+    prev = state.opening.get("prev_banker")
+    consecutive = int(state.opening.get("prev_consecutive", 0)) + 1 if prev == cmd.seat else 1
+    if rules.max_consecutive_bank and consecutive > rules.max_consecutive_bank:
+        raise Refused(f"seat {cmd.seat} has banked {consecutive - 1} rounds running; the limit "
+                      f"is {rules.max_consecutive_bank}")
+    return [(E.BANK_ACCEPTED, {"seat": cmd.seat, "wager_cents": cmd.wager_cents,
+                               "consecutive": consecutive})]
+
+
+def _decline_bank(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
+                  ) -> list[EventTuple]:
+    assert isinstance(cmd, c.DeclineBank)
+    need_phase(state, cmd)
+    if cmd.seat != state.offer_seat:
+        raise Refused(f"the bank is offered to seat {state.offer_seat}, not seat {cmd.seat}")
+    if rules.banking is Banking.HOUSE_OR_PLAYER_BANKER:
+        # Catfish Bend: a player who does not bank leaves the house as banker this round.
+        return [(E.BANK_DECLINED, {"seat": cmd.seat, "house_banks": True, "next_offer": 0})]
+    following = next_seat(rules, cmd.seat, rules.direction)
+    if following == state.opening.get("offer_start"):
+        raise Refused("every seat has declined the bank; void the round")
+    return [(E.BANK_DECLINED, {"seat": cmd.seat, "house_banks": False, "next_offer": following})]
+
+
+def _check_amount(seat: int, kind: str, cents: object) -> int:
+    if not isinstance(cents, int) or isinstance(cents, bool):
+        raise Refused(f"seat {seat} {kind}: an amount must be whole cents, got {cents!r}")
+    if cents <= 0:
+        raise Refused(f"seat {seat} {kind}: an amount must be positive, got {cents}")
+    return cents
+
+
+def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
+                 ) -> list[EventTuple]:
+    assert isinstance(cmd, c.PlaceWager)
+    if state.locked:
+        raise Refused(f"seat {cmd.seat}: no wager after START GAME (wagers are locked)")
+    need_phase(state, cmd)
+    cents = _check_amount(cmd.seat, cmd.kind, cmd.cents)
+    if base_kind(cmd.kind) == "backline" and not cmd.kind[len(BACKLINE_PREFIX):].strip():
+        raise Refused(f"seat {cmd.seat}: name the backline bettor (kind 'backline:<name>')")
+    if base_kind(cmd.kind) not in rules.wager_kinds:
+        raise Refused(f"seat {cmd.seat}: this table takes no {cmd.kind!r} wager "
+                      f"(it takes {', '.join(rules.wager_kinds)})")
+    if cmd.kind == "house_wager":
+        if not (rules.house_hand and state.banker_kind == "player" and cmd.seat == 0):
+            raise Refused("the house wagers only at the dealer's spot against a player banker")
+    elif cmd.seat not in rules.player_seats:
+        raise Refused(f"seat {cmd.seat} is not a player seat here (seats {rules.player_seats})")
+    if (cmd.seat, cmd.kind) in state.wagers:
+        raise Refused(f"seat {cmd.seat} already has a {cmd.kind} wager; remove it first")
+    is_banker = state.banker_kind == "player" and cmd.seat == state.banker_seat
+    # Catfish Bend, "Player Banker": a Fortune wager is the one bet open to the banking player.
+    banker_fortune = cmd.kind == "fortune" and rules.banking is Banking.HOUSE_OR_PLAYER_BANKER
+    if is_banker and not banker_fortune:
+        raise Refused(f"seat {cmd.seat} is the banker and cannot place a {cmd.kind} wager")
+    rides = ("fortune", "ace_high", "tips", "backline", *JACKPOT_KINDS.values())
+    if base_kind(cmd.kind) in rides and not is_banker and (cmd.seat, "base") not in state.wagers:
+        raise Refused(f"seat {cmd.seat}: a {cmd.kind} wager needs a base wager first")
+    fixed = rules.jackpot_wager(cmd.kind)
+    if fixed is not None:
+        if cents != fixed:
+            raise Refused(f"seat {cmd.seat}: the {cmd.kind} wager is fixed at {fixed} "
+                          f"cents, not {cents}")
+    else:
+        limit = rules.limit(cmd.kind)
+        problem = limit.check(cents) if limit is not None else None
+        if problem:
+            raise Refused(f"seat {cmd.seat} {cmd.kind.replace('_', ' ')}: "
+                          f"{format_cents(cents)} is {problem}")
+    threshold = rules.envy_threshold
+    envy = cmd.kind == "fortune" and threshold is not None and cents >= threshold
+    return [(E.WAGER_PLACED, {"seat": cmd.seat, "kind": cmd.kind, "cents": cents,
+                              "envy": envy})]
+
+
+def _remove_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
+                  ) -> list[EventTuple]:
+    assert isinstance(cmd, c.RemoveWager)
+    if state.locked:
+        raise Refused(f"seat {cmd.seat}: wagers are locked after START GAME")
+    need_phase(state, cmd)
+    if (cmd.seat, cmd.kind) not in state.wagers:
+        raise Refused(f"seat {cmd.seat} has no {cmd.kind} wager")
+    if cmd.kind == "base" and any(s == cmd.seat and k != "base" for (s, k) in state.wagers):
+        raise Refused(f"seat {cmd.seat}: remove the bonus wagers before the base wager")
+    return [(E.WAGER_REMOVED, {"seat": cmd.seat, "kind": cmd.kind})]
+
+
+def _start_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
+                ) -> list[EventTuple]:
+    """START GAME locks and counts the wagers and takes the collection fees or the rake, which
+    both documents have paid before the deal (California "Collection procedures", Oxford Downs
+    "House Rake")."""
+    need_phase(state, cmd)
+    if not any(k == "base" for (_seat, k) in state.wagers):
+        raise Refused("START GAME needs at least one base wager")
+    player_banker = state.banker_kind == "player"
+    if player_banker and rules.house_hand and (0, "house_wager") not in state.wagers:
+        raise Refused("place the house's wager against the player banker first (seat 0)")
+    standard = sum(a for (_seat, k), a in state.wagers.items() if k in ("base", "house_wager"))
+    if state.banker_kind == "player" and rules.banker_must_cover and standard > state.banker_wager:
+        raise Refused(f"the player banker covers {state.banker_wager} cents but the standard "
+                      f"wagers total {standard} cents")
+    payers = sorted({s for (s, k) in state.wagers if k == "base"}
+                    | ({state.banker_seat} if state.banker_kind == "player" else set()))
+    fees = []
+    for seat in payers:
+        fee = rules.fee_for(seat, state.banker_seat, state.wagers, state.banker_wager)
+        if fee:
+            kind = "rake" if rules.rake_payer and seat == state.banker_seat else "collection_fee"
+            fees.append([seat, kind, fee])
+    locked = [[s, k, a] for (s, k), a in sorted(state.wagers.items())]
+    return [(E.GAME_STARTED, {"wagers": locked, "total_cents": sum(x[2] for x in locked),
+                              "fees": fees})]
+
+
+def _void_round(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
+                ) -> list[EventTuple]:
+    assert isinstance(cmd, c.VoidRound)
+    need_phase(state, cmd)
+    if not cmd.who.strip():
+        raise Refused("voiding a round needs the name of who voids it")
+    lines = [Line(s, k, "returned", a, a, 0, 0, "round voided")
+             for (s, k), a in sorted(state.wagers.items())]
+    return [(E.ROUND_VOIDED, {"reason": cmd.reason, "who": cmd.who,
+                              "lines": [line_json(x) for x in lines]})]
+
+
+HANDLERS: dict[type[c.Command], Handler] = {
+    c.AcceptBank: _accept_bank,
+    c.DeclineBank: _decline_bank,
+    c.PlaceWager: _place_wager,
+    c.RemoveWager: _remove_wager,
+    c.StartGame: _start_game,
+    c.VoidRound: _void_round,
+}

@@ -1,0 +1,218 @@
+"""The setting and settling decisions (banker's and players' hands, the reconstruction,
+settlement, jackpot hits, END GAME)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dealer_console.cards import Card, format_cards
+from dealer_console.round import commands as c
+from dealer_console.round.events import EventKind as E
+from dealer_console.round.evolve import clone, evolve
+from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
+from dealer_console.round.rotation import next_banker
+from dealer_console.round.rules import (
+    Foul,
+    RoundRules,
+)
+from dealer_console.round.seats import (
+    settlement_order,
+)
+from dealer_console.round.state import Phase, RoundState
+from dealer_console.round.values import (
+    EventTuple,
+    Handler,
+    Refused,
+    Services,
+    line_json,
+    need_phase,
+    setting_json,
+)
+from dealer_console.setting import Setting, is_foul
+from dealer_console.seven import ace_high_status
+
+
+def _check_same_cards(seat: int, hand: tuple[Card, ...], setting: Setting) -> None:
+    if sorted(setting.cards) != sorted(hand):
+        raise Refused(f"seat {seat}: the set hand {setting} is not the seven cards dealt "
+                      f"({format_cards(hand)})")
+
+
+def _banker_setting(state: RoundState, rules: RoundRules, setting: Setting | None,
+                    services: Services) -> tuple[Setting, str]:
+    hand = state.hands[state.banker_seat]
+    if setting is None:
+        return services.house_way(hand), "house_way"
+    if state.banker_kind == "house":
+        raise Refused("the house's hand is always set the House Way")
+    _check_same_cards(state.banker_seat, hand, setting)
+    if is_foul(setting, rules.hand_rules):
+        # The banker never plays a foul hand: it is reset the House Way (Catfish Bend, "Player
+        # Banker"; rules README, "Setting and comparing hands").
+        return services.house_way(hand), "foul_reset_house_way"
+    return setting, "banker"
+
+
+def _set_banker(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
+                ) -> list[EventTuple]:
+    assert isinstance(cmd, c.SetBankerHand)
+    need_phase(state, cmd)
+    setting, how = _banker_setting(state, rules, cmd.setting, services)
+    hand = state.hands[state.banker_seat]
+    status = ace_high_status(hand)
+    push = bool(rules.face_up and status is not None)
+    events: list[EventTuple] = [(E.BANKER_SET, {
+        **setting_json(setting), "how": how, "ace_high": status.value if status else None,
+        "ace_high_push": push})]
+    if push or not rules.face_up:
+        events.append(plan_event(state, rules, services, events))
+    return events
+
+
+def _set_player(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
+                ) -> list[EventTuple]:
+    assert isinstance(cmd, c.SetPlayerHand)
+    need_phase(state, cmd)
+    seat = cmd.seat
+    if seat == state.banker_seat:
+        raise Refused(f"seat {seat} is the banker")
+    if seat not in state.seats_with_base():
+        raise Refused(f"seat {seat} has no base wager; its hand went to the discard rack")
+    if seat == 0 and cmd.setting is not None:
+        raise Refused("the house's hand is always set the House Way")
+    hand = state.hands[seat]
+    again = rules.foul is Foul.RESET_ONCE_THEN_DEAD and state.fouls.get(seat) == 1 \
+        and state.set_how.get(seat) == "foul_reset_house_way"
+    if seat in state.settings and not again:
+        raise Refused(f"seat {seat} has already set its hand")
+    fouls = state.fouls.get(seat, 0)
+    dead = False
+    if cmd.setting is None:
+        setting, how = services.house_way(hand), "house_way"
+    else:
+        _check_same_cards(seat, hand, cmd.setting)
+        setting, how = cmd.setting, "player"
+        if is_foul(setting, rules.hand_rules):
+            fouls += 1
+            if rules.foul is Foul.LOSES:
+                how, dead = "foul", True
+            elif rules.foul is Foul.RESET_ONCE_THEN_DEAD and fouls >= 2:
+                how, dead = "foul", True  # the second foul: a dead hand that loses
+            else:
+                setting, how = services.house_way(hand), "foul_reset_house_way"
+    events: list[EventTuple] = [(E.PLAYER_SET, {"seat": seat, **setting_json(setting),
+                                                "how": how, "fouls": fouls, "dead": dead})]
+    remaining = [s for s in state.seats_with_base() if s != state.banker_seat
+                 and s not in state.settings and s != seat]
+    if not remaining:
+        if rules.face_up:
+            events.append(plan_event(state, rules, services, events))
+        else:
+            events.append((E.PLAYERS_DONE, {}))
+    return events
+
+
+def plan_event(state: RoundState, rules: RoundRules, services: Services,
+                pending: list[EventTuple]) -> EventTuple:
+    """Every settlement line, computed once all hands are final and stored in the log, so a
+    replay never recomputes money."""
+    trial = clone(state)
+    for event in pending:
+        evolve(trial, event)
+    try:
+        lines = services.planner(trial, rules)
+    except ValueError as exc:  # the engine's RoundError: inputs it cannot settle
+        raise Refused(f"settlement refused the round: {exc}") from None
+    assert trial.action_seat is not None
+    order = settlement_order(rules, trial.banker_seat, trial.action_seat)
+    seats = [s for s in order if any(x.seat == s for x in lines)]
+    seats += sorted({x.seat for x in lines} - set(seats))
+    return (E.SETTLEMENT_PLANNED, {"lines": [line_json(x) for x in lines], "seats": seats})
+
+
+def _reconstruct(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
+                 ) -> list[EventTuple]:
+    assert isinstance(cmd, c.ReconstructBankerHand)
+    need_phase(state, cmd)
+    if not cmd.who.strip():
+        raise Refused("a supervisor must be named to reconstruct the banker's hand")
+    if state.banker_setting is None:
+        raise Refused("the banker's hand is not set yet")
+    if state.settled_seats:
+        raise Refused("seats are already settled; once settled, hands are not reconstructed")
+    hand = state.hands[state.banker_seat]
+    _check_same_cards(state.banker_seat, hand, cmd.setting)
+    if is_foul(cmd.setting, rules.hand_rules):
+        raise Refused(f"the banker's hand cannot be set foul: {cmd.setting}")
+    if state.banker_kind == "house" and not _same_split(cmd.setting, services.house_way(hand)):
+        # Only a player banker sets their own hand (Catfish Bend, "Irregularities"); the
+        # house's is the House Way and nothing else (rules README, "Setting and comparing").
+        raise Refused("the house's hand is always set the House Way; a reconstruction cannot "
+                      "set it otherwise")
+    events: list[EventTuple] = [(E.BANKER_RECONSTRUCTED, {**setting_json(cmd.setting),
+                                                           "who": cmd.who})]
+    if state.phase is Phase.SETTLEMENT:
+        events.append(plan_event(state, rules, services, events))
+    return events
+
+
+def _same_split(a: Setting, b: Setting) -> bool:
+    return sorted(a.low) == sorted(b.low) and sorted(a.high) == sorted(b.high)
+
+
+def _settle_next(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
+                 ) -> list[EventTuple]:
+    need_phase(state, cmd)
+    seats: list[int] = state.opening.get("plan_seats", [])
+    todo = [s for s in seats if s not in state.settled_seats]
+    if not todo:
+        raise Refused("every seat is settled")
+    seat = todo[0]
+    lines = [line_json(x) for x in state.plan if x.seat == seat]
+    return [(E.SEAT_SETTLED, {"seat": seat, "lines": lines, "last": len(todo) == 1})]
+
+
+def _jackpot_hit(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
+                 ) -> list[EventTuple]:
+    assert isinstance(cmd, c.JackpotHit)
+    need_phase(state, cmd)
+    if rules.profile.jackpot is None:
+        raise Refused("this table has no jackpot")
+    kind = JACKPOT_KINDS.get(cmd.spot)
+    if kind is None or kind not in rules.wager_kinds:
+        games = [s for s, k in JACKPOT_KINDS.items() if k in rules.wager_kinds]
+        raise Refused(f"this table has no jackpot game on sensor spot {cmd.spot} "
+                      f"(its games: spot {', '.join(map(str, games))})")
+    if (cmd.seat, kind) not in state.wagers:
+        raise Refused(f"seat {cmd.seat} has no jackpot wager on spot {cmd.spot}")
+    if any(h[0] == cmd.seat and h[4] == cmd.spot for h in state.jackpot_hits):
+        raise Refused(f"seat {cmd.seat} already has a jackpot hit on spot {cmd.spot} this round")
+    if not cmd.confirmer.enabled:
+        raise Refused(f"{cmd.confirmer.name}'s card is withdrawn: a jackpot hit needs the "
+                      "card of a supervisor or executive in service")
+    # The jackpot hook computes the award inside the same transaction and replaces
+    # "confirmer" (the employee's id) by who confirmed and what was paid.
+    payload: dict[str, Any] = {"seat": cmd.seat, "hand_line": cmd.hand_line, "spot": cmd.spot,
+                               "confirmer": cmd.confirmer.employee_id,
+                               "cards": format_cards(state.hands[cmd.seat])}
+    if cmd.second is not None:
+        payload["second_confirmer"] = cmd.second.employee_id
+    return [(E.JACKPOT_HIT, payload)]
+
+
+def _end_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
+              ) -> list[EventTuple]:
+    if state.phase is not Phase.END:
+        raise Refused(f"END GAME is refused in phase {state.phase.value}: settle every seat "
+                      "first")
+    return [(E.GAME_ENDED, {"next": next_banker(state, rules)})]
+
+
+HANDLERS: dict[type[c.Command], Handler] = {
+    c.SetBankerHand: _set_banker,
+    c.SetPlayerHand: _set_player,
+    c.ReconstructBankerHand: _reconstruct,
+    c.SettleNext: _settle_next,
+    c.JackpotHit: _jackpot_hit,
+    c.EndGame: _end_game,
+}

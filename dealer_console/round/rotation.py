@@ -1,0 +1,87 @@
+"""Who banks: the opening of a round and the banker rotation that closes it (rules README,
+"Banker rotation")."""
+
+from __future__ import annotations
+
+from dealer_console.round.events import EventKind as E
+from dealer_console.round.rules import (
+    Banking,
+    RoundRules,
+)
+from dealer_console.round.seats import (
+    next_seat,
+)
+from dealer_console.round.state import Phase, RoundState
+from dealer_console.round.values import (
+    EventTuple,
+    Payload,
+)
+
+
+def opening(rules: RoundRules, round_id: int, previous: Payload | None) -> EventTuple:
+    """The ``round_opened`` event: who banks or is offered the bank (rules README, "Banker
+    rotation"). ``previous`` is the last round's ``next`` block, None for the first round."""
+    if previous is not None:
+        return E.ROUND_OPENED, {"round_id": round_id, "profile": rules.name, **previous}
+    if rules.banking is Banking.HOUSE:
+        block = house_banks(rotation=0)
+    elif rules.banking is Banking.HOUSE_OR_PLAYER_BANKER:
+        block = house_banks(rotation=0)  # Catfish Bend: "The dealer will be the first banker."
+    else:
+        first = rules.player_seats[0]
+        block = {"phase": Phase.BANKER.value, "banker_seat": first, "banker_kind": "player",
+                 "offer_seat": first, "offer_start": first, "rotation_seat": first,
+                 "prev_banker": None, "prev_consecutive": 0, "consecutive": 1}
+    return E.ROUND_OPENED, {"round_id": round_id, "profile": rules.name, **block}
+
+
+def house_banks(rotation: int) -> Payload:
+    return {"phase": Phase.BETTING.value, "banker_seat": 0, "banker_kind": "house",
+            "offer_seat": 0, "offer_start": 0, "rotation_seat": rotation, "prev_banker": None,
+            "prev_consecutive": 0, "consecutive": 1}
+
+
+def new_state(payload: Payload, seq: int = 0, banker_first: bool = True) -> RoundState:
+    state = RoundState(
+        round_id=int(payload["round_id"]),
+        profile=str(payload["profile"]),
+        phase=Phase(payload["phase"]),
+        banker_seat=int(payload["banker_seat"]),
+        banker_kind=str(payload["banker_kind"]),
+        offer_seat=int(payload["offer_seat"]),
+        consecutive=int(payload["consecutive"]),
+    )
+    state.opening = dict(payload)
+    state.last_seq = seq
+    state.banker_first = banker_first
+    return state
+
+
+
+
+def next_banker(state: RoundState, rules: RoundRules) -> Payload:
+    """Banker rotation per profile (rules README, "Banker rotation"), and where this round's
+    action button was (it moves on from there at high-card tables)."""
+    return {**_next_banker(state, rules), "prev_action_seat": state.action_seat}
+
+
+def _next_banker(state: RoundState, rules: RoundRules) -> Payload:
+    if rules.banking is Banking.HOUSE:
+        return house_banks(rotation=0)
+    if rules.banking is Banking.HOUSE_OR_PLAYER_BANKER:
+        pointer = int(state.opening.get("rotation_seat", 0))
+        if state.banker_kind == "player":
+            return house_banks(rotation=pointer)  # back to the dealer for one round
+        spot = next_seat(rules, pointer)
+        if spot == 0:
+            return house_banks(rotation=0)
+        return {"phase": Phase.BANKER.value, "banker_seat": 0, "banker_kind": "house",
+                "offer_seat": spot, "offer_start": spot, "rotation_seat": spot,
+                "prev_banker": None, "prev_consecutive": 0, "consecutive": 1}
+    keep = (rules.banking is Banking.PLAYER_DEALER and rules.max_consecutive_bank
+            and state.consecutive < rules.max_consecutive_bank)
+    offer = state.banker_seat if keep else next_seat(rules, state.banker_seat, rules.direction)
+    return {"phase": Phase.BANKER.value, "banker_seat": offer, "banker_kind": "player",
+            "offer_seat": offer, "offer_start": offer, "rotation_seat": offer,
+            "prev_banker": state.banker_seat, "prev_consecutive": state.consecutive,
+            "consecutive": 1}

@@ -1,0 +1,58 @@
+"""The pure mapping from a device's fact to the round's command: the same fact stands for a
+command in one phase, is held back in another (it came early) and means nothing in a third;
+the state is only read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dealer_console.cards import parse_cards
+from dealer_console.controller.facts import HOLD, deal_command, deal_id_for, lock_id_for
+from dealer_console.devices.shuffler import (
+    CardCountError,
+    CardsLeft,
+    FirstPositionDrawn,
+    HandDelivered,
+)
+from dealer_console.round import commands as c
+from dealer_console.round.machine import clone
+from dealer_console.round.state import Phase
+from tests.round.helpers import make_table
+
+HAND = parse_cards("As Kd Qh Jc Ts 9d 8h", 7)
+
+
+def hand(index: int) -> HandDelivered:
+    return HandDelivered(device="shuffler", seq=index, deal_id=1, index=index, cards=HAND)
+
+
+def test_a_deal_s_facts_by_phase(tmp_path: Path) -> None:
+    table = make_table(tmp_path, "washington-face-up", action="shuffler", deal="shuffler")
+    table.handle(c.PlaceWager(1, "base", 1000))
+    table.handle(c.StartGame())
+    st, rules = table.state, table.rules
+    assert st.phase is Phase.ACTION
+    before = clone(st)
+    drawn = FirstPositionDrawn(device="shuffler", seq=1, deal_id=1, number=9)
+    assert deal_command(drawn, st, rules, None) == c.SetActionNumber(9)
+    assert deal_command(hand(1), st, rules, None) is HOLD  # the hands came before the action
+    left = CardsLeft(device="shuffler", seq=8, deal_id=1, cards=HAND[:4])
+    assert deal_command(left, st, rules, None) is HOLD
+    counted = CardCountError(device="shuffler", seq=9, deal_id=1, counted=51)
+    assert deal_command(counted, st, rules, None) == c.CardCountError(
+        "the shuffler counted 51 cards")
+    assert st == before  # only read
+    table.handle(c.SetActionNumber(9))
+    st = table.state
+    assert st.phase is Phase.DEALING
+    assert deal_command(drawn, st, rules, None) is None  # the action is taken: nothing more
+    assert deal_command(hand(1), st, rules, 4) == c.DealHand(HAND, 4, 1)  # told where it went
+    assert deal_command(left, st, rules, None) == c.RemainingCards(4)
+
+
+def test_deal_and_lock_ids_are_the_same_after_a_restart_and_stay_in_range() -> None:
+    assert deal_id_for(1, 0) == deal_id_for(1, 0) == 1
+    assert deal_id_for(1, 1) != deal_id_for(2, 0)
+    assert all(1 <= deal_id_for(r, d) <= 0xFFFF for r in (1, 8191, 8192, 70000)
+               for d in range(8))
+    assert lock_id_for(1) == 1 and 1 <= lock_id_for(0x10000 + 5) <= 0xFFFF
