@@ -112,6 +112,12 @@ class Bench:
     session: int
     entered: float
     seats: tuple[int, ...] = ()
+    spots: tuple[int, ...] = (1, 2)
+    """The sensor spots the table's jackpot games use: a chip is tested on those only (a
+    one-game table's second spot senses nothing it uses, and its test never finished)."""
+    keys: frozenset[Button] = frozenset(Button)
+    """The buttons the table's keypad has: a one-game keypad has no game keys (the "every
+    button" test asked for 22 of its 20 and could never pass)."""
     status: str = ""
     status_ok: bool | None = None
     deal_id: int | None = None
@@ -158,7 +164,7 @@ class Bench:
         elif isinstance(event, BetSpotChanged):
             (self.chips.add if event.present else self.chips.discard)(event.spot)
             (self.chip_on if event.present else self.chip_off).add(event.spot)
-        elif isinstance(event, ButtonPressed):
+        elif isinstance(event, ButtonPressed) and event.button in self.keys:
             self.buttons.add(event.button)
             self.last_button = event.button.name.replace("_", " ")
         elif isinstance(event, BadRead):
@@ -200,7 +206,7 @@ class Bench:
                 passed, detail = False, f"seat {seat}'s node does not answer"
             out.append(TestResult("bet-sensors", f"seat {seat} node", passed, detail))
         for seat in self.seats:
-            for number in (1, 2):
+            for number in self.spots:
                 spot = Spot(seat, number)
                 seen = spot in self.chip_on and spot in self.chip_off
                 out.append(TestResult(
@@ -208,9 +214,9 @@ class Bench:
                     "chip seen on and off" if seen else
                     "chip on now: take it off" if spot in self.chips else
                     "put a chip on, then take it off"))
-        missing = [b for b in Button if b not in self.buttons]
+        missing = [b for b in Button if b in self.keys and b not in self.buttons]
         out.append(TestResult("keypad", "every button", None if missing else True,
-                              f"{len(Button) - len(missing)} of {len(Button)} pressed" +
+                              f"{len(self.keys) - len(missing)} of {len(self.keys)} pressed" +
                               (f"; next: {missing[0].name.replace('_', ' ')}" if missing
                                else "")))
         out.append(TestResult("keypad", "card reader", self.card_ok,

@@ -127,3 +127,19 @@ def test_after_a_test_deal_the_next_round_is_dealt_and_played_as_usual(rig: Rig)
     start_by_keypad(rig)  # the keypad's START GAME reaches the round again
     finish_round(rig)
     assert len(ctl.state.hands) == 7 and ctl.state.wagers[(2, "jackpot")] == 100
+
+
+def test_the_bench_asks_for_the_spots_and_keys_the_table_has() -> None:
+    """Issue 23: a one-game table's bench asked for 22 buttons of a 20-button keypad and a
+    chip on a second spot nothing uses; a two-game table's asks for both."""
+    from dealer_console.controller.test_mode import Bench
+    from dealer_console.employees.registry import Employee, Role
+
+    tech = Employee("T1", "Tom Tech", Role.TECHNICIAN, True)
+    one = Bench(tech, 1, 0.0, (1, 2), (1,), frozenset(b for b in Button if b.game is None))
+    two = Bench(tech, 1, 0.0, (1, 2), (1, 2), frozenset(Button))
+    assert [r.name for r in one._results() if "chip" in r.name] == [
+        "seat 1 spot 1 chip", "seat 2 spot 1 chip"]
+    assert len([r for r in two._results() if "chip" in r.name]) == 4
+    assert "0 of 20 pressed" in next(r.detail for r in one._results() if r.name == "every button")
+    assert "0 of 22 pressed" in next(r.detail for r in two._results() if r.name == "every button")

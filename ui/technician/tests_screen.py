@@ -110,6 +110,12 @@ class TestsScreen(QWidget):
         outer.addWidget(how)
         grid = QGridLayout()
         seats = sorted({int(r.name.split()[1]) for r in results if r.device == "bet-sensors"})
+        names = {r.name for r in results if r.device == "bet-sensors"}
+        widest = max(("node: FAIL", "spot 1: chip on"), key=len)
+        cell_width = self.fontMetrics().horizontalAdvance(widest) + theme.SPACING * 4
+        used = 1 + len({n.split()[3] for n in names if n.endswith(" chip")})
+        for column in range(1, used + 1):  # a verdict arriving never moves the cells beside
+            grid.setColumnMinimumWidth(column, cell_width)
         for row, seat in enumerate(seats):
             button = TouchButton(f"Lights {seat}", ButtonRole.SECONDARY)
             button.setMinimumWidth(theme.TOUCH_MIN * 3 + theme.SPACING)
@@ -119,6 +125,8 @@ class TestsScreen(QWidget):
             grid.addWidget(button, row, 0)
             for column, name in enumerate((f"seat {seat} node", f"seat {seat} spot 1 chip",
                                            f"seat {seat} spot 2 chip"), start=1):
+                if name not in names:  # a spot no jackpot game of this table uses
+                    continue
                 cell = QLabel()
                 self.results[("bet-sensors", name)] = cell
                 self.short.add(name)
