@@ -3,7 +3,8 @@
 The whole log is replayed into an empty database through the code that wrote the tables in the
 first place: the round's projection (rounds, wagers, fees, hands, settlement lines, misdeals,
 interventions, banker rotation, devices, device facts) and the jackpot's writers (games and
-their set-up, meters, wagers, hits, back-outs, ledger; ``dealer_console/jackpot/rebuild.py``).
+their set-up, meters, wagers, hits, back-outs, ledger; ``dealer_console/jackpot/rebuild.py``)
+and the technician's service (test-mode sessions, device set-ups; ``storage/service_log.py``).
 On the way each round is held to the rules (``rules.py``). Then each stored table is
 compared with its rebuilt twin by primary key, and every difference is reported with the
 table, the row's key and both values.
@@ -24,7 +25,7 @@ from dealer_console.round.machine import evolve, new_state
 from dealer_console.round.projection import note_device, project
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import RoundState
-from dealer_console.storage import eventlog
+from dealer_console.storage import eventlog, service_log
 
 RulesFor = Callable[[str], RoundRules]
 """The round rules of a profile named in the log (KeyError or ValueError when unknown)."""
@@ -59,6 +60,7 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
 
     shadow = Database(memory=True)
     MIGRATIONS.apply(shadow)
+    service_log.MIGRATIONS.apply(shadow)
     jackpot_migrations(shadow)
     out = Rebuild(shadow)
     jackpot = JackpotRebuild(shadow)
@@ -71,6 +73,8 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
                 rid = event.round_id
                 p = event.payload
                 if rid is None:
+                    if event.kind in service_log.KINDS:  # test mode, device set-ups
+                        service_log.project(shadow, event.kind, p)
                     jackpot.apply(event, None)
                     continue
                 if event.kind == "round_opened":
@@ -103,7 +107,7 @@ def compare(db: Database, built: Rebuild) -> list[str]:
     """Each stored table against its rebuilt twin: rows only stored, rows only in the log, and
     columns that differ (table, key, both values)."""
     problems: list[str] = []
-    for table in (*ROUND_TABLES, *JACKPOT_TABLES):
+    for table in (*ROUND_TABLES, *JACKPOT_TABLES, *service_log.TABLES):
         if table not in db.table_names():
             if table in ROUND_TABLES or _has_rows(built.shadow, table):
                 problems.append(f"{table}: the table is missing")

@@ -445,8 +445,11 @@ class TableController:
         :meth:`keep_device`, or the old one put back with :meth:`restore_device`."""
         self.bench.try_device(candidate)
 
-    def keep_device(self, name: str) -> None:
-        self.bench.keep_device(name)
+    def keep_device(self, name: str, old: object | None = None,
+                    new: object | None = None) -> None:
+        """The technician saved ``name``'s tested settings (``old`` before, ``new`` now):
+        kept in use, and the change logged in the table's chain with who made it."""
+        self.bench.keep_device(name, old, new)
 
     @one_turn
     def restore_device(self, name: str) -> None:

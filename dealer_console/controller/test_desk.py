@@ -30,6 +30,7 @@ from dealer_console.jackpot import store
 from dealer_console.round.machine import Refused
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.table import Table
+from dealer_console.storage import service_log
 
 
 class TestModeDesk:
@@ -145,8 +146,13 @@ class TestModeDesk:
         self._devices.try_device(candidate)
         self._changed()
 
-    def keep_device(self, name: str) -> None:
+    def keep_device(self, name: str, old: object | None = None,
+                    new: object | None = None) -> None:
         self._devices.keep(name)
+        bench = self.bench
+        if bench is not None and new is not None:  # issue 23: who changed what, in the chain
+            service_log.log_device_setup(self.table.db, name, old, new,
+                                         bench.technician.employee_id, bench.technician.name)
 
     def restore_device(self, name: str) -> None:
         if name in self._devices.tried:

@@ -8,17 +8,17 @@ table is in test mode the controller hands every device event to the :class:`Ben
 the round, refuses every round command ("the table is in test mode"), and writes nothing but
 this module's own table: no round event and no meter.
 
-Entering and leaving are logged in ``test_mode_sessions`` (who, when, for how long), a table of
-its own, outside the hash-chained event log the rounds and meters are rebuilt from.
+Entering and leaving are logged in ``test_mode_sessions`` (who, when, for how long), written
+from events of the table's hash-chained log (``storage/service_log.py``), so the audit holds
+the table to the log.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Final
 
-from sqlite_utils import Database, Migrations
+from sqlite_utils import Database
 
 from dealer_console.cards import format_cards
 from dealer_console.controller.view import BenchView, TestResult
@@ -40,6 +40,7 @@ from dealer_console.devices.shuffler import (
 )
 from dealer_console.employees.registry import Employee
 from dealer_console.round.state import Phase, RoundState
+from dealer_console.storage import service_log
 
 IN_TEST_MODE: Final = "the table is in test mode"
 """The refusal of every round command while a technician tests the devices."""
@@ -52,20 +53,9 @@ TEST_DEAL_OFFSET: Final = 4096 * 8
 the shuffler driver, which remembers the last few deals' facts, never mistakes a coming round's
 deal for a test deal it already saw."""
 
-MIGRATIONS = Migrations("dealer_console_test_mode")
-
-
-@MIGRATIONS(name="0001_test_mode_sessions")
-def _sessions(db: Database) -> None:
-    db.execute("""
-        CREATE TABLE test_mode_sessions (
-            session INTEGER PRIMARY KEY,
-            employee_id TEXT NOT NULL,
-            entered_at TEXT NOT NULL,
-            left_at TEXT,
-            seconds INTEGER CHECK (seconds IS NULL OR seconds >= 0)
-        )
-        """)
+MIGRATIONS = service_log.MIGRATIONS
+"""The test-mode sessions' table, made and written by ``storage/service_log.py`` (its rows are
+events of the hash-chained log)."""
 
 
 def between_rounds_problem(state: RoundState) -> str | None:
@@ -82,23 +72,13 @@ def test_deal_id(round_id: int) -> int:
     return ((round_id - 1) * 8 + TEST_DEAL_OFFSET) % 0xFFFF + 1
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
 def log_entered(db: Database, employee: Employee) -> int:
-    """Log the start of a session; returns its number."""
-    MIGRATIONS.apply(db)
-    with db.atomic():
-        cursor = db.execute("INSERT INTO test_mode_sessions (employee_id, entered_at)"
-                            " VALUES (?, ?)", [employee.employee_id, _now()])
-    return int(cursor.lastrowid or 0)
+    """Log the start of a session (an event of the table's log); returns its number."""
+    return service_log.log_entered(db, employee.employee_id)
 
 
 def log_left(db: Database, session: int, seconds: int) -> None:
-    with db.atomic():
-        db.execute("UPDATE test_mode_sessions SET left_at = ?, seconds = ? WHERE session = ?",
-                   [_now(), seconds, session])
+    service_log.log_left(db, session, seconds)
 
 
 @dataclass

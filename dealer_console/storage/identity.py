@@ -49,8 +49,9 @@ def migration_sets() -> tuple[Migrations, ...]:
     from dealer_console.jackpot.schema import MIGRATIONS as JACKPOT
     from dealer_console.link.outbox import MIGRATIONS as LINK_OUTBOX
     from dealer_console.storage.schema import MIGRATIONS as TABLE
+    from dealer_console.storage.service_log import MIGRATIONS as SERVICE
 
-    return (TABLE, EMPLOYEES, JACKPOT, LINK_OUTBOX)
+    return (TABLE, EMPLOYEES, JACKPOT, LINK_OUTBOX, SERVICE)
 
 
 def known_migrations() -> dict[str, frozenset[str]]:

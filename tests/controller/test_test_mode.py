@@ -5,6 +5,8 @@ were, byte for byte."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from sqlite_utils import Database
 
@@ -14,11 +16,13 @@ from dealer_console.employees.events import STAFF_KINDS
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
+from dealer_console.storage import eventlog, service_log
 from drivers.sim.table.choices import SIM_STAFF
 from tests.controller.conftest import Rig
 
 CARDS = {role: track for _id, _name, role, track in SIM_STAFF}
-UNTOUCHED_BY_TESTS = {"_sqlite_migrations", "events", "employee_log", "test_mode_sessions"}
+UNTOUCHED_BY_TESTS = {"_sqlite_migrations", "events", "employee_log", "test_mode_sessions",
+                      "device_setups"}
 
 
 def dump_round_and_meter_tables(db: Database) -> dict[str, list[tuple[object, ...]]]:
@@ -28,9 +32,10 @@ def dump_round_and_meter_tables(db: Database) -> dict[str, list[tuple[object, ..
         "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
     out = {name: [tuple(row) for row in db.execute(f"SELECT * FROM [{name}] ORDER BY 1")]
            for name in names if name not in UNTOUCHED_BY_TESTS}
-    kinds = ", ".join("?" * len(STAFF_KINDS))
+    meant = [*STAFF_KINDS, *service_log.KINDS]  # the swipes and test mode's own log
+    kinds = ", ".join("?" * len(meant))
     out["events"] = [tuple(row) for row in db.execute(
-        f"SELECT * FROM events WHERE kind NOT IN ({kinds}) ORDER BY seq", list(STAFF_KINDS))]
+        f"SELECT * FROM events WHERE kind NOT IN ({kinds}) ORDER BY seq", meant)]
     return out
 
 
@@ -143,3 +148,27 @@ def test_the_bench_asks_for_the_spots_and_keys_the_table_has() -> None:
     assert len([r for r in two._results() if "chip" in r.name]) == 4
     assert "0 of 20 pressed" in next(r.detail for r in one._results() if r.name == "every button")
     assert "0 of 22 pressed" in next(r.detail for r in two._results() if r.name == "every button")
+
+
+def test_sessions_logged_by_an_older_console_are_backfilled_into_the_chain(
+        tmp_path: Path) -> None:
+    """A table upgraded from a console that kept test-mode sessions outside the chain: the
+    migration writes them to the log (marked backfilled) and the audit agrees with the table."""
+    from sqlite_utils import Database as Db
+
+    from dealer_console.audit.verify import audit
+    from dealer_console.storage.connection import open_table_db
+
+    db = open_table_db(tmp_path / "t.db")
+    service_log.MIGRATIONS.apply(Db(db.conn))  # the sets as a new console makes them
+    db.execute("DELETE FROM _sqlite_migrations WHERE migration_set = "
+               "'dealer_console_test_mode' AND name = '0003_sessions_in_the_event_log'")
+    db.execute("INSERT INTO test_mode_sessions (session, employee_id, entered_at, left_at, "
+               "seconds) VALUES (1, 'T1', '2026-01-01T10:00:00+00:00', "
+               "'2026-01-01T10:05:00+00:00', 300)")
+    assert not audit(db).ok  # a session the log does not know
+    service_log.MIGRATIONS.apply(Db(db.conn))
+    assert audit(db).ok, audit(db).problems
+    backfilled = [e for e in eventlog.events(db) if e.kind in service_log.KINDS]
+    assert [e.payload.get("backfilled") for e in backfilled] == [True, True]
+    db.close()

@@ -4,6 +4,7 @@ failing), the raw frames live, a cable pulled and replugged, a port changed and 
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -182,6 +183,14 @@ def test_a_port_changed_tested_and_saved_takes_effect_at_once(
         p.tap(box.save)
         saved = tomllib.loads((tmp_path / "devices.toml").read_text(encoding="utf-8"))
         assert saved["shuffler"]["port"] == spare.path
+        # who changed what, before and after, in the table's chain (issue 23)
+        [(device, before, after, who)] = p.ctl.table.db.execute(
+            "SELECT device, old, new, employee_id FROM device_setups").fetchall()
+        assert (device, who) == ("shuffler", "SIM-T1")
+        assert json.loads(after)["port"] == spare.path
+        assert before is None or json.loads(before)["port"] != spare.path
+        assert p.ctl.table.db.execute("SELECT COUNT(*) FROM events WHERE kind = "
+                                      "'device_setup_saved'").fetchone()[0] == 1
         assert p.ctl.diagnostics("shuffler").port == spare.path  # type: ignore[union-attr]
         box.port.setEditText("")
         p.tap(box.test)
@@ -213,3 +222,38 @@ def test_keypad_ids_that_find_no_keypad_fail_their_test_and_the_old_keypad_is_ba
     assert player.ctl.devices.keypad is old
     player.wait(lambda: all(d.connected for d in player.ctl.snapshot().devices), "the old one")
     assert not (player.console.opened.db_path.parent / "devices.toml").exists()
+
+
+def test_the_audit_names_a_test_mode_session_or_device_set_up_removed(
+        qtbot: object, tmp_path: Path) -> None:
+    """Test mode and device set-ups are events of the chain: the audit rebuilds their tables
+    and names a row deleted, added or changed (issue 23: deleted unseen before)."""
+    import sqlite3
+
+    from dealer_console.audit.verify import audit
+    from dealer_console.storage import service_log
+    from dealer_console.storage.connection import open_for_reading
+
+    p = ScreenPlayer.start("washington-face-up", tmp_path / "table.db")
+    try:
+        area = p.open_technician()
+        service_log.log_device_setup(p.ctl.table.db, "keypad", None, {"vendor_id": 1},
+                                     "SIM-T1", "Sim Technician")
+        p.tap(area.leave)
+        assert audit(p.ctl.table.db).ok, audit(p.ctl.table.db).problems
+    finally:
+        p.close()
+    conn = sqlite3.connect(tmp_path / "table.db")
+    conn.execute("DELETE FROM test_mode_sessions")
+    conn.execute("UPDATE device_setups SET employee_id = 'SIM-S1'")
+    conn.commit()
+    conn.close()
+    db = open_for_reading(tmp_path / "table.db")
+    try:
+        problems = audit(db).problems
+    finally:
+        db.close()
+    assert any(x.startswith("test_mode_sessions (session=1): in the event log, but not stored")
+               for x in problems), problems
+    assert any("device_setups (setup=1): employee_id is 'SIM-S1' stored, 'SIM-T1' by the "
+               "event log" in x for x in problems), problems

@@ -5,6 +5,7 @@ device then runs with the new settings at once, without restarting the console."
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -187,12 +188,15 @@ class DeviceSetup(QGroupBox):
             self.result.setText("Test the connection first.")
             return
         path = self.context.devices_path
+        before = self.context.current()
+        old = next((getattr(before, f.name) for f in dataclasses.fields(before)
+                    if isinstance(getattr(before, f.name), type(self.tested))), None)
         try:
-            save_devices(path, with_device(self.context.current(), self.tested))
+            save_devices(path, with_device(before, self.tested))
         except DeviceConfigError as exc:
             self.result.setText(f"Not saved: {exc}")
             return
-        self.ctl.keep_device(self.device)
+        self.ctl.keep_device(self.device, old, self.tested)
         self.save.setEnabled(False)
         self.result.setText(f"Saved to {path} and in use now.")
         self.tell(f"{TITLES.get(self.device, self.device)} settings saved")
