@@ -312,7 +312,12 @@ class TableController:
 
     @one_turn
     def arm_confirmation(self) -> None:
+        """CONFIRM: the next swipe confirms the first pending hit. One card prompt at a time
+        (issue 23: two showed, and the swipe went to the one not meant): a card asked for
+        anything else is no longer asked for."""
         self.jackpot.arm()
+        if self.cards.wanted is not None:
+            self.cards.cancel()
 
     @one_turn
     def confirm_jackpot(self, track: str) -> None:
@@ -374,14 +379,21 @@ class TableController:
     def want_card(self, role: Role, purpose: str,
                   on_card: Callable[[Employee], object]) -> None:
         """The next swipe authorises ``purpose`` for ``role``; it replaces a request still
-        open and takes precedence over an armed jackpot confirmation."""
+        open, and an armed jackpot confirmation is disarmed (one prompt at a time: the swipe
+        goes to the prompt shown; CONFIRM arms it again)."""
+        self._one_prompt()
         self.cards.want(role, purpose, on_card)
+
+    def _one_prompt(self) -> None:
+        if self.jackpot.armed:
+            self.jackpot.armed = False
 
     @one_turn
     def capture_card(self, purpose: str, on_track: Callable[[str], object]) -> None:
         """The next swipe is a new card to register: its track goes to ``on_track`` without
         being authorised (no one holds it yet), shown or logged; the staff change that
         ``on_track`` makes hashes it and logs who authorised the change."""
+        self._one_prompt()
         self.cards.capture(purpose, on_track)
 
     @one_turn

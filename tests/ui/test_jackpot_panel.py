@@ -377,3 +377,23 @@ def test_cancel_forgets_a_held_first_confirmation(play: list[ScreenPlayer],
     p.swipe("supervisor")
     assert [tuple(r) for r in p.console.opened.db.execute(
         "SELECT employee_id, second_employee_id FROM jackpot_hits")] == [("SIM-X1", "SIM-S1")]
+
+
+def test_one_card_prompt_at_a_time_and_the_swipe_goes_to_the_one_shown(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    """Issue 23: with the award's CONFIRM armed and the supervisor's screens asked for, both
+    prompts showed and an executive's swipe opened the screens instead of confirming."""
+    p = start(play, tmp_path / "t.db")
+    deal_to_end(p, [ROYAL])
+    p.tap(panel(p).confirm)
+    assert p.ctl.snapshot().jackpot_armed
+    p.tap(p.window.supervisor_button)  # the newer request: the only prompt now
+    view = p.ctl.snapshot()
+    assert view.card_wanted is not None and not view.jackpot_armed
+    p.tap(p.window.card_prompt.cancel)
+    p.tap(panel(p).confirm)  # CONFIRM again: the award's prompt, and only it
+    view = p.ctl.snapshot()
+    assert view.jackpot_armed and view.card_wanted is None
+    p.swipe("executive")
+    assert [(seat, who) for seat, _amount, who in hits(p)] == [(1, "SIM-X1")]
+    assert p.window.supervisor is None  # the swipe confirmed; it opened nothing else
