@@ -187,8 +187,11 @@ def test_two_people_each_type_their_own_pin(play: list[ScreenPlayer], tmp_path: 
     assert hit.needs == "two people"
     confirm_with(p, "supervisor")
     assert p.ctl.snapshot().jackpot_held is None  # not held before the PIN
+    type_pin(p, "0000")
+    assert "Refused: wrong PIN" in panel(p).result.text()
     type_pin(p, SIM_PINS["SIM-S1"])
     assert p.ctl.snapshot().jackpot_held == "Sim Supervisor (supervisor)"
+    assert "Refused" not in panel(p).result.text()  # the stale refusal gone (issue 23)
     assert hits(p) == []
     p.swipe("executive")
     assert p.ctl.snapshot().jackpot_pin_for == "Sim Executive (executive)"

@@ -261,6 +261,8 @@ class JackpotPanel(QWidget):
             self._notice_seen = notice.number
             if notice.level is Level.REFUSED and view.jackpot_armed:
                 self._refusal = f"Refused: {notice.what}. Nothing was paid."
+            else:  # a later step went through (a first of two held, a PIN right): the
+                self._refusal = ""  # earlier refusal is stale (issue 23: it stayed on top)
         if not view.jackpot_armed or view.jackpot_last is not self._last:
             self._refusal = ""  # CANCEL, or the right card came
         self._last = view.jackpot_last
