@@ -81,7 +81,7 @@ def test_the_awards_list_and_a_reprint_from_the_screen(player: ScreenPlayer) -> 
     player.end_game()
     screen = jackpot_screen(player)
     row = [screen.table.item(0, c).text() for c in range(screen.table.columnCount())]
-    assert row == ["1", "1", "2", f"line 1: 7 card natural straight flush\n{NATURAL_SF}",
+    assert row == ["1\nround 1\nseat 2", f"line 1: 7 card natural straight flush\n{NATURAL_SF}",
                    format_cents(hit.amount_cents),
                    f"before {format_cents(before.meter_micro // MICRO)}\n"
                    f"after {format_cents(meters(player)['main'].meter_micro // MICRO)}",

@@ -41,7 +41,9 @@ from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 BACK_OUT = "back out jackpot award"
 """How the card prompt names a back-out (``TableController.ask_back_out``)."""
-COLUMNS = ("Award", "Round", "Seat", "Hand", "Amount", "Meter", "Confirmed by", "Status")
+COLUMNS = ("Award", "Hand", "Amount", "Meter", "Confirmed by", "Status")
+"""The award's number, round and seat share one narrow column, so the hand and the names have
+the width at 1280x800 (issue 23: about one and a half rows fitted, "Confirmed by" cut)."""
 STRETCH = ("Hand", "Confirmed by", "Status")
 """The columns that take the width left and wrap their words."""
 
@@ -68,7 +70,7 @@ def status_words(entry: AwardEntry) -> str:
 
 def award_row(entry: AwardEntry) -> tuple[str, ...]:
     h = entry.hit
-    return (str(h.hit_id), str(h.round_id), str(h.seat),
+    return (f"{h.hit_id}\nround {h.round_id}\nseat {h.seat}",
             f"line {h.line_no}: {h.line_label}\n{h.cards or 'cards not read'}",
             format_cents(h.amount_cents),
             f"before {meter_words(h.meter_before_micro)}\nafter {meter_words(h.meter_after_micro)}",
