@@ -232,7 +232,7 @@ class JackpotSystem:
                     if cents != game.wager_cents:
                         raise JackpotRefused(
                             f"seat {seat}: jackpot game {spot} takes a fixed "
-                            f"{game.wager_cents} cents, not {cents}")
+                            f"{format_cents(game.wager_cents)}, not {format_cents(cents)}")
             taken = {spot: list(seats) for spot, seats in wagers.items() if seats}
             if self.link is not None:  # linked games: refused while the link is down
                 self._link_check(taken)

@@ -142,8 +142,9 @@ def _start_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servic
         raise Refused("place the house's wager against the player banker first (seat 0)")
     standard = sum(a for (_seat, k), a in state.wagers.items() if k in ("base", "house_wager"))
     if state.banker_kind == "player" and rules.banker_must_cover and standard > state.banker_wager:
-        raise Refused(f"the player banker covers {state.banker_wager} cents but the standard "
-                      f"wagers total {standard} cents")
+        raise Refused(f"the player banker covers {format_cents(state.banker_wager)} but the "
+                      f"standard wagers total {format_cents(standard)}: lower the wagers or "
+                      "raise the bank")
     payers = sorted({s for (s, k) in state.wagers if k == "base"}
                     | ({state.banker_seat} if state.banker_kind == "player" else set()))
     fees = []

@@ -78,7 +78,7 @@ def test_start_game_feeds_the_meter_in_the_rounds_transaction(tmp_path: Path) ->
 def test_a_wrong_wager_amount_refuses_start_game_and_writes_nothing(tmp_path: Path) -> None:
     table, system = _table(tmp_path)
     events = table.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-    with pytest.raises(JackpotRefused, match="fixed 100 cents"):
+    with pytest.raises(JackpotRefused, match=r"fixed \$1\.00, not \$5\.00"):
         system.start_game(table.db, 1, {1: {1: 500}})
     with pytest.raises(JackpotRefused, match="no jackpot game is installed"):
         system.start_game(table.db, 1, {2: {1: 100}})

@@ -264,7 +264,7 @@ def test_catfish_player_banker_must_cover_and_house_wagers(tmp_path: Path) -> No
     table.handle(c.PlaceWager(2, "base", 2000))
     _refused(table, c.StartGame(), "house's wager")
     table.handle(c.PlaceWager(0, "house_wager", 2000))
-    _refused(table, c.StartGame(), "covers 5000 cents")
+    _refused(table, c.StartGame(), r"covers \$50\.00 but the standard wagers total \$60\.00")
     _refused(table, c.PlaceWager(6, "base", 2000), "is the banker")
     table.handle(c.PlaceWager(6, "fortune", 500))  # a player banker may play Fortune
 
