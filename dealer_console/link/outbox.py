@@ -152,12 +152,18 @@ def _tray_paid_at_table(db: Database) -> None:
             UNIQUE (link, table_id, round_id, spot, seat)
         )
         """,
-        "CREATE TRIGGER link_tray_owed_no_update BEFORE UPDATE ON link_tray_owed "
-        "BEGIN SELECT RAISE(ABORT, 'link_tray_owed is append-only: UPDATE refused'); END",
-        "CREATE TRIGGER link_tray_owed_no_delete BEFORE DELETE ON link_tray_owed "
-        "BEGIN SELECT RAISE(ABORT, 'link_tray_owed is append-only: DELETE refused'); END",
+        *append_only("link_tray_owed"),
     ):
         db.execute(statement)
+
+
+def append_only(table: str) -> tuple[str, str]:
+    """The two triggers that refuse an UPDATE or a DELETE of ``table``'s rows."""
+    def refuse(verb: str) -> str:
+        return (f"CREATE TRIGGER {table}_no_{verb.lower()} BEFORE {verb} ON {table} BEGIN "
+                f"SELECT RAISE(ABORT, '{table} is append-only: {verb} refused'); END")
+
+    return refuse("UPDATE"), refuse("DELETE")
 
 
 def record_tray(db: Database, report: TrayReport) -> None:
