@@ -15,8 +15,9 @@ from dealer_console.selftest.configuration import (
     check_profile,
 )
 from dealer_console.selftest.database import check_database
-from dealer_console.selftest.integrity import check_program
+from dealer_console.selftest.integrity import check_program, release_dir_of, system_root_of
 from dealer_console.selftest.report import Report
+from dealer_console.selftest.system_files import check_system_files
 
 DeviceProbe = Callable[[DevicesConfig], list[tuple[str, bool, str]]]
 """Starts each configured device's driver and returns ``(device, answered, detail)`` each."""
@@ -38,8 +39,13 @@ def run_self_test(given: SelfTestInput, probe: DeviceProbe | None) -> Report:
     simulated table starts its own doubles afterwards)."""
     report = Report()
     report.notes.append(f"dealer-console {program_info.version()}")
-    check_program(report, given.program_dir, given.manifest or program_info.manifest_path(),
-                  require_manifest=given.require_manifest)
+    manifest = check_program(report, given.program_dir,
+                             given.manifest or program_info.manifest_path(),
+                             require_manifest=given.require_manifest)
+    release = release_dir_of(given.program_dir)
+    root = system_root_of(release)
+    if manifest is not None and root is not None:
+        check_system_files(report, root, release)
     profile = check_profile(report, given.profile)
     if profile is not None:
         check_paytables(report, profile)
