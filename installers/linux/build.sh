@@ -62,14 +62,17 @@ site="$release/lib/python3.11/site-packages"
 cp -r "$repo/config" "$site/config"
 find "$site/config" -name README.md -delete
 # the launcher: -I (no PYTHON* variables, no user site), -S (no .pth file is executed; the
-# environment's packages are added below), -B (no bytecode written)
+# environment's packages are added below), -B (no bytecode written), and bytecode read only
+# from the release's own bytecode/ folder (in the manifest), never from a __pycache__
 cat > "$release/bin/dealer-console" <<LAUNCHER
 #!$final/bin/python -BIS
 # The Dealer Console's launcher (installers/linux/build.sh).
+import os
 import sys
-from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parent.parent / "lib/python3.11/site-packages"))
+release = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+sys.pycache_prefix = os.path.join(release, "bytecode")
+sys.path.append(os.path.join(release, "lib", "python3.11", "site-packages"))
 from dealer_console.cli import main
 
 sys.exit(main())
@@ -83,10 +86,22 @@ done
 # pyvenv.cfg now name the final path; the activate scripts (a shell's, not the table's) go
 rm -f "$release"/bin/activate* "$release"/bin/Activate.ps1
 grep -lIr --null "$release" "$release/bin" "$release/pyvenv.cfg" | xargs -0 -r sed -i "s|$release|$final|g"
-# bytecode now, checked against each source's hash (the same bytes at every build), named
-# by the final path; nothing is written at run time (the release is root's, -B)
-"$release/bin/python" -m compileall -q -j 2 --invalidation-mode checked-hash \
-  -s "$stage" -p / "$release/lib" >/dev/null || true
+# bytecode now, checked against each source's hash, named by the final path, in the
+# release's bytecode/ folder (the launcher's pycache_prefix) laid out by each source's final
+# path: the environment's, and the standard library's (a table PC whose library differs
+# compiles that module in memory: checked-hash); nothing is written at run time (-B)
+compiled="$top/bytecode"
+find "$release/lib" -name __pycache__ -type d -prune -exec rm -rf {} +  # a wheel's own
+PYTHONPYCACHEPREFIX="$compiled" "$release/bin/python" -m compileall -q -j 2 \
+  --invalidation-mode checked-hash -s "$stage" -p / "$release/lib" >/dev/null || true
+mkdir -p "$release/bytecode"
+mv "$compiled$stage/opt" "$release/bytecode/opt"
+PYTHONPYCACHEPREFIX="$release/bytecode" "$release/bin/python" -m compileall -q -j 2 \
+  --invalidation-mode checked-hash -x '/(test|tests|idlelib|lib2to3|tkinter|turtledemo)/' \
+  /usr/lib/python3.11 >/dev/null || true
+if find "$release/lib" -name __pycache__ | grep -q .; then
+  echo "build.sh: a __pycache__ folder in the release (the launcher never reads one)" >&2; exit 1
+fi
 if grep -rlI --exclude='*.pyc' "$stage" "$release" | head -1 | grep -q .; then
   echo "build.sh: the build folder is still named in: $(grep -rlI "$stage" "$release" | head -3)" >&2
   exit 1

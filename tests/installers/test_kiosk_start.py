@@ -11,7 +11,9 @@ unit's ``Restart=always`` starts it all again.
 
 What differs from a table PC, each substituted in a copy the test makes: sway runs headless
 (``WLR_BACKENDS=headless``, no screen here) with output names ``HEADLESS-1``/``-2`` for the
-table's ``HDMI-A-1``/``-2``; paths point into the throwaway root; and the console is started
+table's ``HDMI-A-1``/``-2``; paths point into the throwaway root (the package installed
+there by dpkg), the launcher started by its interpreter (its first line names ``/opt``);
+and the console is started
 with ``--simulated`` devices instead of ``--devices /etc/dealer-console/devices.toml`` (no
 shuffler is wired to this machine; the self-test with the real file is tested in
 ``test_linux_install.py``)."""
@@ -25,7 +27,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -33,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.installers.conftest import run_script
+from tests.installers.conftest import dpkg, new_root
 
 USER = "dc-kiosk-test"
 WATCHDOG_USEC = 2_000_000
@@ -132,12 +133,9 @@ def test_the_installed_console_starts_full_screen_under_the_kiosk(
     work.chmod(0o755)
     sway = None
     try:
-        root = work / "root"
-        root.mkdir()
-        subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True, timeout=120)
-        run_script(root / "usr/share/dealer-console/install.sh", "--root", str(root),
-                   "--reuse-deps", sys.prefix)
-        _system_python(root / "opt/dealer-console/current")
+        root = new_root(work / "root")
+        root.chmod(0o755)
+        dpkg(root, "-i", str(deb))
         uid, gid = service_user.pw_uid, service_user.pw_gid
         # what install.sh does to ownership on a live system (left out with --root)
         for own in ("var/lib/dealer-console", "var/log/dealer-console"):
@@ -150,8 +148,11 @@ def test_the_installed_console_starts_full_screen_under_the_kiosk(
         kiosk = work / "dealer-console-kiosk"
         installed = (root / "opt/dealer-console/current/bin/dealer-console-kiosk").read_text()
         assert '--devices /etc/dealer-console/devices.toml' in installed
+        current = root / "opt/dealer-console/current/bin"
         kiosk.write_text(_rerooted(installed.replace(
-            "--devices /etc/dealer-console/devices.toml", "--simulated"), root))
+            "--devices /etc/dealer-console/devices.toml", "--simulated"), root).replace(
+            f"{current}/dealer-console gui",  # the launcher's first line names /opt
+            f"{current}/python -BIS {current}/dealer-console gui"))
         kiosk.chmod(0o755)
         conf = (root / "etc/dealer-console/sway.conf").read_text()
         assert "set $dealer HDMI-A-1" in conf and "exec /opt/dealer-console/current/bin/" \
@@ -217,23 +218,6 @@ def test_the_installed_console_starts_full_screen_under_the_kiosk(
             os.killpg(sway.pid, signal.SIGKILL)
             sway.wait(timeout=30)
         shutil.rmtree(work, ignore_errors=True)
-
-
-def _system_python(release: Path) -> None:
-    """The release's environment on the system's Python 3.11, as on a table PC: the tests
-    install it with this run's interpreter (``--reuse-deps``), which may live where the
-    service user cannot reach it (a version manager in root's home). Same minor version, so
-    the reused dependencies' compiled modules load alike."""
-    system = Path(f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}")
-    if not system.exists():
-        pytest.skip(f"{system} is not installed: the service user needs a system Python")
-    link = release / "bin" / system.name
-    if link.resolve() != system.resolve():
-        link.unlink()
-        link.symlink_to(system)
-        cfg = release / "pyvenv.cfg"
-        cfg.write_text("".join(f"home = {system.parent}\n" if line.startswith("home =")
-                               else line + "\n" for line in cfg.read_text().splitlines()))
 
 
 def _stderr(proc: subprocess.Popen[bytes]) -> str:
