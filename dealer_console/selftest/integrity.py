@@ -74,8 +74,10 @@ def release_files(release_dir: Path, skip: Path) -> dict[str, Path]:
 
 
 def release_dir_of(program_dir: Path) -> Path:
-    """The release folder holding ``program_dir`` (its ``lib/python3.X/site-packages``)."""
-    return program_dir.parents[2]
+    """The release folder holding ``program_dir`` (its ``lib/python3.X/site-packages``), or
+    the folder itself when it is not that deep (a development copy)."""
+    parents = program_dir.parents
+    return parents[2] if len(parents) > 2 else program_dir
 
 
 def system_root_of(release_dir: Path) -> Path | None:

@@ -43,8 +43,8 @@ def run_self_test(given: SelfTestInput, probe: DeviceProbe | None) -> Report:
                              given.manifest or program_info.manifest_path(),
                              require_manifest=given.require_manifest)
     release = release_dir_of(given.program_dir)
-    root = system_root_of(release)
-    if manifest is not None and root is not None:
+    root = system_root_of(release) if manifest is not None else None
+    if root is not None:
         check_system_files(report, root, release)
     profile = check_profile(report, given.profile)
     if profile is not None:
