@@ -18,6 +18,7 @@ from dealer_console.selftest.database import check_database
 from dealer_console.selftest.integrity import check_program, release_dir_of, system_root_of
 from dealer_console.selftest.report import Report
 from dealer_console.selftest.system_files import check_system_files
+from dealer_console.selftest.table_anchor import TableAnchorError, current, problem
 
 DeviceProbe = Callable[[DevicesConfig], list[tuple[str, bool, str]]]
 """Starts each configured device's driver and returns ``(device, answered, detail)`` each."""
@@ -32,6 +33,8 @@ class SelfTestInput:
     audit_key: bytes | None = None
     program_dir: Path = program_info.PROGRAM_DIR
     manifest: Path | None = None
+    table_anchor: Path | None = None
+    """The table database's anchor (``DEALER_CONSOLE_TABLE_ANCHOR``); None: not checked."""
 
 
 def run_self_test(given: SelfTestInput, probe: DeviceProbe | None) -> Report:
@@ -50,8 +53,24 @@ def run_self_test(given: SelfTestInput, probe: DeviceProbe | None) -> Report:
     if profile is not None:
         check_paytables(report, profile)
     devices = check_devices_file(report, given.devices)
+    if given.table_anchor is not None:
+        check_table_database(report, given.table_anchor, given.db)
     check_database(report, given.db, profile, given.audit_key)
     if devices is not None and probe is not None:
         for name, answered, detail in probe(devices):
             report.add(f"device {name}", answered, detail)
     return report
+
+
+def check_table_database(report: Report, anchor: Path, db: Path) -> None:
+    """The ``table database`` item: the database is the one the anchor names."""
+    try:
+        found = problem(anchor, db)
+        held = current(anchor)
+    except TableAnchorError as exc:
+        report.add("table database", False, str(exc))
+        return
+    if found is not None or held is None:
+        report.add("table database", False, found or f"{anchor}: no anchor")
+        return
+    report.add("table database", True, f"the table's own ({held.act} {held.at} by {held.by})")

@@ -6,8 +6,8 @@
 #
 #   sudo /usr/share/dealer-console/install.sh [--profile NAME] [--root DIR]
 #
-# It makes the service user, the audit key (once), backs up the table database and applies
-# its migrations, prunes old backups (the newest $keep_backups are kept), and on a running
+# It makes the service user, the audit key (once), backs up the table database, applies its
+# migrations and anchors it (table-db anchor, once), prunes old backups (the newest $keep_backups are kept), and on a running
 # system sets ownership, reloads udev and systemd and starts the console.
 # --root DIR acts on the tree in DIR instead of / (dpkg --root, image builds, tests): the
 # steps that act on the running system (service user, ownership, systemctl, udevadm) are then
@@ -71,6 +71,9 @@ if [ -e "$db" ]; then
   copy="$data/backups/table-before-$version-$(date -u +%Y%m%dT%H%M%SZ).db"
   console backup --db "$db" --to "$copy"
   console upgrade-db --db "$db"
+  # which database this table keeps, outside its folder (a database from before anchors)
+  console table-db anchor --db "$db" --anchor "$etc/table-db.anchor" \
+    || say "the table database is not anchored: the self-test will say why (docs/install.md)"
 fi
 # old backups pruned: the newest $keep_backups kept
 ls -1t "$data/backups" | { grep -E '^table-before-.*\.db$' || true; } | tail -n +$((keep_backups + 1)) \
