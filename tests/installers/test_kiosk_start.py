@@ -136,11 +136,13 @@ def test_the_installed_console_starts_full_screen_under_the_kiosk(
         root = new_root(work / "root")
         root.chmod(0o755)
         dpkg(root, "-i", str(deb))
-        # the table's database started by an executive (docs/install.md, step 5)
+        # the table's database started by an executive (docs/install.md, step 5): here the
+        # simulated table's executive, whose card (public test data) then puts on file the
+        # rest of the simulated staff the --simulated console expects
         subprocess.run([*launch(root / "opt/dealer-console/current/bin/dealer-console", root),
                         "table-db", "new", "--db", str(root / "var/lib/dealer-console/table.db"),
-                        "--anchor", str(root / "etc/dealer-console/table-db.anchor"), "E1",
-                        "Pat Executive"], input=";6006001234567890=2812?\n", text=True,
+                        "--anchor", str(root / "etc/dealer-console/table-db.anchor"), "SIM-X1",
+                        "Sim Executive"], input=";5000200000001=2912?\n", text=True,
                        check=True, capture_output=True, timeout=120)
         uid, gid = service_user.pw_uid, service_user.pw_gid
         # what install.sh does to ownership on a live system (left out with --root)
