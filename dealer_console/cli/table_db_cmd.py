@@ -125,6 +125,7 @@ def _new(anchor: Path, db: Path, employee_id: str, name: str) -> int:
             leftover.unlink(missing_ok=True)
         raise CommandError(str(exc)) from None
     table.close()
+    _give_to_folder_owner(db)
     made = add(anchor, db, "new", f"{name} ({employee_id})")
     replaced = (f", replacing the database started {before.at} by {before.by}"
                 if before is not None else "")
@@ -137,3 +138,15 @@ def _new(anchor: Path, db: Path, employee_id: str, name: str) -> int:
             out.write(f"{stamp} NOTE  {line}\n")
     print(line)
     return 0
+
+
+def _give_to_folder_owner(db: Path) -> None:
+    """Run as root (the anchor is root's), the new files are given to the owner of the
+    database's folder (the service user's), so the console can write them."""
+    import os
+
+    if os.geteuid() != 0:
+        return
+    folder = db.parent.stat()
+    for made in (db, *db.parent.glob(db.name + "*")):
+        os.chown(made, folder.st_uid, folder.st_gid)

@@ -136,7 +136,7 @@ def test_the_installed_console_starts_full_screen_under_the_kiosk(
         root = new_root(work / "root")
         root.chmod(0o755)
         dpkg(root, "-i", str(deb))
-        # the table's database started by an executive (docs/install.md, step 5): here the
+        # the table's database started by an executive (docs/install.md, step 6): here the
         # simulated table's executive, whose card (public test data) then puts on file the
         # rest of the simulated staff the --simulated console expects
         subprocess.run([*launch(root / "opt/dealer-console/current/bin/dealer-console", root),
