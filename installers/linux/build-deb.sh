@@ -29,7 +29,6 @@ arch=amd64   # the locked wheels are CPython 3.11 x86-64 builds
 stage="$top/root"
 doc="$stage/usr/share/doc/dealer-console"
 install -D -m 0644 "$repo/docs/install.md" "$doc/install.md"
-install -m 0644 "$here/copyright" "$doc/copyright"
 mkdir -p "$stage/DEBIAN"
 # Installed-Size as dpkg-gencontrol counts it: each file's KiB rounded up, 1 per link
 size="$(find "$stage" -path "$stage/DEBIAN" -prune -o \( -type f -printf '%s\n' \) -o \
@@ -42,15 +41,14 @@ Maintainer: Dealer Console project <dealer-console@invalid>
 Installed-Size: $size
 Section: misc
 Priority: optional
-Depends: python3.11, libc6 (>= 2.34), sway, libegl1, libgl1, libxkbcommon0,
- libfontconfig1, libdbus-1-3, libglib2.0-0, libxcb-cursor0, libwayland-client0,
- libwayland-cursor0, libwayland-egl1, libusb-1.0-0, fonts-dejavu-core, logrotate,
- systemd-timesyncd | chrony | ntpsec
+Depends: python3.11, libc6 (>= 2.34), sway, libegl1, libgl1, libxkbcommon0, libfontconfig1, libdbus-1-3, libglib2.0-0, libxcb-cursor0, libwayland-client0, libwayland-cursor0, libwayland-egl1, libusb-1.0-0, fonts-dejavu-core, logrotate, systemd-timesyncd | chrony | ntpsec
 Description: Dealer Console for Face Up Pai Gow Poker tables
- The touchscreen console at a Face Up Pai Gow Poker or Fortune Pai Gow table: started full
- screen at every boot under a kiosk Wayland compositor, with its power-on self-test
- (dealer-console self-test) and the table's database kept across updates. Carries its own
- Python environment (PySide6, under the LGPL) built from a locked, hash-checked set.
+ The touchscreen console at a Face Up Pai Gow Poker or Fortune Pai Gow
+ table: started full screen at every boot under a kiosk Wayland
+ compositor, with its power-on self-test (dealer-console self-test) and
+ the table's database kept across updates. It carries its own Python
+ environment (PySide6, under the LGPL) built from a locked, hash-checked
+ set of wheels.
 CONTROL
 (cd "$stage" && find etc -type f | sort | sed 's|^|/|') > "$stage/DEBIAN/conffiles"
 (cd "$stage" && find . -path ./DEBIAN -prune -o -type f -print | sed 's|^\./||' | sort \

@@ -99,6 +99,19 @@ mv "$compiled$stage/opt" "$release/bytecode/opt"
 PYTHONPYCACHEPREFIX="$release/bytecode" "$release/bin/python" -m compileall -q -j 2 \
   --invalidation-mode checked-hash -x '/(test|tests|idlelib|lib2to3|tkinter|turtledemo)/' \
   /usr/lib/python3.11 >/dev/null || true
+# modes as Debian's: data, modules and shared libraries 0644, programs 0755 (the wheels'
+# own modes vary; the contents are untouched, byte for byte the locked wheels')
+find "$release/lib" "$release/bytecode" "$release/system" -type f -exec chmod 0644 {} +
+"$python" - "$release/lib" <<'MODES'
+import os, sys
+for folder, _dirs, files in os.walk(sys.argv[1]):
+    for name in files:
+        path = os.path.join(folder, name)
+        if ".so" not in name and not os.path.islink(path):
+            with open(path, "rb") as f:
+                if f.read(4) == b"\x7fELF":
+                    os.chmod(path, 0o755)
+MODES
 if find "$release/lib" -name __pycache__ | grep -q .; then
   echo "build.sh: a __pycache__ folder in the release (the launcher never reads one)" >&2; exit 1
 fi
@@ -120,6 +133,11 @@ install -D -m 0644 "$here/files/journald.conf" "$stage/etc/systemd/journald.conf
 install -D -m 0755 "$here/install.sh" "$stage/usr/share/dealer-console/install.sh"
 mkdir -p "$stage/usr/bin" && ln -s /opt/dealer-console/current/bin/dealer-console "$stage/usr/bin/dealer-console"
 echo "$version" > "$stage/usr/share/dealer-console/VERSION"
+mkdir -p "$stage/usr/share/man/man1" "$stage/usr/share/doc/dealer-console"
+"$python" "$here/make_docs.py" --version "$version" --man "$stage/usr/share/man/man1/dealer-console.1.gz" \
+  --changelog "$stage/usr/share/doc/dealer-console/changelog.gz"
+install -m 0644 "$here/copyright" "$stage/usr/share/doc/dealer-console/copyright"
+install -D -m 0644 "$here/lintian-overrides" "$stage/usr/share/lintian/overrides/dealer-console"
 
 # 4. the manifest of everything above that runs or configures the console (its digest names
 #    the release: version, build, lock)
