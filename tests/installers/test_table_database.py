@@ -27,10 +27,15 @@ CARD = ";6006001234567890=2812?\n"
 def table(installed: Installed) -> Iterator[Installed]:
     """The installed table PC with no database and no anchor, left so afterwards."""
     anchor = installed.root / "etc/dealer-console/table-db.anchor"
+
+    def clear() -> None:
+        for leftover in [anchor, *installed.db.parent.glob("table.db*"),
+                         *(installed.db.parent / "backups").glob("*")]:
+            leftover.unlink(missing_ok=True)
+
+    clear()
     yield installed
-    for leftover in [anchor, *installed.db.parent.glob("table.db*"),
-                     *(installed.db.parent / "backups").glob("*")]:
-        leftover.unlink(missing_ok=True)
+    clear()
 
 
 def anchor_of(installed: Installed) -> Path:
