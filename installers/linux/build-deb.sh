@@ -25,6 +25,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 top="$(bash "$here/build.sh" --out "$work" | tail -1)"
 version="$(cat "$top/VERSION")"
+export SOURCE_DATE_EPOCH="${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct 2>/dev/null || echo 0)}"
 arch=amd64   # the locked wheels are CPython 3.11 x86-64 builds
 stage="$top/root"
 doc="$stage/usr/share/doc/dealer-console"
@@ -89,6 +90,7 @@ if [ "$1" = purge ]; then
 fi
 POSTRM
 chmod 0755 "$stage/DEBIAN/postinst" "$stage/DEBIAN/prerm" "$stage/DEBIAN/postrm"
+find "$stage" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$out"
 deb="$out/dealer-console_${version}_${arch}.deb"
 dpkg-deb --root-owner-group "${compress[@]}" --build "$stage" "$deb" >/dev/null

@@ -86,6 +86,23 @@ done
 # pyvenv.cfg now name the final path; the activate scripts (a shell's, not the table's) go
 rm -f "$release"/bin/activate* "$release"/bin/Activate.ps1
 grep -lIr --null "$release" "$release/bin" "$release/pyvenv.cfg" | xargs -0 -r sed -i "s|$release|$final|g"
+# the scripts' new first lines, in their distributions' RECORD (hash and size), so the
+# RECORDs name what is installed and the same build gives the same bytes
+"$python" - "$site" <<'RECORDS'
+import base64, csv, hashlib, io, os, sys
+site = sys.argv[1]
+for record in [os.path.join(site, d, "RECORD") for d in os.listdir(site) if d.endswith(".dist-info")]:
+    rows = list(csv.reader(open(record, newline="")))
+    for row in rows:
+        path = os.path.normpath(os.path.join(site, row[0]))
+        if row[0].startswith("../../../bin/") and os.path.isfile(path):
+            data = open(path, "rb").read()
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+            row[1:3] = ["sha256=" + digest.decode(), str(len(data))]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    open(record, "w").write(out.getvalue())
+RECORDS
 # bytecode now, checked against each source's hash, named by the final path, in the
 # release's bytecode/ folder (the launcher's pycache_prefix) laid out by each source's final
 # path: the environment's, and the standard library's (a table PC whose library differs

@@ -69,8 +69,12 @@ def launch(script: Path, root: Path) -> list[str]:
     return [str(root / interpreter.lstrip("/")), *flags, str(script)]
 
 
+BUILD = "installer-tests"
+"""The build id the tests' packages carry (a build is named by it in its manifest)."""
+
+
 def run_script(script: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    environ = dict(os.environ, PYTHON=sys.executable)
+    environ = dict(os.environ, PYTHON=sys.executable, DEALER_CONSOLE_BUILD=BUILD)
     done = subprocess.run(["bash", str(script), *args], capture_output=True, text=True,
                           timeout=900, env=environ)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.installers.conftest import LINUX, Installed, dpkg, launch
+from tests.installers.conftest import LINUX, Installed, dpkg, launch, run_script
 from tests.round.helpers import make_table, play_round
 
 
@@ -332,3 +332,11 @@ def test_the_deb_declares_what_is_true_and_qts_libraries(installed: Installed) -
     scripts = subprocess.run(["dpkg-deb", "-I", str(installed.deb), "postinst"],
                              capture_output=True, text=True, check=True).stdout
     assert "/usr/share/dealer-console/install.sh" in scripts
+
+
+def test_the_same_source_builds_the_same_package(installed: Installed, tmp_path: Path) -> None:
+    """Reproducible: a second build of the same tree is the same .deb, byte for byte (the
+    venv's paths, the scripts' RECORD lines, bytecode, time stamps and gzip headers fixed)."""
+    again = run_script(LINUX / "build-deb.sh", "--out", str(tmp_path), "--quick")
+    rebuilt = Path(again.stdout.strip().splitlines()[-1])
+    assert rebuilt.read_bytes() == installed.deb.read_bytes()
