@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dealer_console import program_info
 from dealer_console.devices.config import DevicesConfig
+from dealer_console.selftest.clock import clock_note
 from dealer_console.selftest.configuration import (
     check_devices_file,
     check_paytables,
@@ -49,6 +50,7 @@ def run_self_test(given: SelfTestInput, probe: DeviceProbe | None) -> Report:
     root = system_root_of(release) if manifest is not None else None
     if root is not None:
         check_system_files(report, root, release)
+        report.notes.append(clock_note())
     profile = check_profile(report, given.profile)
     if profile is not None:
         check_paytables(report, profile)

@@ -147,6 +147,7 @@ install -D -m 0644 "$here/files/70-dealer-console.rules" "$stage/etc/udev/rules.
 install -D -m 0644 "$here/files/logrotate" "$stage/etc/logrotate.d/dealer-console"
 install -D -m 0644 "$here/files/timesyncd.conf" "$stage/etc/systemd/timesyncd.conf.d/dealer-console.conf"
 install -D -m 0644 "$here/files/journald.conf" "$stage/etc/systemd/journald.conf.d/dealer-console.conf"
+install -D -m 0644 "$here/files/logind.conf" "$stage/etc/systemd/logind.conf.d/dealer-console.conf"
 install -D -m 0755 "$here/install.sh" "$stage/usr/share/dealer-console/install.sh"
 mkdir -p "$stage/usr/bin" && ln -s /opt/dealer-console/current/bin/dealer-console "$stage/usr/bin/dealer-console"
 echo "$version" > "$stage/usr/share/dealer-console/VERSION"

@@ -87,6 +87,10 @@ if ((live)); then
   udevadm control --reload && udevadm trigger --subsystem-match=tty --subsystem-match=usb || true
   systemctl daemon-reload
   systemctl enable --now systemd-timesyncd 2>/dev/null || say "no systemd-timesyncd: keep the clock synchronised with chrony or ntpsec"
+  # time-sync.target (the unit starts after it) then waits for the clock to be set
+  systemctl enable systemd-time-wait-sync.service 2>/dev/null || true
+  # no login console: the kiosk owns tty7, no getty on tty1 (logind starts none on the rest)
+  systemctl mask getty@tty1.service >/dev/null 2>&1 || true
   systemctl set-default graphical.target >/dev/null
   systemctl enable dealer-console
   systemctl restart systemd-journald || true

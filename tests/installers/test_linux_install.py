@@ -80,7 +80,8 @@ def test_dpkg_owns_and_verifies_every_file_and_keeps_the_configuration_as_conffi
     conffiles = (root / "var/lib/dpkg/info/dealer-console.conffiles").read_text().split()
     for name in ("/etc/dealer-console/sway.conf", "/etc/dealer-console/console.env",
                  "/etc/dealer-console/devices.toml", "/etc/udev/rules.d/70-dealer-console.rules",
-                 "/etc/logrotate.d/dealer-console"):
+                 "/etc/logrotate.d/dealer-console",
+                 "/etc/systemd/logind.conf.d/dealer-console.conf"):
         assert name in conffiles
     sway = root / "etc/dealer-console/sway.conf"
     original = sway.read_bytes()
@@ -100,6 +101,10 @@ def test_the_installed_console_passes_its_self_test(installed: Installed) -> Non
     program = lines(done, "program")
     assert program and program[0].startswith("PASS") and digest in program[0]
     assert done.stdout.rstrip().endswith("SELF-TEST PASSED")
+    from dealer_console.selftest.clock import clock_synchronised
+
+    synced = clock_synchronised()  # this machine's kernel, as the installed console asks it
+    assert ("NOTE  clock: " + ("synchronised" if synced else "NOT synchronised")) in done.stdout
     assert "PASS  program: " in log.read_text() and "SELF-TEST PASSED" in log.read_text()
 
 
