@@ -43,13 +43,15 @@ user=dealer-console
 # the launcher's own way (its first line names the final path, which is elsewhere under --root)
 console() { "$release/bin/python" -BIS "$release/bin/dealer-console" "$@"; }
 
-# 1. the service user, in the groups that reach serial ports, USB devices, input and the GPU
+# 1. the service user, in the groups that reach input and the GPU (its session's logind
+#    hands them over too); the serial adapters and the keypad are its own by the udev rules,
+#    so it is in neither dialout nor plugdev
 if ((live)); then
   if ! id "$user" >/dev/null 2>&1; then
     useradd --system --home-dir /var/lib/dealer-console --shell /usr/sbin/nologin "$user"
     say "service user $user made"
   fi
-  for group in dialout plugdev input video render; do
+  for group in input video render; do
     getent group "$group" >/dev/null && usermod -aG "$group" "$user"
   done
 else

@@ -195,3 +195,21 @@ def test_the_clock_keeps_to_the_casinos_time_servers_only() -> None:
     assert "After=" in unit and "time-sync.target" in unit
     install = (FILES.parent / "install.sh").read_text()
     assert "systemctl enable systemd-time-wait-sync.service" in install
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed here (it comes with systemd)")
+def test_the_units_sandbox_rates_3_or_lower() -> None:
+    """``systemd-analyze security`` on the unit file (offline: no systemd running here). What
+    the sandbox does to the kiosk on a real boot is not run here (a container has no systemd
+    as its first process)."""
+    done = subprocess.run(["systemd-analyze", "security", "--offline=true",
+                           str(FILES / "dealer-console.service")], capture_output=True,
+                          text=True, timeout=120)
+    found = re.search(r"Overall exposure level for dealer-console.service: (\d+\.\d)",
+                      done.stdout + done.stderr)
+    assert found, done.stdout + done.stderr
+    assert float(found.group(1)) <= 3.0
+    assert "CapabilityBoundingSet=\n" in (FILES / "dealer-console.service").read_text()
+    install = (FILES.parent / "install.sh").read_text()
+    assert "for group in input video render; do" in install  # no dialout, no plugdev
