@@ -112,9 +112,12 @@ def check_program(report: Report, program_dir: Path, manifest: Path, *,
     except (ValueError, UnicodeDecodeError) as exc:
         report.add("program", False, f"the manifest is damaged ({exc}); reinstall the package")
         return None
+    if read.header.get("dealer-console") != "manifest 2":
+        _check_bundle(report, program_dir, read, manifest_hash)  # the Windows bundle's
+        return read
     release_dir = release_dir_of(program_dir)
     root = system_root_of(release_dir)
-    if read.header.get("dealer-console") != "manifest 2" or root is None:
+    if root is None:
         report.add("program", False, f"{manifest} is not a release manifest for this place "
                                      f"({release_dir}); reinstall the package")
         return None
@@ -144,3 +147,30 @@ def check_program(report: Report, program_dir: Path, manifest: Path, *,
         report.add("program", True, f"{len(read.entries)} files match the manifest ({what}), "
                                     f"manifest sha256 {manifest_hash}")
     return read
+
+
+BUNDLE_PACKAGES = ("dealer_console", "drivers", "ui", "config")
+"""The folders a Windows bundle's manifest covers (no header: the console's own files only)."""
+_BUNDLE_SUFFIXES = (".py", ".toml", ".json", ".txt", ".ttf")
+
+
+def _check_bundle(report: Report, program_dir: Path, read: Manifest, manifest_hash: str
+                  ) -> None:
+    """The Windows bundle's manifest (``make_manifest.py --wheel``): the console's own
+    files, relative to the bundle's program folder, and no module added among them."""
+    changed = [n for n, digest in sorted(read.entries.items())
+               if (program_dir / n).is_file() and file_sha256(program_dir / n) != digest]
+    missing = [n for n in sorted(read.entries) if not (program_dir / n).is_file()]
+    added = sorted(
+        str(p.relative_to(program_dir).as_posix()) for package in BUNDLE_PACKAGES
+        for p in (program_dir / package).rglob("*")
+        if p.is_file() and p.suffix in _BUNDLE_SUFFIXES and "__pycache__" not in p.parts
+        and p.relative_to(program_dir).as_posix() not in read.entries)
+    problems = [_listed(kind, names) for kind, names in
+                (("changed", changed), ("missing", missing), ("not in the manifest", added))
+                if names]
+    if problems:
+        report.add("program", False, f"{'; '.join(problems)} (manifest sha256 {manifest_hash})")
+    else:
+        report.add("program", True, f"{len(read.entries)} files match the manifest, "
+                                    f"manifest sha256 {manifest_hash}")

@@ -12,6 +12,9 @@ release folder, or an absolute path for a file outside it. A symbolic link's dig
 
 Usage: python make_manifest.py --stage DIR --release /opt/dealer-console/releases/V
        --version V --build ID --lock requirements.lock --out FILE
+The Windows bundle (installers/windows/build.ps1), whose environment PyInstaller makes, has
+the earlier, narrower manifest: the console's own files from its wheel and the paytables,
+``make_manifest.py --wheel WHEEL --config CONFIG_DIR --out FILE`` (no header).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import argparse
 import hashlib
 import os
 import sys
+import zipfile
 from pathlib import Path
 
 FORMAT = "dealer-console manifest 2"
@@ -61,7 +65,29 @@ def manifest_text(stage: Path, release: str, header: dict[str, str], out: Path) 
     return "".join(lines)
 
 
+def bundle_entries(wheel: Path, config_dir: Path) -> list[tuple[str, str]]:
+    """The Windows bundle's: the wheel's packages and the shipped profiles and paytables."""
+    out: list[tuple[str, str]] = []
+    with zipfile.ZipFile(wheel) as archive:
+        for name in archive.namelist():
+            if name.startswith(("dealer_console/", "drivers/", "ui/")) and not name.endswith("/"):
+                out.append((name, hashlib.sha256(archive.read(name)).hexdigest()))
+    for path in sorted(config_dir.rglob("*.toml")):
+        rel = "config/" + path.relative_to(config_dir).as_posix()
+        out.append((rel, hashlib.sha256(path.read_bytes()).hexdigest()))
+    return sorted(out)
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--wheel"]:
+        bundle = argparse.ArgumentParser(prog="make_manifest.py --wheel")
+        for option in ("--wheel", "--config", "--out"):
+            bundle.add_argument(option, required=True)
+        given = bundle.parse_args(argv)
+        lines = [f"{d}  {n}\n" for n, d in bundle_entries(Path(given.wheel), Path(given.config))]
+        Path(given.out).write_text("".join(lines), encoding="utf-8")
+        print(f"{given.out}: {len(lines)} files")
+        return 0
     parser = argparse.ArgumentParser(prog="make_manifest.py")
     for option in ("--stage", "--release", "--version", "--build", "--lock", "--out"):
         parser.add_argument(option, required=True)

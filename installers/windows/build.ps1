@@ -11,8 +11,8 @@ python -m venv .venv-win
 Remove-Item -Recurse -Force dist\windows-manifest -ErrorAction SilentlyContinue
 .\.venv-win\Scripts\python -m pip wheel --no-deps -w dist\windows-manifest .
 $wheel = Get-ChildItem dist\windows-manifest\dealer_console-*.whl | Select-Object -First 1
-.\.venv-win\Scripts\python installers\linux\make_manifest.py $wheel.FullName config `
-  dist\windows-manifest\dealer-console.manifest
+.\.venv-win\Scripts\python installers\linux\make_manifest.py --wheel $wheel.FullName `
+  --config config --out dist\windows-manifest\dealer-console.manifest
 .\.venv-win\Scripts\pyinstaller --noconfirm --distpath dist\windows `
   installers\windows\dealer-console.spec
 $version = (.\.venv-win\Scripts\python -c "from importlib.metadata import version; print(version('dealer-console'))")
