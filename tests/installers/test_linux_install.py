@@ -48,7 +48,7 @@ def test_the_install_puts_each_part_where_the_table_pc_expects_it(installed: Ins
         if script.is_file() and not script.is_symlink() and script.read_bytes()[:2] == b"#!":
             first = script.read_text().splitlines()[0]
             assert first.startswith(("#!/opt/dealer-console/releases/0.1.0/bin/python",
-                                     "#!/bin/sh")), (script, first)
+                                     "#!/bin/bash")), (script, first)
     assert os.readlink(installed.release / "bin/python3.11") == "/usr/bin/python3.11"
     assert "/opt/dealer-console/releases/0.1.0" in (installed.release / "pyvenv.cfg").read_text()
     assert os.readlink(root / "usr/bin/dealer-console") == \
