@@ -54,14 +54,43 @@ CONTROL
 (cd "$stage" && find etc -type f | sort | sed 's|^|/|') > "$stage/DEBIAN/conffiles"
 (cd "$stage" && find . -path ./DEBIAN -prune -o -type f -print | sed 's|^\./||' | sort \
   | xargs -d '\n' md5sum) > "$stage/DEBIAN/md5sums"
+# the newest database schema this release reads (a table database's user_version)
+schema="$("$stage/opt/dealer-console/releases/$version/bin/python" -BI -c \
+  "import sys; sys.path.insert(0, sys.argv[1]); from dealer_console.storage.identity import schema_version; print(schema_version())" \
+  "$stage/opt/dealer-console/releases/$version/lib/python3.11/site-packages")"
+cat > "$stage/DEBIAN/preinst" <<PREINST
+#!/bin/sh
+# Before anything is unpacked: a table database written by a later console (an older
+# package installed over a newer one) is refused here, so nothing changes and the running
+# console is started again (postinst abort-upgrade). This release reads schema $schema.
+set -e
+db="\$DPKG_ROOT/var/lib/dealer-console/table.db"
+if [ "\$1" = install ] || [ "\$1" = upgrade ]; then
+  if [ -f "\$db" ]; then
+    have="\$(od -An -tu4 --endian=big -j60 -N4 "\$db" | tr -d ' ')"
+    if [ -n "\$have" ] && [ "\$have" -gt $schema ]; then
+      echo "dealer-console $version: the table database \$db was written by a later console" \\
+           "(schema \$have; this release reads up to $schema): not installed, nothing changed." \\
+           "Install the release that wrote it, or restore a backup this release can read" >&2
+      exit 1
+    fi
+  fi
+fi
+PREINST
 cat > "$stage/DEBIAN/postinst" <<'POSTINST'
 #!/bin/sh
 # The steps dpkg cannot do: the service user, the audit key, the database backed up then
-# migrated, old backups pruned, the service enabled and started (install.sh).
+# migrated, old backups pruned, the service enabled and started (install.sh). After a failed
+# update (abort-upgrade) the release still installed is started again.
 set -e
-if [ "$1" = configure ]; then
-  "$DPKG_ROOT/usr/share/dealer-console/install.sh" --root "${DPKG_ROOT:-/}"
-fi
+case "$1" in
+  configure)
+    "$DPKG_ROOT/usr/share/dealer-console/install.sh" --root "${DPKG_ROOT:-/}" ;;
+  abort-upgrade|abort-remove|abort-deconfigure)
+    if [ -z "$DPKG_ROOT" ] && [ -d /run/systemd/system ]; then
+      systemctl start dealer-console.service || true
+    fi ;;
+esac
 POSTINST
 cat > "$stage/DEBIAN/prerm" <<'PRERM'
 #!/bin/sh
@@ -89,7 +118,7 @@ if [ "$1" = purge ]; then
        "${DPKG_ROOT}/var/log/dealer-console and ${DPKG_ROOT}/etc/dealer-console/audit.key"
 fi
 POSTRM
-chmod 0755 "$stage/DEBIAN/postinst" "$stage/DEBIAN/prerm" "$stage/DEBIAN/postrm"
+chmod 0755 "$stage/DEBIAN/preinst" "$stage/DEBIAN/postinst" "$stage/DEBIAN/prerm" "$stage/DEBIAN/postrm"
 find "$stage" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 mkdir -p "$out"
 deb="$out/dealer-console_${version}_${arch}.deb"

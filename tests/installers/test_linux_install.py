@@ -345,3 +345,30 @@ def test_the_same_source_builds_the_same_package(installed: Installed, tmp_path:
     again = run_script(LINUX / "build-deb.sh", "--out", str(tmp_path), "--quick")
     rebuilt = Path(again.stdout.strip().splitlines()[-1])
     assert rebuilt.read_bytes() == installed.deb.read_bytes()
+
+
+def test_an_older_package_over_a_later_database_is_refused_before_anything_changes(
+        installed: Installed) -> None:
+    """The preinst reads the database's schema from its header: one a later console wrote
+    stops the install before a file is unpacked or the database touched; the installed
+    release stays installed and configured."""
+    db = installed.db
+    _played_table(db)
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA user_version = 99")  # as a later console's schema would say
+    conn.commit()
+    conn.close()
+    before = db.read_bytes()
+    try:
+        done = dpkg(installed.root, "-i", str(installed.deb), check=False)
+        assert done.returncode != 0
+        assert "written by a later console (schema 99; this release reads up to" in \
+            done.stderr
+        assert db.read_bytes() == before
+        assert not list((db.parent / "backups").glob("table-before-*"))
+        status = dpkg(installed.root, "-s", "dealer-console").stdout
+        assert "Status: install ok installed" in status
+        assert installed.console.is_file()
+    finally:
+        for leftover in [*db.parent.glob("table.db*"), *(db.parent / "backups").glob("*")]:
+            leftover.unlink(missing_ok=True)
