@@ -88,7 +88,7 @@ case "$1" in
     "$DPKG_ROOT/usr/share/dealer-console/install.sh" --root "${DPKG_ROOT:-/}" ;;
   abort-upgrade|abort-remove|abort-deconfigure)
     if [ -z "$DPKG_ROOT" ] && [ -d /run/systemd/system ]; then
-      systemctl start dealer-console.service || true
+      deb-systemd-invoke start dealer-console.service || true
     fi ;;
 esac
 POSTINST
