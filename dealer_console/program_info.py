@@ -1,5 +1,5 @@
 """What program this is: its version and, for an installed copy, the SHA-256 of the manifest
-of its files written when the package was built (``installers/linux/build-manifest.py``).
+of its files written when the package was built (``installers/linux/make_manifest.py``).
 
 A technician or a regulator's lab compares that digest with the approved one; the technician's
 screen and ``dealer-console self-test`` print it. A development copy has no manifest."""

@@ -25,6 +25,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--devices", type=file_path, default=None, help="the devices file")
     parser.add_argument("--key", default=None, help="the audit key file (default: "
                                                     "$DEALER_CONSOLE_AUDIT_KEY)")
+    parser.add_argument("--anchor", type=file_path, default=None,
+                        help="the table database's anchor: the database must be the one it "
+                             "names (default: $DEALER_CONSOLE_TABLE_ANCHOR; none: not checked)")
     parser.add_argument("--log", type=Path, default=None,
                         help="append the result to this file (the unit uses "
                              "/var/log/dealer-console/self-test.log)")
@@ -38,6 +41,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from dealer_console.cli import CommandError
     from dealer_console.selftest import SelfTestInput, run_self_test
+    from dealer_console.selftest.table_anchor import anchor_path
     from dealer_console.storage.anchor import AnchorError, key_path, load_key
     from drivers.selftest_probe import probe_devices
 
@@ -49,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
     report = run_self_test(SelfTestInput(
         profile=args.profile, db=Path(args.db),
         devices=Path(args.devices) if args.devices else None,
-        require_manifest=args.require_manifest, audit_key=key),
+        require_manifest=args.require_manifest, audit_key=key,
+        table_anchor=Path(args.anchor) if args.anchor else anchor_path()),
         lambda config: probe_devices(config, args.wait))
     for line in report.lines():
         print(line)

@@ -21,6 +21,8 @@ packages=(
   # it here would upgrade the container's systemd; tests/installers skips that one check
   # the linked jackpot's server: tests start a PostgreSQL of their own (initdb + pg_ctl)
   postgresql
+  # Debian's package checker: tests/installers/test_lintian.py holds the built .deb to it
+  lintian
 )
 missing=()
 for pkg in "${packages[@]}"; do

@@ -17,6 +17,7 @@ from dealer_console.controller import OpenTable, TableController, TableDevices, 
 from dealer_console.devices.config import load_devices
 from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.profiles.model import Profile
+from ui.background_audit import BackgroundAudit, start_background_audit
 from ui.bridge import ControllerBridge
 from ui.dealer.window import DealerWindow
 from ui.power_on import SelfTestFailed, power_on_check, show_self_test_failure
@@ -136,6 +137,7 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
         return show_self_test_failure(app, report, watchdog, quit_after)
     console = start_console(profile, db_path, simulated=simulated, devices_file=devices_file,
                             four_colour=four_colour, meter_display=meter_display)
+    audits: BackgroundAudit | None = None
     try:
         if full_screen:
             console.window.showFullScreen()
@@ -143,10 +145,14 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
             console.window.resize(1280, 800)
             console.window.show()
         watchdog.ready(f"table open: {profile.name}")
+        if Path(db_path).is_file():  # the full audit, off the GUI thread, soon and hourly
+            audits = start_background_audit(db_path, console.window)
         if console.world is not None:
             console.world.show()
         if quit_after is not None:
             QTimer.singleShot(int(quit_after * 1000), app.quit)
         return int(app.exec())
     finally:
+        if audits is not None:
+            audits.stop()
         console.close()

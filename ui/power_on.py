@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 from dealer_console.errors import ConsoleError
 from dealer_console.profiles.model import Profile
 from dealer_console.selftest import Report, SelfTestInput, run_self_test
+from dealer_console.selftest.table_anchor import anchor_path
 from dealer_console.storage.anchor import key_path, load_key
 from ui import theme
 from ui.watchdog import SystemdWatchdog
@@ -43,7 +44,8 @@ def power_on_check(profile: Profile, db_path: str | Path, devices_file: str | Pa
         profile=profile.name, db=Path(db_path),
         devices=Path(devices_file) if devices_file is not None else None,
         require_manifest=environ.get("DEALER_CONSOLE_REQUIRE_MANIFEST") == "1",
-        audit_key=load_key(key_file) if key_file is not None else None),
+        audit_key=load_key(key_file) if key_file is not None else None,
+        table_anchor=anchor_path(environ)),
         None if simulated else probe_devices)
     log = environ.get("DEALER_CONSOLE_SELFTEST_LOG")
     if log:

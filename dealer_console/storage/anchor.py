@@ -74,14 +74,16 @@ def create_key(path: Path) -> None:
 
 def load_key(path: Path) -> bytes:
     """The key from ``path``; refused when others may read it or it is not a key file."""
+    from dealer_console.storage import key_access
+
     try:
-        mode = path.stat().st_mode
         text = path.read_text("ascii").strip()
+        exposed = key_access.problem(path)  # permission bits, or Windows' access list
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not a key file"
         raise AnchorError(f"{path}: cannot read the audit key: {reason}") from None
-    if mode & 0o077:
-        raise AnchorError(f"{path}: the audit key is readable by others; chmod 600 it")
+    if exposed is not None:
+        raise AnchorError(f"{path}: {exposed}")
     if len(text) != 2 * _KEY_BYTES or not _HEX.match(text):
         raise AnchorError(f"{path}: not an audit key (64 hex digits, made by audit init-key)")
     return bytes.fromhex(text)

@@ -43,14 +43,47 @@ Source: "console.cmd"; DestDir: "{#DataDir}"; Flags: onlyifdoesntexist uninsneve
 Name: "{commonstartup}\{#AppName}"; Filename: "{#DataDir}\console.cmd"; WorkingDir: "{#DataDir}"
 Name: "{group}\{#AppName} self-test"; Filename: "{cmd}"; Parameters: "/k ""{app}\dealer-console.exe"" self-test --profile washington-face-up --db ""{#DataDir}\table.db"" --devices ""{#DataDir}\devices.toml"""
 
-[Run]
-; an existing database: a verified backup, then its migrations, before the new console runs it
-Filename: "{app}\dealer-console.exe"; Parameters: "backup --db ""{#DataDir}\table.db"" --to ""{#DataDir}\backups\table-before-{#AppVersion}-{code:Stamp}.db"""; Flags: runhidden waituntilterminated; Check: FileExists(ExpandConstant('{#DataDir}\table.db'))
-Filename: "{app}\dealer-console.exe"; Parameters: "upgrade-db --db ""{#DataDir}\table.db"""; Flags: runhidden waituntilterminated; Check: FileExists(ExpandConstant('{#DataDir}\table.db'))
-
 [Code]
 { The backup's name carries the time: a second install of one version keeps both copies. }
 function Stamp(Param: String): String;
 begin
   Result := GetDateTimeString('yyyymmdd"T"hhnnss', #0, #0);
+end;
+
+{ Before any file is replaced, the installed console (an update) backs up the table database;
+  a failed backup stops the setup with nothing changed, its exit code said. }
+function PrepareToInstall(var NeedsRestart: Boolean): String;
+var
+  Code: Integer;
+  Exe, Db, Copy: String;
+begin
+  Result := '';
+  Exe := ExpandConstant('{app}\dealer-console.exe');
+  Db := ExpandConstant('{#DataDir}\table.db');
+  Copy := ExpandConstant('{#DataDir}\backups\table-before-{#AppVersion}-') + Stamp('') + '.db';
+  if FileExists(Db) and FileExists(Exe) then
+    if not Exec(Exe, 'backup --db "' + Db + '" --to "' + Copy + '"', '', SW_HIDE,
+                ewWaitUntilTerminated, Code) or (Code <> 0) then
+      Result := 'The backup of the table database failed (exit code ' + IntToStr(Code) +
+                '): nothing was changed. Run "dealer-console backup" by hand to see why.';
+end;
+
+{ After the files: the new console applies its migrations; a failure is said with its exit
+  code (the console's self-test then keeps the table closed: migrations not applied). }
+procedure CurStepChanged(CurStep: TSetupStep);
+var
+  Code: Integer;
+  Db: String;
+begin
+  if CurStep = ssPostInstall then
+  begin
+    Db := ExpandConstant('{#DataDir}\table.db');
+    if FileExists(Db) then
+      if not Exec(ExpandConstant('{app}\dealer-console.exe'), 'upgrade-db --db "' + Db + '"',
+                  '', SW_HIDE, ewWaitUntilTerminated, Code) or (Code <> 0) then
+        MsgBox('The table database could not be upgraded (exit code ' + IntToStr(Code) +
+               '). The table stays closed: restore the backup from ' +
+               ExpandConstant('{#DataDir}\backups') + ' or call support.',
+               mbCriticalError, MB_OK);
+  end;
 end;

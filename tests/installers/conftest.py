@@ -1,15 +1,18 @@
-"""One installed table PC for the installer tests: the .deb built by build-deb.sh, unpacked
-into a throwaway root with dpkg-deb, and its own install.sh (what the package's postinst
-runs) run there with ``--root``.
+"""One installed table PC for the installer tests: the .deb built by build-deb.sh (the whole
+release environment from requirements.lock) and installed by dpkg itself into a throwaway
+root (``dpkg --root --force-script-chrootless``: dpkg's database, conffiles and maintainer
+scripts run for real, the postinst told the root through ``DPKG_ROOT``).
 
-A fresh virtual environment with PySide6 in every run would take minutes, so the release's
-environment reuses this test run's installed dependencies (``--reuse-deps``): the console's
-own wheel, configuration, manifest and every script are installed for real.
-``installers/linux/ci-full-install.sh`` is the slow step that builds the whole environment."""
+The root's dependencies (sway, Qt's system libraries, Python 3.11) are this machine's, so
+dpkg is told not to look for them in the empty root (``--force-depends``). A program of the
+installed release is run as the kernel would run its launcher: the release's interpreter
+with the launcher's own first-line flags (that line names ``/opt/...``, which is inside the
+root here)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -19,6 +22,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 LINUX = REPO / "installers" / "linux"
+VERSION = "0.1.0"
 
 
 @dataclass(frozen=True)
@@ -28,12 +32,16 @@ class Installed:
     install_log: str
 
     @property
+    def release(self) -> Path:
+        return self.root / "opt/dealer-console/releases" / VERSION
+
+    @property
     def console(self) -> Path:
         return self.root / "opt/dealer-console/current/bin/dealer-console"
 
     @property
     def site(self) -> Path:
-        return next((self.root / "opt/dealer-console/current/lib").glob("python3*/site-packages"))
+        return self.release / "lib/python3.11/site-packages"
 
     @property
     def db(self) -> Path:
@@ -41,37 +49,67 @@ class Installed:
 
     def run(self, *args: str, env: dict[str, str] | None = None
             ) -> subprocess.CompletedProcess[str]:
-        """A command of the installed console (its own launcher, its own site-packages)."""
+        """A command of the installed console, started as its launcher's first line says."""
         environ = {k: v for k, v in os.environ.items() if not k.startswith("DEALER_CONSOLE")}
-        environ["PYTHONDONTWRITEBYTECODE"] = "1"
         environ.update(env or {})
-        return subprocess.run([str(self.console), *args], capture_output=True, text=True,
-                              timeout=120, env=environ, cwd=self.root)
+        return subprocess.run([*launch(self.console, self.root), *args], capture_output=True,
+                              text=True, timeout=120, env=environ, cwd=self.root)
 
     def self_test(self, *args: str) -> subprocess.CompletedProcess[str]:
         return self.run("self-test", "--profile", "washington-face-up", "--db", str(self.db),
                         "--require-manifest", *args)
 
 
+def launch(script: Path, root: Path) -> list[str]:
+    """What the kernel runs for ``script`` installed under ``root``: its first line's
+    interpreter (inside the root) and flags, then the script."""
+    first = script.read_text().splitlines()[0]
+    assert first.startswith("#!/"), first
+    interpreter, *flags = first[2:].split(" ", 1)
+    return [str(root / interpreter.lstrip("/")), *flags, str(script)]
+
+
+BUILD = "installer-tests"
+"""The build id the tests' packages carry (a build is named by it in its manifest)."""
+
+
 def run_script(script: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    environ = dict(os.environ, PYTHON=sys.executable)
+    environ = dict(os.environ, PYTHON=sys.executable, DEALER_CONSOLE_BUILD=BUILD)
     done = subprocess.run(["bash", str(script), *args], capture_output=True, text=True,
-                          timeout=600, env=environ)
+                          timeout=900, env=environ)
     assert done.returncode == 0, done.stdout + done.stderr
     return done
 
 
+def dpkg(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """dpkg acting on the throwaway root (its own database there)."""
+    done = subprocess.run(["dpkg", f"--root={root}", "--force-script-chrootless",
+                           "--force-depends", "--force-confold", "--log=/dev/null", *args],
+                          capture_output=True, text=True, timeout=600)
+    if check:
+        assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def new_root(path: Path) -> Path:
+    """An empty root with an empty dpkg database."""
+    for folder in ("var/lib/dpkg/updates", "var/lib/dpkg/info"):
+        (path / folder).mkdir(parents=True, exist_ok=True)
+    (path / "var/lib/dpkg/status").touch()
+    return path
+
+
 @pytest.fixture(scope="session")
 def deb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("dpkg-deb") is None or not Path("/usr/bin/python3.11").exists():
+        pytest.skip("building the package needs dpkg-deb and /usr/bin/python3.11")
     out = tmp_path_factory.mktemp("deb")
-    built = run_script(LINUX / "build-deb.sh", "--out", str(out))
+    built = run_script(LINUX / "build-deb.sh", "--out", str(out), "--quick")
     return Path(built.stdout.strip().splitlines()[-1])
 
 
 @pytest.fixture(scope="session")
 def installed(deb: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
-    root = tmp_path_factory.mktemp("table-pc")
-    subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True, timeout=120)
-    done = run_script(root / "usr/share/dealer-console/install.sh", "--root", str(root),
-                      "--reuse-deps", sys.prefix)
+    root = new_root(tmp_path_factory.mktemp("table-pc"))
+    done = dpkg(root, "-i", str(deb))
     return Installed(deb, root, done.stdout)

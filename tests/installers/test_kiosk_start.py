@@ -11,7 +11,9 @@ unit's ``Restart=always`` starts it all again.
 
 What differs from a table PC, each substituted in a copy the test makes: sway runs headless
 (``WLR_BACKENDS=headless``, no screen here) with output names ``HEADLESS-1``/``-2`` for the
-table's ``HDMI-A-1``/``-2``; paths point into the throwaway root; and the console is started
+table's ``HDMI-A-1``/``-2``; paths point into the throwaway root (the package installed
+there by dpkg), the launcher started by its interpreter (its first line names ``/opt``);
+and the console is started
 with ``--simulated`` devices instead of ``--devices /etc/dealer-console/devices.toml`` (no
 shuffler is wired to this machine; the self-test with the real file is tested in
 ``test_linux_install.py``)."""
@@ -25,7 +27,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -33,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.installers.conftest import run_script
+from tests.installers.conftest import dpkg, launch, new_root
 
 USER = "dc-kiosk-test"
 WATCHDOG_USEC = 2_000_000
@@ -126,55 +127,74 @@ def _windows(tree: dict[str, object]) -> Iterator[tuple[str, dict[str, object]]]
     yield from walk(tree, "")
 
 
+def _kiosk(work: Path, deb: Path, service_user: pwd.struct_passwd,
+           environ: dict[str, str | None] | None = None
+           ) -> tuple[Path, socket.socket, subprocess.Popen[bytes]]:
+    """The package installed by dpkg in ``work/root`` as on a table PC, and sway started as
+    the unit would start it (``environ`` changes the unit's environment): the runtime
+    folder, the notify socket and sway."""
+    root = new_root(work / "root")
+    root.chmod(0o755)
+    dpkg(root, "-i", str(deb))
+    # the table's database started by an executive (docs/install.md, step 6): here the
+    # simulated table's executive, whose card (public test data) then puts on file the
+    # rest of the simulated staff the --simulated console expects
+    subprocess.run([*launch(root / "opt/dealer-console/current/bin/dealer-console", root),
+                    "table-db", "new", "--db", str(root / "var/lib/dealer-console/table.db"),
+                    "--anchor", str(root / "etc/dealer-console/table-db.anchor"), "SIM-X1",
+                    "Sim Executive"], input=";5000200000001=2912?\n", text=True,
+                   check=True, capture_output=True, timeout=120)
+    uid, gid = service_user.pw_uid, service_user.pw_gid
+    # what install.sh does to ownership on a live system (left out with --root)
+    for own in ("var/lib/dealer-console", "var/log/dealer-console"):
+        for path in [root / own, *(root / own).rglob("*")]:
+            os.chown(path, uid, gid)
+    os.chown(root / "etc/dealer-console/audit.key", uid, gid)
+    runtime = work / "run"
+    runtime.mkdir(mode=0o700)
+    os.chown(runtime, uid, gid)
+    kiosk = work / "dealer-console-kiosk"
+    installed = (root / "opt/dealer-console/current/bin/dealer-console-kiosk").read_text()
+    assert '--devices /etc/dealer-console/devices.toml' in installed
+    current = root / "opt/dealer-console/current/bin"
+    kiosk.write_text(_rerooted(installed.replace(
+        "--devices /etc/dealer-console/devices.toml", "--simulated"), root).replace(
+        f"{current}/dealer-console gui",  # the launcher's first line names /opt
+        f"{current}/python -BIS {current}/dealer-console gui"))
+    kiosk.chmod(0o755)
+    conf = (root / "etc/dealer-console/sway.conf").read_text()
+    assert "set $dealer HDMI-A-1" in conf and "exec /opt/dealer-console/current/bin/" \
+        "dealer-console-kiosk" in conf
+    conf = conf.replace("HDMI-A-1", "HEADLESS-1").replace("HDMI-A-2", "HEADLESS-2")
+    conf = conf.replace("exec /opt/dealer-console/current/bin/dealer-console-kiosk",
+                        f"exec {kiosk}")
+    (work / "sway.conf").write_text("output HEADLESS-1 resolution 1280x800\n" + conf)
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(work / "notify"))
+    (work / "notify").chmod(0o777)
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(work),
+           "XDG_RUNTIME_DIR": str(runtime), "WLR_BACKENDS": "headless",
+           "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
+           "NOTIFY_SOCKET": str(work / "notify"), "WATCHDOG_USEC": str(WATCHDOG_USEC),
+           # as the unit's Environment= line
+           "XDG_SESSION_TYPE": "wayland", "QT_QPA_PLATFORM": "wayland",
+           **_console_env(root)}
+    merged: dict[str, str | None] = {**env, **(environ or {})}
+    sway = subprocess.Popen(
+        ["runuser", "-u", USER, "--", "env", "-i",
+         *(f"{k}={v}" for k, v in merged.items() if v is not None), "sway", "--config",
+         str(work / "sway.conf")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        start_new_session=True)
+    return runtime, notify, sway
+
+
 def test_the_installed_console_starts_full_screen_under_the_kiosk(
         deb: Path, service_user: pwd.struct_passwd) -> None:
     work = Path(tempfile.mkdtemp(prefix="kiosk-"))  # the service user must reach it
     work.chmod(0o755)
     sway = None
     try:
-        root = work / "root"
-        root.mkdir()
-        subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True, timeout=120)
-        run_script(root / "usr/share/dealer-console/install.sh", "--root", str(root),
-                   "--reuse-deps", sys.prefix)
-        _system_python(root / "opt/dealer-console/current")
-        uid, gid = service_user.pw_uid, service_user.pw_gid
-        # what install.sh does to ownership on a live system (left out with --root)
-        for own in ("var/lib/dealer-console", "var/log/dealer-console"):
-            for path in [root / own, *(root / own).rglob("*")]:
-                os.chown(path, uid, gid)
-        os.chown(root / "etc/dealer-console/audit.key", uid, gid)
-        runtime = work / "run"
-        runtime.mkdir(mode=0o700)
-        os.chown(runtime, uid, gid)
-        kiosk = work / "dealer-console-kiosk"
-        installed = (root / "opt/dealer-console/current/bin/dealer-console-kiosk").read_text()
-        assert '--devices /etc/dealer-console/devices.toml' in installed
-        kiosk.write_text(_rerooted(installed.replace(
-            "--devices /etc/dealer-console/devices.toml", "--simulated"), root))
-        kiosk.chmod(0o755)
-        conf = (root / "etc/dealer-console/sway.conf").read_text()
-        assert "set $dealer HDMI-A-1" in conf and "exec /opt/dealer-console/current/bin/" \
-            "dealer-console-kiosk" in conf
-        conf = conf.replace("HDMI-A-1", "HEADLESS-1").replace("HDMI-A-2", "HEADLESS-2")
-        conf = conf.replace("exec /opt/dealer-console/current/bin/dealer-console-kiosk",
-                            f"exec {kiosk}")
-        (work / "sway.conf").write_text("output HEADLESS-1 resolution 1280x800\n" + conf)
-        notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        notify.bind(str(work / "notify"))
-        (work / "notify").chmod(0o777)
-        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(work),
-               "XDG_RUNTIME_DIR": str(runtime), "WLR_BACKENDS": "headless",
-               "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman",
-               "NOTIFY_SOCKET": str(work / "notify"), "WATCHDOG_USEC": str(WATCHDOG_USEC),
-               # as the unit's Environment= line
-               "XDG_SESSION_TYPE": "wayland", "QT_QPA_PLATFORM": "wayland",
-               **_console_env(root)}
-        sway = subprocess.Popen(
-            ["runuser", "-u", USER, "--", "env", "-i",
-             *(f"{k}={v}" for k, v in env.items()), "sway", "--config",
-             str(work / "sway.conf")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-            start_new_session=True)
+        runtime, notify, sway = _kiosk(work, deb, service_user)
         told = _datagrams(notify, "READY=1", 120, sway)
         assert any("READY=1" in t for t in told), (told, _stderr(sway))
         ready = next(t for t in told if "READY=1" in t)
@@ -219,23 +239,6 @@ def test_the_installed_console_starts_full_screen_under_the_kiosk(
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _system_python(release: Path) -> None:
-    """The release's environment on the system's Python 3.11, as on a table PC: the tests
-    install it with this run's interpreter (``--reuse-deps``), which may live where the
-    service user cannot reach it (a version manager in root's home). Same minor version, so
-    the reused dependencies' compiled modules load alike."""
-    system = Path(f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}")
-    if not system.exists():
-        pytest.skip(f"{system} is not installed: the service user needs a system Python")
-    link = release / "bin" / system.name
-    if link.resolve() != system.resolve():
-        link.unlink()
-        link.symlink_to(system)
-        cfg = release / "pyvenv.cfg"
-        cfg.write_text("".join(f"home = {system.parent}\n" if line.startswith("home =")
-                               else line + "\n" for line in cfg.read_text().splitlines()))
-
-
 def _stderr(proc: subprocess.Popen[bytes]) -> str:
     if proc.poll() is None or proc.stderr is None:
         return "(sway still running)"
@@ -259,3 +262,36 @@ def _picture(ipc: Path) -> None:
 
 def _wayland_display(runtime: Path) -> str:
     return next(p.name for p in runtime.glob("wayland-*") if not p.name.endswith(".lock"))
+
+
+@pytest.mark.parametrize(("profile", "reason"), [
+    ("washington-face-upp", "unknown profile 'washington-face-upp'"),
+    (None, "DEALER_CONSOLE_PROFILE is not set"),
+])
+def test_a_console_that_cannot_start_shows_why_and_is_not_restarted(
+        deb: Path, service_user: pwd.struct_passwd, profile: str | None, reason: str) -> None:
+    """A profile typo, or no profile at all: the reason on the screen (swaynag over the
+    kiosk), told to systemd as the unit's status, and the kiosk kept up answering the
+    watchdog, so the unit does not restart it every few seconds on a black screen."""
+    work = Path(tempfile.mkdtemp(prefix="kiosk-"))
+    work.chmod(0o755)
+    sway = None
+    try:
+        _runtime, notify, sway = _kiosk(work, deb, service_user,
+                                        {"DEALER_CONSOLE_PROFILE": profile})
+        told = _datagrams(notify, "READY=1", 120, sway)
+        ready = [t for t in told if "READY=1" in t]
+        assert ready, (told, _stderr(sway))
+        assert "STATUS=table closed: " in ready[0] and reason in ready[0]
+        pings = _datagrams(notify, "WATCHDOG=1", 30, sway)
+        assert any("WATCHDOG=1" in t for t in pings), (pings, _stderr(sway))
+        assert sway.poll() is None  # the kiosk stays up: no restart
+        nag = subprocess.run(["pgrep", "-u", USER, "-a", "swaynag"], capture_output=True,
+                             text=True, timeout=30)
+        assert "Table closed: the console cannot start: " in nag.stdout
+        assert reason in nag.stdout
+    finally:
+        if sway is not None and sway.poll() is None:
+            os.killpg(sway.pid, signal.SIGKILL)
+            sway.wait(timeout=30)
+        shutil.rmtree(work, ignore_errors=True)

@@ -163,3 +163,53 @@ def test_the_udev_rules_pass_udevadm_verify() -> None:
     done = subprocess.run(["udevadm", "verify", str(FILES / "70-dealer-console.rules")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_no_key_leaves_the_kiosk_and_no_login_console_runs() -> None:
+    """Ctrl+Alt+F1-F12 stay plain F-keys (xkb's ``srvrkeys:none``: the F-keys' types lose the
+    levels that switch virtual terminals), the kiosk binds no key, logind starts no getty and
+    ignores the power, suspend and reboot keys."""
+    sway = (FILES / "sway.conf").read_text()
+    assert "input type:keyboard xkb_options srvrkeys:none" in sway
+    rules = Path("/usr/share/X11/xkb/rules/evdev")
+    if rules.exists():  # the option is xkb's, and it maps the F-keys to plain F-keys
+        assert "srvrkeys:none\t\t=\t+srvr_ctrl(no_srvr_keys)" in rules.read_text()
+        symbols = Path("/usr/share/X11/xkb/symbols/srvr_ctrl").read_text()
+        plain = symbols.split('xkb_symbols "no_srvr_keys"', 1)[1].split("};\n};", 1)[0]
+        for n in range(1, 13):
+            assert f"key <FK{n:02d}> {{ [ F{n}, F{n} ]" in plain
+    lines = [x.strip() for x in sway.splitlines() if x.strip() and not x.startswith("#")]
+    assert not [x for x in lines if x.split()[0] in ("bindsym", "bindcode", "bindswitch",
+                                                       "mode", "bar", "swaynag_command")]
+    logind = (FILES / "logind.conf").read_text()
+    for setting in ("NAutoVTs=0", "ReserveVT=0", "HandlePowerKey=ignore",
+                    "HandleRebootKey=ignore", "HandleSuspendKey=ignore"):
+        assert setting in logind.splitlines()
+
+
+def test_the_clock_keeps_to_the_casinos_time_servers_only() -> None:
+    timesync = (FILES / "timesyncd.conf").read_text().splitlines()
+    assert "FallbackNTP=" in timesync  # no public pool behind the casino's servers
+    assert any(x.startswith("NTP=") and len(x) > 4 for x in timesync)
+    unit = (FILES / "dealer-console.service").read_text()
+    assert "After=" in unit and "time-sync.target" in unit
+    install = (FILES.parent / "install.sh").read_text()
+    assert "systemctl enable systemd-time-wait-sync.service" in install
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed here (it comes with systemd)")
+def test_the_units_sandbox_rates_3_or_lower() -> None:
+    """``systemd-analyze security`` on the unit file (offline: no systemd running here). What
+    the sandbox does to the kiosk on a real boot is not run here (a container has no systemd
+    as its first process)."""
+    done = subprocess.run(["systemd-analyze", "security", "--offline=true",
+                           str(FILES / "dealer-console.service")], capture_output=True,
+                          text=True, timeout=120)
+    found = re.search(r"Overall exposure level for dealer-console.service: (\d+\.\d)",
+                      done.stdout + done.stderr)
+    assert found, done.stdout + done.stderr
+    assert float(found.group(1)) <= 3.0
+    assert "CapabilityBoundingSet=\n" in (FILES / "dealer-console.service").read_text()
+    install = (FILES.parent / "install.sh").read_text()
+    assert "for group in input video render; do" in install  # no dialout, no plugdev

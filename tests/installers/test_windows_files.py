@@ -103,6 +103,16 @@ def test_the_inno_script_passes_the_lint() -> None:
     assert lint_inno(text, WINDOWS) == []
     assert "{commonstartup}" in text and "console.cmd" in text  # started at log-on
     assert "uninsneveruninstall" in text  # the table's data survives removal
+    # the backup before any file changes and the upgrade after, each exit code heeded
+    assert "function PrepareToInstall" in text and "procedure CurStepChanged" in text
+    assert text.count("or (Code <> 0) then") == 2 and "[Run]" not in text
+    build = (WINDOWS / "build.ps1").read_text()
+    logical = build.replace("`\n", " ").splitlines()  # continuation lines joined
+    natives = [n for n, line in enumerate(logical)
+               if line.startswith((".\\", "python ", "iscc ", "$version = (."))]
+    assert len(natives) == 8
+    for n in natives:  # each native command is followed by its exit code's check
+        assert "; Check " in logical[n] or logical[n + 1].startswith("Check "), logical[n]
     cmd = (WINDOWS / "console.cmd").read_text()
     assert "gui --full-screen" in cmd and "DEALER_CONSOLE_REQUIRE_MANIFEST=1" in cmd
 
