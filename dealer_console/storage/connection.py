@@ -201,10 +201,10 @@ def open_table_db(path: str | Path, *, create: bool = True) -> TableDatabase:
         if not exists and check_path(file, must_exist=False):  # made meanwhile by another
             _verify(file, writing=True)
             exists = True
+        if not exists:
+            _create_whole(file)
         conn = sqlite3.connect(str(file), isolation_level=None, timeout=30.0)
         db = TableDatabase(conn, str(file), lock)
-        if not exists:  # the mark is the first thing written: no unmarked table database
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         _set_pragmas(conn)
         _migrate(db)
     except BaseException as exc:
@@ -218,6 +218,32 @@ def open_table_db(path: str | Path, *, create: bool = True) -> TableDatabase:
                    ) from None
         raise
     return db
+
+
+def _create_whole(file: Path) -> None:
+    """A new table database appears under its name whole, or not at all: it is made beside
+    it, marked (the mark first: no unmarked table database), migrated and closed, then moved
+    into place. A table killed while its file was being made had left an empty file under the
+    name, which no start could ever open again; a half-made file beside it is only a leftover,
+    removed by the next start."""
+    made = file.with_name(f".{file.name}.new")
+    for leftover in (made, *(Path(f"{made}{s}") for s in ("-wal", "-shm", "-journal"))):
+        leftover.unlink(missing_ok=True)
+    conn = sqlite3.connect(str(made), isolation_level=None, timeout=30.0)
+    try:
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        _set_pragmas(conn)
+        _migrate(Database(conn, execute_plugins=False))
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()
+    os.replace(made, file)
+    if os.name == "posix":  # the new name on disk before anything is written under it
+        folder = os.open(file.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
 
 
 def check_table_file(path: str | Path) -> None:

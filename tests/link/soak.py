@@ -69,6 +69,10 @@ class SoakResult:
     """Each table's hits as the link's server ordered and paid them."""
     unlinked_hits: int = 0
     """Hits of the linked game a table paid from its own meter (must be none)."""
+    trays_tables: dict[str, list[tuple[int, int, int, int]]] = field(default_factory=dict)
+    """Tray pays each table paid itself while the link was down: (round, spot, seat, cents)."""
+    trays_server: dict[str, list[tuple[int, int, int, int]]] = field(default_factory=dict)
+    """The same pays as the server recorded them once reported (must equal the tables')."""
     owed_at_exit: dict[str, int] = field(default_factory=dict)
     """What each table still owed the link when its last ``simulate`` exited (must be none:
     a closing table drains its outbox first)."""
@@ -224,9 +228,16 @@ def _finish(folder: Path, dsn: str, table_dsns: dict[str, str], profile: Path,
                 "SELECT link_hit_id, round_id, spot, seat, line_no, amount_cents, "
                 "from_meter_cents, from_tray_cents, meter_before_micro, meter_after_micro "
                 "FROM jackpot_hits WHERE link = ? ORDER BY link_hit_id", [LINK]).fetchall()]
+            # a tray pay paid here while the link was down (reported later) is not a hit
+            # paid from the table's own meter
+            result.trays_tables[name] = sorted(
+                (int(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in conn.execute(
+                    "SELECT round_id, spot, seat, amount_cents FROM link_tray_owed WHERE "
+                    "link = ?", [LINK]))
             result.unlinked_hits += int(conn.execute(
-                "SELECT COUNT(*) FROM jackpot_hits WHERE spot = ? AND link IS NULL",
-                [game.spot]).fetchone()[0])
+                "SELECT COUNT(*) FROM jackpot_hits h WHERE spot = ? AND link IS NULL AND NOT "
+                "EXISTS (SELECT 1 FROM link_tray_owed t WHERE (t.round_id, t.spot, t.seat) = "
+                "(h.round_id, h.spot, h.seat) AND t.link = ?)", [game.spot, LINK]).fetchone()[0])
         finally:
             conn.close()
         result.wagers_tables[name] = int(row[0])
@@ -238,10 +249,16 @@ def _finish(folder: Path, dsn: str, table_dsns: dict[str, str], profile: Path,
                         "WHERE link = %s GROUP BY table_id", [LINK])
             result.wagers_server = {str(r[0]): int(str(r[1])) for r in cur.fetchall()}
         result.hits_server = {name: [] for name in names}
+        result.trays_server = {name: [] for name in names}
         for hit in server.hits(link, LINK):
+            tray = (hit.round_id, hit.spot, hit.seat, hit.amount_cents)
+            if tray in result.trays_tables.get(hit.table_id, ()) and not hit.from_meter_cents:
+                result.trays_server.setdefault(hit.table_id, []).append(tray)
+                continue
             result.hits_server.setdefault(hit.table_id, []).append(
                 (hit.hit_id, hit.round_id, hit.spot, hit.seat, hit.line_no, hit.amount_cents,
                  hit.from_meter_cents, hit.from_tray_cents, hit.meter_before_micro,
                  hit.meter_after_micro))
+        result.trays_server = {n: sorted(t) for n, t in result.trays_server.items()}
     finally:
         link.close()

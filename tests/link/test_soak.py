@@ -29,4 +29,6 @@ def test_tables_survive_kills_a_restart_and_a_cut_with_nothing_lost_or_doubled(
     # the server's award and meters (none paid from a table's own meter)
     assert result.unlinked_hits == 0
     assert result.hits_tables == result.hits_server
+    # a tray pay a table paid itself while its link was down is on the server too, as paid
+    assert result.trays_tables == result.trays_server
     assert sum(len(h) for h in result.hits_server.values()) >= 2

@@ -203,3 +203,19 @@ def test_first_released_schema_upgrades_and_keeps_its_data(tmp_path: Path) -> No
 
     report = audit(db)
     assert report.ok, report.problems
+
+
+def test_a_new_table_database_appears_whole_or_not_at_all(tmp_path: Path) -> None:
+    """A table killed while its file was being made left an empty file under the name, which
+    no start could open again (the crash test found it). The file is made beside its name and
+    moved into place whole; a half-made one left beside it is only a leftover."""
+    from dealer_console.storage.connection import open_table_db
+
+    half = tmp_path / ".t.db.new"
+    half.write_bytes(b"")  # a start killed while making it
+    db = open_table_db(tmp_path / "t.db")
+    db.close()
+    assert not half.exists()
+    assert not list(tmp_path.glob(".t.db.new*"))
+    again = open_table_db(tmp_path / "t.db", create=False)  # whole: it opens as a table's
+    again.close()
