@@ -7,8 +7,10 @@ the release carries (``<release>/system``, themselves in the manifest):
   settings (resolution, rotation); a key binding or an ``exec`` is a way out of the kiosk;
 - the udev rules: as shipped but for each device's USB ids and serial number (a device's
   rule may be left out); a ``RUN`` or ``PROGRAM`` would run a program as root;
-- ``/etc/dealer-console/console.env``: as shipped but for the profile's name (an added
-  variable such as ``LD_PRELOAD`` or ``PYTHONPATH`` would load other code).
+- ``/etc/dealer-console/console.env``: as shipped but for the profile's name and the
+  table's own settings the console reads (its name on the links, the link's address, the
+  idle lock, the printer, the audit's interval), each with a plain value; any other added
+  variable (``LD_PRELOAD``, ``PYTHONPATH``) could load other code.
 
 These are the files a technician edits, so they cannot be held to one digest: each is held
 to its shipped form with only the table's own values free."""
@@ -47,7 +49,19 @@ def _udev(line: str) -> str:
     return _UDEV_VALUE.sub(r'\1=="*"', line)
 
 
-def _env(line: str) -> str:
+_TABLE_SETTINGS = re.compile(
+    r'^DEALER_CONSOLE_(TABLE_ID=[A-Za-z0-9_.-]{1,64}'
+    r'|LINK_DSN="?[A-Za-z0-9 =._:/@,-]{1,400}"?'
+    r'|IDLE_LOCK=[0-9]{1,4}|AUDIT_EVERY_MINUTES=[0-9]{1,5}'
+    r'|PRINTER="?[A-Za-z0-9 _.-]{1,64}"?)$')
+"""Settings a table adds to its console.env (``docs/link.md``, ``docs/supervisor.md``,
+``docs/jackpot.md``): plain values only, no way to name code to load."""
+
+
+def _env(line: str) -> str | None:
+    """The line with the table's own values taken out (None: a table's setting, free)."""
+    if _TABLE_SETTINGS.match(line):
+        return None
     return "DEALER_CONSOLE_PROFILE=*" if _PROFILE.match(line) else line
 
 

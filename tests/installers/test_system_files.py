@@ -213,3 +213,26 @@ def test_the_units_sandbox_rates_3_or_lower() -> None:
     assert "CapabilityBoundingSet=\n" in (FILES / "dealer-console.service").read_text()
     install = (FILES.parent / "install.sh").read_text()
     assert "for group in input video render; do" in install  # no dialout, no plugdev
+
+
+def test_console_env_takes_the_tables_own_settings_and_nothing_else(tmp_path: Path) -> None:
+    """A linked table names itself and its link in console.env (docs/link.md), a casino sets
+    its idle lock and printer: those pass the self-test's system-files item; a variable that
+    could load other code, or a setting with a value that is not plain, fails it."""
+    from dealer_console.selftest.system_files import _differs, _env
+
+    shipped = LINUX / "files" / "console.env"
+    table = tmp_path / "console.env"
+    base = shipped.read_text("utf-8").replace("DEALER_CONSOLE_PROFILE=washington-face-up",
+                                             "DEALER_CONSOLE_PROFILE=washington-linked")
+    table.write_text(base + 'DEALER_CONSOLE_TABLE_ID=pit1-t3\nDEALER_CONSOLE_LINK_DSN="host='
+                     'jackpot-db.cardroom port=5432 dbname=jackpot user=table-pit1-t3 passfile'
+                     '=/etc/dealer-console/link.pgpass sslmode=verify-full"\n'
+                     "DEALER_CONSOLE_IDLE_LOCK=180\nDEALER_CONSOLE_PRINTER=pit-1\n"
+                     "DEALER_CONSOLE_AUDIT_EVERY_MINUTES=30\n", "utf-8")
+    assert _differs(table, shipped, _env, subset=False) is None
+    for bad in ("LD_PRELOAD=/tmp/x.so", "PYTHONPATH=/tmp", "DEALER_CONSOLE_TABLE_ID=a;b",
+                'DEALER_CONSOLE_LINK_DSN="host=x" LD_PRELOAD=/tmp/x.so'):
+        table.write_text(base + bad + "\n", "utf-8")
+        found = _differs(table, shipped, _env, subset=False)
+        assert found is not None and "is not in the shipped file" in found, bad
