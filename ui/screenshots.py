@@ -21,43 +21,20 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ui import theme
+from ui.fit_check import fit_problems
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.card import CardRow
 from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole
 
+__all__ = ["PAGES", "SIZES", "fit_problems", "render", "render_gallery", "ui_kit_page"]
+
 SIZES: tuple[tuple[int, int], ...] = ((1280, 800), (1920, 1080))
 DEFAULT_DIR = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 SETTLE_PASSES = 4
 """Layout passes a render allows before it judges the fit: a label's wrapped words are measured
 again at the width the last pass gave it, as a live screen does over its first frames."""
-
-
-def fit_problems(widget: QWidget) -> list[str]:
-    """What does not fit in ``widget`` as laid out now: each visible part that was given less
-    than its minimum size, or less height than its wrapped text needs (text cut off)."""
-    problems = []
-    for part in (widget, *widget.findChildren(QWidget)):
-        if not part.isVisible():
-            continue
-        hint, least = part.minimumSizeHint(), part.minimumSize()
-        need_width = max(hint.width(), least.width())
-        need_height = max(hint.height(), least.height())
-        layout = part.layout()
-        if layout is not None and layout.hasHeightForWidth():
-            # wrapped text inside: what it needs depends on the width it was given
-            need_height = max(least.height(), layout.totalMinimumHeightForWidth(part.width()))
-        elif part.hasHeightForWidth():  # a wrapped label: shorter than this cuts its text
-            need_height = max(need_height, part.heightForWidth(part.width()))
-        if part.width() < need_width or part.height() < need_height:
-            name = part.objectName() or type(part).__name__
-            text = getattr(part, "text", None)
-            if callable(text) and text():
-                name += f" {str(text())[:30]!r}"
-            problems.append(f"{name} is {part.width()}x{part.height()} but needs "
-                            f"{need_width}x{need_height}")
-    return problems
 
 
 def render(widget: QWidget, path: str | Path, size: tuple[int, int] | QSize) -> Path:
