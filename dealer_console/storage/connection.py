@@ -24,7 +24,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from dealer_console.storage import writer_lock
+from dealer_console.storage import compat, writer_lock
 from dealer_console.storage.failures import WriteFailed, explain
 from dealer_console.storage.identity import (
     APPLICATION_ID,
@@ -38,6 +38,7 @@ from dealer_console.storage.identity import (
     mark,
     migration_sets,
     read_header,
+    schema_version,
 )
 
 __all__ = [
@@ -123,9 +124,15 @@ def connect(path: str | Path) -> Database:
 def _migrate(db: Database) -> None:
     # The jackpot's meters, hits and the employee registry live in the same file, so a
     # jackpot award and the round's event are one transaction (docs/jackpot.md).
+    before = compat.applied(db)
+    marked = int(db.execute("PRAGMA application_id").fetchone()[0]) == APPLICATION_ID
+    previous = int(db.execute("PRAGMA user_version").fetchone()[0])
     for migrations in migration_sets():
         migrations.apply(db)
-    mark(db)
+    newly = compat.applied(db) - before
+    compat.record(db, newly)
+    mark(db, compat.new_floor(previous=previous, marked=marked, newly=newly,
+                              current=schema_version()))
 
 
 def _seen_here(file: Path) -> bool:

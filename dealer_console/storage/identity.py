@@ -1,8 +1,9 @@
 """Telling a table database from every other file, before the console writes a byte.
 
 A table database carries two marks in its SQLite header: ``PRAGMA application_id`` is
-:data:`APPLICATION_ID`, and ``PRAGMA user_version`` is the number of schema migrations applied
-to it (:func:`schema_version`). A file is refused (:class:`NotATableDatabase`) when it is a
+:data:`APPLICATION_ID`, and ``PRAGMA user_version`` is the schema version
+(:func:`schema_version`, the number of migrations a console knows) of the oldest console that
+may open it (``compat.py``). A file is refused (:class:`NotATableDatabase`) when it is a
 folder, empty, not SQLite, another program's SQLite file, truncated or damaged; the refusal
 comes from reading the header with plain file reads, so SQLite never opens such a file and
 nothing is written beside it. A database made before the marks existed (application id 0, but
@@ -64,7 +65,9 @@ def known_migrations() -> dict[str, frozenset[str]]:
 
 
 def schema_version() -> int:
-    """What a database fully upgraded by this console holds in ``user_version``."""
+    """This console's schema version: the number of migrations it knows (a database it
+    migrated holds it in ``user_version`` unless every migration since is one earlier
+    consoles may ignore, ``compat.py``)."""
     return sum(len(names) for names in known_migrations().values())
 
 
@@ -173,14 +176,13 @@ def check_contents(db: Database, path: str, *, writing: bool, full: bool = False
     if not ours:
         raise NotATableDatabase(f"{path}: is an SQLite database of another program, not a "
                                 "table database")
-    if writing:
-        known = known_migrations()
-        later = sorted(name for set_name, name in applied
-                       if set_name in known and name not in known[set_name])
-        if later or user_version > schema_version():
-            what = f" (migration {', '.join(later)})" if later else ""
-            raise LaterSchema(f"{path}: was written by a later version of the console{what}; "
-                              "this version will not write to it: use that version")
+    if writing:  # which consoles may write it: storage/compat.py
+        from dealer_console.storage.compat import refusal
+
+        why = refusal(db, floor=user_version, current=schema_version(),
+                      known=known_migrations())
+        if why is not None:
+            raise LaterSchema(f"{path}: {why}")
 
 
 def _applied_migrations(db: Database) -> list[tuple[str, str]]:
@@ -192,14 +194,11 @@ def _applied_migrations(db: Database) -> list[tuple[str, str]]:
             db.execute("SELECT migration_set, name FROM _sqlite_migrations")]
 
 
-def mark(db: Database) -> None:
-    """Write the console's marks: the application id and the schema version (the migrations
-    of this console's sets that are applied)."""
-    known = known_migrations()
-    version = sum(1 for set_name, name in _applied_migrations(db)
-                  if name in known.get(set_name, ()))
+def mark(db: Database, floor: int) -> None:
+    """Write the console's marks: the application id and the schema version of the oldest
+    console that may open the file (``storage/compat.py``)."""
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    db.execute(f"PRAGMA user_version = {version}")
+    db.execute(f"PRAGMA user_version = {floor}")
 
 
 def inode(path: Path) -> tuple[int, int, str]:

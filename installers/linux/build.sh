@@ -12,6 +12,7 @@
 #                                         by the self-test)
 #   etc/...                               the configuration files (the package's conffiles)
 #   usr/share/dealer-console/             install.sh (the postinst's steps)
+#   usr/sbin/dealer-console-release       upgrade and roll back, each proven first
 #   usr/bin/dealer-console                -> the current release's launcher
 #   installers/linux/build.sh [--out DIR]
 # Needs /usr/bin/python3.11 (the table PC's interpreter: the environment links to it) and a
@@ -149,10 +150,12 @@ install -D -m 0644 "$here/files/timesyncd.conf" "$stage/etc/systemd/timesyncd.co
 install -D -m 0644 "$here/files/journald.conf" "$stage/etc/systemd/journald.conf.d/dealer-console.conf"
 install -D -m 0644 "$here/files/logind.conf" "$stage/etc/systemd/logind.conf.d/dealer-console.conf"
 install -D -m 0755 "$here/install.sh" "$stage/usr/share/dealer-console/install.sh"
+install -D -m 0755 "$here/dealer-console-release" "$stage/usr/sbin/dealer-console-release"
 mkdir -p "$stage/usr/bin" && ln -s /opt/dealer-console/current/bin/dealer-console "$stage/usr/bin/dealer-console"
 echo "$version" > "$stage/usr/share/dealer-console/VERSION"
-mkdir -p "$stage/usr/share/man/man1" "$stage/usr/share/doc/dealer-console"
+mkdir -p "$stage/usr/share/man/man1" "$stage/usr/share/man/man8" "$stage/usr/share/doc/dealer-console"
 "$python" "$here/make_docs.py" --version "$version" --man "$stage/usr/share/man/man1/dealer-console.1.gz" \
+  --release-man "$stage/usr/share/man/man8/dealer-console-release.8.gz" \
   --changelog "$stage/usr/share/doc/dealer-console/changelog.gz"
 install -m 0644 "$here/copyright" "$stage/usr/share/doc/dealer-console/copyright"
 install -D -m 0644 "$here/lintian-overrides" "$stage/usr/share/lintian/overrides/dealer-console"

@@ -1,8 +1,9 @@
-"""Write the package's manual page and changelog (gzip, no time stamp inside, so the same
-build gives the same bytes): ``dealer-console(1)`` points at the commands' own ``--help``
-and the technician's guide; the changelog names the version and what a release is.
+"""Write the package's manual pages and changelog (gzip, no time stamp inside, so the same
+build gives the same bytes): ``dealer-console(1)`` and ``dealer-console-release(8)`` point
+at the commands' own ``--help`` and the technician's guide; the changelog names the version
+and what a release is.
 
-Usage: python make_docs.py --version V --man OUT.1.gz --changelog OUT.gz
+Usage: python make_docs.py --version V --man OUT.1.gz --release-man OUT.8.gz --changelog OUT.gz
 """
 
 from __future__ import annotations
@@ -41,6 +42,28 @@ the table database
 /usr/share/doc/dealer-console/install.md
 """
 
+RELEASE_MAN = """\
+.TH DEALER-CONSOLE-RELEASE 8 "{date}" "dealer-console {version}" "Dealer Console"
+.SH NAME
+dealer-console-release \\- move a table PC to a later or an earlier console release
+.SH SYNOPSIS
+.B dealer-console-release
+.RB {{ check | upgrade | rollback }}
+.I PACKAGE.deb
+.br
+.B dealer-console-release log
+.SH DESCRIPTION
+Unpacks the package beside the running console, lets its release migrate and self-test a
+verified copy of the table database and audit it, and only then installs it. A rollback
+to a release that may not write the database (a later migration it cannot ignore) is
+refused with the reason before anything is stopped. Every act is logged in
+.IR /var/log/dealer-console/release.log .
+Exit status 0 when done, 1 when refused or failed, 2 on bad usage.
+.SH SEE ALSO
+.BR dealer-console (1),
+/usr/share/doc/dealer-console/install.md
+"""
+
 CHANGELOG = """\
 dealer-console ({version}) stable; urgency=medium
 
@@ -59,11 +82,13 @@ def write_gz(path: str, text: str) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="make_docs.py")
-    for option in ("--version", "--man", "--changelog"):
+    for option in ("--version", "--man", "--release-man", "--changelog"):
         parser.add_argument(option, required=True)
     args = parser.parse_args(argv)
     when = datetime.fromtimestamp(int(os.environ.get("SOURCE_DATE_EPOCH", "0")), UTC)
     write_gz(args.man, MAN.format(version=args.version, date=when.strftime("%Y-%m-%d")))
+    write_gz(args.release_man, RELEASE_MAN.format(version=args.version,
+                                                  date=when.strftime("%Y-%m-%d")))
     write_gz(args.changelog, CHANGELOG.format(
         version=args.version, stamp=when.strftime("%a, %d %b %Y %H:%M:%S +0000")))
     return 0

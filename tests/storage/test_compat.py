@@ -1,0 +1,117 @@
+"""Which consoles may open a table database (``storage/compat.py``): a later console's
+migration that earlier consoles may ignore leaves the database open to them, with rounds
+played by both; any other migration closes it to them, refused before a byte is written.
+
+"The later console" here is this one with one more migration set, as a later release would
+have it; real files, real rounds, real audits."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database, Migrations
+
+from dealer_console.audit.verify import audit
+from dealer_console.storage import compat, connection, identity
+from dealer_console.storage.connection import LaterSchema, open_table_db
+from dealer_console.storage.schema import MIGRATIONS as TABLE
+from tests.round.helpers import make_table, play_round
+
+LATER = Migrations("dealer_console")
+"""The table's migration set as a later release would have it: this one's, then one more."""
+LATER._migrations = [*TABLE._migrations]
+
+
+@LATER(name="0099_wagers_by_seat")
+def wagers_by_seat(db: Database) -> None:
+    """An index: earlier consoles never notice it (SQLite keeps it up to date for them)."""
+    db.execute("CREATE INDEX later_wagers_seat ON wagers (seat)")
+
+
+def header_floor(path: Path) -> int:
+    return int(struct.unpack(">i", path.read_bytes()[60:64])[0])
+
+
+@contextmanager
+def later_console(*, older_may_open: bool) -> Iterator[int]:
+    """This console with the later release's migration set, declared safe for earlier
+    consoles or not; yields the later console's schema version."""
+    sets = tuple(LATER if s is TABLE else s for s in identity.migration_sets())
+    safe = {"0099_wagers_by_seat": "an index: earlier consoles read and write as before"}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(identity, "migration_sets", lambda: sets)
+        patch.setattr(connection, "migration_sets", lambda: sets)
+        if older_may_open:
+            patch.setitem(compat.OLDER_MAY_OPEN, "dealer_console", safe)
+        yield identity.schema_version()
+
+
+def played(path: Path, rounds: int, seed: int) -> int:
+    """Rounds played on the table database at ``path`` by the console as it is now; the
+    number of complete rounds in it afterwards."""
+    table = make_table(path.parent, "washington-face-up", name=path.name)
+    for n in range(rounds):
+        play_round(table, seed=seed + n)
+    count = int(table.db.execute("SELECT COUNT(*) FROM rounds WHERE status = 'complete'"
+                                 ).fetchone()[0])
+    table.db.close()
+    return count
+
+
+def test_a_later_migration_earlier_consoles_may_ignore_keeps_the_database_theirs(
+        tmp_path: Path) -> None:
+    path = tmp_path / "table.db"
+    earlier = identity.schema_version()
+    assert played(path, 2, seed=1) == 2
+    assert header_floor(path) == earlier
+    with later_console(older_may_open=True) as later:
+        assert later == earlier + 1
+        assert played(path, 2, seed=11) == 4
+        db = open_table_db(path, create=False)
+        assert compat.recorded_safe(db) == {
+            ("dealer_console", "0099_wagers_by_seat"):
+                "an index: earlier consoles read and write as before"}
+        db.close()
+    assert header_floor(path) == earlier  # the floor did not move
+    # back on the earlier console: it opens, writes, and the audit holds every round
+    assert played(path, 2, seed=21) == 6
+    db = open_table_db(path, create=False)
+    assert audit(db).ok
+    assert db.execute("SELECT 1 FROM sqlite_master WHERE name = 'later_wagers_seat'"
+                      ).fetchone()  # the later console's index is kept, and kept up to date
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    db.close()
+    with later_console(older_may_open=True):  # and forward again: nothing to apply
+        assert played(path, 1, seed=31) == 7
+    assert header_floor(path) == earlier
+
+
+def test_a_later_migration_earlier_consoles_may_not_ignore_closes_it_to_them(
+        tmp_path: Path) -> None:
+    path = tmp_path / "table.db"
+    earlier = identity.schema_version()
+    played(path, 1, seed=1)
+    with later_console(older_may_open=False) as later:
+        assert played(path, 1, seed=2) == 2
+    assert header_floor(path) == later  # what the package's preinst reads
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    with pytest.raises(LaterSchema, match=rf"later version.*0099_wagers_by_seat.*schema "
+                                          rf"{later} or later, this one reads schema {earlier}"):
+        open_table_db(path, create=False)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_the_floor_rises_only_for_a_migration_not_declared_safe() -> None:
+    later = {("dealer_console", "0099_wagers_by_seat")}
+    assert compat.new_floor(previous=7, marked=True, newly=set(), current=9) == 7
+    assert compat.new_floor(previous=7, marked=True, newly=later, current=9) == 9
+    assert compat.new_floor(previous=0, marked=False, newly=set(), current=9) == 9
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(compat.OLDER_MAY_OPEN, "dealer_console", {"0099_wagers_by_seat": "ok"})
+        assert compat.new_floor(previous=7, marked=True, newly=later, current=9) == 7
+        assert compat.new_floor(previous=7, marked=True,
+                                newly=later | {("dealer_console", "0003_x")}, current=9) == 9
