@@ -99,11 +99,10 @@ def _expected_failure(exc: Exception, args: argparse.Namespace) -> str | None:
     """The message for a failure any command may meet that is not a bug, or None."""
     import sqlite3
 
-    from dealer_console.input_checks import InputError
-    from dealer_console.storage.connection import StorageError
+    from dealer_console.errors import ConsoleError
     from dealer_console.storage.failures import explain
 
-    if isinstance(exc, StorageError | InputError):
+    if isinstance(exc, ConsoleError):  # written for the person at the table: said as it is
         return str(exc)
     if isinstance(exc, sqlite3.Error):
         failure = explain(exc, str(getattr(args, "db", None) or "the table database"))
