@@ -24,7 +24,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from dealer_console.cards import Card
 from dealer_console.controller.build_view import ViewParts, build_view
-from dealer_console.controller.cards import CardDesk
+from dealer_console.controller.card_desk import CardDesk
 from dealer_console.controller.device_desk import DeviceDesk, TableDevices
 from dealer_console.controller.device_events import DeviceEvents
 from dealer_console.controller.facts import (

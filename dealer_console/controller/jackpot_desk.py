@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from dealer_console.controller.cards import CardDesk
+from dealer_console.controller.card_desk import CardDesk
 from dealer_console.controller.view import ConfirmedHit, Level, PendingHit, WinPageRequest
 from dealer_console.devices.bet_sensors import BetsLocked
 from dealer_console.employees.registry import Employee, Role

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from dealer_console.controller.cards import CardDesk
+from dealer_console.controller.card_desk import CardDesk
 from dealer_console.controller.device_desk import DeviceDesk
 from dealer_console.controller.test_mode import (
     IN_TEST_MODE,

@@ -99,7 +99,7 @@ class RemainingCards(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class CardCountError(Command):
+class ShufflerCountError(Command):
     """The shuffler signalled a card-count error."""
 
     detail: str = ""

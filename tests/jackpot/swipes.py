@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import pytest
 from sqlite_utils import Database
 
-from dealer_console.controller.cards import CardDesk
+from dealer_console.controller.card_desk import CardDesk
 from dealer_console.controller.jackpot_desk import carry_out
 from dealer_console.employees.authorize import authorise
 from dealer_console.employees.registry import Employee, Role
