@@ -91,6 +91,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("profiles",),
     ("settlement", "math"),
     ("storage", "employees", "jackpot.schema", "devices", "link.outbox"),
+    ("table_db",),
     ("round",),
     ("jackpot", "link"),
     ("audit", "reports"),
@@ -260,11 +261,6 @@ def package_edges() -> dict[tuple[str, str], list[str]]:
 
 
 KNOWN_BACK_EDGES: dict[tuple[str, str], str] = {
-    ("dealer_console.storage", "dealer_console.employees"):
-        "storage/identity.py lists every migration set to check a file's schema; the sets "
-        "should come from the composition root (open_table), one list (issue 24)",
-    ("dealer_console.storage", "dealer_console.jackpot"): "the same list of migration sets",
-    ("dealer_console.storage", "dealer_console.link"): "the same list of migration sets",
     ("ui.dealer", "ui.testing"): "the dealer's gallery drives the screens with ui/testing.py; "
         "galleries and testing leave the shipped package (issue 24)",
     ("ui.supervisor", "ui.testing"): "the supervisor's galleries: the same",

@@ -30,7 +30,8 @@ def read_table_db(path: object, *, full_check: bool = False) -> Any:
     """The table database at ``path`` opened read-only for a report or an audit (see
     ``open_for_reading``; ``full_check`` for the audits); a missing file, a file that is not
     a table database, a damaged one or an older schema is a :class:`CommandError`."""
-    from dealer_console.storage.connection import StorageError, open_for_reading
+    from dealer_console.storage.connection import StorageError
+    from dealer_console.table_db import open_for_reading
 
     try:
         return open_for_reading(str(path), full_check=full_check)

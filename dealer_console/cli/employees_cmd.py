@@ -109,7 +109,8 @@ def read_pin() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_console.storage.connection import StorageError, open_table_db
+    from dealer_console.storage.connection import StorageError
+    from dealer_console.table_db import open_table_db
 
     if args.action == "list":
         return _list(args)

@@ -18,7 +18,7 @@ from dealer_console.profiles.model import DealMethod, Profile
 from dealer_console.round.rules import RoundRules, round_rules
 from dealer_console.round.table import Table
 from dealer_console.storage.anchor import Journal, journal_for, key_path, load_key
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 
 
 @dataclass

@@ -43,29 +43,34 @@ class LaterSchema(StorageError):
     """A table database written by a later version of the console."""
 
 
-def migration_sets() -> tuple[Migrations, ...]:
-    """Every migration set applied to a table database; a new set is added here."""
-    from dealer_console.employees.registry import MIGRATIONS as EMPLOYEES
-    from dealer_console.jackpot.schema import MIGRATIONS as JACKPOT
-    from dealer_console.link.outbox import MIGRATIONS as LINK_OUTBOX
-    from dealer_console.storage.schema import MIGRATIONS as TABLE
-    from dealer_console.storage.service_log import MIGRATIONS as SERVICE
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """The migration sets a table database holds, in the order they are applied. The
+    composition root (``dealer_console/table_db.py``) lists them, test mode's included, and
+    hands them to storage, which imports none of the packages that own them."""
 
-    return (TABLE, EMPLOYEES, JACKPOT, LINK_OUTBOX, SERVICE)
+    sets: tuple[Migrations, ...]
 
+    def known(self) -> dict[str, frozenset[str]]:
+        """Each set's name to the names of the migrations this console knows."""
+        empty = Database(memory=True)
+        try:
+            return {s.name: frozenset(m.name for m in s.pending(empty)) for s in self.sets}
+        finally:
+            empty.close()
 
-def known_migrations() -> dict[str, frozenset[str]]:
-    """Each migration set's name to the names of the migrations this console knows."""
-    empty = Database(memory=True)
-    try:
-        return {s.name: frozenset(m.name for m in s.pending(empty)) for s in migration_sets()}
-    finally:
-        empty.close()
+    def version(self) -> int:
+        """What a database fully upgraded by this console holds in ``user_version``."""
+        return sum(len(names) for names in self.known().values())
 
+    def apply(self, db: Database) -> None:
+        """Bring ``db`` up to date, every set in order."""
+        for migrations in self.sets:
+            migrations.apply(db)
 
-def schema_version() -> int:
-    """What a database fully upgraded by this console holds in ``user_version``."""
-    return sum(len(names) for names in known_migrations().values())
+    def missing(self, db: Database) -> list[str]:
+        """The migrations this console has that ``db`` lacks."""
+        return [m.name for s in self.sets for m in s.pending(db)]
 
 
 @dataclass(frozen=True)
@@ -150,7 +155,8 @@ def has_log(path: Path) -> bool:
         return False
 
 
-def check_contents(db: Database, path: str, *, writing: bool, full: bool = False) -> None:
+def check_contents(db: Database, path: str, schema: Schema, *, writing: bool,
+                   full: bool = False) -> None:
     """Refuse a database SQLite can open that is still not ours, is damaged, or (for a
     writer) was written by a later console.
 
@@ -174,10 +180,10 @@ def check_contents(db: Database, path: str, *, writing: bool, full: bool = False
         raise NotATableDatabase(f"{path}: is an SQLite database of another program, not a "
                                 "table database")
     if writing:
-        known = known_migrations()
+        known = schema.known()
         later = sorted(name for set_name, name in applied
                        if set_name in known and name not in known[set_name])
-        if later or user_version > schema_version():
+        if later or user_version > schema.version():
             what = f" (migration {', '.join(later)})" if later else ""
             raise LaterSchema(f"{path}: was written by a later version of the console{what}; "
                               "this version will not write to it: use that version")
@@ -192,10 +198,10 @@ def _applied_migrations(db: Database) -> list[tuple[str, str]]:
             db.execute("SELECT migration_set, name FROM _sqlite_migrations")]
 
 
-def mark(db: Database) -> None:
+def mark(db: Database, schema: Schema) -> None:
     """Write the console's marks: the application id and the schema version (the migrations
     of this console's sets that are applied)."""
-    known = known_migrations()
+    known = schema.known()
     version = sum(1 for set_name, name in _applied_migrations(db)
                   if name in known.get(set_name, ()))
     db.execute(f"PRAGMA application_id = {APPLICATION_ID}")

@@ -189,7 +189,7 @@ def test_a_set_up_an_older_console_kept_only_in_its_table_is_backfilled(
     the log, and from then on the audit holds the table to it."""
     from dealer_console.jackpot import games
     from dealer_console.profiles.loader import get_profile
-    from dealer_console.storage.connection import open_table_db
+    from dealer_console.table_db import open_table_db
 
     path = tmp_path / "old.db"
     db = open_table_db(path)

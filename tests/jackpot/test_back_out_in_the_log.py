@@ -10,7 +10,7 @@ import pytest
 
 from dealer_console.audit.verify import audit
 from dealer_console.round import commands as c
-from dealer_console.storage.connection import open_for_reading
+from dealer_console.table_db import open_for_reading
 from tests.jackpot.conftest import CARDS
 from tests.jackpot.swipes import back_out_by_card, swipe
 from tests.jackpot.test_round_integration import FIVE_ACES, SEVEN_SF, _table, _to_settlement

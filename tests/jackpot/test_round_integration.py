@@ -24,7 +24,7 @@ from dealer_console.round.machine import Refused
 from dealer_console.round.rules import round_rules
 from dealer_console.round.state import Phase
 from dealer_console.round.table import Table
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 from tests.jackpot.conftest import CARDS, add_staff
 from tests.jackpot.swipes import swipe
 from tests.round.helpers import deal, hands_with, set_all_house_way, settle_all

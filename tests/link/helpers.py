@@ -23,7 +23,7 @@ from dealer_console.profiles.model import Profile
 from dealer_console.round import commands as c
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import Table
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 from tests.jackpot.conftest import add_staff
 from tests.round.helpers import deal, hands_with, set_all_house_way
 

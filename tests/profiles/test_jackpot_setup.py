@@ -20,7 +20,7 @@ from dealer_console.jackpot.setup import (
 )
 from dealer_console.jackpot_values.config import JackpotMode
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 
 WASHINGTON = (PROFILE_DIR / "washington-face-up.toml").read_text()
 ONE_GAME = WASHINGTON[WASHINGTON.index("\n[jackpot]\n") + 1:]

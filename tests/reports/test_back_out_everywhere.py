@@ -26,7 +26,7 @@ from dealer_console.round import commands as c
 from dealer_console.round.recall import format_round, recall_rounds
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import Table
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 from tests.jackpot.conftest import CARDS, add_staff
 from tests.jackpot.swipes import back_out_by_card, swipe
 from tests.jackpot.test_round_integration import SEVEN_SF, _to_settlement
