@@ -34,12 +34,13 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 
-from dealer_console.jackpot.meters import MICRO  # noqa: E402
+from dealer_console.jackpot_values.link_records import Owed  # noqa: E402
+from dealer_console.jackpot_values.meters import MICRO  # noqa: E402
 from dealer_console.link import server  # noqa: E402
 from dealer_console.link.display import linked_meters  # noqa: E402
-from dealer_console.link.records import Owed  # noqa: E402
 from dealer_console.round import commands as c  # noqa: E402
 from tests.jackpot.conftest import CARDS  # noqa: E402
+from tests.jackpot.swipes import answered, swipe  # noqa: E402
 from tests.link.helpers import (  # noqa: E402
     LINK,
     SEVEN_SF,
@@ -100,8 +101,8 @@ def swipe_to_reseed(pg: PgServer, n: int = 30) -> list[float]:
             for _ in range(n):
                 play_to_hit(t, SEVEN_SF)  # wagers delivered: the hit is quoted on them
                 t0 = time.perf_counter()
-                t.system.confirm(t.table, CARDS["supervisor"])
-                hit = t.system.answered(t.table, t.answer())
+                swipe(t.system, t.table, CARDS["supervisor"])
+                hit = answered(t.system, t.table, t.answer())
                 assert hit is not None and hit.link_hit_id is not None
                 while True:
                     shown = linked_meters(display, LINK)[0].cents

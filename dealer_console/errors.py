@@ -29,7 +29,14 @@ class RefusalCode(StrEnum):
     LINK_DOWN = "link_down"
     """A linked jackpot's link cannot be reached: no linked wager or hit until it is back."""
     LINK_UNANSWERED = "link_unanswered"
-    """The link's server did not answer a hit asked: it may have paid it; swipe again."""
+    """The link's server did not answer a hit asked: it may have paid it; swipe again (a
+    warning rather than a refusal: nothing is wrong with the hit)."""
+    JACKPOT = "jackpot"
+    """The jackpot's own tables refuse it: no wager, a hit already confirmed or backed out, an
+    unknown game, a meter that would go below zero."""
+    JACKPOT_MARK = "jackpot_mark"
+    """A jackpot hand button or confirmation the round's marks cannot take now: no seat
+    selected, a seat without a wager, a hit confirmed or sent to the link, out of order."""
     STAFF = "staff"
     """The staff registry's checks refuse a change."""
 

@@ -86,8 +86,8 @@ def _hold(text: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_console.storage.connection import check_table_file
     from dealer_console.storage.identity import check_path
+    from dealer_console.table_db import check_table_file
     from drivers.sim.table.run import run_simulate
 
     args.faults = args.faults or ""

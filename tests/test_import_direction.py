@@ -87,11 +87,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("hands", "setting", "seven"),
     ("house_ways",),
     ("config_file", "paytables"),
-    ("jackpot.paytable", "jackpot.config", "jackpot.qualify", "jackpot.meters", "jackpot.marks",
-     "link.settings"),
+    ("jackpot_values", "jackpot.qualify", "jackpot.marks", "link.settings"),
     ("profiles",),
     ("settlement", "math"),
-    ("storage", "employees", "jackpot.schema", "devices", "link.outbox", "link.records"),
+    ("storage", "employees", "jackpot.schema", "devices", "link.outbox"),
+    ("table_db",),
     ("round",),
     ("jackpot", "link"),
     ("audit", "reports"),
@@ -261,19 +261,6 @@ def package_edges() -> dict[tuple[str, str], list[str]]:
 
 
 KNOWN_BACK_EDGES: dict[tuple[str, str], str] = {
-    ("dealer_console.storage", "dealer_console.employees"):
-        "storage/identity.py lists every migration set to check a file's schema; the sets "
-        "should come from the composition root (open_table), one list (issue 24)",
-    ("dealer_console.storage", "dealer_console.jackpot"): "the same list of migration sets",
-    ("dealer_console.storage", "dealer_console.link"): "the same list of migration sets",
-    ("dealer_console.jackpot", "dealer_console.link"):
-        "round_hook.py and rebuild.py use the link's hook, asker and records: the jackpot "
-        "should own a port the link implements (issue 24)",
-    ("dealer_console.profiles", "dealer_console.jackpot"):
-        "a profile holds the jackpot's value types (config, paytable): they should move "
-        "below both profiles and the jackpot (issue 24)",
-    ("dealer_console.profiles", "dealer_console.link"):
-        "a profile holds the link's settings, a value type of the link: the same move",
     ("ui.dealer", "ui.testing"): "the dealer's gallery drives the screens with ui/testing.py; "
         "galleries and testing leave the shipped package (issue 24)",
     ("ui.supervisor", "ui.testing"): "the supervisor's galleries: the same",

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from dealer_console.audit.verify import AuditReport, audit
 from dealer_console.storage.anchor import journal_for, key_path, load_key, read_journal
-from dealer_console.storage.connection import open_for_reading
+from dealer_console.table_db import open_for_reading
 from ui import theme
 from ui.supervisor.reader import BackgroundReader
 

@@ -55,7 +55,7 @@ class Rebuild:
 
 def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
     """Replay the whole log of ``db`` into a new in-memory database (see the module doc)."""
-    from dealer_console.jackpot.store import apply_migrations as jackpot_migrations
+    from dealer_console.jackpot.games import apply_migrations as jackpot_migrations
     from dealer_console.storage.schema import MIGRATIONS
 
     shadow = Database(memory=True)

@@ -30,7 +30,8 @@ def read_table_db(path: object, *, full_check: bool = False) -> Any:
     """The table database at ``path`` opened read-only for a report or an audit (see
     ``open_for_reading``; ``full_check`` for the audits); a missing file, a file that is not
     a table database, a damaged one or an older schema is a :class:`CommandError`."""
-    from dealer_console.storage.connection import StorageError, open_for_reading
+    from dealer_console.storage.connection import StorageError
+    from dealer_console.table_db import open_for_reading
 
     try:
         return open_for_reading(str(path), full_check=full_check)
@@ -99,11 +100,10 @@ def _expected_failure(exc: Exception, args: argparse.Namespace) -> str | None:
     """The message for a failure any command may meet that is not a bug, or None."""
     import sqlite3
 
-    from dealer_console.input_checks import InputError
-    from dealer_console.storage.connection import StorageError
+    from dealer_console.errors import ConsoleError
     from dealer_console.storage.failures import explain
 
-    if isinstance(exc, StorageError | InputError):
+    if isinstance(exc, ConsoleError):  # written for the person at the table: said as it is
         return str(exc)
     if isinstance(exc, sqlite3.Error):
         failure = explain(exc, str(getattr(args, "db", None) or "the table database"))

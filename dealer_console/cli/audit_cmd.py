@@ -52,34 +52,27 @@ def register(subparsers: Any) -> None:
 
 
 def _key(option: str | None, required: bool = False) -> bytes | None:
-    from dealer_console.storage.anchor import AnchorError, key_path, load_key
+    from dealer_console.storage.anchor import key_path, load_key
 
     path = key_path(option)
     if path is None:
         if required:
             raise CommandError("no audit key: give --key FILE or set DEALER_CONSOLE_AUDIT_KEY")
         return None
-    try:
-        return load_key(path)
-    except AnchorError as exc:
-        raise CommandError(str(exc)) from None
+    return load_key(path)
 
 
 def run_verify(args: argparse.Namespace) -> int:
     from dealer_console.audit.verify import audit
     from dealer_console.cli import read_table_db
-    from dealer_console.config_file import ConfigError
     from dealer_console.profiles.loader import load_profile
-    from dealer_console.storage.anchor import AnchorError, journal_for, parse, read_journal
+    from dealer_console.storage.anchor import journal_for, parse, read_journal
 
     key = _key(args.key)
-    try:
-        profiles = [load_profile(path) for path in args.profile]
-        journal = args.journal or journal_for(args.db)
-        checkpoints = read_journal(journal) if (args.journal or journal.is_file()) else []
-        checkpoints += [parse(line, f"digest {n}") for n, line in enumerate(args.digest, 1)]
-    except (AnchorError, ConfigError) as exc:
-        raise CommandError(str(exc)) from None
+    profiles = [load_profile(path) for path in args.profile]
+    journal = args.journal or journal_for(args.db)
+    checkpoints = read_journal(journal) if (args.journal or journal.is_file()) else []
+    checkpoints += [parse(line, f"digest {n}") for n, line in enumerate(args.digest, 1)]
     # an audit never changes what it audits, and checks every page and index first
     db = read_table_db(Path(args.db), full_check=True)
     try:
@@ -97,15 +90,12 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_init_key(args: argparse.Namespace) -> int:
-    from dealer_console.storage.anchor import AnchorError, create_key, key_path
+    from dealer_console.storage.anchor import create_key, key_path
 
     path = key_path(args.key)
     if path is None:
         raise CommandError("where? give --key FILE or set DEALER_CONSOLE_AUDIT_KEY")
-    try:
-        create_key(path)
-    except AnchorError as exc:
-        raise CommandError(str(exc)) from None
+    create_key(path)
     print(f"audit key written to {path} (owner read/write only); keep a sealed copy with the "
           "audit department, never beside the database or its backups")
     return 0

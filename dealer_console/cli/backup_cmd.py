@@ -25,12 +25,9 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_console.storage.backup import backup
-    from dealer_console.storage.connection import StorageError
 
     try:
         done = backup(args.db, args.to)
-    except StorageError as exc:
-        raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(f"{args.to}: cannot write the backup: {exc.strerror}") from None
     print(f"backup {done.target}: {done.events} events, chain head event {done.head_seq} "

@@ -109,8 +109,8 @@ def read_pin() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_console.employees.registry import RegistryError
-    from dealer_console.storage.connection import StorageError, open_table_db
+    from dealer_console.storage.connection import StorageError
+    from dealer_console.table_db import open_table_db
 
     if args.action == "list":
         return _list(args)
@@ -127,8 +127,6 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     try:
         change = _change(db, args)
-    except RegistryError as exc:
-        raise CommandError(str(exc)) from None
     finally:
         db.close()
     e = change.employee

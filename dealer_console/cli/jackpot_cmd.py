@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_console.jackpot.audit import verify_meters
     from dealer_console.jackpot.display import meter_display
     from dealer_console.jackpot.history import hit_history
-    from dealer_console.jackpot.store import JackpotError, get_hit
+    from dealer_console.jackpot.hits import get_hit
     from dealer_console.money import format_cents
     from dealer_console.table_name import table_name
 
@@ -67,10 +67,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             from dealer_console.jackpot.winpage import write_win_page
 
-            try:
-                hit = get_hit(db, args.hit_id)
-            except JackpotError as exc:
-                raise CommandError(str(exc)) from None
+            hit = get_hit(db, args.hit_id)
             out = Path(args.output) if args.output else Path(f"win-page-{hit.hit_id}.pdf")
             if out.is_dir():
                 raise CommandError(f"-o {out}: is a folder; give the PDF file's name")

@@ -91,18 +91,12 @@ def run(args: argparse.Namespace) -> int:
     import psycopg
 
     from dealer_console.link import server
-    from dealer_console.link.settings import LinkError, dsn_from_environment
+    from dealer_console.link.settings import dsn_from_environment
 
     games = _linked_games(args.profile) if args.action == "init" else []  # before the network
-    try:
-        dsn = dsn_from_environment(args.dsn)
-        conn = server.connect(dsn)
-    except LinkError as exc:
-        raise CommandError(str(exc)) from None
+    conn = server.connect(dsn_from_environment(args.dsn))
     try:
         return _act(conn, args, games)
-    except LinkError as exc:
-        raise CommandError(str(exc)) from None
     except psycopg.Error as exc:
         first = (exc.diag.message_primary or str(exc).strip() or type(exc).__name__)
         raise CommandError(f"the link server refused: {first.splitlines()[0]}") from None

@@ -127,13 +127,16 @@ def _tables(names: list[str] | None, kind: str) -> list[Paytable]:
 
 
 def _figures_json(f: PaytableFigures) -> Answer:
+    from dealer_console.math.verdict import refusal
+
     return {
         "name": f.name,
         "title": f.title,
         "return": _exact(f.ret),
         "house_edge": _exact(f.house_edge),
         "hit_frequency": _exact(f.hit_frequency),
-        "return_above_100": f.over_100,
+        "return_above_100": refusal(f.name, f.ret) is not None,
+        "refused": refusal(f.name, f.ret),
         "lines": [
             {"id": li.id, "pays": li.pays, "probability": _exact(li.probability, 6),
              "return": _exact(li.contribution, 6)}
@@ -143,14 +146,17 @@ def _figures_json(f: PaytableFigures) -> Answer:
 
 
 def _figures_text(f: PaytableFigures, red: bool = False) -> list[str]:
+    from dealer_console.math.verdict import refusal
+
     out = [f"{f.name}: {f.title}"]
     for li in f.lines:
         out.append(f"  {li.label:<48} {li.pays:>12}  p {_pct(li.probability, 6):>11}"
                    f"  return {_pct(li.contribution):>9}")
     out.append(f"  return {_pct(f.ret)}   house edge {_pct(f.house_edge)}   "
                f"hit frequency {_pct(f.hit_frequency)}")
-    if f.over_100:
-        flag = "  RETURN ABOVE 100%: the operator must not offer this paytable"
+    refused = refusal(f.name, f.ret)  # the one verdict (math/verdict.py)
+    if refused is not None:
+        flag = f"  RETURN ABOVE 100%: {refused}"
         out.append(f"{RED}{flag}{RESET}" if red else flag)
     return out
 
@@ -309,12 +315,9 @@ def _cents(text: str, where: str) -> int:
 
 
 def _rate(text: str, where: str) -> Fraction:
-    from dealer_console.jackpot.config import PPM, JackpotConfigError, parse_rate
+    from dealer_console.jackpot_values.config import PPM, parse_rate
 
-    try:
-        return Fraction(parse_rate(text, where), PPM)
-    except JackpotConfigError as exc:
-        raise CommandError(str(exc)) from None
+    return Fraction(parse_rate(text, where), PPM)
 
 
 def _dollars(cents: Fraction | int) -> str:
@@ -327,7 +330,7 @@ def _dollars(cents: Fraction | int) -> str:
 
 
 def run_jackpot(args: argparse.Namespace) -> int:
-    from dealer_console.jackpot import paytable as jp
+    from dealer_console.jackpot_values import paytable as jp
     from dealer_console.math.jackpot import jackpot_figures
 
     name = _jackpot_name(args.paytable)

@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dealer_console.cli.checks import file_path
-
-if TYPE_CHECKING:
-    from dealer_console.paytables import Paytable
 
 
 def register(subparsers: Any) -> None:
@@ -28,19 +25,16 @@ def register(subparsers: Any) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from dealer_console.cli import CommandError
-    from dealer_console.config_file import ConfigError
+    from dealer_console.math.verdict import bonus_verdicts
     from dealer_console.profiles.loader import load_profile
 
-    try:
-        profile = load_profile(Path(args.file))
-    except ConfigError as exc:
-        raise CommandError(str(exc)) from None
-    if profile.ace_high is not None:
-        unfair = _ace_high_over_100(profile.ace_high)
-        if unfair:
-            print(_red(f"{args.file}: ace_high.paytable: {unfair}"), file=sys.stderr)
-            return 1
+    profile = load_profile(Path(args.file))
+    refused = [v for v in bonus_verdicts(profile) if v.refused is not None]
+    for verdict in refused:  # the self-test's verdict, word for word (math/verdict.py)
+        print(_red(f"{args.file}: {verdict.key}.paytable: {verdict.refused}; choose another "
+                   "paytable"), file=sys.stderr)
+    if refused:
+        return 1
     for warning in _jackpot_warnings(profile):
         print(f"{args.file}: warning: {warning}", file=sys.stderr)
     print(f"{args.file}: ok ({profile.name}: {profile.title})")
@@ -62,19 +56,6 @@ def _jackpot_warnings(profile: Any) -> list[str]:
                            f"{format_cents(level.seed_cents)} is below the largest fixed award "
                            f"{format_cents(largest)}; the document recommends at least that")
     return out
-
-
-def _ace_high_over_100(table: Paytable) -> str | None:
-    """Why an Ace-High table must not be offered (it returns more than it takes), or None."""
-    from dealer_console.math.returns import ace_high_return, percent
-
-    ret = ace_high_return(table)
-    if ret <= 1:
-        return None
-    return (
-        f"{table.name} returns {percent(ret)} to the player (over 100%): "
-        "the operator must not offer it; choose another Ace-High paytable"
-    )
 
 
 def _red(text: str) -> str:

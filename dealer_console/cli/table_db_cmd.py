@@ -102,7 +102,8 @@ def _new(anchor: Path, db: Path, employee_id: str, name: str) -> int:
     from dealer_console.employees.changes import setup
     from dealer_console.employees.registry import RegistryError, check_track
     from dealer_console.selftest.table_anchor import add, current
-    from dealer_console.storage.connection import StorageError, open_table_db
+    from dealer_console.storage.connection import StorageError
+    from dealer_console.table_db import open_table_db
 
     if db.exists():
         raise CommandError(f"--db {db}: exists; a table database is evidence and is never "

@@ -21,8 +21,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_console.storage.connection import open_table_db
-    from dealer_console.storage.identity import schema_version
+    from dealer_console.table_db import open_table_db, schema_version
 
     open_table_db(args.db, create=False).close()  # refuses, verifies, then migrates
     print(f"{args.db}: schema current (version {schema_version()})")

@@ -24,7 +24,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from dealer_console.cards import Card
 from dealer_console.controller.build_view import ViewParts, build_view
-from dealer_console.controller.cards import CardDesk
+from dealer_console.controller.card_desk import CardDesk
 from dealer_console.controller.device_desk import DeviceDesk, TableDevices
 from dealer_console.controller.device_events import DeviceEvents
 from dealer_console.controller.facts import (
@@ -48,7 +48,7 @@ from dealer_console.devices.diagnostics import DeviceDriver, DiagnosticsSnapshot
 from dealer_console.devices.events import DeviceEvent
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import RefusalCode
-from dealer_console.jackpot import history, store
+from dealer_console.jackpot import history, hits
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused, decide
 from dealer_console.round.phases import ACCEPTS, not_accepted
@@ -86,7 +86,7 @@ class TableController:
         self._notices = 0
         self.inbox = Inbox(wake)
         self.device_desk = DeviceDesk(devices or TableDevices(), self.rules, self.inbox)
-        self._link = opened.jackpot.link if opened.jackpot is not None else None
+        self._link = opened.link
         if self._link is not None:  # the link's health redraws the device area when it turns
             self._link.health.watch(
                 lambda: self.deliver(LinkHealthChanged(device=LINK_DEVICE, seq=0)))
@@ -341,7 +341,7 @@ class TableController:
         the last one confirmed in this round (the keypad's money bag). Returns the award."""
         return self.jackpot.request_win_page(hit_id)
 
-    def win_page_of(self, hit_id: int) -> store.HitRecord:
+    def win_page_of(self, hit_id: int) -> hits.HitRecord:
         """The confirmed award as its win page prints it."""
         return self.jackpot.win_page_of(hit_id)
 
@@ -353,7 +353,7 @@ class TableController:
         """Every change of a meter (contributions, awards, resets, adjustments), newest first."""
         return self.jackpot.meter_ledger()
 
-    def meter_history(self) -> tuple[list[history.LedgerEntry], list[store.HitRecord]]:
+    def meter_history(self) -> tuple[list[history.LedgerEntry], list[hits.HitRecord]]:
         """Every change of a meter, oldest first, and every award (the supervisor's chart)."""
         return self.jackpot.meter_history()
 

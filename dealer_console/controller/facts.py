@@ -55,7 +55,7 @@ def deal_command(event: DealFact, st: RoundState, rules: RoundRules,
         return None
     if isinstance(event, CardCountError):
         if st.phase in (Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK):
-            return c.CardCountError(f"the shuffler counted {event.counted} cards")
+            return c.ShufflerCountError(f"the shuffler counted {event.counted} cards")
         return None
     if st.phase is Phase.ACTION:
         return HOLD

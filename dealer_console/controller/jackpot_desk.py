@@ -11,16 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from dealer_console.controller.cards import CardDesk
+from dealer_console.controller.card_desk import CardDesk
 from dealer_console.controller.view import ConfirmedHit, Level, PendingHit, WinPageRequest
 from dealer_console.devices.bet_sensors import BetsLocked
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import Refusal, RefusalCode
-from dealer_console.jackpot import history, store
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot import back_outs, games, history, hits
+from dealer_console.jackpot.hits import HitRecord
+from dealer_console.jackpot.link_port import LinkDown
+from dealer_console.jackpot.outcomes import Outcome, Pay
 from dealer_console.jackpot.projection import project
-from dealer_console.jackpot.round_hook import JackpotSystem, LinkUnanswered
-from dealer_console.link.asker import HitAnswer
+from dealer_console.jackpot.system import JackpotSystem
+from dealer_console.jackpot_values.link_records import HitAnswer
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 from dealer_console.round.machine import Refused
 from dealer_console.round.rules import RoundRules
@@ -52,8 +55,8 @@ class JackpotDesk:
         self.last_hit: ConfirmedHit | None = None
         self.win_page: WinPageRequest | None = None
         self._lines: dict[int, tuple[str, ...]] = {} if system is None else {
-            spot: tuple(line.label for line in store.game_config(table.db, spot).paytable.lines)
-            for spot in store.spots(table.db)}
+            spot: tuple(line.label for line in games.game_config(table.db, spot).paytable.lines)
+            for spot in games.spots(table.db)}
         """Each game's hand buttons, top line first (the games are fixed while the table is
         open)."""
 
@@ -89,8 +92,6 @@ class JackpotDesk:
         system = self.system
         if system is None or system.link is None:
             return None
-        from dealer_console.link.hook import LinkDown
-
         sensed: dict[int, list[int]] = {}
         for spot in event.wagered:
             sensed.setdefault(spot.spot, []).append(spot.seat)
@@ -132,7 +133,8 @@ class JackpotDesk:
     def confirm(self, track: str) -> None:
         before = self.table.state
         try:
-            hit = self._system().confirm(self.table, track)
+            hit = carry_out(self._system(), self.table,
+                            self._system().confirm(self.table.state, track))
         finally:
             self._changed()  # a PIN wanted, or one no longer wanted, is drawn either way
         self._confirmed(before, hit)
@@ -140,7 +142,8 @@ class JackpotDesk:
     def enter_pin(self, pin: str) -> None:
         before = self.table.state
         try:
-            hit = self._system().enter_pin(self.table, pin)
+            hit = carry_out(self._system(), self.table,
+                            self._system().enter_pin(self.table.state, pin))
         except Refusal as exc:
             self._tell(Level.REFUSED, exc.why, code=exc.code)  # drawn under the hit
             raise
@@ -153,20 +156,21 @@ class JackpotDesk:
         refusal told in plain words (nothing paid; or, unanswered, swipe again)."""
         before = self.table.state
         try:
-            hit = self._system().answered(self.table, answer)
-        except LinkUnanswered as exc:  # not a refusal: the server may have paid it
-            self._tell(Level.WARNING, exc.why, "swipe the card again once the link is back",
-                       RefusalCode.LINK_UNANSWERED)
-            return
+            pay = self._system().answered(answer)
+            hit = None if pay is None else carry_out(self._system(), self.table, pay)
         except Refusal as exc:
-            self._tell(Level.REFUSED, exc.why, code=exc.code)
+            if exc.code is RefusalCode.LINK_UNANSWERED:  # not a refusal: it may have paid it
+                self._tell(Level.WARNING, exc.why, "swipe the card again once the link is back",
+                           exc.code)
+            else:
+                self._tell(Level.REFUSED, exc.why, code=exc.code)
             return
         finally:
             self._changed()
         if hit is not None:
             self._confirmed(before, hit)
 
-    def _confirmed(self, before: RoundState, hit: store.HitRecord | None) -> None:
+    def _confirmed(self, before: RoundState, hit: HitRecord | None) -> None:
         system = self._system()
         asking = system.asking() if hit is None else None
         if asking is not None:  # the answer comes back as a LinkAnswered event
@@ -186,7 +190,7 @@ class JackpotDesk:
             return
         self.armed = False
         self.last_hit = ConfirmedHit(
-            hit.spot, hit.seat, hit.line_label, hit.amount_cents, hit.confirmed_by, hit.level,
+            hit.spot, hit.seat, hit.line_label, hit.amount_cents, hit.confirmers, hit.level,
             None if hit.meter_before_micro is None else hit.meter_before_micro // MICRO,
             None if hit.meter_after_micro is None else hit.meter_after_micro // MICRO,
             hit.link)
@@ -204,17 +208,14 @@ class JackpotDesk:
                               "awards are printed from the supervisor's jackpot screen")
             hit_id = int(row[0])
         else:
-            try:
-                store.get_hit(db, hit_id)
-            except store.JackpotError as exc:  # an award this table does not have
-                raise Refused(str(exc)) from exc
+            hits.get_hit(db, hit_id)  # an award this table does not have: refused as it is
         number = 1 + (self.win_page.number if self.win_page is not None else 0)
         self.win_page = WinPageRequest(hit_id, number)
         self._changed()
         return hit_id
 
-    def win_page_of(self, hit_id: int) -> store.HitRecord:
-        return store.get_hit(self.table.db, hit_id)
+    def win_page_of(self, hit_id: int) -> HitRecord:
+        return hits.get_hit(self.table.db, hit_id)
 
     def awards(self) -> list[history.AwardEntry]:
         return history.awards_newest_first(self.table.db)
@@ -222,7 +223,7 @@ class JackpotDesk:
     def meter_ledger(self) -> list[history.LedgerEntry]:
         return history.ledger_newest_first(self.table.db)
 
-    def meter_history(self) -> tuple[list[history.LedgerEntry], list[store.HitRecord]]:
+    def meter_history(self) -> tuple[list[history.LedgerEntry], list[HitRecord]]:
         db = self.table.db
         return history.meter_history(db), history.hit_history(db)
 
@@ -230,11 +231,11 @@ class JackpotDesk:
         db = self.table.db
         if self.system is None:
             return {}
-        return {spot: {name: m.meter_cents for name, m in store.meter_states(db, spot).items()}
-                for spot in store.spots(db)}
+        return {spot: {name: m.meter_cents for name, m in games.meter_states(db, spot).items()}
+                for spot in games.spots(db)}
 
     def ask_back_out(self, hit_id: int, reason: str) -> None:
-        problem = store.back_out_problem(self.table.db, hit_id, reason)
+        problem = back_outs.back_out_problem(self.table.db, hit_id, reason)
         if problem:
             raise Refused(problem)
         why = reason.strip()
@@ -242,11 +243,9 @@ class JackpotDesk:
                          lambda employee: self.back_out(hit_id, why, employee))
 
     def back_out(self, hit_id: int, reason: str, employee: Employee) -> int:
-        try:
-            adjustment = store.back_out_by(self.table.db, hit_id=hit_id, reason=reason,
+        # a meter that would go below zero is refused as it is raised: told, kept
+        adjustment = back_outs.back_out_by(self.table.db, hit_id=hit_id, reason=reason,
                                            employee_id=employee.employee_id)
-        except store.JackpotError as exc:  # a meter that would go below zero: told, kept
-            raise Refused(str(exc)) from exc
         self._tell(Level.INFO, f"award {hit_id} backed out by {employee.name}: {reason}")
         return adjustment
 
@@ -286,9 +285,19 @@ class JackpotDesk:
         marks = system.marks(st)
         db = self.table.db
         spots = {p.spot for p in marks}
-        games = {spot: store.game_config(db, spot) for spot in spots}
+        configs = {spot: games.game_config(db, spot) for spot in spots}
         states = {spot: system.meter_states(spot) for spot in spots}
         return tuple(
             PendingHit(h.spot, h.seat, h.line_no, h.label, h.amount_cents, h.needs, h.level,
                        h.meter_before_cents, h.meter_after_cents, h.meters_after)
-            for h in project(games, states, [(p.spot, p.mark) for p in marks]))
+            for h in project(configs, states, [(p.spot, p.mark) for p in marks]))
+
+
+def carry_out(system: JackpotSystem, table: Table, outcome: Outcome) -> HitRecord | None:
+    """What a confirmation came to, carried out: :class:`Pay` goes to the round (its
+    transaction records the hit) and the hit is returned; held, a PIN asked or the link asked
+    change nothing here (None). The desk is the one caller of the round for a jackpot hit."""
+    if not isinstance(outcome, Pay):
+        return None
+    table.handle(outcome.command())
+    return system.paid(outcome)

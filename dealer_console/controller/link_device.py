@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from dealer_console.controller.view import DeviceView
 from dealer_console.devices.events import DeviceEvent
-from dealer_console.link.asker import HitAnswer
+from dealer_console.jackpot_values.link_records import HitAnswer
 from dealer_console.link.hook import LinkHook
 
 LINK_DEVICE = "jackpot-link"

@@ -9,15 +9,16 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.jackpot.setup import install_from_profile
+from dealer_console.jackpot.system import JackpotSystem
+from dealer_console.link.hook import LinkHook
 from dealer_console.link.sender import OutboxSender
 from dealer_console.link.wiring import start_links
 from dealer_console.profiles.model import DealMethod, Profile
 from dealer_console.round.rules import RoundRules, round_rules
 from dealer_console.round.table import Table
 from dealer_console.storage.anchor import Journal, journal_for, key_path, load_key
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 
 
 @dataclass
@@ -36,12 +37,15 @@ class OpenTable:
 
     link_senders: list[OutboxSender] = field(default_factory=list)
     """Linked jackpots' sender threads (``docs/link.md``), stopped before the database closes."""
+    link: LinkHook | None = None
+    """The linked games' hook (their health and the asker's thread), which the jackpot reaches
+    through its port; None when nothing is linked."""
 
     def close(self) -> None:
         for sender in self.link_senders:
             sender.stop()
-        if self.jackpot is not None and self.jackpot.link is not None:
-            self.jackpot.link.close()
+        if self.link is not None:
+            self.link.close()
         self.db.close()
 
 
@@ -81,4 +85,4 @@ def open_table(db_path: str | Path, profile: Profile, *, actor: str,
             sender.stop()
         db.close()
         raise
-    return OpenTable(db, path, profile, rules, table, system, journal, senders)
+    return OpenTable(db, path, profile, rules, table, system, journal, senders, link)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from dealer_console.controller.cards import CardDesk
+from dealer_console.controller.card_desk import CardDesk
 from dealer_console.controller.device_desk import DeviceDesk
 from dealer_console.controller.test_mode import (
     IN_TEST_MODE,
@@ -26,7 +26,7 @@ from dealer_console.devices.events import DeviceEvent
 from dealer_console.devices.keypad import Button, CardSwiped
 from dealer_console.employees.registry import Employee, Role, find_by_card
 from dealer_console.errors import RefusalCode
-from dealer_console.jackpot import store
+from dealer_console.jackpot import games
 from dealer_console.round.machine import Refused
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.table import Table
@@ -83,7 +83,7 @@ class TestModeDesk:
         session = log_entered(self.table.db, employee)
         sensors = self._devices.devices.sensors
         seats = tuple(s for s in sorted(self.rules.seats) if 1 <= s <= SEATS) if sensors else ()
-        spots = tuple(store.spots(self.table.db)) if self.table.jackpot is not None else ()
+        spots = tuple(games.spots(self.table.db)) if self.table.jackpot is not None else ()
         keys = frozenset(b for b in Button if len(spots) > 1 or b.game is None)
         self.bench = Bench(employee, session, time.monotonic(), seats, spots or (1,), keys)
         health = self._devices.health.get(sensors.name) if sensors else None

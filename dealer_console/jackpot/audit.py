@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.meters import MICRO
 
 _SIGNS = {"contribution": 1, "award": -1, "reset": 1}
 

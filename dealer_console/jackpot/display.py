@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from dealer_console.jackpot.games import game_config, spots
 from dealer_console.jackpot.history import hit_history
-from dealer_console.jackpot.meters import MICRO
-from dealer_console.jackpot.paytable import FixedPay
-from dealer_console.jackpot.store import game_config, spots
+from dealer_console.jackpot_values.meters import MICRO
+from dealer_console.jackpot_values.paytable import FixedPay
 
 
 @dataclass(frozen=True, slots=True)

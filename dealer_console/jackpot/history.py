@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from dealer_console.award_words import BackOutFacts
-from dealer_console.jackpot.store import _HIT_COLUMNS, _HIT_FROM, HitRecord, _hit
+from dealer_console.jackpot.hits import _HIT_COLUMNS, _HIT_FROM, HitRecord, _hit
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,11 @@ class AwardEntry:
     """A confirmed award and, when it was backed out, the adjustment that did it."""
 
     hit: HitRecord
-    back_out: BackOutFacts | None
+
+    @property
+    def back_out(self) -> BackOutFacts | None:
+        """The award's back-out, as its record holds it."""
+        return self.hit.back_out
 
 
 def awards_newest_first(db: Database, limit: int = 200) -> list[AwardEntry]:
@@ -74,7 +78,7 @@ def awards_newest_first(db: Database, limit: int = 200) -> list[AwardEntry]:
         f"SELECT {_HIT_COLUMNS} FROM {_HIT_FROM} ORDER BY h.hit_id DESC LIMIT ?", [limit]
     ).fetchall()
     hits = [_hit(row) for row in rows]
-    return [AwardEntry(hit, hit.back_out) for hit in hits]
+    return [AwardEntry(hit) for hit in hits]
 
 
 def ledger_newest_first(db: Database, limit: int = 500) -> list[LedgerEntry]:

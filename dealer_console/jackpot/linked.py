@@ -20,7 +20,7 @@ from sqlite_utils import Database
 
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.employees.registry import now as registry_now
-from dealer_console.jackpot.config import GameConfig
+from dealer_console.jackpot_values.config import GameConfig
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from dealer_console.cards import Card
-from dealer_console.errors import Refusal
-from dealer_console.jackpot.paytable import JackpotLine, JackpotPaytable
+from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.jackpot.qualify import why_not, winning_line
+from dealer_console.jackpot_values.paytable import JackpotLine, JackpotPaytable
 
 
-class MarkError(Refusal, ValueError):
-    """A hand button the round cannot take: no seat selected, a seat without a jackpot wager."""
+def mark_refusal(why: str) -> Refusal:
+    """A hand button or confirmation the round's marks cannot take (no seat selected, a seat
+    without a jackpot wager...): the one refusal, coded ``jackpot_mark``."""
+    return Refusal(why, RefusalCode.JACKPOT_MARK)
 
 
 class MarkSource(Enum):
@@ -61,8 +63,9 @@ class GameMarks:
     paytable: JackpotPaytable
     wagered: frozenset[int]
     marks: dict[int, Mark] = field(default_factory=dict)
-    seen: dict[int, JackpotLine | None] = field(default_factory=dict)
     cards: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    """Each wagered seat's seven cards, once known; the line they win is derived
+    (:meth:`won`), never kept beside them."""
     selected: int | None = None
 
     def detect(self, hands: Mapping[int, Sequence[Card]]) -> list[Mark]:
@@ -71,9 +74,8 @@ class GameMarks:
         for seat, cards in hands.items():
             if seat not in self.wagered:
                 continue
-            line = winning_line(self.paytable, cards)
-            self.seen[seat] = line
             self.cards[seat] = tuple(cards)
+            line = self.won(seat)
             if seat in self.marks and self.marks[seat].source is MarkSource.DEALER:
                 continue
             if line is None:
@@ -84,15 +86,20 @@ class GameMarks:
             new.append(mark)
         return new
 
+    def won(self, seat: int) -> JackpotLine | None:
+        """The line seat ``seat``'s known cards win, or None (no win, or no cards yet)."""
+        cards = self.cards.get(seat)
+        return None if cards is None else winning_line(self.paytable, cards)
+
     def select_seat(self, seat: int) -> None:
         if seat not in self.wagered:
-            raise MarkError(f"seat {seat} placed no jackpot wager this round")
+            raise mark_refusal(f"seat {seat} placed no jackpot wager this round")
         self.selected = seat
 
     def press_hand(self, number: int) -> Mark | None:
         """The hand button ``number`` (1 = top line) for the selected seat: set, move or clear."""
         if self.selected is None:
-            raise MarkError("select the winning player's seat before pressing a hand button")
+            raise mark_refusal("select the winning player's seat before pressing a hand button")
         line = self.paytable.line(number)
         seat = self.selected
         current = self.marks.get(seat)
@@ -101,8 +108,8 @@ class GameMarks:
             return None
         refused = why_not(self.paytable, self.cards.get(seat), line, seat)
         if refused is not None:
-            raise MarkError(f"cannot mark {line.label}: {refused}")
-        mark = Mark(seat, line, MarkSource.DEALER, self.seen.get(seat))
+            raise mark_refusal(f"cannot mark {line.label}: {refused}")
+        mark = Mark(seat, line, MarkSource.DEALER, self.won(seat))
         self.marks[seat] = mark
         return mark
 

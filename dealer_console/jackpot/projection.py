@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dealer_console.employees.authorize import required_role
-from dealer_console.jackpot import meters
-from dealer_console.jackpot.config import GameConfig
 from dealer_console.jackpot.marks import Mark
-from dealer_console.jackpot.meters import MeterState
+from dealer_console.jackpot_values import meters
+from dealer_console.jackpot_values.config import GameConfig
+from dealer_console.jackpot_values.meters import MeterState
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dealer_console.cards import Card, format_cards
-from dealer_console.jackpot.paytable import JackpotLine, JackpotPaytable
+from dealer_console.jackpot_values.paytable import JackpotLine, JackpotPaytable
 from dealer_console.seven import fortune_class, held_classes, holds
 
 __all__ = ["holds", "why_not", "winning_line"]

@@ -25,14 +25,16 @@ from sqlite_utils import Database
 
 from dealer_console.cards import parse_cards
 from dealer_console.employees.authorize import required_role
-from dealer_console.jackpot import meters, store
-from dealer_console.jackpot.config import GameConfig, JackpotConfigError
-from dealer_console.jackpot.meters import MeterState
-from dealer_console.jackpot.paytable import JackpotLine
+from dealer_console.jackpot import back_outs, games, hits
+from dealer_console.jackpot.games import JackpotError
+from dealer_console.jackpot.hits import Confirmation
 from dealer_console.jackpot.qualify import why_not
 from dealer_console.jackpot.schema import BACKED_OUT, GAME_INSTALLED
-from dealer_console.jackpot.store import Confirmation, JackpotError
-from dealer_console.link.records import LinkedHit
+from dealer_console.jackpot_values import meters
+from dealer_console.jackpot_values.config import GameConfig, JackpotConfigError
+from dealer_console.jackpot_values.link_records import LinkedHit
+from dealer_console.jackpot_values.meters import MeterState
+from dealer_console.jackpot_values.paytable import JackpotLine
 from dealer_console.round.jackpot import sensed_wagers
 from dealer_console.storage.eventlog import Event
 
@@ -79,23 +81,23 @@ class JackpotRebuild:
     @property
     def owns_awards(self) -> bool:
         """Whether a jackpot system is installed now (it then pays every award itself)."""
-        return bool(store.spots(self.shadow))
+        return bool(games.spots(self.shadow))
 
     # -- the facts --------------------------------------------------------------------------
 
     def _install(self, event: Event, installed_at: str) -> None:
-        game = store.game_from_payload(event.payload)
-        if game.spot in store.spots(self.shadow):
+        game = games.game_from_payload(event.payload)
+        if game.spot in games.spots(self.shadow):
             raise JackpotError(f"sensor spot {game.spot} already has a jackpot game")
-        store.write_game(self.shadow, game, installed_at=installed_at,
+        games.write_game(self.shadow, game, installed_at=installed_at,
                          installed_by=str(event.payload["installed_by"]))
 
     def _back_out(self, event: Event) -> None:
-        hit = store.get_hit(self.shadow, int(event.payload["hit_id"]))
-        store.write_back_out(self.shadow, hit, event.payload, recorded_at=event.recorded_at)
+        hit = hits.get_hit(self.shadow, int(event.payload["hit_id"]))
+        back_outs.write_back_out(self.shadow, hit, event.payload, recorded_at=event.recorded_at)
 
     def _take_wagers(self, round_id: int, p: dict[str, Any]) -> None:
-        installed = store.spots(self.shadow)
+        installed = games.spots(self.shadow)
         if not installed:
             return  # a table without a jackpot system
         for spot, seats in sorted(sensed_wagers(p["wagers"]).items()):
@@ -103,12 +105,12 @@ class JackpotRebuild:
                 self.problems.append(f"round {round_id}: jackpot wagers on sensor spot {spot}, "
                                      "where the log installs no jackpot game")
                 continue
-            fixed = store.game_config(self.shadow, spot).wager_cents
+            fixed = games.game_config(self.shadow, spot).wager_cents
             for seat, cents in sorted(seats.items()):
                 if cents != fixed:
                     self.problems.append(f"round {round_id} seat {seat}: a jackpot wager of "
                                          f"{cents} cents on game {spot}, which takes {fixed}")
-            store.take_wagers(self.shadow, round_id, spot, seats)
+            games.take_wagers(self.shadow, round_id, spot, seats)
 
     def _hit(self, event: Event, round_id: int) -> None:
         p = event.payload
@@ -117,13 +119,13 @@ class JackpotRebuild:
         if not self.owns_awards:
             self.outside += 1  # another jackpot system behind the round's hook
             return
-        game = store.game_config(self.shadow, spot)
+        game = games.game_config(self.shadow, spot)
         line = game.paytable.line(line_no)
-        if seat not in store.wagered_seats(self.shadow, round_id, spot):
+        if seat not in games.wagered_seats(self.shadow, round_id, spot):
             self.problems.append(f"{where}: a hit confirmed on a seat without a jackpot wager")
         paid = _linked(p, round_id, spot, seat, line_no, line.label)
         if paid is None:
-            result = meters.award(game, line, store.meter_states(self.shadow, spot))
+            result = meters.award(game, line, games.meter_states(self.shadow, spot))
         else:  # the link's server paid it off the shared meter as it stood there (logged)
             result = meters.award(game, line, _shared_before(game, line, paid))
         logged = (int(p["award_cents"]), p.get("from_meter_cents"), p.get("from_tray_cents"))
@@ -155,7 +157,7 @@ class JackpotRebuild:
         for column in _HIT_FACTS:
             if column not in p:
                 self.unrecorded.add(("jackpot_hits", (hit_id,), column))
-        store.write_hit(self.shadow, game, Confirmation(
+        hits.write_hit(self.shadow, game, Confirmation(
             round_id=round_id, spot=spot, seat=seat, line_no=line_no,
             cards=None if cards is None else str(cards),
             detected_line_no=p.get("detected_line_no"), employee_id=str(p["employee_id"]),
@@ -164,7 +166,7 @@ class JackpotRebuild:
             second=None if second is None else (
                 str(second), str(p.get("second_employee_name", "")),
                 str(p.get("second_employee_role", "")))),
-            result if paid is None else store.linked_award(line, paid), paid)
+            result if paid is None else hits.linked_award(line, paid), paid)
 
 
 def _linked(p: dict[str, Any], round_id: int, spot: int, seat: int, line_no: int,

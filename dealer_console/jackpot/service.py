@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from dealer_console.cards import Card
-from dealer_console.employees.authorize import authorise
-from dealer_console.jackpot import linked, store
-from dealer_console.jackpot.marks import GameMarks, Mark, MarkError, MarkSource, payment_order
-from dealer_console.jackpot.paytable import FixedPay
+from dealer_console.jackpot import games, linked
+from dealer_console.jackpot.confirm_rules import confirm_hit
+from dealer_console.jackpot.games import JackpotError
+from dealer_console.jackpot.hits import HitRecord, hit_for
+from dealer_console.jackpot.marks import GameMarks, Mark, MarkSource, mark_refusal, payment_order
 from dealer_console.jackpot.qualify import why_not
-from dealer_console.jackpot.store import HitRecord, JackpotError
-from dealer_console.link.records import LinkedHit
+from dealer_console.jackpot_values.link_records import LinkedHit
+from dealer_console.jackpot_values.paytable import FixedPay
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +40,10 @@ class JackpotRound:
         self.round_id = round_id
         self.games: dict[int, GameMarks] = {}
         self.hands: dict[int, tuple[Card, ...]] = {}
-        for spot in store.spots(db):
-            game = store.game_config(db, spot)
+        for spot in games.spots(db):
+            game = games.game_config(db, spot)
             self.games[spot] = GameMarks(game.paytable,
-                                         store.wagered_seats(db, round_id, spot))
+                                         games.wagered_seats(db, round_id, spot))
         for ask in linked.open_asks(db, round_id):  # a hit the link may have paid keeps its
             marks = self.games[ask.spot]  # line (after a restart too): jackpot/linked.py
             marks.marks[ask.seat] = Mark(ask.seat, marks.paytable.line(ask.line_no),
@@ -54,7 +55,7 @@ class JackpotRound:
         """START GAME: take every sensed wager (``{spot: seats}``) in one transaction."""
         with db.atomic():
             for spot, seats in sorted(sensed.items()):
-                store.take_wagers(db, round_id, spot, seats)
+                games.take_wagers(db, round_id, spot, seats)
         return cls(db, round_id)
 
     @classmethod
@@ -78,18 +79,18 @@ class JackpotRound:
     def press_hand(self, spot: int, line_no: int) -> Mark | None:
         game = self.game(spot)
         if game.selected is not None and self._confirmed(spot, game.selected):
-            raise MarkError(f"seat {game.selected}'s jackpot hit is confirmed; only a manual "
+            raise mark_refusal(f"seat {game.selected}'s jackpot hit is confirmed; only a manual "
                             "adjustment can back it out")
         if game.selected is not None and any(
                 a.spot == spot and a.seat == game.selected
                 for a in linked.open_asks(self.db, self.round_id)):
-            raise MarkError(f"seat {game.selected}'s hit was sent to the jackpot link, which "
+            raise mark_refusal(f"seat {game.selected}'s hit was sent to the jackpot link, which "
                             "may have paid it: it cannot be changed now; swipe again to learn "
                             "the award")
         return game.press_hand(line_no)
 
     def _confirmed(self, spot: int, seat: int) -> bool:
-        return store.hit_for(self.db, self.round_id, spot, seat) is not None
+        return hit_for(self.db, self.round_id, spot, seat) is not None
 
     def pending(self) -> list[Pending]:
         """Marks not yet confirmed, game by game, each game's in the rule's payment order."""
@@ -99,22 +100,12 @@ class JackpotRound:
     def _takes_from_meter(self, spot: int, mark: Mark) -> bool:
         if not isinstance(mark.line.pay, FixedPay):
             return True
-        return store.game_config(self.db, spot).fixed_from_meter
-
-    def confirm(self, spot: int, seat: int, track: str) -> HitRecord:
-        """A card swipe confirms seat ``seat``'s hit: authorised once, then recorded."""
-        game = self.game(spot)
-        mark = self._mark(spot, seat)
-        role, action = store.hit_action(self.db, self.round_id, spot, seat,
-                                        game.paytable.number_of(mark.line))
-        self._check_order(spot, seat)
-        employee = authorise(self.db, track, role, action)
-        return self.confirm_as(spot, seat, employee.employee_id)
+        return games.game_config(self.db, spot).fixed_from_meter
 
     def _mark(self, spot: int, seat: int) -> Mark:
         mark = self.game(spot).marks.get(seat)
         if mark is None:
-            raise MarkError(f"seat {seat} has no jackpot hand marked on game {spot}")
+            raise mark_refusal(f"seat {seat} has no jackpot hand marked on game {spot}")
         return mark
 
     def _check_order(self, spot: int, seat: int) -> None:
@@ -126,7 +117,7 @@ class JackpotRound:
                     break
                 other = game.marks[earlier]
                 if self._takes_from_meter(spot, other) and not self._confirmed(spot, earlier):
-                    raise MarkError(
+                    raise mark_refusal(
                         f"seat {earlier} is paid off the meter before seat {seat}: "
                         "confirm it first (farthest to the dealer's right first)"
                     )
@@ -141,9 +132,9 @@ class JackpotRound:
         self._check_order(spot, seat)
         refused = why_not(game.paytable, self.hands.get(seat), mark.line, seat)
         if refused is not None:  # the mark was checked; the cards are checked again here
-            raise MarkError(f"{mark.line.label} is not paid: {refused}")
-        detected = game.seen.get(seat)
-        return store.confirm_hit(
+            raise mark_refusal(f"{mark.line.label} is not paid: {refused}")
+        detected = game.won(seat)
+        return confirm_hit(
             self.db, round_id=self.round_id, spot=spot, seat=seat,
             line_no=game.paytable.number_of(mark.line), employee_id=employee_id,
             cards=self.hands.get(seat),
@@ -151,18 +142,12 @@ class JackpotRound:
             second_employee_id=second_id, linked=paid,
         )
 
-    def confirm_next(self, track: str) -> HitRecord:
-        pending = self.pending()
-        if not pending:
-            raise MarkError("no jackpot hand is waiting to be confirmed")
-        return self.confirm(pending[0].spot, pending[0].mark.seat, track)
-
     def end(self) -> None:
         """END GAME: refused while a marked hand waits for its confirmation."""
         pending = self.pending()
         if pending:
             first = pending[0]
-            raise MarkError(
+            raise mark_refusal(
                 f"seat {first.mark.seat}'s jackpot hand ({first.mark.line.label}) is not "
                 "confirmed: confirm it or clear its hand button before END GAME"
             )

@@ -13,8 +13,8 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from dealer_console.errors import ConsoleError
-from dealer_console.jackpot import store
-from dealer_console.jackpot.config import GameConfig, TableJackpots
+from dealer_console.jackpot import games
+from dealer_console.jackpot_values.config import GameConfig, TableJackpots
 
 
 class JackpotSetupMismatch(ConsoleError, ValueError):
@@ -23,12 +23,12 @@ class JackpotSetupMismatch(ConsoleError, ValueError):
 
 def install_from_profile(db: Database, setup: TableJackpots | None, *, actor: str) -> None:
     """Install ``setup`` in an empty table, or check that the installed games equal it."""
-    installed = store.spots(db)
+    installed = games.spots(db)
     wanted = setup.games if setup is not None else ()
     if not installed:
         with db.atomic():
             for game in wanted:
-                store.install_game(db, game, actor=actor)
+                games.install_game(db, game, actor=actor)
         return
     differences = differences_from(db, wanted)
     if differences:
@@ -43,7 +43,7 @@ def differences_from(db: Database, wanted: tuple[GameConfig, ...]) -> list[str]:
     """What the installed games and ``wanted`` disagree on, in words (empty: the same)."""
     out: list[str] = []
     by_spot = {g.spot: g for g in wanted}
-    installed = store.spots(db)
+    installed = games.spots(db)
     for spot in sorted(set(installed) | set(by_spot)):
         if spot not in by_spot:
             out.append(f"spot {spot} has a game the profile does not list")
@@ -51,7 +51,7 @@ def differences_from(db: Database, wanted: tuple[GameConfig, ...]) -> list[str]:
         if spot not in installed:
             out.append(f"the profile adds a game on spot {spot}")
             continue
-        have, want = store.game_config(db, spot), by_spot[spot]
+        have, want = games.game_config(db, spot), by_spot[spot]
         for what, a, b in (
             ("paytable", have.paytable.name, want.paytable.name),
             ("mode", have.mode.value, want.mode.value),

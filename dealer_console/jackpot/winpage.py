@@ -14,8 +14,8 @@ from pathlib import Path
 from fpdf import FPDF
 
 from dealer_console.award_words import local_time
-from dealer_console.jackpot.meters import MICRO
-from dealer_console.jackpot.store import HitRecord
+from dealer_console.jackpot.hits import HitRecord
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
 
 TITLE = "Jackpot win page"

@@ -17,41 +17,12 @@ from __future__ import annotations
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import psycopg
 
+from dealer_console.jackpot_values.link_records import HitAnswer, HitAsk
 from dealer_console.link import server
-from dealer_console.link.records import LinkedHit
 from dealer_console.link.settings import LinkError, LinkRefused
-
-
-@dataclass(frozen=True, slots=True)
-class HitAsk:
-    """One hit for the server to pay, with the most the confirming card may confirm."""
-
-    link: str
-    round_id: int
-    spot: int
-    seat: int
-    line_no: int
-    employee_id: str
-    most_cents: int | None
-    """The most the table thinks the card may confirm: it only narrows what the server, which
-    checks the confirmers against its own list and thresholds, allows."""
-    second_employee_id: str | None = None
-    """The second confirmer of an award above the two-person level."""
-
-
-@dataclass(frozen=True, slots=True)
-class HitAnswer:
-    ask: HitAsk
-    hit: LinkedHit | None = None
-    refused: str | None = None
-    """The server refused (nothing paid there): why, in plain words."""
-    failed: str | None = None
-    """No answer came (the server may have paid it): why."""
-
 
 Reply = Callable[[HitAnswer], object]
 

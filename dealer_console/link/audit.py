@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from dealer_console.jackpot import meters
-from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
-from dealer_console.jackpot.meters import MICRO, MeterState
-from dealer_console.jackpot.paytable import load
+from dealer_console.jackpot_values import meters
+from dealer_console.jackpot_values.config import GameConfig, JackpotMode, LevelConfig
+from dealer_console.jackpot_values.meters import MICRO, MeterState
+from dealer_console.jackpot_values.paytable import load
 from dealer_console.link.server import Connection
 from dealer_console.link.server_trust import ADMIN_ROLE
 

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from dealer_console.jackpot.display import LevelAmount, MeterDisplay
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.link_records import LinkedHit
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.link import server
-from dealer_console.link.records import LinkedHit
 from dealer_console.link.server import Connection
 
 

@@ -1,4 +1,5 @@
-"""The link's small hook into the table's jackpot (``JackpotSystem(db, link=...)``).
+"""The link's small hook into the table's jackpot (``JackpotSystem(db, link=...)``): the
+jackpot's port (``jackpot/link_port.py``) implemented.
 
 At START GAME, inside the round's transaction: a jackpot wager on a linked game is refused
 while the link is down (the dealer reads why; the base game goes on without it), and each one
@@ -15,19 +16,16 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
-from dealer_console.jackpot.meters import MeterState
-from dealer_console.jackpot.store import HitRecord
+from dealer_console.jackpot.hits import HitRecord
+from dealer_console.jackpot.link_port import LinkDown
+from dealer_console.jackpot_values.link_records import HitAnswer, HitAsk, TrayReport
+from dealer_console.jackpot_values.meters import MeterState
 from dealer_console.link import outbox
-from dealer_console.link.asker import HitAnswer, HitAsk, HitAsker, Reply
-from dealer_console.link.records import TrayReport
+from dealer_console.link.asker import HitAsker, Reply
 from dealer_console.link.sender import LinkHealth
 
 LINK_DOWN_MARK = "cannot be reached"
 """In every refusal for a link that is down (what the simulated dealer recognises)."""
-
-
-class LinkDown(Exception):
-    """A jackpot wager on a linked game while the link cannot be reached."""
 
 
 @dataclass
@@ -40,6 +38,9 @@ class LinkHook:
     health: LinkHealth
     asker: HitAsker | None = None
     _reply: list[Reply] = field(default_factory=list)
+
+    def is_up(self) -> bool:
+        return self.health.view().up
 
     def meters(self, spot: int) -> dict[str, MeterState] | None:
         """Spot ``spot``'s shared meters as the server last told them (None: not yet)."""

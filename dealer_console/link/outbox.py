@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
 
-from dealer_console.link.records import Owed, TrayReport
+from dealer_console.jackpot_values.link_records import Owed, TrayReport
 
 MIGRATIONS = Migrations("link")
 
@@ -175,6 +175,13 @@ def record_tray(db: Database, report: TrayReport) -> None:
         [report.link, report.table_id, report.round_id, report.spot, report.seat,
          report.line_no, report.amount_cents, report.employee_id, report.second_employee_id,
          report.paid_at])
+
+
+def trays_owed(db: Database, link: str, table_id: str, after: int) -> int:
+    """How many tray pays wait after the sender's tray mark (counted, not read)."""
+    row = db.execute("SELECT COUNT(*) FROM link_tray_owed WHERE link = ? AND table_id = ? "
+                     "AND entry > ?", [link, table_id, after]).fetchone()
+    return int(row[0])
 
 
 def trays_undelivered(db: Database, link: str, table_id: str, after: int

@@ -23,8 +23,8 @@ from pathlib import Path
 import psycopg
 from sqlite_utils import Database
 
-from dealer_console.jackpot.config import GameConfig
-from dealer_console.jackpot.meters import MeterState
+from dealer_console.jackpot_values.config import GameConfig
+from dealer_console.jackpot_values.meters import MeterState
 from dealer_console.link import outbox, server
 from dealer_console.link.progress import Progress
 from dealer_console.link.settings import LinkError, LinkRefused
@@ -230,8 +230,7 @@ class OutboxSender(threading.Thread):
         db, progress = self._local()
         delivered, taken = outbox.counted(db, self.link, self.table_id,
                                           progress.last(self.link))
-        trays = len(outbox.trays_undelivered(db, self.link, self.table_id,
-                                             progress.last_tray(self.link)))
+        trays = outbox.trays_owed(db, self.link, self.table_id, progress.last_tray(self.link))
         return taken - delivered + trays
 
     def _local(self) -> tuple[Database, Progress]:

@@ -29,11 +29,11 @@ from dataclasses import dataclass
 import psycopg
 from psycopg.conninfo import make_conninfo
 
-from dealer_console.jackpot import meters
-from dealer_console.jackpot.config import GameConfig, JackpotMode, LevelConfig
-from dealer_console.jackpot.meters import MeterState
-from dealer_console.jackpot.paytable import load
-from dealer_console.link.records import LinkedHit, Owed
+from dealer_console.jackpot_values import meters
+from dealer_console.jackpot_values.config import GameConfig, JackpotMode, LevelConfig
+from dealer_console.jackpot_values.link_records import LinkedHit, Owed
+from dealer_console.jackpot_values.meters import MeterState
+from dealer_console.jackpot_values.paytable import load
 from dealer_console.link.server_trust import REFUSED, line_values
 from dealer_console.link.settings import CONNECT_TIMEOUT_S, LinkError, LinkRefused
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import psycopg
 from psycopg import sql
 
-from dealer_console.jackpot.paytable import FixedPay, MeterPay, load
+from dealer_console.jackpot_values.paytable import FixedPay, MeterPay, load
 from dealer_console.link.sql_admin import ADMIN
 from dealer_console.link.sql_base import ADMIN_ROLE, HIT_GAP, HOLD_S, REFUSED, TABLE_ROLE
 from dealer_console.link.sql_base import DEFINER as _DEFINER

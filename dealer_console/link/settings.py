@@ -12,18 +12,15 @@ from __future__ import annotations
 import os
 import re
 
-from dealer_console.errors import ConsoleError
+from dealer_console.jackpot_values.link_names import LinkError, check_link_name
+
+__all__ = ["LinkError", "check_link_name"]  # the names, below the link (jackpot_values)
 
 DSN_VARIABLE = "DEALER_CONSOLE_LINK_DSN"
 CONNECT_TIMEOUT_S = 3
 """How long a table waits for the server before it calls the link down."""
 
 _PASSWORD = re.compile(r"(?:^|[\s?&])password\s*=|://[^/@\s]*:[^/@\s]*@", re.IGNORECASE)
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
-
-
-class LinkError(ConsoleError):
-    """The link refused something, or cannot be reached: the message says which."""
 
 
 class LinkRefused(LinkError):
@@ -79,11 +76,3 @@ def dsn_from_environment(given: str | None = None) -> str:
     """The server's address: ``given`` (a command's ``--dsn``) or the environment's."""
     value = given if given is not None else os.environ.get(DSN_VARIABLE, "")
     return check_dsn(value)
-
-
-def check_link_name(name: str) -> str:
-    """A link's name: 1-64 letters, digits, ``_ . -``, starting with a letter or digit."""
-    if not _NAME.fullmatch(name):
-        raise LinkError(f"{name[:70]!r} is not a link name (1-64 letters, digits, '_', '.', "
-                        "'-')")
-    return name

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from dealer_console.jackpot.config import TableJackpots
+from dealer_console.jackpot_values.config import TableJackpots
 from dealer_console.link.asker import HitAsker
 from dealer_console.link.hook import LinkHook
 from dealer_console.link.sender import LinkHealth, OutboxSender

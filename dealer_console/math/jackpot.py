@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dealer_console.jackpot.paytable import FixedPay, JackpotLine, JackpotPaytable, MeterPay
+from dealer_console.jackpot_values.paytable import FixedPay, JackpotLine, JackpotPaytable, MeterPay
 from dealer_console.math.fortune_counts import FortuneTally, count_fortune
 from dealer_console.seven import FortuneClass
 

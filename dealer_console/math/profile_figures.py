@@ -4,9 +4,10 @@ chance), the envy (what one holder is paid per other Fortune hand) and each jack
 (return and house edge at the meters as they stand, and over the long run with the profile's
 contribution, reserve and seed).
 
-A bonus paytable that returns more than 100% is marked refused with its figure, as ``profile
-check`` refuses an Ace-High table: the operator must not offer it. The counts behind the figures
-are computed once per process (they depend only on the deck), so a screen asks again for free.
+A bonus paytable that returns more than 100% is marked refused with its figure, the one
+verdict (``verdict.py``) the self-test and ``profile check`` give: the operator must not offer
+it. The counts behind the figures are computed once per process (they depend only on the
+deck), so a screen asks again for free.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from dealer_console.math.returns import (
     fortune_figures,
     percent,
 )
+from dealer_console.math.verdict import refusal
 from dealer_console.money import format_cents
 from dealer_console.profiles.model import Profile
 
@@ -71,19 +73,11 @@ def ace_high_odds() -> AceHighOdds:
     return AceHighOdds.from_tally(count_ace_high())
 
 
-def over_100_reason(figures: PaytableFigures) -> str | None:
-    """The refusal ``profile check`` gives a table returning more than it takes, or None."""
-    if not figures.over_100:
-        return None
-    return (f"{figures.name} returns {percent(figures.ret)} to the player (over 100%): the "
-            "operator must not offer it")
-
-
 def _bonus(area: str, figures: PaytableFigures) -> TableFigures:
     lines = tuple(FigureLine(x.label, x.pays, x.probability) for x in figures.lines)
     return TableFigures(area, figures.name, figures.title, figures.ret, lines,
                         (f"hit frequency {percent(figures.hit_frequency)}",),
-                        over_100_reason(figures))
+                        refusal(figures.name, figures.ret))
 
 
 def profile_figures(profile: Profile,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dealer_console.jackpot.config import GameConfig
+from dealer_console.jackpot_values.config import GameConfig
 from dealer_console.paytables import Paytable
 from dealer_console.profiles.model import Profile
 
@@ -81,7 +81,7 @@ def profile_to_data(profile: Profile) -> dict[str, Any]:
 
 def jackpot_game_to_data(game: GameConfig) -> dict[str, Any]:
     """One jackpot game's set-up (the jackpot system's view): spot, mode, wager, meters."""
-    from dealer_console.jackpot.config import format_rate
+    from dealer_console.jackpot_values.config import format_rate
 
     return {
         "spot": game.spot,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from dealer_console.config_file import Section
-from dealer_console.jackpot.config import (
+from dealer_console.jackpot_values.config import (
     GameConfig,
     JackpotConfigError,
     JackpotMode,
@@ -21,7 +21,8 @@ from dealer_console.jackpot.config import (
     TableJackpots,
     parse_rate,
 )
-from dealer_console.jackpot.paytable import JackpotPaytable, from_paytable
+from dealer_console.jackpot_values.link_names import LinkError, check_link_name
+from dealer_console.jackpot_values.paytable import JackpotPaytable, from_paytable
 from dealer_console.paytables import Paytable
 
 DEFAULT_WAGER = 100
@@ -78,8 +79,6 @@ def _game(section: Section, paytable_of: Any, default_spot: int | None) -> GameC
 def _linked(section: Section, mode: JackpotMode) -> str | None:
     """The link this game's meters are shared on (``docs/link.md``), or None. Washington
     document, "Linked Paytables": only progressive jackpots are linked, never house ones."""
-    from dealer_console.link.settings import LinkError, check_link_name
-
     name = section.opt_str("linked")
     if name is None:
         return None
@@ -123,7 +122,7 @@ def _levels(section: Section, paytable: JackpotPaytable) -> tuple[LevelConfig, .
 
 def largest_fixed_award(game: GameConfig) -> int:
     """Cents of the biggest fixed pay at this game's wager (0 when it has none)."""
-    from dealer_console.jackpot.paytable import FixedPay
+    from dealer_console.jackpot_values.paytable import FixedPay
 
     return max((game.fixed_amount(line.pay) for line in game.paytable.lines
                 if isinstance(line.pay, FixedPay)), default=0)

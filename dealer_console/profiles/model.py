@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from dealer_console.hands import HandRules, JokerInFlush, Wheel
-from dealer_console.jackpot.config import TableJackpots
+from dealer_console.jackpot_values.config import TableJackpots
 from dealer_console.money import format_cents
 from dealer_console.paytables import Paytable
 

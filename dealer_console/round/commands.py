@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from dealer_console.cards import Card
 from dealer_console.employees.registry import Employee
+from dealer_console.jackpot_values.link_records import LinkedHit
 from dealer_console.setting import Setting
 
 
@@ -98,7 +99,7 @@ class RemainingCards(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class CardCountError(Command):
+class ShufflerCountError(Command):
     """The shuffler signalled a card-count error."""
 
     detail: str = ""
@@ -175,6 +176,11 @@ class JackpotHit(Command):
     spot: int = 1
     second: Employee | None = None
     """The second person where the award needs two (a supervisor and an executive)."""
+    paid: LinkedHit | None = None
+    """A linked game's hit as its link's server paid it: the award is the server's."""
+    tray_report: bool = False
+    """A linked game's tray pay paid at the table while its link is down, owed to the link as a
+    report."""
 
 
 @dataclass(frozen=True, slots=True)

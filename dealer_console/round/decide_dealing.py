@@ -150,7 +150,7 @@ def _remaining(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Service
 
 def _count_error(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                  ) -> list[EventTuple]:
-    assert isinstance(cmd, c.CardCountError)
+    assert isinstance(cmd, c.ShufflerCountError)
     need_phase(state, cmd)
     return [_misdeal(MisdealReason.CARD_COUNT_ERROR, cmd.detail or "shuffler card-count error",
                      "device")]
@@ -206,7 +206,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.DealHand: _deal_hand,
     c.CorrectFirstHand: _correct_first,
     c.RemainingCards: _remaining,
-    c.CardCountError: _count_error,
+    c.ShufflerCountError: _count_error,
     c.CardsExposed: _exposed,
     c.DeclareMisdeal: _declare_misdeal,
     c.DeckCounted: _deck_counted,

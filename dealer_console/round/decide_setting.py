@@ -197,6 +197,8 @@ def _jackpot_hit(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
                                "cards": format_cards(state.hands[cmd.seat])}
     if cmd.second is not None:
         payload["second_confirmer"] = cmd.second.employee_id
+    if cmd.paid is not None or cmd.tray_report:  # for the hook only, never logged
+        payload["link_pay"] = (cmd.paid, cmd.tray_report)
     return [(E.JACKPOT_HIT, payload)]
 
 

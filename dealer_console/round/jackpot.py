@@ -29,6 +29,7 @@ from sqlite_utils import Database
 
 from dealer_console.cards import Card
 from dealer_console.errors import Refusal
+from dealer_console.jackpot_values.link_records import LinkedHit
 from dealer_console.round.jackpot_kinds import JACKPOT_KIND, JACKPOT_KINDS, SPOT_OF_KIND
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import Line, RoundState
@@ -57,11 +58,12 @@ class JackpotHook(Protocol):
         """Lock the sensors and take each wager: ``{spot: {seat: cents}}``."""
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], employee_id: str,
-              second_id: str | None = None) -> Confirmed:
+              cards: tuple[Card, ...], employee_id: str, second_id: str | None = None,
+              paid: LinkedHit | None = None, tray_report: bool = False) -> Confirmed:
         """Record a hit confirmed by ``employee_id`` (whose swipe was already authorised), and
         by ``second_id`` too where the award needs two people; adjust the meter; say what is
-        paid."""
+        paid. ``paid``: a linked hit as its link's server paid it (the command carries it);
+        ``tray_report``: a linked tray pay paid here while the link is down."""
 
     def end_game(self, db: Database, round_id: int) -> None:
         """Reset for the next round (refuse while a marked hit is unconfirmed)."""
@@ -77,8 +79,8 @@ class NoJackpot:
         return None
 
     def award(self, db: Database, round_id: int, spot: int, seat: int, hand_line: int,
-              cards: tuple[Card, ...], employee_id: str,
-              second_id: str | None = None) -> Confirmed:
+              cards: tuple[Card, ...], employee_id: str, second_id: str | None = None,
+              paid: LinkedHit | None = None, tray_report: bool = False) -> Confirmed:
         raise JackpotRefused("this table has no jackpot system to confirm a hit with")
 
     def end_game(self, db: Database, round_id: int) -> None:

@@ -147,10 +147,12 @@ class Table:
             payload = dict(payload)
             employee_id = str(payload.pop("confirmer"))  # already authorised
             second = payload.pop("second_confirmer", None)
+            extra: dict[str, Any] = {} if second is None else {"second_id": str(second)}
+            if "link_pay" in payload:  # a linked hit's payment, carried by the command
+                extra["paid"], extra["tray_report"] = payload.pop("link_pay")
             hit = self.jackpot.award(self.db, state.round_id, payload["spot"],
                                      payload["seat"], payload["hand_line"],
-                                     state.hands[payload["seat"]], employee_id,
-                                     **({} if second is None else {"second_id": str(second)}))
+                                     state.hands[payload["seat"]], employee_id, **extra)
             payload.update(hit.detail)
             payload.update(award_cents=int(hit.award_cents), who=hit.who)
         elif kind == E.GAME_ENDED:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from dealer_console.config_file import ConfigError
 from dealer_console.devices.config import DeviceConfigError, DevicesConfig, load_devices
-from dealer_console.math.returns import ace_high_return, fortune_return, percent
+from dealer_console.math.returns import percent
+from dealer_console.math.verdict import bonus_verdicts
 from dealer_console.profiles.loader import get_profile, load_profile
 from dealer_console.profiles.model import Profile
 from dealer_console.selftest.report import Report
@@ -33,17 +34,14 @@ def check_profile(report: Report, profile: str) -> Profile | None:
 
 
 def check_paytables(report: Report, profile: Profile) -> None:
-    """The ``paytables`` item: each bonus paytable's exact return at or under 100%."""
+    """The ``paytables`` item: each bonus paytable's exact return at or under 100% (the one
+    verdict, ``math/verdict.py``)."""
     returns = []
     over = []
-    for what, table, figure in (("fortune", profile.fortune, fortune_return),
-                                ("ace_high", profile.ace_high, ace_high_return)):
-        if table is None:
-            continue
-        ret = figure(table)
-        returns.append(f"{table.name} {percent(ret, 2)}")
-        if ret > 1:
-            over.append(f"{what} paytable {table.name} returns {percent(ret, 4)} (over 100%)")
+    for verdict in bonus_verdicts(profile):
+        returns.append(f"{verdict.name} {percent(verdict.ret, 2)}")
+        if verdict.refused is not None:
+            over.append(f"{verdict.key} paytable {verdict.refused}")
     if over:
         report.add("paytables", False, "; ".join(over) + ": the table must not be offered")
     elif returns:

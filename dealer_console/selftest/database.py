@@ -25,9 +25,9 @@ from dealer_console.storage.identity import (
     check_contents,
     check_path,
     has_log,
-    migration_sets,
     read_header,
 )
+from dealer_console.table_db import SCHEMA
 
 
 def check_database(report: Report, db_path: Path, profile: Profile | None,
@@ -71,8 +71,8 @@ def open_untouched(file: Path) -> Database:
         raise NotATableDatabase(f"{file}: cannot read the table database: {exc}") from None
     db = Database(conn, execute_plugins=False)
     try:
-        check_contents(db, str(file), writing=True, full=True)
-        missing = [m.name for s in migration_sets() for m in s.pending(db)]
+        check_contents(db, str(file), SCHEMA, writing=True, full=True)
+        missing = SCHEMA.missing(db)
     except BaseException:
         db.close()
         raise

@@ -6,7 +6,7 @@ needs). The database records the outcome in two places, so an earlier release ca
 without knowing the later migrations:
 
 - ``PRAGMA user_version`` (the SQLite header, readable with plain file reads by the package's
-  ``preinst``) is the **floor**: the schema version (:func:`identity.schema_version`) of the
+  ``preinst``) is the **floor**: the schema version (:meth:`identity.Schema.version`) of the
   oldest console that may open the file. Applying any migration not in :data:`OLDER_MAY_OPEN`
   raises it to the applying console's version; applying only such migrations leaves it.
 - ``_migrations_older_may_open`` lists each applied migration an earlier console may ignore,

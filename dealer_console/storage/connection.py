@@ -30,15 +30,14 @@ from dealer_console.storage.identity import (
     APPLICATION_ID,
     LaterSchema,
     NotATableDatabase,
+    Schema,
     StorageError,
     check_contents,
     check_path,
     has_log,
     inode,
     mark,
-    migration_sets,
     read_header,
-    schema_version,
 )
 
 __all__ = [
@@ -121,18 +120,17 @@ def connect(path: str | Path) -> Database:
     return Database(conn, execute_plugins=False)
 
 
-def _migrate(db: Database) -> None:
+def _migrate(db: Database, schema: Schema) -> None:
     # The jackpot's meters, hits and the employee registry live in the same file, so a
     # jackpot award and the round's event are one transaction (docs/jackpot.md).
     before = compat.applied(db)
     marked = int(db.execute("PRAGMA application_id").fetchone()[0]) == APPLICATION_ID
     previous = int(db.execute("PRAGMA user_version").fetchone()[0])
-    for migrations in migration_sets():
-        migrations.apply(db)
+    schema.apply(db)
     newly = compat.applied(db) - before
     compat.record(db, newly)
     mark(db, compat.new_floor(previous=previous, marked=marked, newly=newly,
-                              current=schema_version()))
+                              current=schema.version()))
 
 
 def _seen_here(file: Path) -> bool:
@@ -142,7 +140,7 @@ def _seen_here(file: Path) -> bool:
         return False
 
 
-def _verify(file: Path, *, writing: bool, full: bool = False) -> None:
+def _verify(file: Path, schema: Schema, *, writing: bool, full: bool = False) -> None:
     """Refuse a file that is not a table database in good order before SQLite opens it for
     real, so nothing is written to it or beside it: first its header (plain reads), then its
     contents through a probe that writes nothing (``check_contents``)."""
@@ -150,7 +148,7 @@ def _verify(file: Path, *, writing: bool, full: bool = False) -> None:
         read_header(file)
     probe = Database(_probe(file), execute_plugins=False)
     try:
-        check_contents(probe, str(file), writing=writing, full=full)
+        check_contents(probe, str(file), schema, writing=writing, full=full)
     finally:
         probe.close()
 
@@ -178,8 +176,9 @@ def _check_writable(file: Path) -> None:
                            "it with recall, audit or the jackpot reports")
 
 
-def open_table_db(path: str | Path, *, create: bool = True) -> TableDatabase:
-    """Open a table database for a table and bring its schema up to date.
+def open_table_db(path: str | Path, schema: Schema, *, create: bool = True) -> TableDatabase:
+    """Open a table database for a table and bring its schema (the composition root's migration
+    sets: ``dealer_console/table_db.py``) up to date.
 
     ``create`` makes a new database when the file does not exist: only the commands that start
     a table pass it (the console, ``simulate`` without ``--resume``, set-up steps); any other
@@ -189,7 +188,7 @@ def open_table_db(path: str | Path, *, create: bool = True) -> TableDatabase:
     if str(path) in _MEMORY:
         memory = TableDatabase(sqlite3.connect(":memory:", isolation_level=None), ":memory:")
         _set_pragmas(memory.conn)
-        _migrate(memory)
+        _migrate(memory, schema)
         return memory
     file = Path(path)
     exists = check_path(file, must_exist=False)
@@ -197,7 +196,7 @@ def open_table_db(path: str | Path, *, create: bool = True) -> TableDatabase:
         raise NotATableDatabase(f"{file}: no such table database (the console makes it on its "
                                 "first start)")
     if exists:  # refused before the lock file is made beside it
-        _verify(file, writing=True)
+        _verify(file, schema, writing=True)
         _check_writable(file)
     elif not os.access(file.parent, os.W_OK):
         raise StorageError(f"{file}: its folder is read-only: a new table database needs a "
@@ -206,14 +205,14 @@ def open_table_db(path: str | Path, *, create: bool = True) -> TableDatabase:
     db: TableDatabase | None = None
     try:
         if not exists and check_path(file, must_exist=False):  # made meanwhile by another
-            _verify(file, writing=True)
+            _verify(file, schema, writing=True)
             exists = True
         if not exists:
-            _create_whole(file)
+            _create_whole(file, schema)
         conn = sqlite3.connect(str(file), isolation_level=None, timeout=30.0)
         db = TableDatabase(conn, str(file), lock)
         _set_pragmas(conn)
-        _migrate(db)
+        _migrate(db, schema)
     except BaseException as exc:
         if db is not None:
             db.close()
@@ -227,7 +226,7 @@ def open_table_db(path: str | Path, *, create: bool = True) -> TableDatabase:
     return db
 
 
-def _create_whole(file: Path) -> None:
+def _create_whole(file: Path, schema: Schema) -> None:
     """A new table database appears under its name whole, or not at all: it is made beside
     it, marked (the mark first: no unmarked table database), migrated and closed, then moved
     into place. A table killed while its file was being made had left an empty file under the
@@ -240,7 +239,7 @@ def _create_whole(file: Path) -> None:
     try:
         conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         _set_pragmas(conn)
-        _migrate(Database(conn, execute_plugins=False))
+        _migrate(Database(conn, execute_plugins=False), schema)
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         conn.close()
@@ -253,13 +252,14 @@ def _create_whole(file: Path) -> None:
             os.close(folder)
 
 
-def check_table_file(path: str | Path) -> None:
+def check_table_file(path: str | Path, schema: Schema) -> None:
     """Refuse now what :func:`open_table_db` (without ``create``) would refuse later: for a
     command that has devices or a window to start first and should fail before them."""
-    open_table_db(path, create=False).close()
+    open_table_db(path, schema, create=False).close()
 
 
-def open_for_reading(path: str | Path, *, full_check: bool = False) -> TableDatabase:
+def open_for_reading(path: str | Path, schema: Schema, *,
+                     full_check: bool = False) -> TableDatabase:
     """Open a table database read-only, for recall, audit and reports.
 
     An auditor's copy must be exactly what the table wrote: nothing is migrated or written (the
@@ -270,10 +270,10 @@ def open_for_reading(path: str | Path, *, full_check: bool = False) -> TableData
     full ``integrity_check`` (the audits) instead of ``quick_check``."""
     file = Path(path)
     check_path(file, must_exist=True)
-    _verify(file, writing=False, full=full_check)
+    _verify(file, schema, writing=False, full=full_check)
     db = TableDatabase(_connect_read_only(file), str(file))
     try:
-        missing = [m.name for s in migration_sets() for m in s.pending(db)]
+        missing = schema.missing(db)
     except BaseException as exc:
         db.close()
         if isinstance(exc, sqlite3.DatabaseError):

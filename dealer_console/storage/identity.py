@@ -2,7 +2,7 @@
 
 A table database carries two marks in its SQLite header: ``PRAGMA application_id`` is
 :data:`APPLICATION_ID`, and ``PRAGMA user_version`` is the schema version
-(:func:`schema_version`, the number of migrations a console knows) of the oldest console that
+(:meth:`Schema.version`, the number of migrations a console knows) of the oldest console that
 may open it (``compat.py``). A file is refused (:class:`NotATableDatabase`) when it is a
 folder, empty, not SQLite, another program's SQLite file, truncated or damaged; the refusal
 comes from reading the header with plain file reads, so SQLite never opens such a file and
@@ -44,31 +44,34 @@ class LaterSchema(StorageError):
     """A table database written by a later version of the console."""
 
 
-def migration_sets() -> tuple[Migrations, ...]:
-    """Every migration set applied to a table database; a new set is added here."""
-    from dealer_console.employees.registry import MIGRATIONS as EMPLOYEES
-    from dealer_console.jackpot.schema import MIGRATIONS as JACKPOT
-    from dealer_console.link.outbox import MIGRATIONS as LINK_OUTBOX
-    from dealer_console.storage.schema import MIGRATIONS as TABLE
-    from dealer_console.storage.service_log import MIGRATIONS as SERVICE
+@dataclass(frozen=True, slots=True)
+class Schema:
+    """The migration sets a table database holds, in the order they are applied. The
+    composition root (``dealer_console/table_db.py``) lists them, test mode's included, and
+    hands them to storage, which imports none of the packages that own them."""
 
-    return (TABLE, EMPLOYEES, JACKPOT, LINK_OUTBOX, SERVICE)
+    sets: tuple[Migrations, ...]
 
+    def known(self) -> dict[str, frozenset[str]]:
+        """Each set's name to the names of the migrations this console knows."""
+        empty = Database(memory=True)
+        try:
+            return {s.name: frozenset(m.name for m in s.pending(empty)) for s in self.sets}
+        finally:
+            empty.close()
 
-def known_migrations() -> dict[str, frozenset[str]]:
-    """Each migration set's name to the names of the migrations this console knows."""
-    empty = Database(memory=True)
-    try:
-        return {s.name: frozenset(m.name for m in s.pending(empty)) for s in migration_sets()}
-    finally:
-        empty.close()
+    def version(self) -> int:
+        """What a database fully upgraded by this console holds in ``user_version``."""
+        return sum(len(names) for names in self.known().values())
 
+    def apply(self, db: Database) -> None:
+        """Bring ``db`` up to date, every set in order."""
+        for migrations in self.sets:
+            migrations.apply(db)
 
-def schema_version() -> int:
-    """This console's schema version: the number of migrations it knows (a database it
-    migrated holds it in ``user_version`` unless every migration since is one earlier
-    consoles may ignore, ``compat.py``)."""
-    return sum(len(names) for names in known_migrations().values())
+    def missing(self, db: Database) -> list[str]:
+        """The migrations this console has that ``db`` lacks."""
+        return [m.name for s in self.sets for m in s.pending(db)]
 
 
 @dataclass(frozen=True)
@@ -153,7 +156,8 @@ def has_log(path: Path) -> bool:
         return False
 
 
-def check_contents(db: Database, path: str, *, writing: bool, full: bool = False) -> None:
+def check_contents(db: Database, path: str, schema: Schema, *, writing: bool,
+                   full: bool = False) -> None:
     """Refuse a database SQLite can open that is still not ours, is damaged, or (for a
     writer) was written by a later console.
 
@@ -179,8 +183,7 @@ def check_contents(db: Database, path: str, *, writing: bool, full: bool = False
     if writing:  # which consoles may write it: storage/compat.py
         from dealer_console.storage.compat import refusal
 
-        why = refusal(db, floor=user_version, current=schema_version(),
-                      known=known_migrations())
+        why = refusal(db, floor=user_version, current=schema.version(), known=schema.known())
         if why is not None:
             raise LaterSchema(f"{path}: {why}")
 

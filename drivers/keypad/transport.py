@@ -22,7 +22,7 @@ import usb.util  # type: ignore[import-untyped]
 from dealer_console.devices.config import DEFAULT_PRODUCT_ID, DEFAULT_VENDOR_ID
 from drivers.transport import TransportError
 
-__all__ = ["DEFAULT_PRODUCT_ID", "DEFAULT_VENDOR_ID", "ConfigError", "UsbKeypadTransport"]
+__all__ = ["DEFAULT_PRODUCT_ID", "DEFAULT_VENDOR_ID", "KeypadBackendError", "UsbKeypadTransport"]
 
 CONFIGURATION: Final = 1
 INTERFACE: Final = 0
@@ -32,7 +32,7 @@ EP_OUT: Final = 0x01
 BACKENDS: Final = ("libusb1", "libusb0", "openusb")
 
 
-class ConfigError(ValueError):
+class KeypadBackendError(ValueError):
     """A keypad setting in the profile that cannot work (names the setting)."""
 
 
@@ -46,18 +46,18 @@ def backend_from_config(name: str) -> Any:
         module = importlib.import_module(f"usb.backend.{name}")
         backend = module.get_backend()
         if backend is None:
-            raise ConfigError(f"keypad backend {name!r}: the library is not installed")
+            raise KeypadBackendError(f"keypad backend {name!r}: the library is not installed")
         return backend
     module_name, sep, attr = name.partition(":")
     if not sep or not module_name or not attr:
-        raise ConfigError(
+        raise KeypadBackendError(
             f"keypad backend {name!r} is neither one of {', '.join(BACKENDS)} "
             "nor 'module:factory'"
         )
     try:
         factory: Callable[[], Any] = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError) as exc:
-        raise ConfigError(f"keypad backend {name!r}: {exc}") from exc
+        raise KeypadBackendError(f"keypad backend {name!r}: {exc}") from exc
     return factory()
 
 

@@ -236,7 +236,7 @@ def test_the_key_is_made_once_and_kept_private(tmp_path: Path,
     assert key.read_text() == first
     key.chmod(0o644)
     db = tmp_path / "t.db"
-    from dealer_console.storage.connection import open_table_db
+    from dealer_console.table_db import open_table_db
 
     open_table_db(db).close()
     assert main(["audit", "verify", "--db", str(db), "--key", str(key)]) == 2
@@ -324,7 +324,7 @@ def test_a_checkpoint_torn_by_a_power_cut_is_left_out_and_cut_off(
     """A kill while the journal line was written: the audit reads past it, and the next
     checkpoint starts on a line of its own."""
     from dealer_console.storage.anchor import Journal, load_key
-    from dealer_console.storage.connection import open_table_db
+    from dealer_console.table_db import open_table_db
 
     journal = Path(f"{table}.checkpoints")
     with open(journal, "a") as out:

@@ -187,16 +187,16 @@ def test_a_set_up_an_older_console_kept_only_in_its_table_is_backfilled(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """An older console kept the set-up only in ``jackpot_games``: the upgrade writes it to
     the log, and from then on the audit holds the table to it."""
-    from dealer_console.jackpot import store
+    from dealer_console.jackpot import games
     from dealer_console.profiles.loader import get_profile
-    from dealer_console.storage.connection import open_table_db
+    from dealer_console.table_db import open_table_db
 
     path = tmp_path / "old.db"
     db = open_table_db(path)
     setup = get_profile("washington-face-up").jackpots
     assert setup is not None
     with db.atomic():  # as the older console installed it: tables only
-        store.write_game(db, setup.games[0], installed_at="2024-01-01T00:00:00+00:00",
+        games.write_game(db, setup.games[0], installed_at="2024-01-01T00:00:00+00:00",
                          installed_by="console")
     db.execute("DELETE FROM _sqlite_migrations WHERE name = '0002_setup_in_the_event_log'")
     db.close()

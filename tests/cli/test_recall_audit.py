@@ -114,15 +114,15 @@ def test_audit_of_a_missing_database_is_exit_2(tmp_path: Path) -> None:
 
 
 def test_audit_includes_the_jackpot_meters(tmp_path: Path) -> None:
-    from dealer_console.jackpot import store
-    from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
-    from dealer_console.jackpot.paytable import load
+    from dealer_console.jackpot import games
+    from dealer_console.jackpot_values.config import GameConfig, JackpotMode, level_configs
+    from dealer_console.jackpot_values.paytable import load
 
     table = make_table(tmp_path, "washington-face-up")
     play_round(table)
-    store.apply_migrations(table.db)
+    games.apply_migrations(table.db)
     paytable = load("fupgpp-wa03")
-    store.install_game(table.db, GameConfig(
+    games.install_game(table.db, GameConfig(
         spot=1, paytable=paytable, mode=JackpotMode.PROGRESSIVE,
         levels=level_configs(paytable, {"main": {"seed": "$1,000", "contribution": "15%",
                                                  "reserve": "2%"}}),

@@ -39,7 +39,7 @@ def test_a_deal_s_facts_by_phase(tmp_path: Path) -> None:
     left = CardsLeft(device="shuffler", seq=8, deal_id=1, cards=HAND[:4])
     assert deal_command(left, st, rules, None) is HOLD
     counted = CardCountError(device="shuffler", seq=9, deal_id=1, counted=51)
-    assert deal_command(counted, st, rules, None) == c.CardCountError(
+    assert deal_command(counted, st, rules, None) == c.ShufflerCountError(
         "the shuffler counted 51 cards")
     assert st == before  # only read
     table.handle(c.SetActionNumber(9))

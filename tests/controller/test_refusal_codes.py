@@ -9,7 +9,7 @@ import pytest
 
 from dealer_console.controller.staff import StaffRefused
 from dealer_console.errors import Refusal, RefusalCode
-from dealer_console.jackpot.marks import MarkError
+from dealer_console.jackpot.marks import mark_refusal
 from dealer_console.link.sender import LinkHealth
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JackpotRefused
@@ -17,6 +17,7 @@ from dealer_console.round.machine import Refused
 from tests.controller.conftest import Rig
 from tests.controller.test_test_mode import enter
 from tests.jackpot.conftest import CARDS, add_staff
+from tests.jackpot.swipes import swipe
 from tests.link.helpers import linked_table
 from tests.round.helpers import deal, hands_with, set_all_house_way
 
@@ -27,7 +28,8 @@ def test_the_old_names_are_the_one_refusal_and_the_code_defaults_to_not_now() ->
     assert Refusal().why == "not allowed now"
     down = Refusal("the link is down", RefusalCode.LINK_DOWN)
     assert down.code == "link_down" and str(down) == "the link is down"
-    assert MarkError("select a seat").code is RefusalCode.NOT_NOW  # a subclass keeps a code
+    assert mark_refusal("select a seat").code is RefusalCode.JACKPOT_MARK  # a code of its own
+    assert type(mark_refusal("select a seat")) is Refusal  # the one class, no subclass
 
 
 def test_a_round_command_in_test_mode_is_refused_with_its_code(rig: Rig) -> None:
@@ -61,6 +63,6 @@ def test_a_linked_hit_swiped_while_the_link_is_down_is_refused_as_link_down(
     set_all_house_way(table)
     health.down("the link server stopped answering", 0)
     with pytest.raises(Refusal) as refused:
-        system.confirm(table, CARDS["executive"])
+        swipe(system, table, CARDS["executive"])
     assert refused.value.code is RefusalCode.LINK_DOWN
     db.close()

@@ -157,7 +157,7 @@ def test_sessions_logged_by_an_older_console_are_backfilled_into_the_chain(
     from sqlite_utils import Database as Db
 
     from dealer_console.audit.verify import audit
-    from dealer_console.storage.connection import open_table_db
+    from dealer_console.table_db import open_table_db
 
     db = open_table_db(tmp_path / "t.db")
     service_log.MIGRATIONS.apply(Db(db.conn))  # the sets as a new console makes them

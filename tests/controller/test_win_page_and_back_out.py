@@ -9,7 +9,7 @@ import pytest
 from dealer_console.cards import parse_cards
 from dealer_console.devices.keypad import Button
 from dealer_console.errors import Refusal
-from dealer_console.jackpot import store
+from dealer_console.jackpot import games, hits
 from drivers.sim.table.world import shuffled_deck
 from tests.controller.conftest import Rig
 from tests.controller.test_controller import bet, finish_round, notice_text, start_by_keypad
@@ -34,7 +34,7 @@ def confirmed_hit(rig: Rig) -> int:
     rig.until(lambda: ctl.snapshot().jackpot_armed, "CONFIRM")
     keypad.swipe(SUPERVISOR)
     rig.until(lambda: not ctl.snapshot().jackpot_pending, "the confirmation")
-    hit = store.hit_for(rig.opened.db, ctl.state.round_id, 1, 2)
+    hit = hits.hit_for(rig.opened.db, ctl.state.round_id, 1, 2)
     assert hit is not None
     return hit.hit_id
 
@@ -62,9 +62,9 @@ def test_the_money_bag_asks_for_the_round_s_last_award_each_press(rig: Rig) -> N
 def test_a_back_out_waits_for_an_executive_s_card_with_its_reason(rig: Rig) -> None:
     ctl, keypad = rig.controller, rig.hardware.keypad
     assert keypad is not None
-    before = store.meter_states(rig.opened.db, 1)
+    before = games.meter_states(rig.opened.db, 1)
     hit_id = confirmed_hit(rig)
-    paid = store.meter_states(rig.opened.db, 1)  # the meter with the award taken off
+    paid = games.meter_states(rig.opened.db, 1)  # the meter with the award taken off
     with pytest.raises(Refusal, match="needs a reason"):
         ctl.ask_back_out(hit_id, "   ")
     assert ctl.snapshot().card_wanted is None  # no card asked for without a reason
@@ -72,12 +72,12 @@ def test_a_back_out_waits_for_an_executive_s_card_with_its_reason(rig: Rig) -> N
     assert "executive's card" in (ctl.snapshot().card_wanted or "")
     keypad.swipe(SUPERVISOR)
     rig.until(lambda: "needs an executive's card" in notice_text(rig), "the refusal")
-    assert store.meter_states(rig.opened.db, 1) == paid  # the refusal changed nothing
+    assert games.meter_states(rig.opened.db, 1) == paid  # the refusal changed nothing
     keypad.swipe(EXECUTIVE)
-    rig.until(lambda: store.get_hit(rig.opened.db, hit_id).backed_out, "the back-out")
-    award = store.get_hit(rig.opened.db, hit_id)
+    rig.until(lambda: hits.get_hit(rig.opened.db, hit_id).backed_out, "the back-out")
+    award = hits.get_hit(rig.opened.db, hit_id)
     assert award.meter_before_micro is not None
-    restored = store.meter_states(rig.opened.db, 1)["main"]
+    restored = games.meter_states(rig.opened.db, 1)["main"]
     assert restored.meter_micro == award.meter_before_micro  # to the millionth of a cent
     assert restored.reserve_micro == paid["main"].reserve_micro
     assert restored != before["main"]  # the round's contributions stay on the meter

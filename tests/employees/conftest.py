@@ -11,7 +11,7 @@ from sqlite_utils import Database
 from dealer_console.employees import changes
 from dealer_console.employees.cardhash import KdfParams
 from dealer_console.employees.registry import Role
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 
 FAST_KDF = KdfParams(n=2**8, r=8, p=1)
 """Cheap scrypt for tests; the format and checks are the same as the default's."""

@@ -16,13 +16,9 @@ from dealer_console.employees.audit import verify_staff
 from dealer_console.employees.cardhash import card_tag, hash_card
 from dealer_console.employees.registry import RegistryError, Role
 from dealer_console.jackpot import schema as jackpot_schema
-from dealer_console.storage.connection import (
-    StorageError,
-    connect,
-    open_for_reading,
-    open_table_db,
-)
+from dealer_console.storage.connection import StorageError, connect
 from dealer_console.storage.schema import MIGRATIONS as STORAGE
+from dealer_console.table_db import open_for_reading, open_table_db
 from tests.employees.conftest import CARDS, FAST_KDF
 
 V2 = "0002_ids_without_case_and_staff_events"

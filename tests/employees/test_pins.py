@@ -17,7 +17,7 @@ from dealer_console.employees import pins
 from dealer_console.employees.audit import verify_staff
 from dealer_console.employees.authorize import Refused
 from dealer_console.employees.registry import RegistryError, get
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 from tests.employees.conftest import CARDS, FAST_KDF, put_staff_on_file
 
 PIN = "58203917"

@@ -12,7 +12,7 @@ from sqlite_utils import Database
 from dealer_console.employees import changes
 from dealer_console.employees.cardhash import KdfParams
 from dealer_console.employees.registry import Role
-from dealer_console.jackpot import store
+from dealer_console.jackpot import games
 
 FAST_KDF = KdfParams(n=2**8, r=8, p=1)
 """Cheap scrypt for tests; the format and checks are the same as the default's."""
@@ -33,7 +33,7 @@ def open_db(path: Path) -> Database:
     conn.execute("PRAGMA synchronous=FULL")
     conn.execute("PRAGMA foreign_keys=ON")
     db = Database(conn)
-    store.apply_migrations(db)
+    games.apply_migrations(db)
     return db
 
 

@@ -16,13 +16,14 @@ import pytest
 from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
 from dealer_console.jackpot import service
-from dealer_console.jackpot.marks import GameMarks, Mark, MarkError, MarkSource
-from dealer_console.jackpot.paytable import JackpotLine, JackpotPaytable, load
+from dealer_console.jackpot.marks import GameMarks, Mark, MarkSource
 from dealer_console.jackpot.qualify import why_not, winning_line
+from dealer_console.jackpot_values.paytable import JackpotLine, JackpotPaytable, load
 from dealer_console.paytables import PaytableKind, get_paytable, paytable_names
 from dealer_console.round import commands as c
 from dealer_console.seven import FortuneClass as F
 from tests.jackpot.conftest import CARDS
+from tests.jackpot.swipes import mark_refused, swipe
 from tests.jackpot.test_round_integration import _table, _to_settlement
 from tests.round.helpers import settle_all
 
@@ -75,7 +76,7 @@ def test_the_line_is_marked_on_its_hand_and_refused_on_a_near_miss(
 
     marks = _marks(table, near)
     before = dict(marks.marks)
-    with pytest.raises(MarkError) as refused:
+    with mark_refused() as refused:
         marks.press_hand(number)
     assert marks.marks == before, "a refused press changes no mark"
     said = str(refused.value)
@@ -100,7 +101,7 @@ def test_cards_not_read_are_never_marked() -> None:
     table = load("fupgpp-wa03")
     marks = GameMarks(table, frozenset({3}))
     marks.select_seat(3)
-    with pytest.raises(MarkError, match="not known yet"):
+    with mark_refused("not known yet"):
         marks.press_hand(1)
     assert marks.marks == {}
 
@@ -120,7 +121,7 @@ def test_the_confirmation_checks_the_cards_again(tmp_path: Path) -> None:
     game = jr.game(1)
     full_house = next(ln for ln in game.paytable.lines if F.FULL_HOUSE in ln.hands)
     game.marks[3] = _forced(full_house)
-    with pytest.raises(MarkError, match="Full house is not paid: seat 3's cards"):
+    with mark_refused("Full house is not paid: seat 3's cards"):
         jr.confirm_as(1, 3, "S1")
     assert table.db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 0
 
@@ -139,7 +140,7 @@ def test_the_audit_names_an_award_the_cards_do_not_win(
     game.marks[3] = _forced(full_house)
     assert audit(table.db).ok
     monkeypatch.setattr(service, "why_not", lambda *args: None)
-    system.confirm(table, CARDS["supervisor"])
+    swipe(system, table, CARDS["supervisor"])
     table.handle(c.EndGame())
     problems = audit(table.db).problems
     assert any("Full house paid, but seat 3's cards" in p and "make three of a kind" in p

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from dealer_console.audit.verify import audit
-from dealer_console.jackpot import store
 from dealer_console.round import commands as c
-from dealer_console.storage.connection import open_for_reading
+from dealer_console.table_db import open_for_reading
 from tests.jackpot.conftest import CARDS
+from tests.jackpot.swipes import back_out_by_card, swipe
 from tests.jackpot.test_round_integration import FIVE_ACES, SEVEN_SF, _table, _to_settlement
 from tests.round.helpers import settle_all
 
@@ -22,11 +22,11 @@ def backed_out(tmp_path: Path) -> Path:
     table, system = _table(tmp_path)
     _to_settlement(table, {0: FIVE_ACES, 2: SEVEN_SF})
     settle_all(table)
-    system.confirm(table, CARDS["executive"])
-    system.confirm(table, CARDS["executive"])
+    swipe(system, table, CARDS["executive"])
+    swipe(system, table, CARDS["executive"])
     table.handle(c.EndGame())
     hit = table.db.execute("SELECT MIN(hit_id) FROM jackpot_hits").fetchone()[0]
-    store.back_out(table.db, hit_id=hit, reason="wrong seat", track=CARDS["executive"])
+    back_out_by_card(table.db, hit_id=hit, reason="wrong seat", track=CARDS["executive"])
     logged = table.db.execute("SELECT payload FROM events WHERE kind = 'jackpot_backed_out'"
                               ).fetchone()[0]
     assert '"reason":"wrong seat"' in logged and '"employee_id":"X1"' in logged

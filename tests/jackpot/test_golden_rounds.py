@@ -16,14 +16,15 @@ import pytest
 from sqlite_utils import Database
 
 from dealer_console.cards import parse_cards
-from dealer_console.jackpot import store
+from dealer_console.jackpot import games
 from dealer_console.jackpot.audit import verify_meters
-from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
-from dealer_console.jackpot.meters import MICRO
-from dealer_console.jackpot.paytable import load
 from dealer_console.jackpot.service import JackpotRound
+from dealer_console.jackpot_values.config import GameConfig, JackpotMode, level_configs
+from dealer_console.jackpot_values.meters import MICRO
+from dealer_console.jackpot_values.paytable import load
 from dealer_console.money import parse_cents
 from tests.jackpot.conftest import CARDS
+from tests.jackpot.swipes import swipe_round
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "rounds.json").read_text())
 CASES = GOLDEN["cases"]
@@ -38,7 +39,7 @@ def micro(dollars: str) -> int:
 
 def install(db: Database, spec: dict[str, Any]) -> None:
     paytable = load(spec["paytable"])
-    store.install_game(db, GameConfig(
+    games.install_game(db, GameConfig(
         spot=spec["spot"], paytable=paytable, mode=JackpotMode.PROGRESSIVE,
         levels=level_configs(paytable, spec["levels"]),
         wager_cents=parse_cents(spec["wager"]),
@@ -58,7 +59,7 @@ def test_golden_round(db: Database, case: dict[str, Any]) -> None:
         for want in rnd["hits"]:
             nxt = jr.pending()[0]
             assert (nxt.spot, nxt.mark.seat) == (want["spot"], want["seat"])
-            hit = jr.confirm_next(CARDS[want["role"]])
+            hit = swipe_round(jr, CARDS[want["role"]])
             assert hit.employee_role == want["role"]
             assert hit.line_no == want["line"]
             assert hit.amount_cents == parse_cents(want["amount"])
@@ -67,7 +68,7 @@ def test_golden_round(db: Database, case: dict[str, Any]) -> None:
         assert jr.pending() == []
         jr.end()
         for spot, levels in rnd["meters"].items():
-            states = store.meter_states(db, int(spot))
+            states = games.meter_states(db, int(spot))
             for level, (meter, reserve) in levels.items():
                 assert states[level].meter_micro == micro(meter), (spot, level)
                 assert states[level].reserve_micro == micro(reserve), (spot, level)

@@ -4,11 +4,11 @@ item 9 c). Figures worked by hand."""
 
 from __future__ import annotations
 
-from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
 from dealer_console.jackpot.marks import Mark, MarkSource
-from dealer_console.jackpot.meters import MICRO, MeterState
-from dealer_console.jackpot.paytable import load
 from dealer_console.jackpot.projection import project
+from dealer_console.jackpot_values.config import GameConfig, JackpotMode, level_configs
+from dealer_console.jackpot_values.meters import MICRO, MeterState
+from dealer_console.jackpot_values.paytable import load
 
 PAYTABLE = load("fupgpp-wa01")
 GAME = GameConfig(spot=1, paytable=PAYTABLE, mode=JackpotMode.HOUSE,

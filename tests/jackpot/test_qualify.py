@@ -6,8 +6,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from dealer_console.cards import DECK, Card, parse_cards
-from dealer_console.jackpot.paytable import load
 from dealer_console.jackpot.qualify import holds, winning_line
+from dealer_console.jackpot_values.paytable import load
 from dealer_console.seven import FortuneClass, fortune_class
 
 sevens = st.lists(st.sampled_from(DECK), min_size=7, max_size=7, unique=True)

@@ -11,12 +11,12 @@ from sqlite_utils import Database
 
 from dealer_console.audit.verify import audit
 from dealer_console.employees.authorize import Refused as SwipeRefused
-from dealer_console.jackpot import store
+from dealer_console.jackpot import games
 from dealer_console.jackpot.audit import verify_meters
-from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
-from dealer_console.jackpot.meters import MICRO
-from dealer_console.jackpot.paytable import load
-from dealer_console.jackpot.round_hook import JackpotSystem
+from dealer_console.jackpot.system import JackpotSystem
+from dealer_console.jackpot_values.config import GameConfig, JackpotMode, level_configs
+from dealer_console.jackpot_values.meters import MICRO
+from dealer_console.jackpot_values.paytable import load
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JackpotRefused
@@ -24,8 +24,9 @@ from dealer_console.round.machine import Refused
 from dealer_console.round.rules import round_rules
 from dealer_console.round.state import Phase
 from dealer_console.round.table import Table
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 from tests.jackpot.conftest import CARDS, add_staff
+from tests.jackpot.swipes import swipe
 from tests.round.helpers import deal, hands_with, set_all_house_way, settle_all
 
 SEVEN_SF = "2c 3c 4c 5c 6c 7c 8c"
@@ -37,7 +38,7 @@ def _table(tmp_path: Path, paytable: str = "fupgpp-wa03") -> tuple[Table, Jackpo
     db = open_table_db(tmp_path / "table.db")
     add_staff(db)
     pt = load(paytable)
-    store.install_game(db, GameConfig(
+    games.install_game(db, GameConfig(
         spot=1, paytable=pt, mode=JackpotMode.HOUSE, executive_threshold_cents=100_000,
         levels=level_configs(pt, {lv: {"seed": "$1,000", "contribution": "15%",
                                        "reserve": "2%"} for lv in pt.levels})), actor="test")
@@ -60,7 +61,7 @@ def _to_settlement(table: Table, fixed: dict[int, str], seats: tuple[int, ...] =
 
 
 def _meter(db: Database) -> int:
-    return store.meter_states(db, 1)["main"].meter_micro
+    return games.meter_states(db, 1)["main"].meter_micro
 
 
 def test_start_game_feeds_the_meter_in_the_rounds_transaction(tmp_path: Path) -> None:
@@ -72,7 +73,7 @@ def test_start_game_feeds_the_meter_in_the_rounds_transaction(tmp_path: Path) ->
     table.handle(c.StartGame())
     # two $1 wagers at 15%: 30 cents, exactly
     assert _meter(table.db) == (1000_00 + 30) * MICRO
-    assert store.wagered_seats(table.db, table.state.round_id, 1) == {1, 2}
+    assert games.wagered_seats(table.db, table.state.round_id, 1) == {1, 2}
 
 
 def test_a_wrong_wager_amount_refuses_start_game_and_writes_nothing(tmp_path: Path) -> None:
@@ -105,18 +106,18 @@ def test_two_meter_hits_paid_in_order_with_every_refusal(tmp_path: Path) -> None
                         ("disabled", "employee disabled"), ("unknown", "unknown card"),
                         ("supervisor", "role may not")):
         with pytest.raises(SwipeRefused) as refused:
-            system.confirm(table, CARDS[who])
+            swipe(system, table, CARDS[who])
         assert refused.value.reason.value.startswith(reason)
     assert _meter(table.db) == before
     logged = table.db.execute(
         "SELECT COUNT(*) FROM employee_log WHERE action = 'swipe_refused'").fetchone()[0]
     assert logged == 5  # each refusal committed on its own
     assert table.db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 0
-    top = system.confirm(table, CARDS["executive"])
+    top = swipe(system, table, CARDS["executive"])
     assert top.seat == 3 and top.amount_cents == before // MICRO
     reset = _meter(table.db)
     assert reset == before - top.amount_cents * MICRO + 1000_00 * MICRO + 6 * MICRO
-    ten = system.confirm(table, CARDS["supervisor"])
+    ten = swipe(system, table, CARDS["supervisor"])
     assert ten.seat == 1 and ten.amount_cents == reset // (10 * MICRO)
     table.handle(c.EndGame())
     assert table.state.phase is Phase.BETTING and table.state.round_id == 2
@@ -141,7 +142,7 @@ def test_the_tray_pay_is_paid_once_by_the_confirmation_not_by_settlement(tmp_pat
                              " FROM settlement_lines WHERE kind = 'jackpot' AND seat = 2"
                              ).fetchone()
     assert tuple(wager) == ("taken", 100, 0, 100)
-    hit = system.confirm(table, CARDS["supervisor"])
+    hit = swipe(system, table, CARDS["supervisor"])
     assert (hit.amount_cents, hit.from_tray_cents, hit.from_meter_cents) == (75_00, 75_00, 0)
     table.handle(c.EndGame())
     paid = table.db.execute("SELECT SUM(returned_cents) FROM settlement_lines WHERE seat = 2 AND"
@@ -169,14 +170,14 @@ def test_a_restart_after_the_swipe_never_pays_twice(tmp_path: Path) -> None:
     table, system = _table(tmp_path)
     _to_settlement(table, {0: FIVE_ACES, 2: SEVEN_SF})
     settle_all(table)
-    system.confirm(table, CARDS["executive"])
+    swipe(system, table, CARDS["executive"])
     path = table.db.execute("PRAGMA database_list").fetchone()[2]
     table.db.close()
     db = open_table_db(path)
     system = JackpotSystem(db)
     table = Table.open(db, table.rules, jackpot=system)
     assert [p.mark.seat for p in system.marks(table.state)] == [1]
-    system.confirm(table, CARDS["supervisor"])
+    swipe(system, table, CARDS["supervisor"])
     table.handle(c.EndGame())
     assert db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 2
     assert audit(db).ok

@@ -10,18 +10,19 @@ import pytest
 
 from dealer_console.audit.verify import audit
 from dealer_console.employees import registry
-from dealer_console.jackpot import store
+from dealer_console.jackpot import games
 from dealer_console.jackpot.audit import verify_meters
-from dealer_console.jackpot.meters import MICRO
-from dealer_console.jackpot.round_hook import JackpotSystem
 from dealer_console.jackpot.setup import install_from_profile
+from dealer_console.jackpot.system import JackpotSystem
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.profiles.loader import load_profile
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import Table
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 from tests.jackpot.conftest import CARDS, add_staff
+from tests.jackpot.swipes import swipe
 from tests.profiles.test_jackpot_setup import ONE_GAME, TWO_GAMES, WASHINGTON
 from tests.round.helpers import deal, hands_with, set_all_house_way, settle_all
 
@@ -46,7 +47,7 @@ def _table(tmp_path: Path, system: bool = True) -> tuple[Table, JackpotSystem]:
 
 def _micro(db: object, spot: int) -> dict[str, tuple[int, int]]:
     return {name: (m.meter_micro, m.reserve_micro)
-            for name, m in store.meter_states(db, spot).items()}  # type: ignore[arg-type]
+            for name, m in games.meter_states(db, spot).items()}  # type: ignore[arg-type]
 
 
 def test_hits_on_both_games_in_one_round_to_the_millionth(tmp_path: Path) -> None:
@@ -77,7 +78,7 @@ def test_hits_on_both_games_in_one_round_to_the_millionth(tmp_path: Path) -> Non
         assert [s for g, s, label in order if g == spot and s in seats][:len(seats)] == seats
     paid: dict[tuple[int, int], tuple[int, int, int]] = {}
     while system.marks(table.state):
-        hit = system.confirm(table, CARDS[system.required(system.marks(table.state)[0])])
+        hit = swipe(system, table, CARDS[system.required(system.marks(table.state)[0])])
         paid[(hit.spot, hit.seat)] = (hit.amount_cents, hit.from_meter_cents,
                                       hit.from_tray_cents)
     assert paid == {
@@ -116,8 +117,8 @@ def test_second_game_wagers_and_hits_are_checked(tmp_path: Path) -> None:
     table.handle(c.PlaceWager(2, "base", 2000))
     table.handle(c.PlaceWager(2, "jackpot", 100))
     table.handle(c.StartGame())
-    assert store.wagered_seats(table.db, table.state.round_id, 2) == {1}
-    assert store.wagered_seats(table.db, table.state.round_id, 1) == {2}
+    assert games.wagered_seats(table.db, table.state.round_id, 2) == {1}
+    assert games.wagered_seats(table.db, table.state.round_id, 1) == {2}
     table.handle(c.SetActionNumber(2))
     deal(table, hands_with({0: FOUR_KINGS, 1: "Qs Qd Qh Qc 4d 8h Tc"}))
     table.handle(c.RemainingCards(4))
@@ -132,7 +133,7 @@ def test_second_game_wagers_and_hits_are_checked(tmp_path: Path) -> None:
         with pytest.raises(Refused, match=says):
             table.handle(refused)
     while system.marks(table.state):
-        system.confirm(table, CARDS["supervisor"])
+        swipe(system, table, CARDS["supervisor"])
     with pytest.raises(Refused, match="already has a jackpot hit on spot 2"):
         table.handle(c.JackpotHit(1, 5, supervisor, 2))
     table.handle(c.EndGame())

@@ -14,21 +14,22 @@ from sqlite_utils import Database
 
 from dealer_console.award_words import local_time
 from dealer_console.cards import parse_cards
-from dealer_console.jackpot import store
+from dealer_console.jackpot import games
 from dealer_console.jackpot.audit import verify_meters
-from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
 from dealer_console.jackpot.history import hit_history
-from dealer_console.jackpot.paytable import load
 from dealer_console.jackpot.service import JackpotRound
 from dealer_console.jackpot.winpage import write_win_page
+from dealer_console.jackpot_values.config import GameConfig, JackpotMode, level_configs
+from dealer_console.jackpot_values.paytable import load
 from tests.jackpot.conftest import CARDS, add_staff, open_db
+from tests.jackpot.swipes import swipe_round
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def install(db: Database) -> None:
     paytable = load("fupgpp-wa03")
-    store.install_game(db, GameConfig(
+    games.install_game(db, GameConfig(
         spot=1, paytable=paytable, mode=JackpotMode.HOUSE,
         levels=level_configs(paytable, {"main": {"seed": "$1,000", "contribution": "15%",
                                                  "reserve": "2%"}}),
@@ -53,7 +54,7 @@ def test_a_win_page_names_everything_accounting_needs(tmp_path: Path) -> None:
     install(db)
     jr = JackpotRound.start(db, 12, {1: [1, 4]})
     jr.show_hands({4: parse_cards("As Ad Ah Ac JK 2d 7h")})
-    hit = jr.confirm_next(CARDS["supervisor"])
+    hit = swipe_round(jr, CARDS["supervisor"])
     text = pdf_text(write_win_page(hit, "PG-3", tmp_path / "win.pdf"))
     for expected in ("PG-3", "Round", "12", "Seat", "As Ad Ah Ac JK 2d 7h", "5 aces", "10%",
                      "$100.03", "$1,000.30", "$900.27", "Sam Super", "S1, supervisor",
@@ -67,10 +68,11 @@ from pathlib import Path
 from dealer_console.cards import parse_cards
 from dealer_console.jackpot.service import JackpotRound
 from tests.jackpot.conftest import CARDS, open_db
+from tests.jackpot.swipes import swipe_round
 db = open_db(Path(sys.argv[1]))
 jr = JackpotRound.start(db, 1, {1: [2, 5]})
 jr.show_hands({5: parse_cards("2c 3c 4c 5c 6c 7c 8c"), 2: parse_cards("As Ad Ah Ac JK 2d 7h")})
-jr.confirm_next(CARDS["executive"])
+swipe_round(jr, CARDS["executive"])
 print("confirmed", flush=True)
 sys.stdin.readline()  # killed here: after the confirming swipe, before END GAME
 """
@@ -100,7 +102,7 @@ def test_killed_between_the_confirming_swipe_and_end_game(tmp_path: Path) -> Non
                    2: parse_cards("As Ad Ah Ac JK 2d 7h")})
     [left] = jr.pending()  # the confirmed award is not offered again
     assert left.mark.seat == 2
-    second = jr.confirm_next(CARDS["supervisor"])
+    second = swipe_round(jr, CARDS["supervisor"])
     assert second.amount_cents == 10_000  # 10% of $1,000.04: the seed + 4 cents of reserve
     jr.end()
     assert verify_meters(db) == []

@@ -9,21 +9,21 @@ from pathlib import Path
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from sqlite_utils import Database
 
-from dealer_console.jackpot import store
-from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
-from dealer_console.jackpot.paytable import load
-from dealer_console.jackpot.round_hook import JackpotSystem
+from dealer_console.jackpot import games
+from dealer_console.jackpot.system import JackpotSystem
+from dealer_console.jackpot_values.config import GameConfig, JackpotMode, level_configs
+from dealer_console.jackpot_values.link_records import HitAnswer, Owed
+from dealer_console.jackpot_values.paytable import load
 from dealer_console.link import admin, server, server_schema
-from dealer_console.link.asker import HitAnswer, HitAsker
+from dealer_console.link.asker import HitAsker
 from dealer_console.link.hook import LinkHook
-from dealer_console.link.records import Owed
 from dealer_console.link.sender import LinkHealth, OutboxSender
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
 from dealer_console.profiles.model import Profile
 from dealer_console.round import commands as c
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import Table
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 from tests.jackpot.conftest import add_staff
 from tests.round.helpers import deal, hands_with, set_all_house_way
 
@@ -89,7 +89,7 @@ def as_table(admin_dsn: str, table_id: str) -> server.Connection:
 def linked_table(path: Path, table_id: str, health: LinkHealth
                  ) -> tuple[Table, JackpotSystem, Database]:
     db = open_table_db(path)
-    store.install_game(db, linked_game(), actor="test")
+    games.install_game(db, linked_game(), actor="test")
     system = JackpotSystem(db, LinkHook({1: LINK}, table_id, health))
     table = Table.open(db, round_rules(get_profile("washington-face-up"), None, None),
                        jackpot=system)
@@ -150,8 +150,8 @@ def open_linked(path: Path, table_id: str, dsn: str) -> LinkedTable:
     """``table_id`` on the link at ``dsn`` (the administrator's address) with its own login."""
     dsn = table_dsn(dsn, table_id)
     db = open_table_db(path)
-    if not store.spots(db):
-        store.install_game(db, linked_game(), actor="test")
+    if not games.spots(db):
+        games.install_game(db, linked_game(), actor="test")
         add_staff(db)
     health = LinkHealth()
     hook = LinkHook({1: LINK}, table_id, health, HitAsker(dsn, table_id))
@@ -179,7 +179,7 @@ def play_to_hit(t: LinkedTable, hand: str, *, deliver: bool = True) -> None:
     if deliver:
         t.sender.drain_once()
     else:
-        t.hook.health.set_meters(LINK, {"main": store.meter_states(t.db, 1)["main"]})
+        t.hook.health.set_meters(LINK, {"main": games.meter_states(t.db, 1)["main"]})
     t.table.handle(c.SetActionNumber(2))
     deal(t.table, hands_with({2: hand}))
     t.table.handle(c.RemainingCards(4))

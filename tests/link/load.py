@@ -21,9 +21,9 @@ from pathlib import Path
 
 import psycopg
 
+from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.link import server
 from dealer_console.link.audit import verify
-from dealer_console.link.records import Owed
 from tests.link.helpers import LINK, init_link, table_dsn
 
 WILD_SF_LINE = 3

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.link_records import Owed
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.link import outbox, server
 from dealer_console.link.audit import verify
-from dealer_console.link.records import Owed
 from dealer_console.link.sender import LinkHealth, OutboxSender
 from dealer_console.link.settings import LinkError
 from dealer_console.round import commands as c
@@ -150,7 +150,7 @@ def test_a_fortune_twin_joins_a_face_up_link_and_another_paytable_is_refused(
         link_dsn: str) -> None:
     from dataclasses import replace
 
-    from dealer_console.jackpot.paytable import load
+    from dealer_console.jackpot_values.paytable import load
 
     init_link(link_dsn)
     twin = replace(linked_game(), paytable=load("fpgpp-wa01"))

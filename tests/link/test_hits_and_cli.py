@@ -10,10 +10,10 @@ import psycopg
 import pytest
 
 from dealer_console.cli import main
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.link_records import LinkedHit, Owed
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.link import server
 from dealer_console.link.audit import verify
-from dealer_console.link.records import LinkedHit, Owed
 from tests.link.helpers import LINK, SEED, as_table, init_link, table_dsn
 from tests.link.pg_server import PgServer
 

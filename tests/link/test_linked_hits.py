@@ -13,18 +13,18 @@ import pytest
 
 from dealer_console.audit.verify import audit
 from dealer_console.employees import registry
-from dealer_console.errors import Refusal
-from dealer_console.jackpot import linked, store
-from dealer_console.jackpot.marks import MarkError
-from dealer_console.jackpot.meters import MICRO
-from dealer_console.jackpot.round_hook import LinkUnanswered
+from dealer_console.errors import Refusal, RefusalCode
+from dealer_console.jackpot import games, hits, linked
+from dealer_console.jackpot_values.link_records import HitAnswer, HitAsk
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.link import server
-from dealer_console.link.asker import HitAnswer, HitAsk, HitAsker
+from dealer_console.link.asker import HitAsker
 from dealer_console.link.audit import verify
 from dealer_console.link.settings import LinkRefused
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JackpotRefused
 from tests.jackpot.conftest import CARDS
+from tests.jackpot.swipes import answered, mark_refused, swipe
 from tests.link.helpers import (
     FULL_HOUSE,
     LINK,
@@ -50,14 +50,14 @@ def test_two_tables_hit_at_once_and_the_server_orders_them(tmp_path: Path,
         two.sender.drain_once()
         meter = one.hook.meters(1)
         assert meter is not None and meter == two.hook.meters(1)
-        local_before = store.meter_states(one.db, 1)
+        local_before = games.meter_states(one.db, 1)
         # both supervisors swipe before either answer is back: nothing is paid yet
         for t in (one, two):
-            assert t.system.confirm(t.table, CARDS["supervisor"]) is None
+            assert swipe(t.system, t.table, CARDS["supervisor"]) is None
             assert t.system.asking() == f"seat 3's hit on the jackpot link {LINK}"
             with pytest.raises(JackpotRefused, match="is paying seat 3's hit"):
-                t.system.confirm(t.table, CARDS["executive"])
-        hits = {t.table_id: t.system.answered(t.table, t.answer()) for t in (one, two)}
+                swipe(t.system, t.table, CARDS["executive"])
+        paid = {t.table_id: answered(t.system, t.table, t.answer()) for t in (one, two)}
         conn = server.connect(link_dsn)
         try:
             ordered = server.hits(conn, LINK)
@@ -73,14 +73,14 @@ def test_two_tables_hit_at_once_and_the_server_orders_them(tmp_path: Path,
         assert second.meter_after_micro == shared_now.meter_micro
         assert shared_now.meter_micro >= SEED * MICRO
         for hit in ordered:  # each table recorded the server's amounts, the link named
-            mine = hits[hit.table_id]
+            mine = paid[hit.table_id]
             assert mine is not None
             assert (mine.amount_cents, mine.from_meter_cents, mine.meter_before_micro,
                     mine.meter_after_micro, mine.link, mine.link_hit_id) == (
                 hit.amount_cents, hit.from_meter_cents, hit.meter_before_micro,
                 hit.meter_after_micro, LINK, hit.hit_id)
         # the table's own meter for the linked game paid nothing: it only counts its wagers
-        assert store.meter_states(one.db, 1) == local_before
+        assert games.meter_states(one.db, 1) == local_before
         for t in (one, two):
             settle_all(t.table)
             t.table.handle(c.EndGame())
@@ -96,7 +96,7 @@ def test_a_lost_answer_keeps_the_mark_and_the_next_swipe_learns_the_same_award(
     init_link(link_dsn).close()
     t = open_linked(tmp_path / "t1.db", "t1", link_dsn)
     play_to_hit(t, FULL_HOUSE)
-    t.system.confirm(t.table, CARDS["supervisor"])
+    swipe(t.system, t.table, CARDS["supervisor"])
     paid = t.answer()  # the server paid it; the table goes down before recording it
     assert paid.hit is not None and paid.hit.amount_cents == 600
     t.close()
@@ -106,12 +106,12 @@ def test_a_lost_answer_keeps_the_mark_and_the_next_swipe_learns_the_same_award(
         state = t.table.state
         assert linked.open_asks(t.db, state.round_id) == [linked.OpenAsk(1, 3, 8)]
         t.system.select_seat(state, 1, 3)
-        with pytest.raises(MarkError, match="may have paid it"):
+        with mark_refused("may have paid it"):
             t.system.press_hand(state, 1, 8)  # not cleared: the link may have paid it
         with pytest.raises(JackpotRefused, match="not confirmed"):
             t.system.end_game(t.db, state.round_id)
-        t.system.confirm(t.table, CARDS["supervisor"])
-        hit = t.system.answered(t.table, t.answer())
+        swipe(t.system, t.table, CARDS["supervisor"])
+        hit = answered(t.system, t.table, t.answer())
         assert hit is not None and hit.link_hit_id == paid.hit.hit_id
         assert hit.amount_cents == 600 and hit.from_tray_cents == 600
         conn = server.connect(link_dsn)
@@ -132,12 +132,12 @@ def test_a_refused_ask_pays_nothing_and_frees_the_mark(tmp_path: Path, link_dsn:
     t = open_linked(tmp_path / "t1.db", "t1", link_dsn)
     try:
         play_to_hit(t, FULL_HOUSE, deliver=False)  # the wagers have not reached the link
-        t.system.confirm(t.table, CARDS["supervisor"])
+        swipe(t.system, t.table, CARDS["supervisor"])
         with pytest.raises(JackpotRefused, match=r"nothing was paid: .*not received"):
-            t.system.answered(t.table, t.answer())
+            answered(t.system, t.table, t.answer())
         state = t.table.state
         assert linked.open_asks(t.db, state.round_id) == []
-        assert store.hit_for(t.db, state.round_id, 1, 3) is None
+        assert hits.hit_for(t.db, state.round_id, 1, 3) is None
         t.system.select_seat(state, 1, 3)
         assert t.system.press_hand(state, 1, 8) is None  # the dealer may clear it now
     finally:
@@ -150,13 +150,14 @@ def test_an_unanswered_ask_may_have_been_paid_and_says_so(tmp_path: Path,
     t = open_linked(tmp_path / "t1.db", "t1", link_dsn)
     try:
         play_to_hit(t, FULL_HOUSE)
-        t.system.confirm(t.table, CARDS["supervisor"])
+        swipe(t.system, t.table, CARDS["supervisor"])
         asked = t.answer().ask
         lost = HitAnswer(asked, failed="the link server stopped answering")
-        with pytest.raises(LinkUnanswered, match="may have paid"):
-            t.system.answered(t.table, lost)
+        with pytest.raises(Refusal, match="may have paid") as unanswered:
+            answered(t.system, t.table, lost)
+        assert unanswered.value.code is RefusalCode.LINK_UNANSWERED
         assert linked.open_asks(t.db, t.table.state.round_id) == [linked.OpenAsk(1, 3, 8)]
-        assert t.system.answered(t.table, lost) is None  # an answer to nothing asked
+        assert answered(t.system, t.table, lost) is None  # an answer to nothing asked
     finally:
         t.close()
 
@@ -168,7 +169,7 @@ def test_the_server_refuses_an_award_above_what_the_card_may_confirm(link_dsn: s
         ask = HitAsk(LINK, 1, 1, 3, 1, "S1", most_cents=SEED - 1)
         answer = t.answer(ask)  # no wager delivered: refused before the amount matters
         assert answer.refused is not None and "not received" in answer.refused
-        from dealer_console.link.records import Owed
+        from dealer_console.jackpot_values.link_records import Owed
 
         t1 = as_table(link_dsn, "t1")
         server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, "2026-11-23T00:00:00Z")])
@@ -193,6 +194,6 @@ def test_a_linked_hit_is_never_paid_from_the_tables_own_meter(tmp_path: Path,
         supervisor = registry.get(t.db, "S1")
         with pytest.raises(Refusal, match="paid only by the link's server"):
             t.table.handle(c.JackpotHit(3, 8, supervisor, 1))
-        assert store.hit_for(t.db, t.table.state.round_id, 1, 3) is None
+        assert hits.hit_for(t.db, t.table.state.round_id, 1, 3) is None
     finally:
         t.close()

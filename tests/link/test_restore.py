@@ -14,13 +14,14 @@ import pytest
 from psycopg.conninfo import conninfo_to_dict
 
 from dealer_console.cli import main
-from dealer_console.jackpot.round_hook import LinkUnanswered
+from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.link import server
 from dealer_console.link.audit import verify
 from dealer_console.link.reconcile import reconcile
 from dealer_console.link.settings import LinkError
 from dealer_console.round import commands as c
 from tests.jackpot.conftest import CARDS
+from tests.jackpot.swipes import answered, swipe
 from tests.link.helpers import FULL_HOUSE, LINK, LinkedTable, init_link, open_linked, play_to_hit
 from tests.link.pg_server import PgServer
 from tests.round.helpers import settle_all
@@ -30,12 +31,14 @@ def _hit_round(t: LinkedTable) -> int:
     """A round with three jackpot wagers and a full house on seat 3, paid by the server (asked
     again if the first ask got no answer, as the dealer would swipe again); its hit number."""
     play_to_hit(t, FULL_HOUSE)
-    t.system.confirm(t.table, CARDS["supervisor"])
+    swipe(t.system, t.table, CARDS["supervisor"])
     try:
-        hit = t.system.answered(t.table, t.answer())
-    except LinkUnanswered:  # the connection the restore cut: swipe again
-        t.system.confirm(t.table, CARDS["supervisor"])
-        hit = t.system.answered(t.table, t.answer())
+        hit = answered(t.system, t.table, t.answer())
+    except Refusal as unanswered:  # the connection the restore cut: swipe again
+        if unanswered.code is not RefusalCode.LINK_UNANSWERED:
+            raise
+        swipe(t.system, t.table, CARDS["supervisor"])
+        hit = answered(t.system, t.table, t.answer())
     assert hit is not None and hit.link_hit_id is not None
     settle_all(t.table)
     t.table.handle(c.EndGame())

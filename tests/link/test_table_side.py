@@ -15,6 +15,7 @@ from dealer_console.profiles.loader import load_profile
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JackpotRefused
 from tests.jackpot.conftest import CARDS, add_staff
+from tests.jackpot.swipes import swipe
 from tests.link.helpers import linked_table
 from tests.round.helpers import deal, hands_with, set_all_house_way
 
@@ -56,9 +57,9 @@ def test_a_linked_table_needs_its_address_without_a_password_and_its_own_name(
     monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "pit1-t3")
     opened = open_table(tmp_path / "t.db", profile, actor="test")
     try:  # no server there: the table opens, its link is down and says why
-        assert opened.jackpot is not None and opened.jackpot.link is not None
+        assert opened.jackpot is not None and opened.link is not None
         assert len(opened.link_senders) == 1 and opened.link_senders[0].is_alive()
-        assert not opened.jackpot.link.health.view().up
+        assert not opened.link.health.view().up
     finally:
         opened.close()
     assert not opened.link_senders[0].is_alive()
@@ -81,7 +82,7 @@ def test_a_linked_hit_is_not_swiped_while_the_link_is_down(tmp_path: Path) -> No
     swipes = db.execute("SELECT COUNT(*) FROM employee_log").fetchone()[0]
     health.down("the link server stopped answering", 0)
     with pytest.raises(JackpotRefused, match="confirmed only through the link"):
-        system.confirm(table, CARDS["executive"])
+        swipe(system, table, CARDS["executive"])
     assert db.execute("SELECT COUNT(*) FROM employee_log").fetchone()[0] == swipes
     assert db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 0
     db.close()

@@ -15,12 +15,13 @@ from pathlib import Path
 import psycopg
 
 from dealer_console.audit.verify import audit
-from dealer_console.link import server
+from dealer_console.link import outbox, server
 from dealer_console.link.audit import verify
 from dealer_console.link.progress import progress_path
 from dealer_console.link.reconcile import reconcile
 from dealer_console.round import commands as c
 from tests.jackpot.conftest import CARDS
+from tests.jackpot.swipes import swipe
 from tests.link.helpers import FULL_HOUSE, LINK, init_link, open_linked, play_to_hit
 from tests.link.pg_server import PgServer
 from tests.round.helpers import settle_all
@@ -52,9 +53,12 @@ def test_a_tray_pay_is_paid_at_the_table_while_the_link_is_down_and_reported_aft
         pg_server.stop()  # the link goes down mid-round
         try:
             _until(lambda: not t.hook.health.view().up, "the link seen down")
-            hit = t.system.confirm(t.table, CARDS["supervisor"])  # paid here, not refused
+            hit = swipe(t.system, t.table, CARDS["supervisor"])  # paid here, not refused
             assert hit is not None and (hit.amount_cents, hit.from_tray_cents) == (600, 600)
             assert hit.link is None and hit.from_meter_cents == 0
+            owed = outbox.trays_undelivered(t.db, LINK, "t1", 0)  # counted as read
+            assert outbox.trays_owed(t.db, LINK, "t1", 0) == len(owed) == 1
+            assert outbox.trays_owed(t.db, LINK, "t1", owed[0][0]) == 0
             settle_all(t.table)
             t.table.handle(c.EndGame())  # the base game goes on
             assert audit(t.db).ok, audit(t.db).problems
@@ -89,7 +93,7 @@ def test_a_tray_pay_not_yet_reported_is_named_by_reconcile(
     try:
         play_to_hit(t, FULL_HOUSE)
         t.hook.health.down("the tests cut it", 0)  # seen down; nothing sent since
-        t.system.confirm(t.table, CARDS["supervisor"])
+        swipe(t.system, t.table, CARDS["supervisor"])
         with server.connect(link_dsn) as conn:
             said = reconcile(conn, tmp_path / "t1.db")
         assert len(said) == 1 and "$6.00 tray pay paid at the table while the link was down" \

@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterator
 import psycopg
 import pytest
 
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.link_records import Owed
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.link import admin, server
 from dealer_console.link.audit import verify
-from dealer_console.link.records import Owed
 from dealer_console.link.settings import LinkError, LinkRefused
 from tests.link.helpers import LINK, SEED, as_table, init_link, linked_game
 

@@ -4,10 +4,10 @@ still replays in ``link audit``, and its tables then play with logins of their o
 
 from __future__ import annotations
 
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.link_records import Owed
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.link import server, server_schema
 from dealer_console.link.audit import verify
-from dealer_console.link.records import Owed
 from tests.link.helpers import LINK, SEED, add_confirmers, as_table, linked_game
 
 

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dealer_console.jackpot.paytable import load
 from dealer_console.jackpot.qualify import winning_line
+from dealer_console.jackpot_values.paytable import load
 from dealer_console.math.deck import HAND_SIZE, CountDeck
 from dealer_console.math.fortune_counts import count_fortune
 from dealer_console.math.jackpot import jackpot_figures, line_counts

@@ -12,15 +12,15 @@ import pytest
 from sqlite_utils import Database
 
 from dealer_console.config_file import ConfigError
-from dealer_console.jackpot import store
-from dealer_console.jackpot.config import JackpotMode
+from dealer_console.jackpot import games
 from dealer_console.jackpot.setup import (
     JackpotSetupMismatch,
     differences_from,
     install_from_profile,
 )
+from dealer_console.jackpot_values.config import JackpotMode
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 
 WASHINGTON = (PROFILE_DIR / "washington-face-up.toml").read_text()
 ONE_GAME = WASHINGTON[WASHINGTON.index("\n[jackpot]\n") + 1:]
@@ -103,7 +103,7 @@ def test_the_two_person_level_is_read_and_held_to_the_installed_game(tmp_path: P
     assert first.needs_two(750_001) and not first.needs_two(750_000)
     db = open_table_db(tmp_path / "t.db")
     install_from_profile(db, setup, actor="test")
-    assert store.game_config(db, 1).two_person_above_cents == 750_000
+    assert games.game_config(db, 1).two_person_above_cents == 750_000
     changed = load_profile(_profile(tmp_path, TWO_GAMES)).jackpots
     assert changed is not None
     assert any("two_person_above" in d for d in differences_from(db, changed.games))
@@ -193,8 +193,8 @@ def test_the_profile_set_up_is_installed_once_then_held_to(tmp_path: Path) -> No
     two = load_profile(_profile(tmp_path, TWO_GAMES)).jackpots
     db = _db(tmp_path)
     install_from_profile(db, two, actor="test")
-    assert store.spots(db) == [1, 2]
-    assert two is not None and store.game_config(db, 2) == two.game(2)
+    assert games.spots(db) == [1, 2]
+    assert two is not None and games.game_config(db, 2) == two.game(2)
     install_from_profile(db, two, actor="test")  # the same set-up: nothing to do
     one = get_profile("washington-face-up").jackpots
     with pytest.raises(JackpotSetupMismatch) as info:

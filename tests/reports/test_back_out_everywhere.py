@@ -14,11 +14,11 @@ import pytest
 
 from dealer_console.audit.verify import audit
 from dealer_console.cli import main
-from dealer_console.jackpot import store
-from dealer_console.jackpot.config import GameConfig, JackpotMode, level_configs
-from dealer_console.jackpot.paytable import load
-from dealer_console.jackpot.round_hook import JackpotSystem
+from dealer_console.jackpot import games, hits
+from dealer_console.jackpot.system import JackpotSystem
 from dealer_console.jackpot.winpage import win_page_lines
+from dealer_console.jackpot_values.config import GameConfig, JackpotMode, level_configs
+from dealer_console.jackpot_values.paytable import load
 from dealer_console.money import format_cents
 from dealer_console.profiles.loader import get_profile
 from dealer_console.reports.shift import detail_lines, shift_report, summary_lines
@@ -26,8 +26,9 @@ from dealer_console.round import commands as c
 from dealer_console.round.recall import format_round, recall_rounds
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import Table
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 from tests.jackpot.conftest import CARDS, add_staff
+from tests.jackpot.swipes import back_out_by_card, swipe
 from tests.jackpot.test_round_integration import SEVEN_SF, _to_settlement
 from tests.round.helpers import settle_all
 
@@ -42,7 +43,7 @@ def table(tmp_path: Path) -> Table:
     db = open_table_db(tmp_path / "table.db")
     add_staff(db)
     pt = load("fupgpp-wa03")
-    store.install_game(db, GameConfig(
+    games.install_game(db, GameConfig(
         spot=1, paytable=pt, mode=JackpotMode.HOUSE, executive_threshold_cents=200_000,
         two_person_above_cents=50_000,
         levels=level_configs(pt, {lv: {"seed": "$1,000", "contribution": "15%",
@@ -52,8 +53,8 @@ def table(tmp_path: Path) -> Table:
                        jackpot=system)
     _to_settlement(table, {2: SEVEN_SF})
     settle_all(table)
-    assert system.confirm(table, CARDS["supervisor"]) is None  # the first of two, held
-    system.confirm(table, CARDS["executive"])
+    assert swipe(system, table, CARDS["supervisor"]) is None  # the first of two, held
+    swipe(system, table, CARDS["executive"])
     table.handle(c.EndGame())
     return table
 
@@ -64,7 +65,7 @@ def _hit_id(table: Table) -> int:
 
 def _back_out(table: Table) -> int:
     hit_id = _hit_id(table)
-    store.back_out(table.db, hit_id=hit_id, reason="wrong seat", track=CARDS["executive"])
+    back_out_by_card(table.db, hit_id=hit_id, reason="wrong seat", track=CARDS["executive"])
     return hit_id
 
 
@@ -75,7 +76,7 @@ def _whole_day() -> tuple[str, str]:
 
 def test_the_shift_report_takes_a_back_out_off_paid_out_as_its_own_line(table: Table) -> None:
     before = shift_report(table.db, *_whole_day())
-    award = store.get_hit(table.db, _hit_id(table)).amount_cents
+    award = hits.get_hit(table.db, _hit_id(table)).amount_cents
     assert award > 50_000 and [j.confirmed_by for j in before.jackpots] == [BOTH]
     _back_out(table)
     after = shift_report(table.db, *_whole_day())
@@ -107,12 +108,12 @@ def test_recall_names_both_confirmers_and_never_reads_paid_after_a_back_out(
 def test_the_win_page_of_a_backed_out_award_says_so_with_who_when_and_why(
         table: Table) -> None:
     hit_id = _hit_id(table)
-    fields = dict(win_page_lines(store.get_hit(table.db, hit_id), "Table 4"))
+    fields = dict(win_page_lines(hits.get_hit(table.db, hit_id), "Table 4"))
     assert fields["Confirmed by"] == BOTH and fields["Status"] == "paid"
     # local time with its zone, to the second: no ISO "T", no microseconds
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+", fields["Confirmed at"])
     _back_out(table)
-    fields = dict(win_page_lines(store.get_hit(table.db, hit_id), "Table 4"))
+    fields = dict(win_page_lines(hits.get_hit(table.db, hit_id), "Table 4"))
     assert fields["Status"].startswith("BACKED OUT at ")
     assert "Ella Exec (X1, executive): wrong seat" in fields["Status"]
 

@@ -18,7 +18,8 @@ from dealer_console.round.recall import (
     recall_page,
     round_numbers,
 )
-from dealer_console.storage.connection import TableDatabase, open_for_reading
+from dealer_console.storage.connection import TableDatabase
+from dealer_console.table_db import open_for_reading
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ import pytest
 from dealer_console.cli import main
 from dealer_console.reports.shift import ShiftReport, percent, shift_report
 from dealer_console.reports.shift_pdf import write_shift_pdf
-from dealer_console.storage.connection import TableDatabase, open_for_reading
+from dealer_console.storage.connection import TableDatabase
+from dealer_console.table_db import open_for_reading
 from tests.jackpot.test_winpage_and_crash import pdf_text
 
 PROFILES = ("washington-face-up", "california-face-up", "catfish-bend-fortune")

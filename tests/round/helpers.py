@@ -14,7 +14,7 @@ from dealer_console.round.machine import button_seat
 from dealer_console.round.rules import RoundRules, round_rules
 from dealer_console.round.state import Phase
 from dealer_console.round.table import Table
-from dealer_console.storage.connection import open_table_db
+from dealer_console.table_db import open_table_db
 
 PROFILES = ("washington-face-up", "california-face-up", "oxford-downs-face-up",
             "catfish-bend-fortune")

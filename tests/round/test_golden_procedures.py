@@ -94,7 +94,7 @@ class Runner:
         if word == "exposed":
             return [c.CardsExposed(int(args[0]))]
         if word == "count-error":
-            return [c.CardCountError()]
+            return [c.ShufflerCountError()]
         if word == "misdeal":
             return [c.DeclareMisdeal(args[0])]
         if word == "deck":

@@ -66,7 +66,7 @@ def _cause(table: Table, reason: MisdealReason) -> None:
         table.handle(c.DealHand(hands[1][:6]))
     elif reason is MisdealReason.CARD_COUNT_ERROR:
         deal(table, hands[:4])
-        table.handle(c.CardCountError("jam at the card counter"))
+        table.handle(c.ShufflerCountError("jam at the card counter"))
 
 
 @pytest.mark.parametrize("profile", PROFILES)

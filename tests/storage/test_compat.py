@@ -16,8 +16,11 @@ import pytest
 from sqlite_utils import Database, Migrations
 
 from dealer_console.audit.verify import audit
-from dealer_console.storage import compat, connection, identity
-from dealer_console.storage.connection import LaterSchema, open_table_db
+from dealer_console import table_db
+from dealer_console.storage import compat
+from dealer_console.storage.connection import LaterSchema
+from dealer_console.storage.identity import Schema
+from dealer_console.table_db import open_table_db
 from dealer_console.storage.schema import MIGRATIONS as TABLE
 from tests.round.helpers import make_table, play_round
 
@@ -40,14 +43,13 @@ def header_floor(path: Path) -> int:
 def later_console(*, older_may_open: bool) -> Iterator[int]:
     """This console with the later release's migration set, declared safe for earlier
     consoles or not; yields the later console's schema version."""
-    sets = tuple(LATER if s is TABLE else s for s in identity.migration_sets())
+    schema = Schema(tuple(LATER if s is TABLE else s for s in table_db.SCHEMA.sets))
     safe = {"0099_wagers_by_seat": "an index: earlier consoles read and write as before"}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(identity, "migration_sets", lambda: sets)
-        patch.setattr(connection, "migration_sets", lambda: sets)
+        patch.setattr(table_db, "SCHEMA", schema)
         if older_may_open:
             patch.setitem(compat.OLDER_MAY_OPEN, "dealer_console", safe)
-        yield identity.schema_version()
+        yield schema.version()
 
 
 def played(path: Path, rounds: int, seed: int) -> int:
@@ -65,7 +67,7 @@ def played(path: Path, rounds: int, seed: int) -> int:
 def test_a_later_migration_earlier_consoles_may_ignore_keeps_the_database_theirs(
         tmp_path: Path) -> None:
     path = tmp_path / "table.db"
-    earlier = identity.schema_version()
+    earlier = table_db.schema_version()
     assert played(path, 2, seed=1) == 2
     assert header_floor(path) == earlier
     with later_console(older_may_open=True) as later:
@@ -93,7 +95,7 @@ def test_a_later_migration_earlier_consoles_may_ignore_keeps_the_database_theirs
 def test_a_later_migration_earlier_consoles_may_not_ignore_closes_it_to_them(
         tmp_path: Path) -> None:
     path = tmp_path / "table.db"
-    earlier = identity.schema_version()
+    earlier = table_db.schema_version()
     played(path, 1, seed=1)
     with later_console(older_may_open=False) as later:
         assert played(path, 1, seed=2) == 2

@@ -27,11 +27,10 @@ from dealer_console.storage.connection import (
     NotATableDatabase,
     StorageError,
     WriteFailed,
-    open_for_reading,
-    open_table_db,
 )
-from dealer_console.storage.identity import APPLICATION_ID, schema_version
+from dealer_console.storage.identity import APPLICATION_ID
 from dealer_console.storage.writer_lock import DatabaseInUse
+from dealer_console.table_db import open_for_reading, open_table_db, schema_version
 from tests.round.helpers import make_table, play_round
 from tests.storage.readonly import CLI, read_only, run_obeying_permissions
 
@@ -202,7 +201,7 @@ def test_a_later_schema_is_refused_by_writers_and_read_by_readers(tmp_path: Path
         open_table_db(path)
 
 
-HOLDER = ("import sys; from dealer_console.storage.connection import open_table_db; "
+HOLDER = ("import sys; from dealer_console.table_db import open_table_db; "
           "db = open_table_db(sys.argv[1]); print('open', flush=True); sys.stdin.readline()")
 
 

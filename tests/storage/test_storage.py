@@ -13,8 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dealer_console.storage import eventlog
-from dealer_console.storage.connection import StorageError, connect, open_table_db, pragmas
+from dealer_console.storage.connection import StorageError, connect, pragmas
 from dealer_console.storage.schema import MIGRATIONS
+from dealer_console.table_db import open_table_db
 
 SCHEMAS = Path(__file__).parent / "schemas"
 TABLES = {"events", "rounds", "wagers", "fees", "hands", "settlement_lines", "banker_rotation",
@@ -209,7 +210,7 @@ def test_a_new_table_database_appears_whole_or_not_at_all(tmp_path: Path) -> Non
     """A table killed while its file was being made left an empty file under the name, which
     no start could open again (the crash test found it). The file is made beside its name and
     moved into place whole; a half-made one left beside it is only a leftover."""
-    from dealer_console.storage.connection import open_table_db
+    from dealer_console.table_db import open_table_db
 
     half = tmp_path / ".t.db.new"
     half.write_bytes(b"")  # a start killed while making it

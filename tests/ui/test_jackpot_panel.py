@@ -16,7 +16,7 @@ from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
 from dealer_console.devices.keypad import Button
 from dealer_console.employees import changes
-from dealer_console.jackpot import store
+from dealer_console.jackpot import games
 from dealer_console.money import format_cents
 from dealer_console.profiles.loader import PROFILE_DIR
 from dealer_console.round.state import Phase
@@ -154,7 +154,7 @@ def test_two_hits_are_listed_in_paying_order_with_the_meter_after_each(
     # the seat at the dealer's far right (the higher number) is paid first
     assert (first.seat, second.seat) == (2, 1)
     assert first.meter_after_cents == second.meter_before_cents
-    now = store.quote(p.console.opened.db, 1, second.line_no).amount_cents
+    now = games.quote(p.console.opened.db, 1, second.line_no).amount_cents
     assert second.amount_cents < now  # on the meter the first hit leaves, not today's
     rows = [row for row in panel(p).hits.text().splitlines() if row[:1].isdigit()]
     assert rows[0].startswith("1. Seat 2") and rows[1].startswith("2. Seat 1")
@@ -346,7 +346,8 @@ def test_an_award_above_the_two_person_level_needs_a_supervisor_and_an_executive
         ("SIM-S1", "SIM-X1", hit.amount_cents)]
     payload = db.execute("SELECT payload FROM events WHERE kind = 'jackpot_hit'").fetchone()[0]
     assert "Sim Supervisor (SIM-S1, supervisor) and Sim Executive (SIM-X1, executive)" in payload
-    assert "confirmed by Sim Supervisor (supervisor) and Sim Executive (executive)" in (
+    assert ("confirmed by Sim Supervisor (SIM-S1, supervisor) and Sim Executive (SIM-X1, "
+            "executive)") in (
         panel(p).result.text())
     refused = [r[0] for r in db.execute(
         "SELECT detail FROM employee_log WHERE action = 'swipe_refused' ORDER BY rowid")]

@@ -16,8 +16,8 @@ from pytestqt.qtbot import QtBot
 from dealer_console.audit.verify import audit
 from dealer_console.controller.view import Level
 from dealer_console.devices.keypad import Button
-from dealer_console.jackpot import store
-from dealer_console.jackpot.meters import MICRO, MeterState
+from dealer_console.jackpot import games, hits
+from dealer_console.jackpot_values.meters import MICRO, MeterState
 from dealer_console.money import format_cents
 from dealer_console.table_name import table_name
 from drivers.sim.table.choices import SIM_STAFF
@@ -39,7 +39,7 @@ def player(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def meters(p: ScreenPlayer) -> dict[str, MeterState]:
-    return store.meter_states(p.ctl.table.db, 1)
+    return games.meter_states(p.ctl.table.db, 1)
 
 
 def pdf_text(path: Path) -> str:
@@ -77,7 +77,7 @@ def test_the_money_bag_with_no_award_in_the_round_says_so(player: ScreenPlayer) 
 
 def test_the_awards_list_and_a_reprint_from_the_screen(player: ScreenPlayer) -> None:
     before = play_a_jackpot_hit(player)
-    hit = store.get_hit(player.ctl.table.db, 1)
+    hit = hits.get_hit(player.ctl.table.db, 1)
     player.end_game()
     screen = jackpot_screen(player)
     row = [screen.table.item(0, c).text() for c in range(screen.table.columnCount())]
@@ -120,12 +120,12 @@ def test_a_back_out_needs_a_reason_and_an_executive_s_card_and_restores_the_mete
     assert screen.message.isVisible()
     assert "needs an executive's card" in screen.message.text()
     assert meters(player)["main"] == after_award
-    assert not store.get_hit(player.ctl.table.db, 1).backed_out
+    assert not hits.get_hit(player.ctl.table.db, 1).backed_out
     assert player.ctl.snapshot().card_wanted is not None  # still waiting for the right card
 
     player.swipe("executive")
     assert meters(player)["main"] == before  # exactly, to the millionth of a cent
-    assert store.get_hit(player.ctl.table.db, 1).backed_out
+    assert hits.get_hit(player.ctl.table.db, 1).backed_out
     assert screen.pages.currentWidget() is screen.awards_page
     status = screen.table.item(0, screen.table.columnCount() - 1).text()
     assert status.startswith(f"BACKED OUT by {NAMES['executive']} (SIM-X1) at ")
@@ -154,7 +154,7 @@ def test_cancel_leaves_the_award_paid(player: ScreenPlayer) -> None:
     player.tap(screen.cancel)
     assert player.ctl.snapshot().card_wanted is None
     player.swipe("executive")  # nothing waits for it now
-    assert not store.get_hit(player.ctl.table.db, 1).backed_out
+    assert not hits.get_hit(player.ctl.table.db, 1).backed_out
 
 
 def test_a_printer_this_machine_lacks_falls_back_to_the_pdf(
@@ -179,7 +179,7 @@ def test_a_win_page_that_cannot_be_written_is_told_and_the_award_kept(
     player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
     assert desk.printed is None
     assert desk.dialog is not None and desk.dialog.where.text().startswith("Not printed")
-    assert not store.get_hit(player.ctl.table.db, 1).backed_out
+    assert not hits.get_hit(player.ctl.table.db, 1).backed_out
     (tmp_path / "win-pages").unlink()
     press(player, Button.MONEY_BAG)  # the folder free again: the next press prints it
     player.wait(lambda: desk.printed is not None, "the reprint")
@@ -200,4 +200,4 @@ def test_leaving_the_screen_calls_off_a_back_out_waiting_for_its_card(
     player.tap(area.leave)
     assert player.ctl.snapshot().card_wanted is None
     player.swipe("executive")
-    assert not store.get_hit(player.ctl.table.db, 1).backed_out
+    assert not hits.get_hit(player.ctl.table.db, 1).backed_out

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from dealer_console.jackpot import store
+from dealer_console.jackpot import games
 from dealer_console.math.jackpot import jackpot_figures
 from dealer_console.math.returns import ace_high_figures, fortune_figures, percent
 from dealer_console.paytables import Paytable
@@ -44,7 +44,7 @@ def test_the_figures_are_the_math_modules(play: list[ScreenPlayer], tmp_path: Pa
     assert "REFUSED" not in screen.panel_text("Ace-High bonus")
     game = profile.jackpots.games[0]
     meters = {name: m.meter_cents
-              for name, m in store.meter_states(p.ctl.table.db, game.spot).items()}
+              for name, m in games.meter_states(p.ctl.table.db, game.spot).items()}
     jackpot = jackpot_figures(game.paytable).return_at(meters, game.wager_cents)
     text = screen.panel_text(f"Jackpot, sensor {game.spot}")
     assert f"Return {percent(jackpot)}" in text and f"House edge {percent(1 - jackpot)}" in text

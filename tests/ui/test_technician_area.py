@@ -232,7 +232,7 @@ def test_the_audit_names_a_test_mode_session_or_device_set_up_removed(
 
     from dealer_console.audit.verify import audit
     from dealer_console.storage import service_log
-    from dealer_console.storage.connection import open_for_reading
+    from dealer_console.table_db import open_for_reading
 
     p = ScreenPlayer.start("washington-face-up", tmp_path / "table.db")
     try:

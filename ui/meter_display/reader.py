@@ -15,7 +15,8 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from dealer_console.jackpot.display import MeterDisplay, meter_display
 from dealer_console.link import server
 from dealer_console.link.display import with_linked_meters
-from dealer_console.storage.connection import TableDatabase, open_for_reading
+from dealer_console.storage.connection import TableDatabase
+from dealer_console.table_db import open_for_reading
 
 
 class _Worker(QObject):

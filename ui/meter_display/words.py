@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dealer_console.controller.view import PendingHit
 from dealer_console.jackpot.display import GameShown, LastHit, LineShown
-from dealer_console.jackpot.paytable import MAIN_LEVEL
+from dealer_console.jackpot_values.paytable import MAIN_LEVEL
 from dealer_console.money import format_cents
 
 

@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QWidget
 
 from dealer_console.cards import parse_cards
 from dealer_console.devices.keypad import Button
-from dealer_console.jackpot import store
-from dealer_console.jackpot.meters import MeterState
+from dealer_console.jackpot import games
+from dealer_console.jackpot_values.meters import MeterState
 from drivers.sim.table.world import shuffled_deck
 from ui.supervisor.jackpot_screen import JackpotScreen
 from ui.testing import ScreenPlayer
@@ -45,7 +45,7 @@ def play_a_jackpot_hit(p: ScreenPlayer, hand: str = NATURAL_SF) -> MeterState:
     p.play_to_end()
     pending = p.ctl.snapshot().jackpot_pending
     assert [x.seat for x in pending] == [2], pending
-    before = store.meter_states(p.ctl.table.db, 1)["main"]
+    before = games.meter_states(p.ctl.table.db, 1)["main"]
     press(p, Button.CONFIRM)
     p.swipe("executive")
     assert not p.ctl.snapshot().jackpot_pending

@@ -3,7 +3,7 @@ printed by the money bag, and a back-out by manual adjustment behind an executiv
 
 Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 f (the money bag
 prints the win page) and item 9 h (a confirmed award is taken back only by a manual
-adjustment); who may do it and what it reverses is the core's (``store.back_out_by``,
+adjustment); who may do it and what it reverses is the core's (``back_outs.back_out_by``,
 ``docs/jackpot.md``). This screen only shows the awards and sends the requests to the
 controller: the window prints what the controller asks for (``win_page.py``).
 """
@@ -31,7 +31,7 @@ from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
 from dealer_console.errors import ConsoleError
 from dealer_console.jackpot.history import AwardEntry
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
 from ui import theme
 from ui.bridge import ControllerBridge

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.jackpot.history import LedgerEntry
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
 from ui import theme
 from ui.bridge import ControllerBridge

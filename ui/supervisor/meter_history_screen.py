@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.jackpot.history import LedgerEntry
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
 from ui.bridge import ControllerBridge
 from ui.supervisor.jackpot_screen import fill, table_widget

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QSizePolicy, QVBoxLa
 
 from dealer_console.controller import TableController
 from dealer_console.controller.view import WinPageRequest
-from dealer_console.jackpot.store import HitRecord
+from dealer_console.jackpot.hits import HitRecord
 from dealer_console.jackpot.winpage import SIGNATURES, TITLE, win_page_lines
 from dealer_console.table_name import table_name
 from ui import theme

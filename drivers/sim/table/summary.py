@@ -45,7 +45,7 @@ def summary(db: Database, profile: str) -> dict[str, Any]:
 
 def jackpot_summary(db: Any) -> dict[str, Any]:
     """Confirmed awards by line and the meters as the monitor shows them (whole cents)."""
-    from dealer_console.jackpot.meters import MICRO
+    from dealer_console.jackpot_values.meters import MICRO
 
     def total(column: str) -> int:
         row = db.execute(f"SELECT COALESCE(SUM({column}), 0) FROM jackpot_hits").fetchone()

@@ -34,7 +34,7 @@ from dealer_console.devices.keypad import (
 from drivers.backoff import Backoff
 from drivers.keypad import codec
 from drivers.keypad.device import KeypadConfig, KeypadDriver
-from drivers.keypad.transport import ConfigError, backend_from_config
+from drivers.keypad.transport import KeypadBackendError, backend_from_config
 from drivers.sim.keypad import Fault, SimKeypad
 from drivers.sim.usb_backend import VirtualUsbBackend
 
@@ -378,9 +378,9 @@ def test_fuzz_no_event_lost_or_doubled(driver: KeypadDriver, keypad: SimKeypad) 
 def test_config_is_checked_and_names_the_setting() -> None:
     with pytest.raises(ValueError, match="vendor_id 0x10000"):
         KeypadConfig(vendor_id=0x10000)
-    with pytest.raises(ConfigError, match="neither"):
+    with pytest.raises(KeypadBackendError, match="neither"):
         backend_from_config("nonsense")
-    with pytest.raises(ConfigError, match="no_such_module"):
+    with pytest.raises(KeypadBackendError, match="no_such_module"):
         backend_from_config("no_such_module:make")
     made = backend_from_config("drivers.sim.usb_backend:VirtualUsbBackend")
     assert isinstance(made, VirtualUsbBackend)

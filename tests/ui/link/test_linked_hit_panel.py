@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dealer_console.audit.verify import audit
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.link import server
 from dealer_console.money import format_cents
 from dealer_console.round.state import Phase
@@ -35,7 +35,7 @@ def test_a_linked_hit_is_paid_by_the_server_from_the_shared_meter(
     monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "table-a")
     p = start_player(profile, tmp_path / "table.db", meter_display=False)
     try:
-        link = p.console.opened.jackpot.link  # type: ignore[union-attr]
+        link = p.console.opened.link
         assert link is not None
         p.wait(lambda: link.health.view().up, "the link up")
         p.deal_jackpot_hands([WILD_SF])

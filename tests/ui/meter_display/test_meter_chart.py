@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from dealer_console.jackpot import store
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.profiles.loader import get_profile
+from tests.jackpot.swipes import back_out_by_card
 from tests.ui.test_jackpot_panel import EXECUTIVE_TRACK
 from ui.meter_display.gallery import (
     NATURAL_STRAIGHT_FLUSH,
@@ -131,7 +131,7 @@ def test_a_backed_out_hit_is_crossed_not_starred_and_its_back_out_is_a_point(
     chart = _chart(p)
     points_paid = _running_meter(p, 1, "main")[0]
     assert _drawn(chart)[0] == points_paid
-    store.back_out(db, hit_id=hit_id, reason="wrong seat", track=EXECUTIVE_TRACK)
+    back_out_by_card(db, hit_id=hit_id, reason="wrong seat", track=EXECUTIVE_TRACK)
     chart.reload()
     points, before_awards = _running_meter(p, 1, "main")
     line, stars = _drawn(chart)

@@ -12,7 +12,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from dealer_console.jackpot.history import hit_history
-from dealer_console.jackpot.meters import MICRO
+from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round.state import Phase

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_console.jackpot.config import GameConfig, LevelConfig
-from dealer_console.jackpot.paytable import FixedPay, JackpotLine, MeterPay
+from dealer_console.jackpot_values.config import GameConfig, LevelConfig
+from dealer_console.jackpot_values.paytable import FixedPay, JackpotLine, MeterPay
 
 MICRO = 1_000_000
 """Millionths of a cent per cent."""

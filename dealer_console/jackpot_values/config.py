@@ -21,7 +21,7 @@ from enum import Enum
 
 from dealer_console.errors import ConsoleError
 from dealer_console.input_checks import shown
-from dealer_console.jackpot.paytable import FixedPay, JackpotPaytable
+from dealer_console.jackpot_values.paytable import FixedPay, JackpotPaytable
 
 PPM = 1_000_000
 """Rates are held in parts per million: 15% is 150000."""
