@@ -11,6 +11,13 @@ fixture's tests in a group named after their module. Without xdist the marks do 
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
+
+# No deadline on a generated example: a deadline is a timing assertion, and with a worker on
+# each core of a loaded machine an example that takes 200 ms says nothing about the code
+# (speeds are the benchmarks' business). Each test's own max_examples and health checks stay.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 def _group(item: pytest.Item) -> str | None:

@@ -1,7 +1,8 @@
 """docs/adding-a-device.md, proved: a new kind of device (a lamp that answers PING with PONG
 on a serial line) added the way the guide says, in the one place it says, and found by
 everything that lists devices: the devices file, the driver assembly, the simulated hardware,
-the controller's health and device list, the self-test's probe and the technician's tabs.
+the controller's health and device list, the self-test's probe and (``tests/ui/
+test_device_kind_tabs.py``, the GUI's tests alone import the screens) the technician's tabs.
 
 Everything a real kind keeps in its own modules (settings, driver, double) is in this file;
 the one line the guide adds to ``dealer_console/devices/kinds.py`` is the ``register`` call
@@ -12,12 +13,11 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from dealer_console.controller import TITLES, TableController, open_table
+from dealer_console.controller import TITLES
 from dealer_console.devices.config import (
     DeviceConfigError,
     ShufflerConfig,
@@ -26,13 +26,11 @@ from dealer_console.devices.config import (
     with_device,
 )
 from dealer_console.devices.kinds import DeviceKind, kind_named, kinds, register, unregister
-from dealer_console.profiles.loader import get_profile
 from drivers.assembly import devices_from_config
 from drivers.base import DeviceThread, TransportFactory
 from drivers.selftest_probe import probe_devices
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.pty import PtyServer
-from drivers.sim.table.dealer import install_sim_staff
 from drivers.transport import SerialTransport
 
 # -- step 1: the settings (devices/settings.py for a real kind) --------------------------------
@@ -159,37 +157,3 @@ def test_the_assembly_and_the_self_test_build_its_driver(lamp_kind: DeviceKind) 
             ("test-lamp", True, f"answers on {server.path}")]
     finally:
         server.stop()
-
-
-def test_simulated_it_shows_in_health_and_the_technicians_device_list(
-        lamp_kind: DeviceKind, tmp_path: Path, qtbot: Any) -> None:
-    from ui.technician.devices_screen import DevicesScreen
-
-    opened = open_table(tmp_path / "table.db", get_profile("washington-face-up"), actor="test")
-    install_sim_staff(opened.db)
-    hardware = SimulatedHardware(seed=1, link="in-process",
-                                 devices=("shuffler", "test-lamp")).start()
-    try:
-        assert isinstance(hardware.table_devices.named("test-lamp"), LampDriver)
-        controller = TableController(opened, hardware.table_devices)
-        controller.start()
-        assert controller.device_names() == ("shuffler", "test-lamp")
-        qtbot.waitUntil(lambda: (controller.pump(timeout=0.01) or True) and all(
-            d.connected for d in controller.snapshot().devices), timeout=15000)
-        lamp = [d for d in controller.snapshot().devices if d.name == "test-lamp"]
-        assert [(d.title, d.connected, d.fault) for d in lamp] == [("Test lamp", True, None)]
-        hardware.unplug("test-lamp")
-        qtbot.waitUntil(lambda: (controller.pump(timeout=0.01) or True) and not any(
-            d.connected for d in controller.snapshot().devices if d.name == "test-lamp"),
-            timeout=15000)
-        lamp = [d for d in controller.snapshot().devices if d.name == "test-lamp"]
-        assert [(d.fault, d.todo) for d in lamp] == [("Test lamp not connected",
-                                                       "check the lamp's cable")]
-        screen = DevicesScreen(controller, tmp_path, lambda _text: None)
-        qtbot.addWidget(screen)
-        assert [screen.tabs.tabText(i) for i in range(screen.tabs.count())] == [
-            "Shuffler", "Test lamp"]
-        screen.timer.stop()
-    finally:
-        hardware.close()
-        opened.close()
