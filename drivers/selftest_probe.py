@@ -6,27 +6,15 @@ console opens them for the table."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
 
 from dealer_console.devices.config import DevicesConfig
 from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.devices.events import ConnectionState
 from dealer_console.errors import ConsoleError
-from drivers.bet_sensors.device import BetSensorDriver
-from drivers.keypad.device import KeypadDriver
-from drivers.shuffler.device import ShufflerDriver
 
 ANSWER_WITHIN = 5.0
 """Seconds a device has to answer: above every heartbeat and poll timeout in devices.toml's
 defaults, short enough that a table PC's start is not held up long by a device that is off."""
-
-_BUILDERS: tuple[tuple[str, str, Callable[[Any], DeviceDriver]], ...] = (
-    ("shuffler", "shuffler", ShufflerDriver.from_config),
-    ("bet-sensors", "bet_sensors", BetSensorDriver.from_config),
-    ("keypad", "keypad", KeypadDriver.from_config),
-)
-
 
 def probe_devices(config: DevicesConfig, within: float = ANSWER_WITHIN
                   ) -> list[tuple[str, bool, str]]:
@@ -34,14 +22,12 @@ def probe_devices(config: DevicesConfig, within: float = ANSWER_WITHIN
     built (its USB library missing, say) fails with the reason, the others are still tried."""
     results: list[tuple[str, bool, str]] = []
     drivers: list[DeviceDriver] = []
-    for name, key, build in _BUILDERS:
-        settings = getattr(config, key)
-        if settings is None:
-            continue
+    configured = config.configured()
+    for kind, settings in configured:
         try:
-            drivers.append(build(settings))
+            drivers.append(kind.load_driver().from_config(settings))
         except (ConsoleError, ValueError, OSError) as exc:
-            results.append((name, False, f"cannot start its driver: {exc}"))
+            results.append((kind.name, False, f"cannot start its driver: {exc}"))
     try:
         for driver in drivers:
             driver.start()
@@ -62,5 +48,5 @@ def probe_devices(config: DevicesConfig, within: float = ANSWER_WITHIN
     finally:
         for driver in drivers:
             driver.stop()
-    order = [name for name, _key, _build in _BUILDERS]
+    order = [kind.name for kind, _settings in configured]
     return sorted(results, key=lambda r: order.index(r[0]) if r[0] in order else len(order))

@@ -5,7 +5,7 @@ count). The desk acts on devices and keeps what it asked for; it never touches t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from dealer_console.controller.facts import HANDS, deal_id_for, lock_id_for
 from dealer_console.controller.health import TITLES, DeviceHealth
@@ -15,6 +15,7 @@ from dealer_console.devices.bet_sensors import BetSensorControl
 from dealer_console.devices.diagnostics import DeviceDriver, DiagnosticsSnapshot, RawFrame
 from dealer_console.devices.events import DeviceEvent
 from dealer_console.devices.keypad import KeypadControl
+from dealer_console.devices.kinds import kind_named, kinds
 from dealer_console.devices.shuffler import ShufflerControl
 from dealer_console.errors import RefusalCode
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
@@ -26,26 +27,41 @@ from dealer_console.round.state import Phase, RoundState
 @dataclass
 class TableDevices:
     """The table's devices, through the control interfaces the drivers fulfil; any may be
-    absent (a table without a jackpot has no sensors or keypad)."""
+    absent (a table without a jackpot has no sensors or keypad). A kind registered beyond the
+    three (``devices/kinds.py``) has its driver in ``more``, by the kind's name."""
 
     shuffler: ShufflerControl | None = None
-    sensors: BetSensorControl | None = None
+    bet_sensors: BetSensorControl | None = None
     keypad: KeypadControl | None = None
+    more: dict[str, DeviceDriver] = field(default_factory=dict)
 
     def all(self) -> list[DeviceDriver]:
-        return [d for d in (self.shuffler, self.sensors, self.keypad) if d is not None]
+        """Every device the table has, in the registry's order."""
+        found = [self.named(k.name) for k in kinds()]
+        return [d for d in found if d is not None]
 
     def named(self, name: str) -> DeviceDriver | None:
-        return next((d for d in self.all() if d.name == name), None)
+        kind = kind_named(name)
+        if kind is None:
+            return None
+        if kind.attr in _SLOTS:
+            driver: DeviceDriver | None = getattr(self, kind.attr)
+            return driver
+        return self.more.get(kind.name)
 
     def put(self, driver: DeviceDriver) -> None:
-        """Make ``driver`` the table's device of its name (``shuffler``, ``bet-sensors``,
-        ``keypad``)."""
-        slot = {"shuffler": "shuffler", "bet-sensors": "sensors", "keypad": "keypad"}.get(
-            driver.name)
-        if slot is None:
+        """Make ``driver`` the table's device of its kind (its name: ``shuffler``,
+        ``bet-sensors``, ``keypad`` or a registered kind's)."""
+        kind = kind_named(driver.name)
+        if kind is None:
             raise ValueError(f"no device slot for a driver named {driver.name!r}")
-        setattr(self, slot, driver)
+        if kind.attr in _SLOTS:
+            setattr(self, kind.attr, driver)
+        else:
+            self.more[kind.name] = driver
+
+
+_SLOTS = ("shuffler", "bet_sensors", "keypad")
 
 
 class DeviceDesk:
@@ -106,7 +122,7 @@ class DeviceDesk:
         """The bet sensors, on a table with a jackpot game; else None."""
         if not any(k in self.rules.wager_kinds for k in JACKPOT_KINDS.values()):
             return None
-        return self.devices.sensors
+        return self.devices.bet_sensors
 
     def lock(self, round_id: int) -> None:
         sensors = self.jackpot_sensors()

@@ -17,14 +17,16 @@ from dealer_console.devices.events import (
     DeviceDisconnected,
     DeviceEvent,
 )
+from dealer_console.devices.kinds import TITLES, kind_named
 from dealer_console.devices.shuffler import ShufflerState, ShufflerStatus
 
-TITLES = {"shuffler": "Shuffler", "bet-sensors": "Bet sensors", "keypad": "Jackpot keypad"}
-CABLE = {
-    "shuffler": "check its power and cable",
-    "bet-sensors": "check the bus cable and power",
-    "keypad": "check its USB cable",
-}
+__all__ = ["TITLES", "DeviceHealth"]
+
+def _cable(name: str) -> str:
+    kind = kind_named(name)
+    return kind.cable if kind else "check its cable"
+
+
 SHUFFLER_FAULTS = {
     ShufflerState.DOOR_OPEN: ("the shuffler's door is open", "close the door"),
     ShufflerState.JAM: ("the shuffler has jammed", "clear the jam, then close the door"),
@@ -68,9 +70,9 @@ class DeviceHealth:
         title = TITLES.get(self.name, self.name)
         if self.state is ConnectionState.DISCONNECTED:
             # the driver's reason (a port name, an errno) is the technician's, not the dealer's
-            return f"{title} not connected", CABLE.get(self.name, "check its cable")
+            return f"{title} not connected", _cable(self.name)
         if self.state is not ConnectionState.CONNECTED:
-            return f"{title} not answering yet", CABLE.get(self.name, "check its cable")
+            return f"{title} not answering yet", _cable(self.name)
         if self.shuffler_state in SHUFFLER_FAULTS:
             return SHUFFLER_FAULTS[self.shuffler_state]
         if self.nodes_down:

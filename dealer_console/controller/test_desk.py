@@ -81,7 +81,7 @@ class TestModeDesk:
             raise Refused(f"{employee.name} is a {employee.role.value}; test mode needs a "
                           "technician's card")
         session = log_entered(self.table.db, employee)
-        sensors = self._devices.devices.sensors
+        sensors = self._devices.devices.bet_sensors
         seats = tuple(s for s in sorted(self.rules.seats) if 1 <= s <= SEATS) if sensors else ()
         spots = tuple(games.spots(self.table.db)) if self.table.jackpot is not None else ()
         keys = frozenset(b for b in Button if len(spots) > 1 or b.game is None)

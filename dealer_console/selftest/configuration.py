@@ -60,6 +60,6 @@ def check_devices_file(report: Report, devices: Path | None) -> DevicesConfig | 
     except DeviceConfigError as exc:
         report.add("devices.toml", False, str(exc))
         return None
-    named = [n for n in ("shuffler", "bet_sensors", "keypad") if getattr(config, n) is not None]
+    named = [kind.attr for kind, _settings in config.configured()]
     report.add("devices.toml", True, f"{devices}: {', '.join(named) or 'no devices'}")
     return config

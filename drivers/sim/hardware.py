@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dealer_console.controller import TableDevices
 from dealer_console.devices.diagnostics import DeviceDriver
+from dealer_console.devices.kinds import kind_named, kinds
 from drivers.backoff import Backoff
 from drivers.base import TransportFactory
 from drivers.bet_sensors.device import BetSensorDriver
@@ -32,7 +33,8 @@ from drivers.sim.usb_backend import VirtualUsbBackend
 
 SEATS = (1, 2, 3, 4, 5, 6, 7)
 LINKS = ("pty", "in-process")
-DEVICES = ("shuffler", "bet-sensors", "keypad")
+DEVICES = tuple(k.name for k in kinds())
+"""The built-in kinds; a kind registered later is simulated all the same when named."""
 
 
 @dataclass
@@ -63,11 +65,13 @@ class SimulatedHardware:
     bus: BetSensorBusDouble | None = None
     keypad: SimKeypad | None = None
     table_devices: TableDevices = field(default_factory=TableDevices)
+    _serial: list[str] = field(default_factory=list, init=False, repr=False)
+    """The serial devices' names, in the order of ``servers``."""
 
     def start(self) -> SimulatedHardware:
         if self.link not in LINKS:
             raise ValueError(f"link must be one of {', '.join(LINKS)}, not {self.link!r}")
-        unknown = set(self.devices) - set(DEVICES)
+        unknown = {d for d in self.devices if kind_named(d) is None}
         if unknown:
             raise ValueError(f"unknown simulated devices {sorted(unknown)}")
         try:
@@ -80,46 +84,26 @@ class SimulatedHardware:
         return self
 
     def _build(self) -> None:
-        if "shuffler" in self.devices:
-            self.shuffler = ShufflerDouble(ShufflerScenario(seed=self.seed), ack_timeout=0.05)
-            port = self._port("shuffler", self.shuffler, FaultInjector(self.wire_faults))
-            shuffler = ShufflerDriver(port, ack_timeout=0.05, heartbeat=0.5,
-                                      silence_timeout=5.0, clock=self.clock,
-                                      backoff=self._backoff(Backoff(initial=0.01, maximum=0.2)))
-            self.table_devices.shuffler = shuffler
-            self.drivers.append(shuffler)
-        if "bet-sensors" in self.devices:
-            self.bus = BetSensorBusDouble(list(self.seats))
-            port = self._port("bet-sensors", self.bus, FaultInjector())
-            # Patient replies: on a loaded machine a node that misses 3 x 30 ms would be "away
-            # at the lock" and its chip a late bet, so a seeded run's wagers would depend on
-            # timing. Nodes going away are the driver tests' business.
-            sensors = BetSensorDriver(
-                port, seats=self.seats, reply_timeout=0.5, tries=5,
-                poll_interval=0.002 if self.link == "in-process" else 0.02,
-                offline_poll_interval=0.1, silence_timeout=5.0, clock=self.clock,
-                backoff=self._backoff(Backoff(initial=0.01, maximum=0.2)))
-            self.table_devices.sensors = sensors
-            self.drivers.append(sensors)
-        if "keypad" in self.devices:
-            self.keypad = SimKeypad(retransmit_s=0.02)
-            fast = self.link == "in-process"
-            keypad = KeypadDriver(VirtualUsbBackend(self.keypad),
-                                  poll_interval=0.001 if fast else 0.005,
-                                  backoff=self._backoff(Backoff(initial=0.005, maximum=0.05)),
-                                  clock=self.clock,
-                                  resend_after=0.03)
-            self.table_devices.keypad = keypad
-            self.drivers.append(keypad)
+        wanted = {kind_named(name) for name in self.devices}  # start() refused unknown names
+        for kind in (k for k in kinds() if k in wanted):
+            driver: DeviceDriver = kind.load_double()(self)
+            self.table_devices.put(driver)
+            self.drivers.append(driver)
 
-    def _backoff(self, simulated: Backoff) -> Backoff:
+    def backoff_for(self, simulated: Backoff) -> Backoff:
+        """The simulated retry timings, or a copy of the test's own (``backoff``)."""
         return simulated if self.backoff is None else replace(self.backoff)
 
-    def _port(self, name: str, double: Double, faults: FaultInjector) -> str | TransportFactory:
+    def port_for(self, name: str, double: Double, faults: FaultInjector | None = None
+                 ) -> str | TransportFactory:
+        """A serial port for device ``name`` served by ``double``: a pseudo-terminal, or the
+        in-process link (``link``); unplugged and plugged by name."""
+        faults = faults or FaultInjector()
         if self.link == "pty":
             named = None if self.link_dir is None else self.link_dir / name
             server = PtyServer(double, link=named, faults=faults).start()
             self.servers.append(server)
+            self._serial.append(name)
             return server.path
         link = InProcessLink(double, name, faults)
         self.links[name] = link
@@ -127,18 +111,16 @@ class SimulatedHardware:
 
     def unplug(self, name: str) -> None:
         """Pull the named device's cable (the driver sees its port fail)."""
-        if name == "keypad":
-            assert self.keypad is not None
-            self.keypad.unplug()
+        if name not in self._serial and name not in self.links:
+            self._usb(name).unplug()  # on the virtual USB bus
         elif self.link == "pty":
             self.servers[self._serial_index(name)].unplug()
         else:
             self.links[name].unplug()
 
     def replug(self, name: str) -> None:
-        if name == "keypad":
-            assert self.keypad is not None
-            self.keypad.replug()
+        if name not in self._serial and name not in self.links:
+            self._usb(name).replug()
         elif self.link == "pty":
             self.servers[self._serial_index(name)].replug()
         else:
@@ -147,12 +129,15 @@ class SimulatedHardware:
     def ports(self) -> dict[str, str]:
         """Each serial device's pseudo-terminal (``link="pty"`` only): its port as the
         console's set-up chooses it."""
-        serial = [d for d in self.devices if d != "keypad"]
-        return {name: server.path for name, server in zip(serial, self.servers, strict=False)}
+        return {name: server.path
+                for name, server in zip(self._serial, self.servers, strict=False)}
 
     def _serial_index(self, name: str) -> int:
-        serial = [d for d in self.devices if d != "keypad"]
-        return serial.index(name)
+        return self._serial.index(name)
+
+    def _usb(self, name: str) -> SimKeypad:
+        assert name == "keypad" and self.keypad is not None, f"{name} is not on USB"
+        return self.keypad
 
     def close(self) -> None:
         for driver in self.drivers:
@@ -161,6 +146,7 @@ class SimulatedHardware:
             server.stop()
         self.drivers.clear()
         self.servers.clear()
+        self._serial.clear()
         self.links.clear()
 
     def __enter__(self) -> SimulatedHardware:
@@ -169,3 +155,35 @@ class SimulatedHardware:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+
+
+# -- each kind's simulated double, as devices/kinds.py names it -----------------------------
+
+
+def simulated_shuffler(hw: SimulatedHardware) -> DeviceDriver:
+    hw.shuffler = ShufflerDouble(ShufflerScenario(seed=hw.seed), ack_timeout=0.05)
+    port = hw.port_for("shuffler", hw.shuffler, FaultInjector(hw.wire_faults))
+    return ShufflerDriver(port, ack_timeout=0.05, heartbeat=0.5, silence_timeout=5.0,
+                          clock=hw.clock, backoff=hw.backoff_for(Backoff(initial=0.01,
+                                                                         maximum=0.2)))
+
+
+def simulated_bet_sensors(hw: SimulatedHardware) -> DeviceDriver:
+    hw.bus = BetSensorBusDouble(list(hw.seats))
+    port = hw.port_for("bet-sensors", hw.bus)
+    # Patient replies: on a loaded machine a node that misses 3 x 30 ms would be "away at the
+    # lock" and its chip a late bet, so a seeded run's wagers would depend on timing. Nodes
+    # going away are the driver tests' business.
+    return BetSensorDriver(
+        port, seats=hw.seats, reply_timeout=0.5, tries=5,
+        poll_interval=0.002 if hw.link == "in-process" else 0.02,
+        offline_poll_interval=0.1, silence_timeout=5.0, clock=hw.clock,
+        backoff=hw.backoff_for(Backoff(initial=0.01, maximum=0.2)))
+
+
+def simulated_keypad(hw: SimulatedHardware) -> DeviceDriver:
+    hw.keypad = SimKeypad(retransmit_s=0.02)
+    fast = hw.link == "in-process"
+    return KeypadDriver(VirtualUsbBackend(hw.keypad), poll_interval=0.001 if fast else 0.005,
+                        backoff=hw.backoff_for(Backoff(initial=0.005, maximum=0.05)),
+                        clock=hw.clock, resend_after=0.03)

@@ -1,0 +1,245 @@
+"""What the simulated dealer does in each phase of the round: one method per phase, each the
+touches and device acts a dealer and the players make there (wagers, START GAME, the action
+seat, the deal's faults, the settings, settlement, END GAME). Every choice is a seeded draw
+keyed by the round and the purpose, so a resumed run chooses the same."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from dealer_console.controller import TableController
+from dealer_console.devices.keypad import Button
+from dealer_console.errors import Refusal
+from dealer_console.round import commands as c
+from dealer_console.round.jackpot_kinds import SPOT_OF_KIND
+from dealer_console.round.machine import button_seat
+from dealer_console.round.rules import ActionSeatMethod, Banking, DealMethod
+from dealer_console.round.seats import piles_in_deal_order, seven_piles
+from dealer_console.round.state import Phase, RoundState
+from drivers.sim.table.choices import HANDS, _amount, planned_wagers, random_setting, rng_for
+from drivers.sim.table.fault_plan import Counters, FaultPlan
+from drivers.sim.table.jackpot_player import JackpotPlayer
+from drivers.sim.table.waiting import DEVICE_TIMEOUT, SimError, Waiting
+from drivers.sim.table.world import World
+
+MAX_DEALS = 5
+
+
+class PhasePolicy:
+    def __init__(self, controller: TableController, world: World, seed: int, plan: FaultPlan,
+                 waiting: Waiting, jackpot: JackpotPlayer, counters: Counters,
+                 hold_before_end: float = 0.0) -> None:
+        self.ctl = controller
+        self.world = world
+        self.rules = controller.rules
+        self.seed = seed
+        self.plan = plan
+        self.waiting = waiting
+        self.jackpot = jackpot
+        self.counters = counters
+        self.hold_before_end = hold_before_end
+
+    @property
+    def state(self) -> RoundState:
+        return self.ctl.state
+
+    def for_phase(self, phase: Phase) -> Callable[[], None]:
+        return {
+            Phase.BANKER: self._banker,
+            Phase.BETTING: self._betting,
+            Phase.ACTION: self._action,
+            Phase.DEALING: self._dealing,
+            Phase.DEAL_CHECK: self._deal_check,
+            Phase.MISDEAL: self._misdeal,
+            Phase.BANKER_SET: self._banker_set,
+            Phase.PLAYERS_SET: self._players_set,
+            Phase.SETTLEMENT: self._settlement,
+            Phase.END: self._end,
+        }[phase]
+
+    def _do(self, cmd: c.Command) -> bool:
+        try:
+            self.ctl.do(cmd)
+        except Refusal:
+            self.counters.refused += 1
+            return False
+        self.counters.commands += 1
+        return True
+
+    def _banker(self) -> None:
+        st = self.state
+        rng = rng_for(self.seed, st.round_id, f"bank/{st.offer_seat}")
+        catfish = self.rules.banking is Banking.HOUSE_OR_PLAYER_BANKER
+        accept = rng.random() < (0.3 if catfish else 0.9)
+        limit = self.rules.banker_limit
+        wager = (_amount(rng, limit.minimum, limit.maximum, limit.increment, 200_000)
+                 if limit is not None else 2_000_000)
+        if not accept and self._do(c.DeclineBank(st.offer_seat)):
+            return
+        self._do(c.AcceptBank(st.offer_seat, wager))
+
+    def _betting(self) -> None:
+        planned = planned_wagers(self.rules, self.state, self.seed)
+        for seat, kind, cents in planned:
+            if kind not in SPOT_OF_KIND and (seat, kind) not in self.state.wagers:
+                self._do(c.PlaceWager(seat, kind, cents))
+        self.world.script_deal(self.plan.deal_fault(0))
+        round_id = self.state.round_id
+        if self.world.has_keypad:
+            # Chips on the jackpot sensors, START GAME on the keypad: the sensors lock and the
+            # chips they hold then are the round's jackpot wagers.
+            self.world.chips({(seat, SPOT_OF_KIND[kind]) for seat, kind, _cents in planned
+                              if kind in SPOT_OF_KIND})
+            refusals = self.waiting.refusals()
+            self.world.press(Button.START_GAME)
+            self.waiting.wait(lambda: self.state.phase is not Phase.BETTING
+                              or self.state.round_id != round_id
+                              or self.waiting.refusals() != refusals, "START GAME")
+            deadline = time.monotonic() + DEVICE_TIMEOUT
+            attempt = 0
+            while self.state.phase is Phase.BETTING and self.waiting.link_down():
+                # a linked jackpot's link is down: the dealer returns the jackpot chips and
+                # plays the base game (docs/link.md); on a loaded machine the sensors' next
+                # poll may be late to see them gone, so START GAME is pressed again
+                if time.monotonic() > deadline:
+                    break
+                attempt += 1
+                self.world.chips(set())
+                time.sleep(min(0.05 * attempt, 0.5))
+                self._press_start_game(round_id)
+            if self.state.phase is Phase.BETTING:
+                raise SimError(f"round {round_id}: START GAME refused: "
+                               f"{self.waiting.notice_text()}")
+            return
+        try:
+            self.ctl.start_game()
+        except Refusal as exc:
+            raise SimError(f"round {round_id}: START GAME refused: {exc.why}") from None
+
+    def _press_start_game(self, round_id: int) -> None:
+        """START GAME on the keypad, then wait for the round to start or a new refusal."""
+        before = self.waiting.refusals()
+        self.world.press(Button.START_GAME)
+        self.waiting.wait(lambda: self.state.phase is not Phase.BETTING
+                          or self.state.round_id != round_id
+                          or self.waiting.refusals() != before, "START GAME")
+
+    def _action(self) -> None:
+        st = self.state
+        method = self.rules.action_method
+        rng = rng_for(self.seed, st.round_id, f"action/{st.deal_no}")
+        if method is ActionSeatMethod.HIGH_CARD:
+            button = button_seat(st, self.rules)
+            if button is not None:
+                self._do(c.SetActionSeat(button))  # the button moves on by itself
+            else:
+                seats = [s for s in self.rules.seats if s != st.banker_seat]
+                self._do(c.SetActionSeat(rng.choice(seats), restart=True))
+        elif method is ActionSeatMethod.DICE:
+            self._do(c.SetActionNumber(sum(rng.randint(1, 6) for _ in range(3))))
+        elif method is ActionSeatMethod.RNG:
+            self._do(c.SetActionNumber(rng.randint(1, 21)))
+        else:
+            self.waiting.next_device_step("random number from the shuffler")
+
+    def _dealing(self) -> None:
+        st = self.state
+        if self.rules.deal_method is DealMethod.HAND:
+            self._hand_dealt()
+            return
+        first = st.deal_no == 0  # faults hit a round's first deal; a redeal goes cleanly
+        if first and not st.delivered and self.plan.hit("wrong-first"):
+            self.ctl.first_hand_went_to(st.order[2])
+        if first and st.exposed == 0 and self.plan.hit("exposed"):
+            at = rng_for(self.seed, st.round_id, "exposed-at").randint(1, HANDS - 1)
+            if len(st.delivered) == at:
+                count = rng_for(self.seed, st.round_id, "exposed-count").randint(1, 4)
+                self._do(c.CardsExposed(count))
+                return
+        if len(st.delivered) == 3 and self.plan.hit("device-repeat"):
+            from dealer_console.controller.controller import deal_id_for
+
+            seen = self.world.hands.get((deal_id_for(st.round_id, st.deal_no), 3))
+            if seen is not None:
+                self.ctl.deliver(seen)  # the same hand again: recognised by its fact key
+                self.ctl.pump(max_events=1)
+        self.waiting.next_device_step("hand from the shuffler")
+
+    def _hand_dealt(self) -> None:
+        """Seven piles dealt by hand (California): the player-dealer picks the first pile."""
+        from dealer_console.cards import DECK
+
+        st = self.state
+        rng = rng_for(self.seed, st.round_id, f"hand-deal/{st.deal_no}")
+        deck = list(DECK)
+        rng.shuffle(deck)
+        piles = piles_in_deal_order(seven_piles(deck[:49]), rng.randrange(HANDS))
+        for pile in piles[len(st.delivered):]:
+            self._do(c.DealHand(tuple(pile)))
+
+    def _deal_check(self) -> None:
+        st = self.state
+        if st.wrong_start is not None:
+            self._do(c.CorrectFirstHand())
+        elif self.rules.deal_method is DealMethod.HAND:
+            self._do(c.RemainingCards(53 - 49))
+        else:
+            self.waiting.next_device_step("count of the cards left from the shuffler")
+
+    def _misdeal(self) -> None:
+        st = self.state
+        if st.deal_no >= MAX_DEALS:
+            raise SimError(f"round {st.round_id}: {MAX_DEALS} misdeals in a row")
+        if st.deck_count_due:
+            self.world.deck_complete()
+            self.ctl.count_deck()
+            self.waiting.wait(lambda: not self.state.deck_count_due
+                              or self.ctl.waiting_for is None, "deck count from the shuffler")
+            return
+        self.world.script_deal(self.plan.deal_fault(st.deal_no + 1))
+        self._do(c.Redeal())
+
+    def _banker_set(self) -> None:
+        st = self.state
+        rng = rng_for(self.seed, st.round_id, "banker-set")
+        setting = None
+        if st.banker_kind == "player":
+            setting = random_setting(st.hands[st.banker_seat], rng, allow_foul=False)
+        self._do(c.SetBankerHand(setting))
+
+    def _players_set(self) -> None:
+        st = self.state
+        left = [s for s in st.seats_with_base() if s != st.banker_seat and s not in st.settings]
+        again = []
+        if self.rules.foul.value == "reset_once_then_dead":
+            # Catfish Bend's second chance: a hand reset after a first foul may be set again.
+            again = [s for s in sorted(st.settings) if st.set_how.get(s) == "foul_reset_house_way"
+                     and st.fouls.get(s) == 1 and self.plan.hit("foul", f"foul/{s}/1")]
+        seat = again[0] if again else left[0]
+        attempt = st.fouls.get(seat, 0)
+        rng = rng_for(self.seed, st.round_id, f"set/{seat}/{attempt}")
+        foul = seat != 0 and self.plan.hit("foul", f"foul/{seat}/{attempt}")
+        setting = None if seat == 0 else random_setting(st.hands[seat], rng, allow_foul=foul)
+        self._do(c.SetPlayerHand(seat, setting))
+
+    def _settlement(self) -> None:
+        st = self.state
+        if not st.settled_seats and self.plan.hit("reconstruct"):
+            cards = st.hands[st.banker_seat]
+            rng = rng_for(self.seed, st.round_id, "reconstruct")
+            setting = random_setting(cards, rng, allow_foul=False)
+            if setting is not None and setting != st.banker_setting:
+                self._do(c.ReconstructBankerHand(setting, "supervisor SIM-1"))
+        self._do(c.SettleNext())
+
+    def _end(self) -> None:
+        if self.ctl.opened.jackpot is not None and self.jackpot.play_hits():
+            time.sleep(self.hold_before_end)
+        round_id = self.state.round_id
+        if self.world.has_keypad:
+            self.world.press(Button.END_GAME)
+            self.waiting.wait(lambda: self.state.round_id != round_id,
+                              "END GAME from the keypad")
+        else:
+            self.ctl.end_game()

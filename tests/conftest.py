@@ -1,0 +1,47 @@
+"""The suite's own set-up for parallel workers (``pytest -n auto --dist loadgroup``,
+``scripts/run-tests``).
+
+A fixture the suite shares wider than one test (the built .deb and the table PC it is
+installed on, the PostgreSQL server, a module's database) is built once per worker that needs
+it. So that it is built once in all, every test using such a fixture is put in one
+``xdist_group``: a session fixture's tests in a group named after the fixture, a module
+fixture's tests in a group named after their module. Without xdist the marks do nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import settings
+
+# No deadline on a generated example: a deadline is a timing assertion, and with a worker on
+# each core of a loaded machine an example that takes 200 ms says nothing about the code
+# (speeds are the benchmarks' business). Each test's own max_examples and health checks stay.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
+
+
+def _group(item: pytest.Item) -> str | None:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    groups: list[str] = []
+    for name in info.names_closure:
+        for definition in info.name2fixturedefs.get(name, ()):
+            # only the suite's own fixtures: a plugin's session fixture (qapp) is cheap
+            if not str(definition.baseid).startswith("tests"):
+                continue
+            if definition.scope == "session":
+                groups.append(f"session-{name}")
+            elif definition.scope == "module":
+                groups.append(f"module-{item.nodeid.split('::')[0]}")
+    sessions = [g for g in groups if g.startswith("session-")]
+    return min(sessions or groups) if groups else None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        group = _group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
