@@ -41,6 +41,7 @@ class TechnicianArea(QWidget):
                                      f"{technician.name} ({technician.employee_id})")
         self.message = QLabel("")
         self.message.setWordWrap(True)
+        self.message.setFixedWidth(theme.TOUCH_MIN * 4)  # the tabs' width: the words wrap
         self.message.hide()
         self.leave = TouchButton("Leave test mode", ButtonRole.PRIMARY, money=True)
         self.leave.setMinimumWidth(theme.MONEY_MIN * 4)
@@ -71,6 +72,9 @@ class TechnicianArea(QWidget):
             button.clicked.connect(lambda _=False, s=screen: self.show_screen(s))
             self.buttons[title] = button
             nav.addWidget(button)
+        # a refusal or result under the tabs, never above the screen: shown or hidden, it moves
+        # no button (issue 23: the test buttons must stay where the finger expects them)
+        nav.addWidget(self.message)
         nav.addStretch(1)
         body = QHBoxLayout()
         body.addLayout(nav)
@@ -78,7 +82,6 @@ class TechnicianArea(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(theme.SPACING, theme.SPACING, theme.SPACING, theme.SPACING)
         layout.addLayout(top)
-        layout.addWidget(self.message)
         layout.addLayout(body, 1)
         bridge.changed.connect(self.show_view)
         self.show_screen(self.tests)
