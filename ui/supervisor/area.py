@@ -19,7 +19,7 @@ from dealer_console.controller import TableController, TableSnapshot
 from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.screens import SCREENS, Screen
-from ui.supervisor.session import Session
+from ui.supervisor.session import Session, StaffWatch
 from ui.widgets.current_stack import CurrentStack
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
@@ -30,6 +30,7 @@ class SupervisorArea(QWidget):
                  screens: list[Screen] | None = None) -> None:
         super().__init__()
         self.ctl = controller
+        self.staff_watch = StaffWatch(controller)
         self.session = session
         who = session.employee
         heading = QLabel(f"Supervisor: {who.name} ({who.role.value})")
@@ -88,7 +89,8 @@ class SupervisorArea(QWidget):
         return widget
 
     def show_view(self, view: TableSnapshot) -> None:
-        if not self.session.check():  # a card disabled meanwhile: the area is closing
+        # a card disabled meanwhile: the area is closing (asked only when the staff list moved)
+        if self.staff_watch.changed() and not self.session.check():
             return
         current = self.stack.shown()
         show = getattr(current, "show_view", None)

@@ -21,6 +21,7 @@ from dealer_console.employees.registry import Employee
 from dealer_console.errors import ConsoleError
 from ui import theme
 from ui.bridge import ControllerBridge
+from ui.supervisor.session import StaffWatch
 from ui.technician.banner import TestModeBanner
 from ui.technician.devices_screen import DevicesScreen
 from ui.technician.setup_screen import SetupContext, SetupScreen
@@ -35,6 +36,7 @@ class TechnicianArea(QWidget):
                  check: Callable[[], bool] = lambda: True) -> None:
         super().__init__()
         self.ctl = controller
+        self.staff_watch = StaffWatch(controller)
         self.check = check
         """The session's guard: asked before each action and on each change of the table."""
         self.banner = TestModeBanner(controller.about.profile,
@@ -109,6 +111,6 @@ class TechnicianArea(QWidget):
         self.message.setVisible(bool(text))
 
     def show_view(self, view: TableSnapshot) -> None:
-        if not self.check():
+        if self.staff_watch.changed() and not self.check():  # asked when the staff list moved
             return
         self.tests.show_view(view)

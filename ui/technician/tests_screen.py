@@ -84,11 +84,11 @@ class TestsScreen(QWidget):
             self.keys.setWordWrap(True)
             self.shown_results.addWidget(self.keys)
         self.shown_results.addStretch(1)
-        self.scroll = QScrollArea()
-        self.scroll.setWidget(shown)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        left.addWidget(self.scroll, 1)
+        self.results_area = QScrollArea()
+        self.results_area.setWidget(shown)
+        self.results_area.setWidgetResizable(True)
+        self.results_area.setFrameShape(QFrame.Shape.NoFrame)
+        left.addWidget(self.results_area, 1)
         if "bet-sensors" in names:
             right.addWidget(self._sensors(results))
         if "shuffler" in names:
