@@ -11,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from dealer_console.money import format_cents
+from dealer_console.money import dollars_in_text, format_cents
 from ui import theme
 from ui.widgets.card import CardRow
 from ui.words import MISDEALS, kind_name, seat_name
@@ -189,8 +189,9 @@ class RecallRoundView(QWidget):
                        f"{format_cents(j['cents'])}, confirmed by {j['confirmed_by']}")
             if j.get("backed_out"):  # its own line, never read as paid (issue 23)
                 out.append(f"Award {j['hit']} {j['backed_out']}")
-        out += [f"{i['kind'].replace('_', ' ').capitalize()} by {i['who']}"
-                for i in r["interventions"]]
+        # the stored detail keeps its words (the audit hashes them): dollars only as shown
+        out += [f"{i['kind'].replace('_', ' ').capitalize()} by {i['who']}: "
+                f"{dollars_in_text(i['detail'])}" for i in r["interventions"]]
         return out
 
 
