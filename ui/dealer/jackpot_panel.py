@@ -13,6 +13,7 @@ view says; it decides no rule itself.
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
 from collections.abc import Callable
 
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import ConfirmedHit, Level, PendingHit
 from dealer_console.employees.pins import PIN_MAX
+from dealer_console.errors import Refusal
 from dealer_console.money import format_cents
 from ui import theme
 from ui.widgets.number_pad import NumberPad
@@ -285,7 +287,10 @@ class JackpotPanel(QWidget):
         return lambda: self.act(lambda: self.ctl.jackpot_seat(seat))
 
     def _enter_pin(self, digits: str) -> None:
-        self.act(lambda: self.ctl.enter_pin(digits))
+        """A wrong PIN is told once, under the hit (the notice): through ``act`` the phase bar
+        said the same sentence again (issue 23's repeated sentence)."""
+        with contextlib.suppress(Refusal):
+            self.ctl.enter_pin(digits)
 
     def _press_hand(self, number: int) -> Callable[[], object]:
         return lambda: self.act(lambda: self.ctl.jackpot_hand(number))
