@@ -165,6 +165,20 @@ def _meter_pages() -> None:
 _meter_pages()
 
 
+def _staff_pages() -> None:
+    """The supervisor's and the technician's screens and recall (real consoles as well)."""
+    from ui.supervisor.gallery import SUPERVISOR_PAGES
+    from ui.supervisor.recall_gallery import RECALL_PAGES
+    from ui.technician.gallery import TECHNICIAN_PAGES
+
+    PAGES.update(SUPERVISOR_PAGES)
+    PAGES.update(RECALL_PAGES)
+    PAGES.update(TECHNICIAN_PAGES)
+
+
+_staff_pages()
+
+
 def themed_app() -> QApplication:
     """The running application, or a new one; themed either way."""
     existing = QApplication.instance()

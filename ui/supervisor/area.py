@@ -21,6 +21,7 @@ from ui.bridge import ControllerBridge
 from ui.supervisor.screens import SCREENS, Screen
 from ui.supervisor.session import Session, StaffWatch
 from ui.widgets.current_stack import CurrentStack
+from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 
@@ -41,6 +42,9 @@ class SupervisorArea(QWidget):
         top = QHBoxLayout()
         top.addWidget(heading, 1)
         top.addWidget(self.leave)
+        # the dealer's fault banner is behind this area: a device at fault is said here too
+        # (issue 22: recall during a fault showed no fault)
+        self.faults = FaultBanner()
 
         self.stack = CurrentStack()
         self.buttons: dict[str, TouchButton] = {}
@@ -75,6 +79,7 @@ class SupervisorArea(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(theme.SPACING, theme.SPACING, theme.SPACING, theme.SPACING)
         layout.addLayout(top)
+        layout.addWidget(self.faults)
         layout.addLayout(body, 1)
         bridge.changed.connect(self.show_view)
         if self.screens:
@@ -92,6 +97,7 @@ class SupervisorArea(QWidget):
         # a card disabled meanwhile: the area is closing (asked only when the staff list moved)
         if self.staff_watch.changed() and not self.session.check():
             return
+        self.faults.set_faults([(d.title, d.fault or "", d.todo) for d in view.faults])
         current = self.stack.shown()
         show = getattr(current, "show_view", None)
         if show is not None:

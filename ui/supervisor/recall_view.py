@@ -175,7 +175,12 @@ class RecallRoundView(QWidget):
             line = lines.pop(w["kind"], None)
             result = f": {outcome_words(line)}" if line is not None else ""
             out.append(f"{kind_name(w['kind'])} {format_cents(w['cents'])}{envy}{result}")
-        out += [paid_words(ln) for ln in lines.values()]
+        backed = [j["hit"] for j in r.get("jackpots", ())
+                  if j["seat"] == seat and j.get("backed_out")]
+        for ln in lines.values():  # an award backed out never reads as simply paid (issue 23)
+            taken_back = backed and ln["kind"].startswith("jackpot")
+            out.append(paid_words(ln) + (f", BACKED OUT (award {', '.join(map(str, backed))})"
+                                         if taken_back else ""))
         if not out and seat == r["banker"]["seat"] and r["banker"]["kind"] == "house":
             return ["the house's hand"]
         return out or ["no wager"]

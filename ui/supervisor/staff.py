@@ -11,6 +11,7 @@ checked as the command line checks them, before any card is asked for."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
 from PySide6.QtWidgets import (
@@ -44,6 +45,18 @@ def _label(text: str = "", role: str = "") -> QLabel:
     if role:
         label.setProperty("role", role)
     return label
+
+
+ROW_CHARS = 24
+"""Characters of a name on one line of a staff row (the row's width at 1280x800)."""
+
+
+def row_words(employee: Employee) -> str:
+    """A row of the list: the name (on two lines or more when long: the list's width at
+    1280x800 holds about 24 characters), the id and role under it."""
+    state = "" if employee.enabled else " - WITHDRAWN"
+    name = textwrap.fill(employee.name, ROW_CHARS, break_long_words=True)
+    return f"{name}\n{employee.employee_id}, {employee.role.value}{state}"
 
 
 def describe(employee: Employee, sep: str = ", ") -> str:
@@ -131,8 +144,12 @@ class StaffScreen(SupervisorScreen):
             button.deleteLater()
         self.rows = {}
         for employee in staff:
-            button = TouchButton(describe(employee, "\n"), ButtonRole.SECONDARY)
+            button = TouchButton(row_words(employee), ButtonRole.SECONDARY)
             button.setCheckable(True)
+            # as tall as its lines: in the scrolling list a long name is never squeezed
+            button.setChecked(employee.employee_id == self.selected)
+            button.ensurePolished()  # the checked style's border counted in its height
+            button.setMinimumHeight(button.sizeHint().height())
             button.setChecked(employee.employee_id == self.selected)
             button.clicked.connect(lambda _=False, e=employee.employee_id: self.select(e))
             self.list_box.addWidget(button)
