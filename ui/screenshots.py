@@ -37,10 +37,21 @@ SETTLE_PASSES = 4
 again at the width the last pass gave it, as a live screen does over its first frames."""
 
 
-def render(widget: QWidget, path: str | Path, size: tuple[int, int] | QSize) -> Path:
+Check = Callable[[QWidget, QSize], list[str]]
+"""What keeps a laid-out page from fitting a screen of that size (``fit_check``)."""
+
+
+def squeezed(widget: QWidget, _screen: QSize) -> list[str]:
+    """Parts given less than their minimum size: what every picture is held to."""
+    return fit_problems(widget)
+
+
+def render(widget: QWidget, path: str | Path, size: tuple[int, int] | QSize,
+           check: Check = squeezed) -> Path:
     """Lay ``widget`` out at ``size`` offscreen and save what it shows as a PNG at ``path``.
 
-    Raises ``ValueError`` when something on it does not fit that size (see ``fit_problems``)."""
+    Raises ``ValueError`` when something on it does not fit that size (``check``: parts
+    squeezed; ``fit_check.screen_problems`` adds text cut or elided and buttons too small)."""
     target = size if isinstance(size, QSize) else QSize(*size)
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     widget.setFixedSize(target)
@@ -50,7 +61,7 @@ def render(widget: QWidget, path: str | Path, size: tuple[int, int] | QSize) -> 
         if layout is not None:  # pass or two, as on a live screen
             layout.activate()
         QApplication.processEvents()
-        problems = fit_problems(widget)
+        problems = check(widget, target)
         if not problems:
             break
     if problems:
@@ -189,7 +200,8 @@ def themed_app() -> QApplication:
 
 def render_gallery(out_dir: str | Path = DEFAULT_DIR,
                    pages: Mapping[str, Callable[[], QWidget]] | None = None,
-                   sizes: Sequence[tuple[int, int]] = SIZES) -> list[Path]:
+                   sizes: Sequence[tuple[int, int]] = SIZES,
+                   check: Check = squeezed) -> list[Path]:
     """Render each page at each size as ``out_dir/NAME-WxH.png``; returns the files written."""
     themed_app()
     written = []
@@ -198,7 +210,7 @@ def render_gallery(out_dir: str | Path = DEFAULT_DIR,
             widget = build()
             try:
                 written.append(render(widget, Path(out_dir) / f"{name}-{width}x{height}.png",
-                                      (width, height)))
+                                      (width, height), check))
             finally:
                 widget.close()
                 widget.deleteLater()

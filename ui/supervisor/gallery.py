@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QWidget
 from dealer_console.round.state import Phase
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.jackpot_gallery import JACKPOT_SCREEN_PAGES
+from ui.supervisor.table_actions import TableActions
 from ui.testing import ScreenPlayer
 
 
@@ -49,6 +50,9 @@ def table_banker() -> QWidget:
     p.wait(lambda: p.phase is Phase.PLAYERS_SET, "the players' turn")
     _area, screen = _screen(p, "Table")
     p.tap(p.button("Banker's hand", screen))
+    assert isinstance(screen, TableActions)
+    for index in (0, 3):  # a low hand other than the House Way's touched: set it otherwise
+        p.tap(screen.banker_cards.views[index])
     return p.window
 
 
@@ -59,6 +63,9 @@ def table_deck_count() -> QWidget:
     p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
     _area, screen = _screen(p, "Table")
     p.tap(p.button("Deck count", screen))
+    assert isinstance(screen, TableActions)
+    for digit in "52":  # one card short: the count typed, OK still to press
+        p.tap(screen.count_pad.keys[digit])
     return p.window
 
 

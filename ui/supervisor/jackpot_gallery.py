@@ -161,7 +161,7 @@ def back_out() -> QWidget:
 
 
 def meter_history() -> QWidget:
-    p = _player()
+    p = _player(fullest=True)
     area = p.open_supervisor("supervisor")
     p.tap(area.buttons["Meter history"])
     return p.window
