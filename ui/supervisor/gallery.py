@@ -94,7 +94,7 @@ def staff_list() -> QWidget:
     p = _player("washington-face-up")
     with_more_staff(p)
     _area, screen = _screen(p, "Staff")
-    p.tap(p.button("Sim Dealer\nSIM-D1, dealer", screen))
+    p.tap(p.button("Sim Dealer (SIM-D1)\ndealer", screen))
     return p.window
 
 

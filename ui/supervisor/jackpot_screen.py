@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from dealer_console.award_words import local_time
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
+from dealer_console.employees.registry import REASON_MAX
 from dealer_console.errors import ConsoleError
 from dealer_console.jackpot.history import AwardEntry
 from dealer_console.jackpot.meters import MICRO
@@ -36,7 +37,7 @@ from dealer_console.money import format_cents
 from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.session import Session
-from ui.widgets.reason_keyboard import ReasonKeyboard
+from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 BACK_OUT = "back out jackpot award"
@@ -160,7 +161,8 @@ class JackpotScreen(QWidget):
                       "exactly; the award stays on record as backed out.")
         hint.setProperty("role", "hint")
         hint.setWordWrap(True)
-        self.reason = ReasonKeyboard("The reason (required)")
+        self.reason = TextKeyboard(placeholder="The reason (required)", sentence=True,
+                                   with_ok=False, max_chars=REASON_MAX)
         self.reason.changed.connect(self._reason_changed)
         self.cancel = TouchButton("Cancel", ButtonRole.SECONDARY, money=True)
         self.cancel.clicked.connect(self._cancel_back_out)

@@ -52,11 +52,12 @@ ROW_CHARS = 24
 
 
 def row_words(employee: Employee) -> str:
-    """A row of the list: the name (on two lines or more when long: the list's width at
-    1280x800 holds about 24 characters), the id and role under it."""
+    """A row of the list: the name and id (on two lines or more when long: the list's width at
+    1280x800 holds about 24 characters), the role under them."""
     state = "" if employee.enabled else " - WITHDRAWN"
-    name = textwrap.fill(employee.name, ROW_CHARS, break_long_words=True)
-    return f"{name}\n{employee.employee_id}, {employee.role.value}{state}"
+    who = textwrap.fill(f"{employee.name} ({employee.employee_id})", ROW_CHARS,
+                        break_long_words=True)
+    return f"{who}\n{employee.role.value}{state}"
 
 
 def describe(employee: Employee, sep: str = ", ") -> str:

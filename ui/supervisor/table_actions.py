@@ -112,8 +112,8 @@ class TableActions(SupervisorScreen):
             reasons.addWidget(button)
             self.reason_buttons[reason] = button
         reasons.addStretch(1)
-        self.reason_keys = TextKeyboard(self._reason_problem,
-                                        "type the reason, then OK")
+        self.reason_keys = TextKeyboard(self._reason_problem, "type the reason, then OK",
+                                        sentence=True, max_chars=REASON_MAX)
         self.reason_keys.accepted.connect(lambda text: self.pick_reason(OTHER, text))
         self.reason_keys.hide()
         self.void_button = TouchButton("Void the round: every wager returned",
