@@ -21,7 +21,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -33,6 +32,8 @@ from dealer_console.employees.pins import PIN_MAX
 from dealer_console.errors import Refusal
 from dealer_console.money import format_cents
 from ui import theme
+from ui.widgets.kit import label as _label
+from ui.widgets.kit import restyle as _restyle
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.touch import ButtonRole, TouchButton
 
@@ -48,21 +49,6 @@ HAND_STYLE = f"font-size: {theme.FONT_SMALL}px; padding: 2px 6px;"
 PAID_STYLE = (f"font-size: {theme.FONT_BODY}px; font-weight: bold; color: {theme.TEXT}; "
               f"background: {theme.SURFACE}; border: 2px solid {theme.BORDER}; "
               f"border-radius: {theme.RADIUS}px; padding: 6px 12px;")
-
-
-def _label(text: str = "", role: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    if role:
-        label.setProperty("role", role)
-    return label
-
-
-def _restyle(label: QLabel, role: str, style: str = "") -> None:
-    label.setProperty("role", role)
-    label.setStyleSheet(style)
-    label.style().unpolish(label)
-    label.style().polish(label)
 
 
 def hand_text(number: int, label: str) -> str:

@@ -31,6 +31,11 @@ TWO_PEOPLE = ('executive_above = "$1,000"\n',
 """Washington's line that says who confirms, and the same with two people above $2,000."""
 
 
+LONG_REASON = ("WRONG SEAT. THE CHIP WAS ON SEAT 3 AND THE HAND MARKED WAS SEAT 2'S - "
+               "SEEN ON THE CAMERA BY THE SHIFT MANAGER")
+"""A back-out's reason as long as a supervisor writes one."""
+
+
 def two_person_profile(folder: Path) -> str:
     """Washington with awards above $2,000 confirmed by a supervisor and an executive: the
     gallery's fullest awards list holds such an award."""
@@ -150,10 +155,14 @@ def awards() -> QWidget:
 
 
 def back_out() -> QWidget:
-    p = _player()
+    """The back-out page at its fullest: a long reason typed, a supervisor's card refused with
+    its reason shown, the prompt still waiting for an executive's."""
+    p = _player(fullest=True)
     screen = jackpot_screen(p)
+    chosen = next(i for i, e in enumerate(screen.entries) if e.back_out is None)
+    screen.table.selectRow(chosen)
     p.tap(screen.back_out)
-    for char in "WRONG SEAT":
+    for char in LONG_REASON:
         p.tap(screen.reason.keys[char])
     p.tap(screen.ask_card)
     p.swipe("supervisor")  # refused: the reason shown, the prompt stays
@@ -162,7 +171,7 @@ def back_out() -> QWidget:
 
 def meter_history() -> QWidget:
     p = _player(fullest=True)
-    area = p.open_supervisor("supervisor")
+    area = p.window.supervisor or p.open_supervisor("supervisor")
     p.tap(area.buttons["Meter history"])
     return p.window
 

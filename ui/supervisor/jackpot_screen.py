@@ -30,13 +30,13 @@ from dealer_console.award_words import local_time
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
 from dealer_console.employees.registry import REASON_MAX
-from dealer_console.errors import ConsoleError
 from dealer_console.jackpot.history import AwardEntry
 from dealer_console.jackpot.meters import MICRO
 from dealer_console.money import format_cents
 from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.session import Session
+from ui.widgets.kit import act
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
@@ -255,15 +255,7 @@ class JackpotScreen(QWidget):
         self.message.setVisible(bool(text))
 
     def _act(self, action: Callable[[], object]) -> bool:
-        if not self.session.check():
-            return False
-        try:
-            action()
-        except ConsoleError as exc:
-            self._tell(str(exc))
-            return False
-        self._tell("")
-        return True
+        return act(action, self._tell, lambda: self._tell(""), self.session.check)
 
     # -- the supervisor's touches ----------------------------------------------------------
 

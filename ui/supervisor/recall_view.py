@@ -9,11 +9,12 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QVBoxLayout, QWidget
 
 from dealer_console.money import dollars_in_text, format_cents
 from ui import theme
 from ui.widgets.card import CardRow
+from ui.widgets.kit import label as _label
 from ui.words import MISDEALS, kind_name, seat_name
 
 RECALL_CARD_HEIGHT = 96
@@ -24,14 +25,6 @@ def local_time(stamp: str | None) -> str:
     if not stamp:
         return "-"
     return datetime.fromisoformat(stamp).astimezone().strftime("%d %b %Y %H:%M:%S")
-
-
-def _label(text: str, role: str = "", wrap: bool = True) -> QLabel:
-    label = QLabel(text)
-    if role:
-        label.setProperty("role", role)
-    label.setWordWrap(wrap)
-    return label
 
 
 def paid_words(line: dict[str, Any]) -> str:

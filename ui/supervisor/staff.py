@@ -17,7 +17,6 @@ from collections.abc import Callable
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QScrollArea,
     QStackedWidget,
     QVBoxLayout,
@@ -30,6 +29,7 @@ from dealer_console.employees.registry import Employee, Role
 from ui.bridge import ControllerBridge
 from ui.supervisor.common import SupervisorScreen
 from ui.supervisor.session import Session
+from ui.widgets.kit import label as _label
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
@@ -37,14 +37,6 @@ from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 ROLE_WORDS = {Role.DEALER: "Dealer", Role.SUPERVISOR: "Supervisor",
               Role.EXECUTIVE: "Executive", Role.TECHNICIAN: "Technician"}
 FIELDS = ("Employee id", "Name")
-
-
-def _label(text: str = "", role: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    if role:
-        label.setProperty("role", role)
-    return label
 
 
 ROW_CHARS = 24

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.employees.registry import Employee
-from dealer_console.errors import ConsoleError
 from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.session import StaffWatch
@@ -26,6 +25,7 @@ from ui.technician.banner import TestModeBanner
 from ui.technician.devices_screen import DevicesScreen
 from ui.technician.setup_screen import SetupContext, SetupScreen
 from ui.technician.tests_screen import TestsScreen
+from ui.widgets.kit import act
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 
@@ -95,15 +95,7 @@ class TechnicianArea(QWidget):
             button.setChecked(shown is screen)
 
     def act(self, command: Callable[[], object]) -> bool:
-        if not self.check():
-            return False
-        try:
-            command()
-        except ConsoleError as exc:
-            self.tell(str(exc))
-            return False
-        self.tell("")
-        return True
+        return act(command, self.tell, lambda: self.tell(""), self.check)
 
     def tell(self, text: str) -> None:
         """A refusal or a result in one line above the screen (hidden when there is none)."""
