@@ -157,8 +157,8 @@ class JackpotScreen(QWidget):
         self.back_heading = QLabel()
         self.back_heading.setProperty("role", "heading")
         self.back_heading.setWordWrap(True)
-        hint = QLabel("Type why the award is backed out. The meter gets the award back "
-                      "exactly; the award stays on record as backed out.")
+        hint = QLabel("Type why. The meter gets the award back; it stays on record as "
+                      "backed out.")
         hint.setProperty("role", "hint")
         hint.setWordWrap(True)
         self.reason = TextKeyboard(placeholder="The reason (required)", sentence=True,

@@ -41,9 +41,13 @@ class TextKeyboard(QWidget):
         self.max_chars = max_chars
         self.display = QLabel()
         self.display.setProperty("role", "amount")
+        self.display.setWordWrap(True)  # a reason runs to 200 characters: it wraps
+        if sentence:  # a sentence in the body's size: two lines, not five, at 1280x800
+            self.display.setStyleSheet(f"font-size: {theme.FONT_LABEL}px;")
         self.hint = QLabel(hint)
         self.hint.setProperty("role", "hint")
         self.hint.setWordWrap(True)
+        self.hint.setVisible(bool(hint))  # no empty line where there is nothing to say
         self.refusal = QLabel()
         self.refusal.setProperty("role", "refusal")
         self.refusal.setWordWrap(True)
@@ -65,6 +69,7 @@ class TextKeyboard(QWidget):
         self.ok.setVisible(with_ok)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(theme.SPACING // 2)  # the back-out's page fits 1280x800 with a refusal
         layout.addWidget(self.display)
         layout.addWidget(self.hint)
         layout.addWidget(self.refusal)
@@ -89,6 +94,7 @@ class TextKeyboard(QWidget):
 
     def set_hint(self, hint: str) -> None:
         self.hint.setText(hint)
+        self.hint.setVisible(bool(hint))
 
     def type_text(self, text: str) -> None:
         """``text`` as typed with Shift where its capitals are (for the screen player)."""
