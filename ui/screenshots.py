@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ui import theme
@@ -215,6 +216,18 @@ def render_gallery(out_dir: str | Path = DEFAULT_DIR,
                 widget.close()
                 widget.deleteLater()
     return written
+
+
+def picture_colours(path: Path, step: int = 9) -> set[str]:
+    """The colours a written picture shows (every ``step``-th pixel each way), for a test to
+    see that a screen was drawn; ``ValueError`` when its size is not the one its name says
+    (``NAME-WIDTHxHEIGHT.png``)."""
+    image = QImage(str(path))
+    width, height = (int(n) for n in path.stem.rsplit("-", 1)[1].split("x"))
+    if (image.width(), image.height()) != (width, height):
+        raise ValueError(f"{path.name} is {image.width()}x{image.height()}")
+    return {image.pixelColor(x, y).name()
+            for x in range(0, width, step) for y in range(0, height, step)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

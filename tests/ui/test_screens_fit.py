@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 import pytest
 from PySide6.QtCore import QSize
-from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QWidget
 
 from dealer_console.selftest import Report
@@ -23,7 +22,7 @@ from ui import theme
 from ui.fit_check import screen_problems
 from ui.meter_display.gallery import METER_PAGES
 from ui.power_on import SelfTestFailedScreen
-from ui.screenshots import DEFAULT_DIR, SIZES, render_gallery
+from ui.screenshots import DEFAULT_DIR, SIZES, picture_colours, render_gallery
 from ui.supervisor.gallery import SUPERVISOR_PAGES
 from ui.supervisor.recall_gallery import RECALL_PAGES
 from ui.technician.gallery import TECHNICIAN_PAGES
@@ -71,11 +70,7 @@ def test_every_page_fits_both_screens_in_its_fullest_state(themed: QApplication,
     written = render_gallery(DEFAULT_DIR, {name: PAGES[name]}, check=judged)
     assert len(written) == len(SIZES)
     for path in written:
-        image = QImage(str(path))
-        width, height = (int(n) for n in path.stem.rsplit("-", 1)[1].split("x"))
-        assert (image.width(), image.height()) == (width, height)
-        colours = {image.pixelColor(x, y).name()
-                   for x in range(0, width, 9) for y in range(0, height, 9)}
+        colours = picture_colours(path)  # of the size its name says
         assert len(colours) > 8, path.name  # a drawn screen, not an empty window
         # the win page is dark print on white paper; every other page the console's colours
         assert theme.TEXT in colours or "#000000" in colours, path.name
