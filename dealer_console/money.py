@@ -47,3 +47,12 @@ def format_cents(cents: int, *, sign: bool = False) -> str:
 def percent_of(cents: int, basis_points: int) -> int:
     """``basis_points``/10000 of ``cents``, rounded down to the cent (5% is 500 points)."""
     return cents * basis_points // 10_000
+
+
+_CENTS_IN_TEXT: Final = re.compile(r"\b(-?[0-9]{1,18}) cents\b")
+
+
+def dollars_in_text(text: str) -> str:
+    """``text`` as a person reads it: each "N cents" written as dollars ("250045 cents" ->
+    "$2,500.45"). For showing only: a stored text keeps its words (the audit hashes them)."""
+    return _CENTS_IN_TEXT.sub(lambda m: format_cents(int(m.group(1))), text)

@@ -9,10 +9,20 @@ against the content it scrolls, not the visible part: long content is allowed to
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QRect, QSize
 from PySide6.QtGui import QFontMetrics, QTextDocument
 from PySide6.QtGui import Qt as GuiQt
-from PySide6.QtWidgets import QAbstractButton, QLabel, QScrollBar, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QComboBox,
+    QLabel,
+    QScrollBar,
+    QStyle,
+    QStyleOptionComboBox,
+    QTabBar,
+    QTableView,
+    QWidget,
+)
 
 from ui import theme
 
@@ -106,9 +116,70 @@ def _button_problem(button: QAbstractButton) -> str | None:
     return None
 
 
+def _tabs_problem(bar: QTabBar) -> str | None:
+    """A tab is a touch target too (the technician's device tabs were 36 px high)."""
+    for index in range(bar.count()):
+        tab = bar.tabRect(index)
+        if tab.height() < theme.TOUCH_MIN or tab.width() < theme.TOUCH_MIN:
+            return (f"tab {bar.tabText(index)!r} is {tab.width()}x{tab.height()}, smaller "
+                    f"than a finger ({theme.TOUCH_MIN} px)")
+    return None
+
+
+def _arrow_problem(combo: QComboBox) -> str | None:
+    """A drop-down list opens by its arrow: as wide as a finger, or it cannot be touched."""
+    option = QStyleOptionComboBox()
+    combo.initStyleOption(option)
+    arrow = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                         QStyle.SubControl.SC_ComboBoxArrow, combo)
+    if arrow.width() < theme.TOUCH_MIN or combo.height() < theme.TOUCH_MIN:
+        return (f"{_name(combo, combo.currentText())}'s arrow is {arrow.width()}x"
+                f"{combo.height()}, smaller than a finger ({theme.TOUCH_MIN} px)")
+    return None
+
+
+def _cell_room(table: QTableView, column: int) -> int:
+    margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1
+    return table.columnWidth(column) - 2 * margin
+
+
+def _table_problems(table: QTableView) -> list[str]:
+    """A list's cells and column titles: a word wider than its column is cut (Qt elides it:
+    "contribu..."), wrapped words taller than the row are cut at the bottom."""
+    problems: list[str] = []
+    model = table.model()
+    header = table.horizontalHeader()
+    if header.isVisible():
+        pad = 2 * table.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
+        for column in range(model.columnCount()):
+            title = str(model.headerData(column, GuiQt.Orientation.Horizontal) or "")
+            need = header.fontMetrics().horizontalAdvance(title) + pad
+            if title and need > header.sectionSize(column) + SLACK_PX:
+                problems.append(f"column title {title!r} is cut at the side "
+                                f"({header.sectionSize(column)} px of {need})")
+    metrics = QFontMetrics(table.font())
+    for row in range(model.rowCount()):
+        for column in range(model.columnCount()):
+            text = str(model.data(model.index(row, column)) or "")
+            if not text:
+                continue
+            room = _cell_room(table, column)
+            widest = max((metrics.horizontalAdvance(word) for word in text.split()), default=0)
+            if widest > room + SLACK_PX:
+                problems.append(f"cell {text[:30]!r} is cut at the side ({room} px of {widest})")
+                continue
+            flags = int(GuiQt.TextFlag.TextWordWrap.value)
+            tall = metrics.boundingRect(QRect(0, 0, max(room, 1), 100_000), flags, text).height()
+            if tall > table.rowHeight(row) + SLACK_PX:
+                problems.append(f"cell {text[:30]!r} is cut at the bottom "
+                                f"({table.rowHeight(row)} px of {tall})")
+    return problems
+
+
 def clipped(widget: QWidget) -> list[str]:
     """Every visible label or button under ``widget`` whose text does not show whole, every text
-    shown elided (with an ellipsis the words do not have), and every button too small to touch."""
+    shown elided (with an ellipsis the words do not have), and every button, tab or drop-down
+    arrow too small to touch."""
     problems: list[str] = []
     for part in (widget, *widget.findChildren(QWidget)):
         if not part.isVisible():
@@ -121,6 +192,12 @@ def clipped(widget: QWidget) -> list[str]:
                 problem = f"{_name(part, shown)} is shown elided as {part.text()[:40]!r}"
         elif isinstance(part, QAbstractButton):
             problem = _button_problem(part)
+        elif isinstance(part, QTabBar):
+            problem = _tabs_problem(part)
+        elif isinstance(part, QComboBox):
+            problem = _arrow_problem(part)
+        elif isinstance(part, QTableView):
+            problems.extend(_table_problems(part))
         if problem:
             problems.append(problem)
     return problems

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from dealer_console.errors import ConsoleError
 from dealer_console.profiles.model import Profile
@@ -20,6 +20,7 @@ from dealer_console.selftest.table_anchor import anchor_path
 from dealer_console.storage.anchor import key_path, load_key
 from ui import theme
 from ui.watchdog import SystemdWatchdog
+from ui.widgets.touch import kinetic
 
 
 class SelfTestFailed(ConsoleError):
@@ -79,6 +80,18 @@ class SelfTestFailedScreen(QWidget):
         advice.setWordWrap(True)
         layout.addWidget(advice)
         self.failure_labels: list[QLabel] = []
+        # every failure shows, however many: past the screen's height they scroll (issue 22:
+        # a page never needs more than its screen)
+        listing = QWidget()
+        failures = QVBoxLayout(listing)
+        failures.setContentsMargins(0, 0, 0, 0)
+        failures.setSpacing(theme.SPACING)
+        scroll = QScrollArea()
+        scroll.setWidget(listing)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        kinetic(scroll)
         for check in report.failures:
             label = QLabel(f"\u2716  {check.item}: {check.detail}")
             label.setWordWrap(True)
@@ -86,15 +99,16 @@ class SelfTestFailedScreen(QWidget):
             label.setStyleSheet(f"font-size: {theme.FONT_LABEL}px; color: {theme.TEXT}; "
                                 f"background: {theme.SURFACE}; padding: 12px; "
                                 "border-radius: 10px;")
-            layout.addWidget(label)
+            failures.addWidget(label)
             self.failure_labels.append(label)
         passed = [c.item for c in report.checks if c.ok]
         if passed:
             ok = QLabel("Passed: " + ", ".join(passed))
             ok.setWordWrap(True)
             ok.setStyleSheet(f"font-size: {theme.FONT_SMALL}px; color: {theme.TEXT_MUTED};")
-            layout.addWidget(ok)
-        layout.addStretch(1)
+            failures.addWidget(ok)
+        failures.addStretch(1)
+        layout.addWidget(scroll, 1)
         hint = QLabel("Technician: dealer-console self-test prints every item; "
                       "docs/install.md says what each line means.")
         hint.setWordWrap(True)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ui import theme
@@ -37,10 +38,21 @@ SETTLE_PASSES = 4
 again at the width the last pass gave it, as a live screen does over its first frames."""
 
 
-def render(widget: QWidget, path: str | Path, size: tuple[int, int] | QSize) -> Path:
+Check = Callable[[QWidget, QSize], list[str]]
+"""What keeps a laid-out page from fitting a screen of that size (``fit_check``)."""
+
+
+def squeezed(widget: QWidget, _screen: QSize) -> list[str]:
+    """Parts given less than their minimum size: what every picture is held to."""
+    return fit_problems(widget)
+
+
+def render(widget: QWidget, path: str | Path, size: tuple[int, int] | QSize,
+           check: Check = squeezed) -> Path:
     """Lay ``widget`` out at ``size`` offscreen and save what it shows as a PNG at ``path``.
 
-    Raises ``ValueError`` when something on it does not fit that size (see ``fit_problems``)."""
+    Raises ``ValueError`` when something on it does not fit that size (``check``: parts
+    squeezed; ``fit_check.screen_problems`` adds text cut or elided and buttons too small)."""
     target = size if isinstance(size, QSize) else QSize(*size)
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     widget.setFixedSize(target)
@@ -50,7 +62,7 @@ def render(widget: QWidget, path: str | Path, size: tuple[int, int] | QSize) -> 
         if layout is not None:  # pass or two, as on a live screen
             layout.activate()
         QApplication.processEvents()
-        problems = fit_problems(widget)
+        problems = check(widget, target)
         if not problems:
             break
     if problems:
@@ -165,6 +177,20 @@ def _meter_pages() -> None:
 _meter_pages()
 
 
+def _staff_pages() -> None:
+    """The supervisor's and the technician's screens and recall (real consoles as well)."""
+    from ui.supervisor.gallery import SUPERVISOR_PAGES
+    from ui.supervisor.recall_gallery import RECALL_PAGES
+    from ui.technician.gallery import TECHNICIAN_PAGES
+
+    PAGES.update(SUPERVISOR_PAGES)
+    PAGES.update(RECALL_PAGES)
+    PAGES.update(TECHNICIAN_PAGES)
+
+
+_staff_pages()
+
+
 def themed_app() -> QApplication:
     """The running application, or a new one; themed either way."""
     existing = QApplication.instance()
@@ -175,7 +201,8 @@ def themed_app() -> QApplication:
 
 def render_gallery(out_dir: str | Path = DEFAULT_DIR,
                    pages: Mapping[str, Callable[[], QWidget]] | None = None,
-                   sizes: Sequence[tuple[int, int]] = SIZES) -> list[Path]:
+                   sizes: Sequence[tuple[int, int]] = SIZES,
+                   check: Check = squeezed) -> list[Path]:
     """Render each page at each size as ``out_dir/NAME-WxH.png``; returns the files written."""
     themed_app()
     written = []
@@ -184,11 +211,23 @@ def render_gallery(out_dir: str | Path = DEFAULT_DIR,
             widget = build()
             try:
                 written.append(render(widget, Path(out_dir) / f"{name}-{width}x{height}.png",
-                                      (width, height)))
+                                      (width, height), check))
             finally:
                 widget.close()
                 widget.deleteLater()
     return written
+
+
+def picture_colours(path: Path, step: int = 9) -> set[str]:
+    """The colours a written picture shows (every ``step``-th pixel each way), for a test to
+    see that a screen was drawn; ``ValueError`` when its size is not the one its name says
+    (``NAME-WIDTHxHEIGHT.png``)."""
+    image = QImage(str(path))
+    width, height = (int(n) for n in path.stem.rsplit("-", 1)[1].split("x"))
+    if (image.width(), image.height()) != (width, height):
+        raise ValueError(f"{path.name} is {image.width()}x{image.height()}")
+    return {image.pixelColor(x, y).name()
+            for x in range(0, width, step) for y in range(0, height, step)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

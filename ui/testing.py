@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 
@@ -27,6 +27,20 @@ from ui.technician.area import TechnicianArea
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.number_pad import NumberPad
 from ui.world import WorldWindow
+
+
+def clear_the_way(widget: QWidget) -> None:
+    """Move aside every other window lying over ``widget``: the offscreen platform gives a
+    click to the window on top at that point (the world window or the meter display, opened
+    after the dealer's window, took the technician's taps), as a real screen would."""
+    target = QRect(widget.mapToGlobal(QPoint(0, 0)), widget.size())
+    others = [w for w in QApplication.topLevelWidgets()
+              if w.isVisible() and w is not widget.window()]
+    right = max((w.frameGeometry().right() for w in [widget.window(), *others]), default=0)
+    for other in others:
+        if other.frameGeometry().intersects(target):
+            other.move(right + 1, 0)
+            right = other.frameGeometry().right()
 
 
 class ScreenPlayer:
@@ -88,6 +102,7 @@ class ScreenPlayer:
         assert widget.isVisible(), f"{widget!r} is not on screen"
         if isinstance(widget, QPushButton):
             assert widget.isEnabled(), f"button {widget.text()!r} is not live"
+        clear_the_way(widget)
         QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
         app = QApplication.instance()
         assert app is not None

@@ -42,6 +42,20 @@ class StaffDesk:
     def __init__(self, db: Database, changed: Callable[[], None]) -> None:
         self.db = db
         self._changed = changed
+        self._version = 0
+
+    def version(self) -> tuple[int, int]:
+        """Changes to the staff list that may end a session: this console's own (counted by
+        this desk) and any other process's commit to the table's file (the command line's,
+        seen by SQLite's ``data_version``). A screen asks the registry again on a change of
+        the table only when this moved (issue 23: it read the registry on every redraw)."""
+        other = self.db.execute("PRAGMA data_version").fetchone()[0]
+        return self._version, int(other)
+
+    def _done(self, change: Change) -> Change:
+        self._version += 1
+        self._changed()
+        return change
 
     def employees(self) -> list[Employee]:
         return list_employees(self.db)
@@ -68,20 +82,17 @@ class StaffDesk:
     def add(self, by: Employee, employee_id: str, name: str, role: Role, track: str) -> Change:
         with _as_refusal():
             done = changes.add_by(self.db, by, employee_id, name, role, track)
-        self._changed()
-        return done
+        return self._done(done)
 
     def set_enabled(self, by: Employee, employee_id: str, enabled: bool) -> Change:
         with _as_refusal():
             done = changes.set_enabled_by(self.db, by, employee_id, enabled)
-        self._changed()
-        return done
+        return self._done(done)
 
     def change_role(self, by: Employee, employee_id: str, role: Role) -> Change:
         with _as_refusal():
             done = changes.change_role_by(self.db, by, employee_id, role)
-        self._changed()
-        return done
+        return self._done(done)
 
     def has_pin(self, employee_id: str) -> bool:
         return pins.has_pin(self.db, employee_id)
@@ -98,8 +109,7 @@ class StaffDesk:
         """Set or change a PIN (``dealer_console/employees/pins.py``); never shown or logged."""
         with _as_refusal():
             done = pins.set_pin_by(self.db, by, employee_id, pin)
-        self._changed()
-        return done
+        return self._done(done)
 
     def may_recard(self, by: Employee, employee_id: str) -> None:
         """Asked after the executive's swipe and before the new card's (see
@@ -110,5 +120,4 @@ class StaffDesk:
     def recard(self, by: Employee, employee_id: str, track: str) -> Change:
         with _as_refusal():
             done = changes.recard_by(self.db, by, employee_id, track)
-        self._changed()
-        return done
+        return self._done(done)

@@ -31,7 +31,7 @@ from fractions import Fraction
 from sqlite_utils import Database
 
 from dealer_console.award_words import BackOutFacts, back_outs, confirmers, local_time
-from dealer_console.money import format_cents
+from dealer_console.money import dollars_in_text, format_cents
 
 JACKPOT_AWARD = "jackpot_award"
 """Settlement lines ``jackpot_award_N`` (one per award) are shown as one kind."""
@@ -291,7 +291,8 @@ def summary_lines(report: ShiftReport) -> list[tuple[str, str]]:
 
 def detail_lines(report: ShiftReport) -> list[str]:
     """Each intervention, swipe and jackpot hit on its own line, in the order recorded."""
-    out = [f"Round {i.round_id}: {i.kind.replace('_', ' ')} by {i.who}: {i.detail}"
+    out = [f"Round {i.round_id}: {i.kind.replace('_', ' ')} by {i.who}: "
+           f"{dollars_in_text(i.detail)}"
            for i in report.interventions]
     out += [f"{local_time(s.at)} card {s.employee_id or 'unknown'} "
             f"{'accepted' if s.accepted else 'refused'}: {s.detail}" for s in report.swipes]

@@ -8,7 +8,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from dealer_console.award_words import back_outs, confirmers
-from dealer_console.money import format_cents
+from dealer_console.money import dollars_in_text, format_cents
 
 
 def recall(db: Database, last: int = 10) -> list[dict[str, Any]]:
@@ -154,7 +154,7 @@ def format_round(r: dict[str, Any]) -> str:
                    f" staked {format_cents(ln['staked'])} returned "
                    f"{format_cents(ln['returned'])} ({format_cents(net, sign=True)})")
     for i in r["interventions"]:
-        out.append(f"  {i['kind']} by {i['who']}: {i['detail']}")
+        out.append(f"  {i['kind']} by {i['who']}: {dollars_in_text(i['detail'])}")
     for j in r.get("jackpots", ()):
         level = f" ({j['level']})" if j["level"] else ""
         out.append(f"  jackpot game {j['game']} {_seat(j['seat'])}: {j['line']}{level}"

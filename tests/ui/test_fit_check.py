@@ -96,3 +96,48 @@ def test_elided_words_are_named(themed: QApplication, qtbot: QtBot) -> None:
     QVBoxLayout(page).addWidget(label)
     problems = clipped(_shown(page, qtbot))
     assert problems == ["QLabel 'Seat 1 jackpot wager' is shown elided as 'Seat 1\u2026'"]
+
+
+def test_tabs_and_drop_down_arrows_too_small_for_a_finger(themed: QApplication,
+                                                         qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QComboBox, QTabWidget
+
+    from ui.widgets.touch import touch_tabs_and_arrows
+
+    page = QWidget()
+    tabs = QTabWidget()
+    tabs.addTab(QLabel("a"), "Shuffler")
+    baud = QComboBox()
+    baud.addItems(["9600", "115200"])
+    layout = QVBoxLayout(page)
+    layout.addWidget(tabs)
+    layout.addWidget(baud)
+    problems = clipped(_shown(page, qtbot))
+    assert any(p.startswith("tab 'Shuffler' is") for p in problems), problems
+    assert any("QComboBox '9600''s arrow is" in p for p in problems), problems
+    touch_tabs_and_arrows(page)
+    QApplication.processEvents()
+    assert clipped(page) == []
+
+
+def test_a_list_cell_or_column_title_cut_is_named(themed: QApplication, qtbot: QtBot) -> None:
+    from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
+
+    page = QWidget()
+    table = QTableWidget(1, 2)
+    table.setHorizontalHeaderLabels(["What", "Confirmed by"])
+    table.verticalHeader().setVisible(False)  # as the screens show their lists
+    table.setItem(0, 0, QTableWidgetItem("contribution\nround 1, seat 2"))
+    table.setItem(0, 1, QTableWidgetItem("Sim Supervisor"))
+    table.setColumnWidth(0, 60)
+    table.setColumnWidth(1, 40)
+    QVBoxLayout(page).addWidget(table)
+    problems = clipped(_shown(page, qtbot))
+    assert any(p.startswith("cell 'contribution\\nround 1, seat 2' is cut at the side")
+               for p in problems), problems
+    assert any(p.startswith("column title 'Confirmed by' is cut at the side")
+               for p in problems), problems
+    table.setColumnWidth(0, 400)
+    table.setColumnWidth(1, 400)
+    table.resizeRowsToContents()
+    assert clipped(page) == []

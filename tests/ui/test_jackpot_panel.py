@@ -23,6 +23,7 @@ from dealer_console.round.state import Phase
 from drivers.sim.table.choices import SIM_STAFF
 from ui.dealer.jackpot_panel import JackpotPanel
 from ui.dealer.pages import EndPage
+from ui.supervisor.jackpot_gallery import two_person_profile
 from ui.testing import ScreenPlayer
 
 NATURAL_SF = "2s 3s 4s 5s 6s 7s 8s"  # 100% of the meter: above $1,000, an executive's card
@@ -309,15 +310,6 @@ def test_a_hit_on_the_second_game_picked_on_screen_and_by_the_keypad(
     p.end_game()
     report = audit(p.console.opened.db)
     assert report.ok, report.problems
-
-
-def two_person_profile(folder: Path) -> str:
-    """Washington with awards above $2,000 confirmed by a supervisor and an executive."""
-    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
-    path = folder / "two-people.toml"
-    path.write_text(text.replace('executive_above = "$1,000"\n',
-                                 'executive_above = "$1,000"\ntwo_person_above = "$2,000"\n'))
-    return str(path)
 
 
 def test_an_award_above_the_two_person_level_needs_a_supervisor_and_an_executive(

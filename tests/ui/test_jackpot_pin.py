@@ -263,3 +263,35 @@ def test_wrong_pins_spread_wider_than_the_window_do_not_lock() -> None:
     assert pins.lock_reached(close)  # five exactly across the window: locked
     assert not pins.lock_reached(close[:-1])
     assert pins.lock_reached([*spread, spread[-1] + timedelta(minutes=1)])
+
+
+def _said(p: ScreenPlayer, words: str) -> int:
+    """How many places on the dealer's screen show ``words``."""
+    from PySide6.QtWidgets import QLabel
+
+    return sum(label.text().count(words) for label in p.window.findChildren(QLabel)
+               if label.isVisible())
+
+
+def test_each_refusal_of_a_two_person_confirmation_is_said_once(play: list[ScreenPlayer],
+                                                               tmp_path: Path) -> None:
+    """Issue 23: a sentence repeated in the two-person refusal. Every way the second card or
+    a PIN is refused, each refusal shows once on the screen."""
+    p = start(play, tmp_path, two_person=True)
+    deal_to_end(p, [NATURAL_SF])
+    confirm_with(p, "supervisor")
+    type_pin(p, "0000")
+    assert _said(p, "wrong PIN for Sim Supervisor: 2 tries left") == 1
+    type_pin(p, SIM_PINS["SIM-S1"])
+    for role, words in (("supervisor", "the same person cannot confirm twice"),
+                        ("dealer", "Sim Dealer is a dealer; this needs an executive's card"),
+                        ("unknown", "card not recognised")):
+        p.swipe(role)
+        assert _said(p, words) == 1, (role, words)
+    p.swipe("executive")
+    for wrong, words in (("1111", "wrong PIN for Sim Executive: 2 tries left"),
+                         ("2222", "wrong PIN for Sim Executive: 1 try left"),
+                         ("3333", "wrong PIN 3 times")):
+        type_pin(p, wrong)
+        assert _said(p, words) == 1, words
+    assert hits(p) == []

@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 from dealer_console.selftest import Report
 from ui import theme
 from ui.power_on import SelfTestFailedScreen
-from ui.screenshots import DEFAULT_DIR, SIZES, render
+from ui.screenshots import SIZES, render
 from ui.watchdog import SystemdWatchdog, ping_interval_ms, sd_notify
 
 
@@ -79,12 +79,13 @@ def _failed_report() -> Report:
 
 
 def test_the_failure_screen_names_each_failure_and_fits_both_sizes(
-        themed: QApplication) -> None:
+        themed: QApplication, tmp_path: Path) -> None:
+    """(The picture in docs/screenshots is the fullest one: tests/ui/test_screens_fit.py.)"""
     for width, height in SIZES:
         screen = SelfTestFailedScreen(_failed_report())
         texts = [label.text() for label in screen.failure_labels]
         assert len(texts) == 2 and "settle.py" in texts[0] and "shuffler" in texts[1]
-        path = render(screen, DEFAULT_DIR / f"self-test-failed-{width}x{height}.png",
+        path = render(screen, tmp_path / f"self-test-failed-{width}x{height}.png",
                       (width, height))
         image = QImage(str(path))
         assert (image.width(), image.height()) == (width, height)

@@ -162,3 +162,38 @@ def test_older_rounds_are_paged_back(qtbot: object, tmp_path: Path) -> None:
         assert list(screen.round_buttons) == newest
     finally:
         p.close()
+
+
+def test_an_intervention_s_amount_is_shown_in_dollars_and_stored_as_written(
+        player: ScreenPlayer) -> None:
+    """Issue 23: the round's log said "250045 cents". The stored words stay (the audit hashes
+    them); the recall screen and the command line show dollars."""
+    from PySide6.QtWidgets import QLabel
+
+    from dealer_console.money import format_cents
+    from ui.supervisor.jackpot_gallery import play_a_jackpot_hit
+
+    play_a_jackpot_hit(player)
+    player.end_game()
+    (stored, cents) = player.ctl.table.db.execute(
+        "SELECT i.detail, h.amount_cents FROM interventions i, jackpot_hits h"
+        " WHERE i.kind = 'jackpot_confirmed'").fetchone()
+    assert stored.endswith(f": {cents} cents")  # as written when it happened
+    screen = open_recall(player)
+    shown = [label.text() for label in screen.view.findChildren(QLabel)
+             if "Jackpot confirmed by" in label.text()]
+    assert shown and all("cents" not in text for text in shown), shown
+    assert any(text.endswith(f": seat 2 line 1: {format_cents(cents)}") for text in shown), shown
+    out = io.StringIO()
+    with redirect_stdout(out):
+        main(["recall", "--db", str(player.console.opened.db_path), "--last", "2"])
+    assert f"line 1: {format_cents(cents)}" in out.getvalue()
+    assert f"{cents} cents" not in out.getvalue()
+
+
+def test_dollars_in_text_reads_each_amount() -> None:
+    from dealer_console.money import dollars_in_text
+
+    assert dollars_in_text("seat 2 line 1: 250045 cents") == "seat 2 line 1: $2,500.45"
+    assert dollars_in_text("0 cents and 5 cents") == "$0.00 and $0.05"
+    assert dollars_in_text("no amounts, 12 centsless") == "no amounts, 12 centsless"

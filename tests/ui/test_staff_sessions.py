@@ -13,9 +13,11 @@ from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
+from sqlite_utils import Database
 
+from dealer_console.controller.staff import StaffDesk
 from dealer_console.employees import changes
-from dealer_console.employees.registry import Role
+from dealer_console.employees.registry import Employee, Role
 from tests.ui.test_jackpot_panel import EXECUTIVE_TRACK
 from tests.ui.test_supervisor_table import table_screen
 from ui.supervisor.session import IDLE_LOCK_DEFAULT, SessionGuard, idle_lock_seconds
@@ -56,9 +58,43 @@ def test_a_change_of_the_table_ends_a_session_whose_card_was_disabled(
     """Not only an action: the next change of the table's view closes the area too."""
     p = start(play, tmp_path)
     p.open_supervisor("supervisor")
-    changes.set_enabled(p.ctl.table.db, EXECUTIVE_TRACK, "SIM-S1", False, reason="left")
+    # the command line on the table PC: another process, its own connection to the file
+    other = Database(tmp_path / "t.db")
+    changes.set_enabled(other, EXECUTIVE_TRACK, "SIM-S1", False, reason="left")
+    other.close()
     p.hardware.unplug("shuffler")  # any change of the table: here a device going down
     p.wait(lambda: p.window.supervisor is None, "the supervisor's area to close")
+    assert "has been disabled" in p.window.phase_bar.message_text()
+
+
+def test_a_change_of_the_table_reads_the_staff_list_only_when_it_changed(
+        play: list[ScreenPlayer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23's guard read the registry on every redraw of an open area; now only when the
+    staff list may have changed (a change made here, or another process's commit)."""
+    p = start(play, tmp_path)
+    reads: list[str] = []
+    real = StaffDesk.session_ended
+
+    def counted(desk: StaffDesk, employee: Employee, required: Role) -> str | None:
+        reads.append(employee.employee_id)
+        return real(desk, employee, required)
+
+    monkeypatch.setattr(StaffDesk, "session_ended", counted)
+    p.open_supervisor("supervisor")
+    assert p.hardware.bus is not None
+    drawn = 0
+    for online in (False, True, False, True):  # a node lost and back: changes, redrawn
+        before = p.ctl.snapshot()
+        p.hardware.bus.set_online(5, online)
+        p.wait(lambda b=before: p.ctl.snapshot() is not b, "the node's change")  # type: ignore[misc]
+        drawn += 1
+    assert drawn and reads == []  # nothing on the staff list moved: never read
+    other = Database(tmp_path / "t.db")  # the command line disables the card
+    changes.set_enabled(other, EXECUTIVE_TRACK, "SIM-S1", False, reason="left")
+    other.close()
+    p.hardware.bus.set_online(5, False)
+    p.wait(lambda: p.window.supervisor is None, "the supervisor's area to close")
+    assert reads == ["SIM-S1"]  # read once, when it had changed
     assert "has been disabled" in p.window.phase_bar.message_text()
 
 

@@ -257,3 +257,38 @@ def test_the_audit_names_a_test_mode_session_or_device_set_up_removed(
                for x in problems), problems
     assert any("device_setups (setup=1): employee_id is 'SIM-S1' stored, 'SIM-T1' by the "
                "event log" in x for x in problems), problems
+
+
+def _where(area: TechnicianArea) -> dict[object, tuple[int, int, int, int]]:
+    """Every button of the technician's area where the area draws it (the dealer's window
+    above it has a fault banner of its own that comes and goes with the devices)."""
+    buttons = {**area.tests.buttons, **{("tab", name): b for name, b in area.buttons.items()},
+               ("leave", ""): area.leave}
+    return {key: (b.mapTo(area, b.rect().topLeft()).x(), b.mapTo(area, b.rect().topLeft()).y(),
+                  b.width(), b.height()) for key, b in buttons.items()}
+
+
+def test_the_test_buttons_never_move_as_results_arrive_and_wrap(player: ScreenPlayer) -> None:
+    """Issue 23: a result arriving (or wrapping onto a second line) pushed the buttons under it
+    down; the results now scroll in their own area and every button stays where it was."""
+    area = player.open_technician()
+    before = _where(area)
+    assert all(h >= 48 and w >= 48 for _x, _y, w, h in before.values())
+    assert player.hardware.bus is not None and player.hardware.keypad is not None
+    player.hardware.bus.set_online(5, False)
+    for action in ("status", "test deal", "deck count"):
+        player.tap(area.tests.buttons[("shuffler", action)])
+        wait_result(player, area, "shuffler", action, "PASS")
+    for seat in (1, 5):
+        player.tap(area.tests.buttons[("bet-sensors", f"light seat {seat}")])
+    wait_result(player, area, "bet-sensors", "seat 5 node", "FAIL")
+    for button in (Button.START_GAME, Button.SEAT_3, Button.CONFIRM):
+        player.hardware.keypad.tap(button)
+    player.swipe("supervisor")
+    area.tell("The shuffler's port /dev/dealer-console/shuffler cannot be opened: check "
+              "its cable, its power and the devices file")  # as a set-up refusal is told
+    # the longest result words, wrapped in the results' own area (as a failing device gives)
+    long = area.tests.results[("shuffler", "deck count")]
+    long.setText(long.text() + " " + "and a long explanation of the failure " * 6)
+    player.wait(lambda: long.height() > long.fontMetrics().height() * 2, "the words wrapped")
+    assert _where(area) == before

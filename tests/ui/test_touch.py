@@ -91,3 +91,23 @@ def test_a_mouse_drag_scrolls_a_list(long_list: QListWidget, qtbot: QtBot) -> No
         send(QEvent.Type.MouseMove, y, Qt.MouseButton.LeftButton)
     send(QEvent.Type.MouseButtonRelease, 40, Qt.MouseButton.NoButton)
     _scrolled_and_stopped(long_list, qtbot)
+
+
+def test_one_keyboard_types_a_reason_as_a_sentence(themed: object, qtbot: object) -> None:
+    """Issue 24: the void reason and the back-out reason were typed on two keyboards; one
+    now, a reason typed as a sentence: its first letter a capital, the rest small."""
+    from ui.widgets.text_keyboard import TextKeyboard
+
+    seen: list[str] = []
+    keys = TextKeyboard(sentence=True, with_ok=False, max_chars=12, placeholder="The reason")
+    keys.changed.connect(seen.append)
+    assert keys.display.text() == "The reason" and not keys.ok.isVisibleTo(keys)
+    for key in "WRONG SEAT":
+        keys.keys[key].click()
+    assert keys.text() == "Wrong seat" and seen[-1] == "Wrong seat"
+    keys.keys["clear"].click()
+    for key in "NO CHIP ON THE SPOT":  # a new sentence: a capital again; the length bounded
+        keys.keys[key].click()
+    assert keys.text() == "No chip on t"
+    keys.keys["delete"].click()
+    assert keys.text() == "No chip on "

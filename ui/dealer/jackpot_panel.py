@@ -13,6 +13,7 @@ view says; it decides no rule itself.
 
 from __future__ import annotations
 
+import contextlib
 import textwrap
 from collections.abc import Callable
 
@@ -20,7 +21,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -29,8 +29,11 @@ from PySide6.QtWidgets import (
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import ConfirmedHit, Level, PendingHit
 from dealer_console.employees.pins import PIN_MAX
+from dealer_console.errors import Refusal
 from dealer_console.money import format_cents
 from ui import theme
+from ui.widgets.kit import label as _label
+from ui.widgets.kit import restyle as _restyle
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.touch import ButtonRole, TouchButton
 
@@ -46,21 +49,6 @@ HAND_STYLE = f"font-size: {theme.FONT_SMALL}px; padding: 2px 6px;"
 PAID_STYLE = (f"font-size: {theme.FONT_BODY}px; font-weight: bold; color: {theme.TEXT}; "
               f"background: {theme.SURFACE}; border: 2px solid {theme.BORDER}; "
               f"border-radius: {theme.RADIUS}px; padding: 6px 12px;")
-
-
-def _label(text: str = "", role: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    if role:
-        label.setProperty("role", role)
-    return label
-
-
-def _restyle(label: QLabel, role: str, style: str = "") -> None:
-    label.setProperty("role", role)
-    label.setStyleSheet(style)
-    label.style().unpolish(label)
-    label.style().polish(label)
 
 
 def hand_text(number: int, label: str) -> str:
@@ -285,7 +273,10 @@ class JackpotPanel(QWidget):
         return lambda: self.act(lambda: self.ctl.jackpot_seat(seat))
 
     def _enter_pin(self, digits: str) -> None:
-        self.act(lambda: self.ctl.enter_pin(digits))
+        """A wrong PIN is told once, under the hit (the notice): through ``act`` the phase bar
+        said the same sentence again (issue 23's repeated sentence)."""
+        with contextlib.suppress(Refusal):
+            self.ctl.enter_pin(digits)
 
     def _press_hand(self, number: int) -> Callable[[], object]:
         return lambda: self.act(lambda: self.ctl.jackpot_hand(number))

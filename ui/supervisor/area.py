@@ -19,8 +19,9 @@ from dealer_console.controller import TableController, TableSnapshot
 from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.screens import SCREENS, Screen
-from ui.supervisor.session import Session
+from ui.supervisor.session import Session, StaffWatch
 from ui.widgets.current_stack import CurrentStack
+from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 
@@ -30,6 +31,7 @@ class SupervisorArea(QWidget):
                  screens: list[Screen] | None = None) -> None:
         super().__init__()
         self.ctl = controller
+        self.staff_watch = StaffWatch(controller)
         self.session = session
         who = session.employee
         heading = QLabel(f"Supervisor: {who.name} ({who.role.value})")
@@ -40,6 +42,9 @@ class SupervisorArea(QWidget):
         top = QHBoxLayout()
         top.addWidget(heading, 1)
         top.addWidget(self.leave)
+        # the dealer's fault banner is behind this area: a device at fault is said here too
+        # (issue 22: recall during a fault showed no fault)
+        self.faults = FaultBanner()
 
         self.stack = CurrentStack()
         self.buttons: dict[str, TouchButton] = {}
@@ -74,6 +79,7 @@ class SupervisorArea(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(theme.SPACING, theme.SPACING, theme.SPACING, theme.SPACING)
         layout.addLayout(top)
+        layout.addWidget(self.faults)
         layout.addLayout(body, 1)
         bridge.changed.connect(self.show_view)
         if self.screens:
@@ -88,8 +94,10 @@ class SupervisorArea(QWidget):
         return widget
 
     def show_view(self, view: TableSnapshot) -> None:
-        if not self.session.check():  # a card disabled meanwhile: the area is closing
+        # a card disabled meanwhile: the area is closing (asked only when the staff list moved)
+        if self.staff_watch.changed() and not self.session.check():
             return
+        self.faults.set_faults([(d.title, d.fault or "", d.todo) for d in view.faults])
         current = self.stack.shown()
         show = getattr(current, "show_view", None)
         if show is not None:

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QLabel, QWidget
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
 from dealer_console.employees.registry import Employee, Role
-from dealer_console.errors import ConsoleError
 from ui.bridge import ControllerBridge
 from ui.supervisor.session import Session
+from ui.widgets.kit import act
 
 
 def who(session: Session) -> str:
@@ -71,16 +71,8 @@ class SupervisorScreen(QWidget):
     def act(self, command: Callable[[], object], done: str = "") -> bool:
         """Run a change; a refusal is shown in plain words and nothing changed. The session
         is checked first: a card disabled since it opened ends it (nothing is run)."""
-        if not self.session.check():
-            return False
-        try:
-            command()
-        except ConsoleError as exc:
-            self.say(str(exc), refused=True)
-            return False
-        if done:
-            self.say(done)
-        return True
+        return act(command, lambda why: self.say(why, refused=True),
+                   (lambda: self.say(done)) if done else None, self.session.check)
 
     def show_notice(self, view: TableSnapshot) -> None:
         """A new refusal from the table (a card that does not authorise) shown here."""

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QWidget
 from dealer_console.round.state import Phase
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.jackpot_gallery import JACKPOT_SCREEN_PAGES
+from ui.supervisor.table_actions import TableActions
 from ui.testing import ScreenPlayer
 
 
@@ -49,6 +50,9 @@ def table_banker() -> QWidget:
     p.wait(lambda: p.phase is Phase.PLAYERS_SET, "the players' turn")
     _area, screen = _screen(p, "Table")
     p.tap(p.button("Banker's hand", screen))
+    assert isinstance(screen, TableActions)
+    for index in (0, 3):  # a low hand other than the House Way's touched: set it otherwise
+        p.tap(screen.banker_cards.views[index])
     return p.window
 
 
@@ -59,11 +63,36 @@ def table_deck_count() -> QWidget:
     p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
     _area, screen = _screen(p, "Table")
     p.tap(p.button("Deck count", screen))
+    assert isinstance(screen, TableActions)
+    for digit in "52":  # one card short: the count typed, OK still to press
+        p.tap(screen.count_pad.keys[digit])
     return p.window
+
+
+MORE_STAFF = (("D2", "Alexandra Montgomery-Fitzgerald", "dealer"),
+              ("D3", "Bo Chen", "dealer"), ("D4", "Maria Fernanda Oliveira", "dealer"),
+              ("D5", "Sam Okafor", "dealer"), ("S2", "Jonathan Wellington III", "supervisor"),
+              ("S3", "Priya Raman", "supervisor"), ("T2", "Lee Ann Kowalczyk", "technician"),
+              ("X2", "Evelyn Ashcroft-Byrne", "executive"))
+"""A shift's staff as long as a table has them, with the longest names a card may hold."""
+
+
+def with_more_staff(p: ScreenPlayer) -> None:
+    """``MORE_STAFF`` added to the table's staff list by the executive's card, one disabled."""
+    from dealer_console.employees import changes
+    from dealer_console.employees.registry import Role
+    from drivers.sim.table.choices import SIM_STAFF
+
+    executive = next(track for _i, _n, role, track in SIM_STAFF if role == "executive")
+    db = p.console.opened.db
+    for n, (employee_id, name, role) in enumerate(MORE_STAFF, start=2):
+        changes.add(db, executive, employee_id, name, Role(role), f"50009000000{n:02d}=2912")
+    changes.set_enabled(db, executive, "D5", False, reason="left the casino")
 
 
 def staff_list() -> QWidget:
     p = _player("washington-face-up")
+    with_more_staff(p)
     _area, screen = _screen(p, "Staff")
     p.tap(p.button("Sim Dealer (SIM-D1)\ndealer", screen))
     return p.window

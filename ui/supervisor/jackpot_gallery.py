@@ -15,12 +15,75 @@ from dealer_console.cards import parse_cards
 from dealer_console.devices.keypad import Button
 from dealer_console.jackpot import games
 from dealer_console.jackpot_values.meters import MeterState
+from dealer_console.profiles.loader import PROFILE_DIR
 from drivers.sim.table.world import shuffled_deck
 from ui.supervisor.jackpot_screen import JackpotScreen
 from ui.testing import ScreenPlayer
 
 NATURAL_SF = "2c 3c 4c 5c 6c 7c 8c"
 """WA01's top line: 100% of the meter, above the executive threshold."""
+ROYAL = "As Ks Qs Js Ts 2d 3c"
+"""A royal flush: paid from the tray, a supervisor's card."""
+WILD_SF = "2h 3h 4h 5h 6h JK 8h"
+"""A wild straight flush: 25% of the meter, a supervisor's card."""
+TWO_PEOPLE = ('executive_above = "$1,000"\n',
+              'executive_above = "$1,000"\ntwo_person_above = "$2,000"\n')
+"""Washington's line that says who confirms, and the same with two people above $2,000."""
+
+
+LONG_REASON = ("WRONG SEAT. THE CHIP WAS ON SEAT 3 AND THE HAND MARKED WAS SEAT 2'S - "
+               "SEEN ON THE CAMERA BY THE SHIFT MANAGER")
+"""A back-out's reason as long as a supervisor writes one."""
+
+
+def two_person_profile(folder: Path) -> str:
+    """Washington with awards above $2,000 confirmed by a supervisor and an executive: the
+    gallery's fullest awards list holds such an award."""
+    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
+    assert TWO_PEOPLE[0] in text
+    path = folder / "two-people.toml"
+    path.write_text(text.replace(*TWO_PEOPLE))
+    return str(path)
+
+
+def confirm_waiting(p: ScreenPlayer) -> None:
+    """CONFIRM and the card (or the two cards) each waiting hit needs, until none waits."""
+    while p.ctl.snapshot().jackpot_pending:
+        hit = p.ctl.snapshot().jackpot_pending[0]
+        press(p, Button.CONFIRM)
+        for role in (("supervisor", "executive") if hit.needs == "two people"
+                     else (hit.needs,)):
+            p.swipe(role)
+
+
+def hit_round(p: ScreenPlayer, hand: str) -> None:
+    """A round with ``hand`` dealt to seat 2 (its jackpot chip on), every hit confirmed, the
+    round ended."""
+    cards = list(parse_cards(hand))
+    rest = [c for c in shuffled_deck(3, 1) if c not in cards]
+    assert p.hardware.shuffler is not None  # number 1: the hands go to seats 0, 1, 2, ...
+    p.hardware.shuffler.script(deck_order=tuple(rest[:14] + cards + rest[14:]),
+                               random_number=1)
+    assert p.hardware.bus is not None
+    p.hardware.bus.place(2, 1)  # the chip on (the world's button would take it off again)
+    p.open_round(chip=False)
+    p.until_hands_set()
+    p.play_to_end()
+    confirm_waiting(p)
+    p.end_game()
+
+
+def back_out_by_screen(p: ScreenPlayer, screen: JackpotScreen, hit_id: int,
+                       reason: str) -> None:
+    """Award ``hit_id`` backed out on the awards screen: chosen, the reason typed on the
+    on-screen keys, an executive's card."""
+    row = next(i for i, e in enumerate(screen.entries) if e.hit.hit_id == hit_id)
+    screen.table.selectRow(row)
+    p.tap(screen.back_out)
+    for char in reason:
+        p.tap(screen.reason.keys[char])
+    p.tap(screen.ask_card)
+    p.swipe("executive")
 
 
 def press(p: ScreenPlayer, button: Button) -> None:
@@ -52,17 +115,30 @@ def play_a_jackpot_hit(p: ScreenPlayer, hand: str = NATURAL_SF) -> MeterState:
     return before
 
 
-def _player() -> ScreenPlayer:
+def _player(fullest: bool = False) -> ScreenPlayer:
+    """A console after a jackpot hit; ``fullest``: after four awards instead, the first
+    confirmed by two people, one backed out (what the awards list and recall must hold)."""
     folder = tempfile.TemporaryDirectory(prefix="supervisor-screens-")
-    player = ScreenPlayer.start("washington-face-up", Path(folder.name) / "table.db")
+    profile = two_person_profile(Path(folder.name)) if fullest else "washington-face-up"
+    player = ScreenPlayer.start(profile, Path(folder.name) / "table.db")
     player.window.on_closed.append(player.close)
     player.window.on_closed.append(folder.cleanup)
-    play_a_jackpot_hit(player)
+    if not fullest:
+        play_a_jackpot_hit(player)
+        return player
+    for hand in (NATURAL_SF, WILD_SF, ROYAL, WILD_SF):  # the first above $2,000: two people
+        hit_round(player, hand)
+    screen = jackpot_screen(player)
+    royal = next(e.hit.hit_id for e in screen.entries if e.hit.cards
+                 and set(parse_cards(e.hit.cards)) == set(parse_cards(ROYAL)))
+    back_out_by_screen(player, screen, royal, "WRONG SEAT")
+    player.wait(lambda: any(e.back_out is not None for e in player.ctl.jackpot_awards()),
+                "the back-out")
     return player
 
 
 def jackpot_screen(p: ScreenPlayer) -> JackpotScreen:
-    area = p.open_supervisor("supervisor")
+    area = p.window.supervisor or p.open_supervisor("supervisor")
     p.tap(area.buttons["Jackpot awards"])
     screen = area.screens["Jackpot awards"]
     assert isinstance(screen, JackpotScreen)
@@ -70,16 +146,23 @@ def jackpot_screen(p: ScreenPlayer) -> JackpotScreen:
 
 
 def awards() -> QWidget:
-    p = _player()
-    jackpot_screen(p)
+    """Four awards: a two-person one chosen (both named), one backed out (its own words)."""
+    p = _player(fullest=True)
+    screen = jackpot_screen(p)
+    two = next(i for i, e in enumerate(screen.entries) if e.hit.second_employee_name)
+    screen.table.selectRow(two)
     return p.window
 
 
 def back_out() -> QWidget:
-    p = _player()
+    """The back-out page at its fullest: a long reason typed, a supervisor's card refused with
+    its reason shown, the prompt still waiting for an executive's."""
+    p = _player(fullest=True)
     screen = jackpot_screen(p)
+    chosen = next(i for i, e in enumerate(screen.entries) if e.back_out is None)
+    screen.table.selectRow(chosen)
     p.tap(screen.back_out)
-    for char in "WRONG SEAT":
+    for char in LONG_REASON:
         p.tap(screen.reason.keys[char])
     p.tap(screen.ask_card)
     p.swipe("supervisor")  # refused: the reason shown, the prompt stays
@@ -87,8 +170,8 @@ def back_out() -> QWidget:
 
 
 def meter_history() -> QWidget:
-    p = _player()
-    area = p.open_supervisor("supervisor")
+    p = _player(fullest=True)
+    area = p.window.supervisor or p.open_supervisor("supervisor")
     p.tap(area.buttons["Meter history"])
     return p.window
 

@@ -29,14 +29,15 @@ from PySide6.QtWidgets import (
 from dealer_console.award_words import local_time
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
-from dealer_console.errors import ConsoleError
+from dealer_console.employees.registry import REASON_MAX
 from dealer_console.jackpot.history import AwardEntry
 from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
 from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.session import Session
-from ui.widgets.reason_keyboard import ReasonKeyboard
+from ui.widgets.kit import act
+from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 BACK_OUT = "back out jackpot award"
@@ -156,11 +157,12 @@ class JackpotScreen(QWidget):
         self.back_heading = QLabel()
         self.back_heading.setProperty("role", "heading")
         self.back_heading.setWordWrap(True)
-        hint = QLabel("Type why the award is backed out. The meter gets the award back "
-                      "exactly; the award stays on record as backed out.")
+        hint = QLabel("Type why. The meter gets the award back; it stays on record as "
+                      "backed out.")
         hint.setProperty("role", "hint")
         hint.setWordWrap(True)
-        self.reason = ReasonKeyboard("The reason (required)")
+        self.reason = TextKeyboard(placeholder="The reason (required)", sentence=True,
+                                   with_ok=False, max_chars=REASON_MAX)
         self.reason.changed.connect(self._reason_changed)
         self.cancel = TouchButton("Cancel", ButtonRole.SECONDARY, money=True)
         self.cancel.clicked.connect(self._cancel_back_out)
@@ -253,15 +255,7 @@ class JackpotScreen(QWidget):
         self.message.setVisible(bool(text))
 
     def _act(self, action: Callable[[], object]) -> bool:
-        if not self.session.check():
-            return False
-        try:
-            action()
-        except ConsoleError as exc:
-            self._tell(str(exc))
-            return False
-        self._tell("")
-        return True
+        return act(action, self._tell, lambda: self._tell(""), self.session.check)
 
     # -- the supervisor's touches ----------------------------------------------------------
 

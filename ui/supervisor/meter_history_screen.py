@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
+from dealer_console.award_words import local_time
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.jackpot.history import LedgerEntry
 from dealer_console.jackpot_values.meters import MICRO
@@ -17,7 +18,9 @@ from ui.bridge import ControllerBridge
 from ui.supervisor.jackpot_screen import fill, table_widget
 from ui.supervisor.session import Session
 
-COLUMNS = ("Entry", "When (UTC)", "Meter", "What", "Change", "Meter after", "Reserve after")
+COLUMNS = ("Entry", "When", "Meter", "What", "Change", "After")
+"""The meter and the reserve after a change share a column, so "What" has the width to show
+its words whole at 1280x800 (issue 22: "contribu..."); times are local with their zone."""
 
 KINDS = {"seed": "set up at the seed", "contribution": "contribution", "award": "award paid",
          "reset": "reset (100% award)", "adjustment": "backed out (adjustment)"}
@@ -65,9 +68,9 @@ class MeterHistoryList(QWidget):
         reasons = {e.hit.hit_id: f"{e.back_out.employee_name}: {e.back_out.reason}"
                    for e in self.ctl.jackpot_awards() if e.back_out is not None}
         fill(self.table, [
-            (str(e.entry), e.recorded_at.replace("T", "\n")[:19], f"game {e.spot}\n{e.level}",
-             what(e, reasons), exact(e.meter_delta_micro, sign=True),
-             exact(e.meter_after_micro), exact(e.reserve_after_micro))
+            (str(e.entry), local_time(e.recorded_at).replace(" ", "\n", 1),
+             f"game {e.spot}\n{e.level}", what(e, reasons), exact(e.meter_delta_micro, sign=True),
+             f"meter {exact(e.meter_after_micro)}\nreserve {exact(e.reserve_after_micro)}")
             for e in self.entries])
 
     def show_view(self, view: TableSnapshot) -> None:

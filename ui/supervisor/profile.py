@@ -30,15 +30,8 @@ from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.common import SupervisorScreen
 from ui.supervisor.session import Session
+from ui.widgets.kit import label as _label
 from ui.widgets.touch import kinetic
-
-
-def _label(text: str = "", role: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    if role:
-        label.setProperty("role", role)
-    return label
 
 
 def summary(profile: Profile) -> list[str]:

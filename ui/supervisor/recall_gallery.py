@@ -79,6 +79,20 @@ def recall_device_fault() -> QWidget:
     return p.window
 
 
+def recall_awards() -> QWidget:
+    """Recall of a round whose jackpot award was backed out, at a table with several awards
+    (one confirmed by two people): the award and its back-out each a line of their own."""
+    from ui.supervisor.jackpot_gallery import _player
+
+    p = _player(fullest=True)
+    screen = open_recall(p)
+    backed = next(e.hit.round_id for e in p.ctl.jackpot_awards() if e.back_out is not None)
+    p.tap(screen.by_number)
+    p.type_number(screen.number_pad, backed)
+    p.wait(lambda: not screen.reader.busy, f"round {backed}")
+    return p.window
+
+
 def report() -> QWidget:
     p = played()
     open_report(p)
@@ -90,5 +104,6 @@ RECALL_PAGES: dict[str, Callable[[], QWidget]] = {
     "supervisor-recall-by-number": recall_by_number,
     "supervisor-recall-by-time": recall_by_time,
     "supervisor-recall-device-fault": recall_device_fault,
+    "supervisor-recall-awards": recall_awards,
     "supervisor-shift-report": report,
 }

@@ -9,11 +9,12 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QVBoxLayout, QWidget
 
-from dealer_console.money import format_cents
+from dealer_console.money import dollars_in_text, format_cents
 from ui import theme
 from ui.widgets.card import CardRow
+from ui.widgets.kit import label as _label
 from ui.words import MISDEALS, kind_name, seat_name
 
 RECALL_CARD_HEIGHT = 96
@@ -24,14 +25,6 @@ def local_time(stamp: str | None) -> str:
     if not stamp:
         return "-"
     return datetime.fromisoformat(stamp).astimezone().strftime("%d %b %Y %H:%M:%S")
-
-
-def _label(text: str, role: str = "", wrap: bool = True) -> QLabel:
-    label = QLabel(text)
-    if role:
-        label.setProperty("role", role)
-    label.setWordWrap(wrap)
-    return label
 
 
 def paid_words(line: dict[str, Any]) -> str:
@@ -175,7 +168,12 @@ class RecallRoundView(QWidget):
             line = lines.pop(w["kind"], None)
             result = f": {outcome_words(line)}" if line is not None else ""
             out.append(f"{kind_name(w['kind'])} {format_cents(w['cents'])}{envy}{result}")
-        out += [paid_words(ln) for ln in lines.values()]
+        backed = [j["hit"] for j in r.get("jackpots", ())
+                  if j["seat"] == seat and j.get("backed_out")]
+        for ln in lines.values():  # an award backed out never reads as simply paid (issue 23)
+            taken_back = backed and ln["kind"].startswith("jackpot")
+            out.append(paid_words(ln) + (f", BACKED OUT (award {', '.join(map(str, backed))})"
+                                         if taken_back else ""))
         if not out and seat == r["banker"]["seat"] and r["banker"]["kind"] == "house":
             return ["the house's hand"]
         return out or ["no wager"]
@@ -189,8 +187,9 @@ class RecallRoundView(QWidget):
                        f"{format_cents(j['cents'])}, confirmed by {j['confirmed_by']}")
             if j.get("backed_out"):  # its own line, never read as paid (issue 23)
                 out.append(f"Award {j['hit']} {j['backed_out']}")
-        out += [f"{i['kind'].replace('_', ' ').capitalize()} by {i['who']}"
-                for i in r["interventions"]]
+        # the stored detail keeps its words (the audit hashes them): dollars only as shown
+        out += [f"{i['kind'].replace('_', ' ').capitalize()} by {i['who']}: "
+                f"{dollars_in_text(i['detail'])}" for i in r["interventions"]]
         return out
 
 

@@ -4,8 +4,9 @@ Every change made from these screens is logged with this employee (the swipe tha
 area is in the swipe log); an action that needs a higher role asks for that card again.
 
 Issue 23: a session used to last as long as nobody pressed "Back to the table". Now it ends
-- when the employee may no longer hold it: the registry is read again before every action and
-  on every change of the table (``StaffDesk.session_ended``: disabled, removed, role changed);
+- when the employee may no longer hold it: the registry is read again before every action, and
+  on a change of the table when the staff list may have changed since it was last read
+  (``StaffWatch``; ``StaffDesk.session_ended``: disabled, removed, role changed);
 - when nobody has touched the console for the idle time (``DEALER_CONSOLE_IDLE_LOCK`` seconds,
   two minutes when unset): an unattended table goes back to the dealer's screen.
 Either way the area closes and the dealer's screen says why.
@@ -49,6 +50,23 @@ class Session:
     check: Callable[[], bool] = lambda: True
     """Asks the guard whether the session may go on (and ends it if not); screens call it
     before each action."""
+
+
+class StaffWatch:
+    """Has the staff list changed since it was last looked at? (``StaffDesk.version``: this
+    console's changes and any other process's commits.) An open area redraws on every change
+    of the table; it asks the registry again only when this says so."""
+
+    def __init__(self, controller: TableController) -> None:
+        self.ctl = controller
+        self.seen = controller.staff.version()
+
+    def changed(self) -> bool:
+        now = self.ctl.staff.version()
+        if now == self.seen:
+            return False
+        self.seen = now
+        return True
 
 
 class SessionGuard(QObject):

@@ -11,12 +11,12 @@ checked as the command line checks them, before any card is asked for."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QScrollArea,
     QStackedWidget,
     QVBoxLayout,
@@ -29,6 +29,7 @@ from dealer_console.employees.registry import Employee, Role
 from ui.bridge import ControllerBridge
 from ui.supervisor.common import SupervisorScreen
 from ui.supervisor.session import Session
+from ui.widgets.kit import label as _label
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
@@ -38,12 +39,17 @@ ROLE_WORDS = {Role.DEALER: "Dealer", Role.SUPERVISOR: "Supervisor",
 FIELDS = ("Employee id", "Name")
 
 
-def _label(text: str = "", role: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    if role:
-        label.setProperty("role", role)
-    return label
+ROW_CHARS = 24
+"""Characters of a name on one line of a staff row (the row's width at 1280x800)."""
+
+
+def row_words(employee: Employee) -> str:
+    """A row of the list: the name and id (on two lines or more when long: the list's width at
+    1280x800 holds about 24 characters), the role under them."""
+    state = "" if employee.enabled else " - WITHDRAWN"
+    who = textwrap.fill(f"{employee.name} ({employee.employee_id})", ROW_CHARS,
+                        break_long_words=True)
+    return f"{who}\n{employee.role.value}{state}"
 
 
 def describe(employee: Employee, sep: str = ", ") -> str:
@@ -131,8 +137,12 @@ class StaffScreen(SupervisorScreen):
             button.deleteLater()
         self.rows = {}
         for employee in staff:
-            button = TouchButton(describe(employee, "\n"), ButtonRole.SECONDARY)
+            button = TouchButton(row_words(employee), ButtonRole.SECONDARY)
             button.setCheckable(True)
+            # as tall as its lines: in the scrolling list a long name is never squeezed
+            button.setChecked(employee.employee_id == self.selected)
+            button.ensurePolished()  # the checked style's border counted in its height
+            button.setMinimumHeight(button.sizeHint().height())
             button.setChecked(employee.employee_id == self.selected)
             button.clicked.connect(lambda _=False, e=employee.employee_id: self.select(e))
             self.list_box.addWidget(button)

@@ -32,6 +32,7 @@ from ui.bridge import ControllerBridge
 from ui.supervisor.common import SupervisorScreen, who
 from ui.supervisor.session import Session
 from ui.widgets.card import CardRow
+from ui.widgets.kit import label as _label
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton
@@ -42,14 +43,6 @@ VOID_REASONS = ("Table closing", "Dealer's error", "Device fault", "Player dispu
 OTHER = "Other reason"
 REASON_MAX = 120
 SECTIONS = ("Void the round", "Banker's hand", "Deck count", "Fouls")
-
-
-def _label(text: str = "", role: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    if role:
-        label.setProperty("role", role)
-    return label
 
 
 def _why(label: QLabel, problem: str | None, ready: str) -> None:
@@ -112,8 +105,8 @@ class TableActions(SupervisorScreen):
             reasons.addWidget(button)
             self.reason_buttons[reason] = button
         reasons.addStretch(1)
-        self.reason_keys = TextKeyboard(self._reason_problem,
-                                        "type the reason, then OK")
+        self.reason_keys = TextKeyboard(self._reason_problem, "type the reason, then OK",
+                                        sentence=True, max_chars=REASON_MAX)
         self.reason_keys.accepted.connect(lambda text: self.pick_reason(OTHER, text))
         self.reason_keys.hide()
         self.void_button = TouchButton("Void the round: every wager returned",

@@ -18,13 +18,14 @@ from PySide6.QtWidgets import (
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.employees.registry import Employee
-from dealer_console.errors import ConsoleError
 from ui import theme
 from ui.bridge import ControllerBridge
+from ui.supervisor.session import StaffWatch
 from ui.technician.banner import TestModeBanner
 from ui.technician.devices_screen import DevicesScreen
 from ui.technician.setup_screen import SetupContext, SetupScreen
 from ui.technician.tests_screen import TestsScreen
+from ui.widgets.kit import act
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 
@@ -35,12 +36,14 @@ class TechnicianArea(QWidget):
                  check: Callable[[], bool] = lambda: True) -> None:
         super().__init__()
         self.ctl = controller
+        self.staff_watch = StaffWatch(controller)
         self.check = check
         """The session's guard: asked before each action and on each change of the table."""
         self.banner = TestModeBanner(controller.about.profile,
                                      f"{technician.name} ({technician.employee_id})")
         self.message = QLabel("")
         self.message.setWordWrap(True)
+        self.message.setFixedWidth(theme.TOUCH_MIN * 4)  # the tabs' width: the words wrap
         self.message.hide()
         self.leave = TouchButton("Leave test mode", ButtonRole.PRIMARY, money=True)
         self.leave.setMinimumWidth(theme.MONEY_MIN * 4)
@@ -71,6 +74,9 @@ class TechnicianArea(QWidget):
             button.clicked.connect(lambda _=False, s=screen: self.show_screen(s))
             self.buttons[title] = button
             nav.addWidget(button)
+        # a refusal or result under the tabs, never above the screen: shown or hidden, it moves
+        # no button (issue 23: the test buttons must stay where the finger expects them)
+        nav.addWidget(self.message)
         nav.addStretch(1)
         body = QHBoxLayout()
         body.addLayout(nav)
@@ -78,7 +84,6 @@ class TechnicianArea(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(theme.SPACING, theme.SPACING, theme.SPACING, theme.SPACING)
         layout.addLayout(top)
-        layout.addWidget(self.message)
         layout.addLayout(body, 1)
         bridge.changed.connect(self.show_view)
         self.show_screen(self.tests)
@@ -90,15 +95,7 @@ class TechnicianArea(QWidget):
             button.setChecked(shown is screen)
 
     def act(self, command: Callable[[], object]) -> bool:
-        if not self.check():
-            return False
-        try:
-            command()
-        except ConsoleError as exc:
-            self.tell(str(exc))
-            return False
-        self.tell("")
-        return True
+        return act(command, self.tell, lambda: self.tell(""), self.check)
 
     def tell(self, text: str) -> None:
         """A refusal or a result in one line above the screen (hidden when there is none)."""
@@ -106,6 +103,6 @@ class TechnicianArea(QWidget):
         self.message.setVisible(bool(text))
 
     def show_view(self, view: TableSnapshot) -> None:
-        if not self.check():
+        if self.staff_watch.changed() and not self.check():  # asked when the staff list moved
             return
         self.tests.show_view(view)

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from dealer_console.controller import TITLES, TableController
 from dealer_console.devices.diagnostics import DiagnosticsSnapshot, RawFrame
 from ui import theme
-from ui.widgets.touch import ButtonRole, TouchButton
+from ui.widgets.touch import ButtonRole, TouchButton, touch_tabs_and_arrows
 
 REFRESH_MS = 250
 LINES_SHOWN = 400
@@ -126,6 +126,7 @@ class DevicesScreen(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
+        touch_tabs_and_arrows(self)  # tabs and drop-down arrows a finger can hit
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.refresh)
         self.timer.start(REFRESH_MS)

@@ -40,7 +40,7 @@ from dealer_console.errors import ConsoleError
 from drivers.assembly import driver_for
 from drivers.ports import serial_ports
 from ui import theme
-from ui.widgets.touch import ButtonRole, TouchButton
+from ui.widgets.touch import ButtonRole, TouchButton, touch_tabs_and_arrows
 
 TEST_SECONDS = 6.0
 """How long a device has to answer a connection test."""
@@ -226,6 +226,7 @@ class SetupScreen(QWidget):
             self.devices[name] = box
             self.tabs.addTab(box, box.title())
         layout.addWidget(self.tabs)
+        touch_tabs_and_arrows(self)  # tabs and drop-down arrows a finger can hit
         layout.addStretch(1)
 
     def show_device(self, name: str) -> DeviceSetup:

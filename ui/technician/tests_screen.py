@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import TestResult
@@ -58,17 +67,28 @@ class TestsScreen(QWidget):
         names = set(controller.device_names())
         bench = controller.snapshot().bench
         results = bench.results if bench else ()
+        # Issue 23: the buttons never move. Each device's buttons sit in a box of their own at
+        # the top; every result line is in one scrolling area below them, so a result that
+        # arrives or wraps onto two lines grows only that area (which scrolls when full).
+        shown = QWidget()
+        self.shown_results = QVBoxLayout(shown)
+        self.shown_results.setContentsMargins(0, 0, 0, 0)
         if "shuffler" in names:
             left.addWidget(self._group("Shuffler", "shuffler", [
                 ("Status", "status"), ("Test deal", "test deal"), ("Deck count", "deck count")],
-                results, columns=2))
+                results))
         if "keypad" in names:
             left.addWidget(self._group("Keypad and card reader", "keypad", [
                 ("Light test", "light test"), ("Echo lights", "keypad echo")], results))
             self.keys = QLabel("")
             self.keys.setWordWrap(True)
-            left.addWidget(self.keys)
-        left.addStretch(1)
+            self.shown_results.addWidget(self.keys)
+        self.shown_results.addStretch(1)
+        self.results_area = QScrollArea()
+        self.results_area.setWidget(shown)
+        self.results_area.setWidgetResizable(True)
+        self.results_area.setFrameShape(QFrame.Shape.NoFrame)
+        left.addWidget(self.results_area, 1)
         if "bet-sensors" in names:
             right.addWidget(self._sensors(results))
         if "shuffler" in names:
@@ -79,25 +99,24 @@ class TestsScreen(QWidget):
         self.show_view(controller.snapshot())
 
     def _group(self, title: str, device: str, actions: list[tuple[str, str]],
-               results: tuple[TestResult, ...], columns: int = 3) -> QGroupBox:
+               results: tuple[TestResult, ...]) -> QGroupBox:
+        """A device's test buttons, two to a row; its result lines go to the scrolling area."""
         box = QGroupBox(title)
-        outer = QVBoxLayout(box)
-        grid = QGridLayout()
+        grid = QGridLayout(box)
         for i, (label, action) in enumerate(actions):
             button = TouchButton(label, ButtonRole.SECONDARY)
             button.setMinimumWidth(theme.TOUCH_MIN * 4)
             button.clicked.connect(
                 lambda _=False, a=action: self.act(lambda: self.ctl.run_test(device, a)))
             self.buttons[(device, action)] = button
-            grid.addWidget(button, i // columns, i % columns)
-        outer.addLayout(grid)
+            grid.addWidget(button, i // 2, i % 2)
         for result in results:
             if result.device != device:
                 continue
             shown = QLabel()
             shown.setWordWrap(True)
             self.results[(device, result.name)] = shown
-            outer.addWidget(shown)
+            self.shown_results.addWidget(shown)
         return box
 
     def _sensors(self, results: tuple[TestResult, ...]) -> QGroupBox:

@@ -41,6 +41,8 @@ class FaultBanner(QFrame):
         return self._faults
 
     def set_faults(self, faults: Sequence[Fault]) -> None:
+        if tuple(faults) == self._faults and len(self._labels) == 3 * len(self._faults):
+            return  # the same faults: the labels laid out stay (redrawn on every change)
         self._faults = tuple(faults)
         for label in self._labels:
             self._grid.removeWidget(label)

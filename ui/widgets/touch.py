@@ -81,3 +81,20 @@ def kinetic(scroll_area: QAbstractScrollArea) -> None:
         props.setScrollMetric(QScrollerProperties.ScrollMetric.VerticalOvershootPolicy, off)
         props.setScrollMetric(QScrollerProperties.ScrollMetric.HorizontalOvershootPolicy, off)
         scroller.setScrollerProperties(props)
+
+
+TOUCH_STYLE = (f"QTabBar::tab {{ min-height: {theme.TOUCH_MIN}px;"
+               f" min-width: {theme.TOUCH_MIN * 2}px; padding: 0 {theme.SPACING * 2}px; }}"
+               # a drop-down's parts follow the sheet only once the box itself has a border
+               f" QComboBox {{ min-height: {theme.TOUCH_MIN}px; border: 2px solid {theme.BORDER};"
+               f" border-radius: {theme.RADIUS}px; padding: 0 {theme.SPACING}px;"
+               f" background: {theme.SURFACE}; }}"
+               f" QComboBox::drop-down {{ width: {theme.TOUCH_MIN}px; border: none; }}"
+               f" QComboBox::down-arrow {{ width: {theme.TOUCH_MIN // 3}px;"
+               f" height: {theme.TOUCH_MIN // 3}px; }}")
+"""Tabs and drop-down arrows a finger can hit (Qt's own are about 30 px)."""
+
+
+def touch_tabs_and_arrows(widget: QWidget) -> None:
+    """Give the tabs and drop-down lists under ``widget`` targets of ``theme.TOUCH_MIN``."""
+    widget.setStyleSheet(widget.styleSheet() + TOUCH_STYLE)
