@@ -21,7 +21,7 @@ from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
 from drivers.sim.table.world import shuffled_deck
 from ui.app import Console, start_console
-from ui.dealer.pages import BettingPage, HandPage
+from ui.dealer.pages import ActionPage, BettingPage, HandPage
 from ui.supervisor.area import SupervisorArea
 from ui.technician.area import TechnicianArea
 from ui.widgets.amount_keypad import AmountKeypad
@@ -34,6 +34,9 @@ class ScreenPlayer:
         self.console = console
         self.window = console.window
         self.ctl = console.controller
+        self.taps = 0
+        """Touches on the dealer's window (the world window's stand-ins for the players and
+        the devices not counted)."""
 
     @classmethod
     def start(cls, profile: str, db: Path, link: str = "in-process") -> ScreenPlayer:
@@ -88,6 +91,8 @@ class ScreenPlayer:
         assert widget.isVisible(), f"{widget!r} is not on screen"
         if isinstance(widget, QPushButton):
             assert widget.isEnabled(), f"button {widget.text()!r} is not live"
+        if widget.window() is self.window:
+            self.taps += 1
         QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
         app = QApplication.instance()
         assert app is not None
@@ -153,6 +158,8 @@ class ScreenPlayer:
         page = self.window.pages[Phase.ACTION]
         if seat is not None:
             self.tap(self.button(f"Seat {seat}", page))
+        elif number is not None and isinstance(page, ActionPage) and page.dice_buttons:
+            self.tap(page.dice_buttons[number])  # three dice: the total in one touch
         elif number is not None:
             pad = page.findChild(NumberPad)
             assert pad is not None

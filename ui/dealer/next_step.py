@@ -37,14 +37,24 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         if problem and view.why_not(c.StartGame()) is None:
             sentence = problem[0].upper() + problem[1:] + "."  # a device START GAME needs
         elif problem:
-            sentence = "Take the wagers: touch a seat, then the wager and amount."
+            # the grey button always says why (the round's words, money in dollars)
+            sentence = ("Take the wagers: touch a seat, then the amount. "
+                        f"START GAME waits: {problem}.")
         else:
             sentence = "Wagers are in: press START GAME."
         return Step(sentence, "START GAME", ctl.start_game, problem is None)
     if phase is Phase.ACTION:
         if ctl.rules.action_method is ActionSeatMethod.SHUFFLER:
             return Step("Waiting for the shuffler's number.")
-        return Step("Find the action: enter it on the pad.")
+        button = next((cmd for cmd, why in view.offers
+                       if isinstance(cmd, c.SetActionSeat) and why is None), None)
+        if button is not None:
+            # Oxford Downs, "Action Button": it moves one seat clockwise every hand
+            return Step(f"The action button moves clockwise to seat {button.seat}.",
+                        f"Action button to seat {button.seat}", lambda: ctl.do(button))
+        if ctl.rules.action_method is ActionSeatMethod.HIGH_CARD:
+            return Step("Find the action: touch the seat that won the high card.")
+        return Step("Find the action: touch the number.")
     if phase in (Phase.DEALING, Phase.DEAL_CHECK):
         if r.wrong_start is not None:
             return Step(f"The first hand went to seat {r.wrong_start}: move the hands.",
@@ -68,18 +78,18 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         todo = r.players_to_set()
         if not todo:
             return Step("Every hand is set.")
-        seat = todo[0]
-        name = seat_name(seat, r.banker_seat, r.banker_kind)
-        return Step(f"Set the players' hands: {len(todo)} to go. The player sets, or asks "
-                    "for the House Way.", f"{name}: House Way",
-                    lambda: ctl.do(c.SetPlayerHand(seat)),
-                    view.why_not(c.SetPlayerHand(seat)) is None)
+        names = ", ".join(seat_name(s, r.banker_seat, r.banker_kind) for s in todo)
+        # the button names every hand it sets: the players who asked for the House Way
+        return Step(f"Set the players' hands: {len(todo)} to go. A player sets their own "
+                    "by touch first; the rest take the House Way.",
+                    f"House Way: {names}", lambda: ctl.do(c.SetHandsHouseWay()),
+                    view.why_not(c.SetHandsHouseWay()) is None)
     if phase is Phase.SETTLEMENT:
-        next_seat = r.next_to_settle()
-        name = (seat_name(next_seat, r.banker_seat, r.banker_kind)
-                if next_seat is not None else "")
-        return Step(f"Settle {name} as shown, then confirm.", f"{name} settled",
-                    lambda: ctl.do(c.SettleNext()), view.why_not(c.SettleNext()) is None)
+        left = [s for s in r.plan_seats if s not in r.settled_seats]
+        return Step(f"Settle every seat as shown on the page ({len(left)} to go), then "
+                    "confirm.", f"All {len(left)} settled as shown" if len(left) > 1
+                    else f"{seat_name(left[0], r.banker_seat, r.banker_kind)} settled",
+                    lambda: ctl.do(c.SettleAll()), view.why_not(c.SettleAll()) is None)
     if phase is Phase.END:
         if view.jackpot_pending:
             first = view.jackpot_pending[0]

@@ -25,6 +25,7 @@ from dealer_console.errors import ConsoleError
 from dealer_console.round.state import Phase
 from ui import theme
 from ui.bridge import ControllerBridge
+from ui.dealer.betting import BettingPage
 from ui.dealer.next_step import next_step
 from ui.dealer.pages import build_pages
 from ui.dealer.seats import TableView
@@ -79,6 +80,9 @@ class DealerWindow(QMainWindow):
         self.table = TableView(controller.rules.seats)
         self.table.seat_tapped.connect(self._seat_tapped)
         self.stack, self.pages = build_pages(controller, self.act)
+        betting = self.pages[Phase.BETTING]
+        if isinstance(betting, BettingPage):
+            betting.on_focus = self._focus_on
         self.phase_bar = PhaseBar()
         policy = self.phase_bar.primary.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
@@ -199,8 +203,15 @@ class DealerWindow(QMainWindow):
             self.areas.removeWidget(area)
             area.deleteLater()
 
+    def _focus_on(self, seat: int | None) -> None:
+        """A page moved the seat in focus (the next seat's wager)."""
+        self.focus = seat
+
     def _seat_tapped(self, seat: int) -> None:
         self.focus = seat
+        betting = self.pages[Phase.BETTING]
+        if isinstance(betting, BettingPage):
+            betting.touched(seat)
         self.show_view(self.ctl.snapshot())
 
     def _toggle_colours(self) -> None:
