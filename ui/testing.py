@@ -21,7 +21,8 @@ from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
 from drivers.sim.table.world import shuffled_deck
 from ui.app import Console, start_console
-from ui.dealer.pages import ActionPage, BettingPage, HandPage
+from ui.dealer.betting import BettingPage
+from ui.dealer.pages import ActionPage, HandPage
 from ui.supervisor.area import SupervisorArea
 from ui.technician.area import TechnicianArea
 from ui.widgets.amount_keypad import AmountKeypad

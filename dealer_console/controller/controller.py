@@ -530,6 +530,7 @@ class TableController:
             jackpot=jackpot.view(self.state), jackpot_game=jackpot.game,
             jackpot_armed=jackpot.armed, notice=self._notice, card_wanted=self.cards.prompt,
             win_page=jackpot.win_page, bench=self.bench.view(),
-            has_jackpot=jackpot.system is not None, offers=answered(self.state, self.check, self.rules),
+            has_jackpot=jackpot.system is not None,
+            offers=answered(self.state, self.check, self.rules),
             start_game_problem=self.start_game_problem(), void_problem=void_problem,
             deck_count_problem=deck_count_problem))

@@ -22,7 +22,7 @@ from dealer_console.profiles.loader import PROFILE_DIR
 from dealer_console.round.state import Phase
 from drivers.sim.table.choices import SIM_STAFF
 from ui.dealer.jackpot_panel import JackpotPanel
-from ui.dealer.pages import EndPage
+from ui.dealer.settle_page import EndPage
 from ui.testing import ScreenPlayer
 
 NATURAL_SF = "2s 3s 4s 5s 6s 7s 8s"  # 100% of the meter: above $1,000, an executive's card

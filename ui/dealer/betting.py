@@ -139,7 +139,8 @@ class BettingPage(Page):
                  if (s, "base") not in r.wagers
                  and not (r.banker_kind == "player" and s == r.banker_seat)]
         later = [s for s in seats if after is not None and s > after]
-        return (later or seats or [None])[0]
+        pick = later or seats
+        return pick[0] if pick else None
 
     def touched(self, seat: int) -> None:
         """The dealer touched a seat on the table: its wagers, starting on the base."""

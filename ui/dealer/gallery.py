@@ -14,7 +14,7 @@ from dealer_console.cards import parse_cards
 from dealer_console.profiles.loader import PROFILE_DIR
 from dealer_console.round.state import Phase
 from drivers.sim.table.world import shuffled_deck
-from ui.dealer.pages import EndPage
+from ui.dealer.settle_page import EndPage
 from ui.testing import ScreenPlayer
 
 
