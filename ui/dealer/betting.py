@@ -51,10 +51,14 @@ class BankPage(Page):
         layout.addLayout(side, 1)
         layout.addWidget(self.keypad, 2)
         self._seat = 0
+        self._offer: tuple[int, int] = (-1, -1)
         self._own: int | None = None
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:
         self._seat = seat = view.round.offer_seat
+        if (view.round.round_id, seat) != self._offer:
+            self._offer = (view.round.round_id, seat)
+            self.keypad.clear()  # a new offer starts empty: never another player's amount
         self._own = own = view.round.own_bank
         self.heading.setText(f"Seat {seat}: the banker's wager, or decline")
         self.keypad.set_validator(lambda cents: self.ctl.check(c.AcceptBank(seat, cents)))
