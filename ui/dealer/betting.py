@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.money import format_cents
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
-from ui.dealer.page_kit import Act, Page, clear_layout, label
+from ui.dealer.page_kit import Act, Page, Scroller, clear_layout, label
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import kind_name, seat_name
@@ -39,12 +39,15 @@ class BankPage(Page):
         self.again = TouchButton("", ButtonRole.PRIMARY, money=True)
         self.again.clicked.connect(self._again)
         self.again_why = label(role="hint")
+        self.hint = label(ctl.wager_hint("bank"), "hint")
+        self.keypad.hint.hide()  # said beside the keypad: the keys keep their room
         self.decline = TouchButton("Decline the bank", ButtonRole.SECONDARY, money=True)
         self.decline.clicked.connect(self._decline)
         side = QVBoxLayout()
         side.addWidget(self.heading)
         side.addWidget(self.again)
         side.addWidget(self.again_why)
+        side.addWidget(self.hint)
         side.addStretch(1)
         side.addWidget(self.decline)
         layout = QHBoxLayout(self)
@@ -116,16 +119,21 @@ class BettingPage(Page):
         self.note = label(role="hint")
         if sensed:
             self.note.setText("Jackpot wagers are read from the bet sensors at START GAME.")
-        left = QVBoxLayout()
+        self.hint = label(role="hint")
+        self.keypad.hint.hide()  # said beside the keypad: the keys keep their room
+        column = QWidget()
+        left = QVBoxLayout(column)
+        left.setContentsMargins(0, 0, 0, 0)
         left.addWidget(self.heading)
         left.addLayout(self.kinds)
+        left.addWidget(self.hint)
         left.addWidget(self.same_seat)
         left.addLayout(self.placed)
         left.addStretch(1)
         left.addWidget(self.same_table)
         left.addWidget(self.note)
         layout = QHBoxLayout(self)
-        layout.addLayout(left, 3)
+        layout.addWidget(Scroller(column), 3)  # a seat's wagers scroll; the keypad stays
         layout.addWidget(self.keypad, 2)
         self._seat: int | None = None
         self._round = -1
@@ -194,7 +202,7 @@ class BettingPage(Page):
         for name, button in self.kind_buttons.items():
             button.setChecked(name == kind)
         seat = self._seat
-        self.keypad.set_hint(f"{kind_name(kind)}: {self.ctl.wager_hint(kind)}")
+        self.hint.setText(f"{kind_name(kind)}: {self.ctl.wager_hint(kind)}")
         if seat is None:
             self.keypad.set_validator(lambda _cents: "touch a seat first")
         else:

@@ -106,7 +106,7 @@ class JackpotPanel(QWidget):
         self._refusal = ""
 
         self.games_row = QHBoxLayout()
-        self.seats_row = QHBoxLayout()
+        self.seats_row = QGridLayout()  # three a row: six seats fit a 1280 px screen
         self.hands_grid = QGridLayout()
         self.games_title = _label("Game", "group")
         self.seats_title = _label("", "group")
@@ -197,10 +197,10 @@ class JackpotPanel(QWidget):
                 button.hide()
                 button.deleteLater()
             self.seat_buttons = {}
-            for seat in seats:
+            for index, seat in enumerate(seats):
                 button = TouchButton(f"Seat {seat}")
                 button.clicked.connect(self._pick_seat(seat))
-                self.seats_row.addWidget(button)
+                self.seats_row.addWidget(button, index // 3, index % 3)
                 self.seat_buttons[seat] = button
         self.seats_title.setText("No jackpot wager on this game this round")
         self.seats_title.setVisible(not seats)

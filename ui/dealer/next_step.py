@@ -25,6 +25,21 @@ class Step:
     secondary: list[tuple[str, Action]] = field(default_factory=list)
 
 
+def seats_words(seats: list[int]) -> str:
+    """``seats 1-3, 5`` (the dealer's spot as "the dealer")."""
+    parts: list[str] = []
+    players = [s for s in seats if s != 0]
+    for seat in players:
+        if parts and parts[-1].split("-")[-1] == str(seat - 1):
+            parts[-1] = f"{parts[-1].split('-')[0]}-{seat}"
+        else:
+            parts.append(str(seat))
+    words = ("seat " if len(players) == 1 else "seats ") + ", ".join(parts) if players else ""
+    if 0 in seats:
+        words = f"{words} and the dealer" if words else "the dealer"
+    return words
+
+
 def next_step(ctl: TableController, view: TableSnapshot) -> Step:
     r = view.round
     if view.waiting_for:
@@ -38,8 +53,8 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
             sentence = problem[0].upper() + problem[1:] + "."  # a device START GAME needs
         elif problem:
             # the grey button always says why (the round's words, money in dollars)
-            sentence = ("Take the wagers: touch a seat, then the amount. "
-                        f"START GAME waits: {problem}.")
+            why = problem.removeprefix("START GAME ")
+            sentence = f"START GAME waits: {why}."
         else:
             sentence = "Wagers are in: press START GAME."
         return Step(sentence, "START GAME", ctl.start_game, problem is None)
@@ -78,25 +93,23 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         todo = r.players_to_set()
         if not todo:
             return Step("Every hand is set.")
-        names = ", ".join(seat_name(s, r.banker_seat, r.banker_kind) for s in todo)
         # the button names every hand it sets: the players who asked for the House Way
-        return Step(f"Set the players' hands: {len(todo)} to go. A player sets their own "
-                    "by touch first; the rest take the House Way.",
-                    f"House Way: {names}", lambda: ctl.do(c.SetHandsHouseWay()),
+        return Step(f"Players' hands: {len(todo)} to go.", f"House Way: {seats_words(todo)}",
+                    lambda: ctl.do(c.SetHandsHouseWay()),
                     view.why_not(c.SetHandsHouseWay()) is None)
     if phase is Phase.SETTLEMENT:
         left = [s for s in r.plan_seats if s not in r.settled_seats]
-        return Step(f"Settle every seat as shown on the page ({len(left)} to go), then "
-                    "confirm.", f"All {len(left)} settled as shown" if len(left) > 1
-                    else f"{seat_name(left[0], r.banker_seat, r.banker_kind)} settled",
+        button = (f"All {len(left)} settled as shown" if len(left) > 1 else
+                  f"{seat_name(left[0], r.banker_seat, r.banker_kind)} settled")
+        return Step(f"Pay and take as shown: {len(left)} to settle.", button,
                     lambda: ctl.do(c.SettleAll()), view.why_not(c.SettleAll()) is None)
     if phase is Phase.END:
         if view.jackpot_pending:
             first = view.jackpot_pending[0]
             # the panel says whose card; the bar, short, what to do now
-            sentence = ("Jackpot: the PIN on the pad now." if view.jackpot_pin_for
-                        else "Jackpot: swipe the card now." if view.jackpot_armed
-                        else f"Jackpot: CONFIRM and swipe for seat {first.seat}.")
+            sentence = ("Jackpot: the PIN on the pad." if view.jackpot_pin_for
+                        else "Jackpot: swipe the card." if view.jackpot_armed
+                        else f"Jackpot: CONFIRM seat {first.seat}.")
             return Step(sentence,
                         "END GAME waits for the jackpot", ctl.end_game, False)
         return Step("All seats settled: press END GAME.", "END GAME", ctl.end_game,

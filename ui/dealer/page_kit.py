@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QScroller,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dealer_console.controller import TableController, TableSnapshot
 
@@ -49,3 +59,22 @@ class Page(QWidget):
     def seat_in_focus(self, view: TableSnapshot, focus: int | None) -> int | None:
         """The seat this page is about (highlighted on the table)."""
         return focus
+
+
+class Scroller(QScrollArea):
+    """A frameless vertical scroll area that asks for no room of its own: what it holds
+    takes the room the window gives it and scrolls what does not fit, so it never makes the
+    window taller than the screen."""
+
+    def __init__(self, inner: QWidget) -> None:
+        super().__init__()
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(inner)
+        # a finger drags it (touch events); a mouse press stays a press on what it holds
+        self.viewport().setAttribute(Qt.WidgetAttribute.WA_AcceptTouchEvents, True)
+        QScroller.grabGesture(self.viewport(), QScroller.ScrollerGestureType.TouchGesture)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, 0)

@@ -21,7 +21,7 @@ from dealer_console.round.state import MisdealReason, Phase
 from dealer_console.round.values import DICE_RANGE
 from ui import theme
 from ui.dealer.betting import BankPage, BettingPage
-from ui.dealer.page_kit import Act, Page, label, layout_widgets
+from ui.dealer.page_kit import Act, Page, Scroller, label, layout_widgets
 from ui.dealer.settle_page import EndPage, SettlementPage
 from ui.widgets.card import CardRow
 from ui.widgets.number_pad import NumberPad
@@ -291,32 +291,36 @@ class HandPage(Page):
 
 
 class PageStack(QWidget):
-    """The phase's page, one shown at a time. Unlike a stacked widget, only the page shown
-    counts for the window's size (a hidden widget takes no room in a box layout), so a large
-    page of one phase never squeezes the table in another."""
+    """The phase's page, one shown at a time, each inside its own scroll area: a page takes
+    the room the window gives it and scrolls what does not fit, so no page makes the window
+    taller than the screen. Only the page shown counts for the window's size."""
 
     def __init__(self) -> None:
         super().__init__()
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.pages: list[QWidget] = []
+        self._areas: list[Scroller] = []
 
     def addWidget(self, page: QWidget) -> None:
+        area = Scroller(page)
         self.pages.append(page)
-        self._layout.addWidget(page)
-        page.setVisible(len(self.pages) == 1)
+        self._areas.append(area)
+        self._layout.addWidget(area)
+        area.setVisible(len(self.pages) == 1)
 
     def indexOf(self, page: QWidget) -> int:
         return self.pages.index(page) if page in self.pages else -1
 
     def currentWidget(self) -> QWidget | None:
-        return next((p for p in self.pages if not p.isHidden()), None)
+        return next((p for p, a in zip(self.pages, self._areas, strict=True)
+                     if not a.isHidden()), None)
 
     def setCurrentWidget(self, page: QWidget) -> None:
-        for other in self.pages:
+        for other, area in zip(self.pages, self._areas, strict=True):
             if other is not page:
-                other.hide()
-        page.show()
+                area.hide()
+        self._areas[self.pages.index(page)].show()
 
 
 def build_pages(ctl: TableController, act: Act) -> tuple[PageStack, dict[Phase, Page]]:
