@@ -99,9 +99,9 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
                     view.why_not(c.SetHandsHouseWay()) is None)
     if phase is Phase.SETTLEMENT:
         left = [s for s in r.plan_seats if s not in r.settled_seats]
-        button = (f"All {len(left)} settled as shown" if len(left) > 1 else
-                  f"{seat_name(left[0], r.banker_seat, r.banker_kind)} settled")
-        return Step(f"Pay and take as shown: {len(left)} to settle.", button,
+        words = (f"All {len(left)} settled as shown" if len(left) > 1 else
+                 f"{seat_name(left[0], r.banker_seat, r.banker_kind)} settled")
+        return Step(f"Pay and take as shown: {len(left)} to settle.", words,
                     lambda: ctl.do(c.SettleAll()), view.why_not(c.SettleAll()) is None)
     if phase is Phase.END:
         if view.jackpot_pending:

@@ -123,7 +123,9 @@ class DealerWindow(QMainWindow):
         """The seats scroll together when a round's marks need more than their strip."""
         self.title.setWordWrap(True)
         self.title.setProperty("role", "group")
-        self.card_prompt.layout().setContentsMargins(theme.SPACING, 2, 2, 2)
+        prompt_layout = self.card_prompt.layout()
+        assert prompt_layout is not None
+        prompt_layout.setContentsMargins(theme.SPACING, 2, 2, 2)
         self.card_prompt.text.setStyleSheet(f"font-size: {theme.FONT_SMALL}px;")
         header.removeWidget(self.title)
         self.top = QWidget()
