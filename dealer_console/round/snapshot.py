@@ -63,6 +63,8 @@ class RoundSnapshot:
     """Each seat's wagers as it last played (``rotation.last_wagers``)."""
     own_bank: int | None = None
     """The amount the seat offered the bank may bank again (``rotation.own_bank``)."""
+    last_count: int | None = None
+    """The last deck count after this misdeal (the shuffler's or by hand), None before one."""
 
     @classmethod
     def of(cls, state: RoundState) -> RoundSnapshot:
@@ -88,6 +90,7 @@ class RoundSnapshot:
             jackpot_hits=tuple(JackpotHitView(*hit) for hit in state.jackpot_hits),
             banker_first=state.banker_first,
             last_wagers=tuple(last_wagers(state)), own_bank=own_bank(state),
+            last_count=state.opening.get("last_count"),
         )
 
     @property

@@ -110,11 +110,13 @@ class DealPage(Page):
                 lambda: self.ctl.first_hand_went_to(s)))
             self.first.addWidget(button)
         self.misdeal = QHBoxLayout()
+        self.misdeal_buttons: dict[MisdealReason, TouchButton] = {}
+        self._armed: MisdealReason | None = None
         for reason in (MisdealReason.POSITION_MISSED, MisdealReason.HAND_NOT_SEVEN):
             button = TouchButton(f"Misdeal: {MISDEALS[reason.value][0]}", ButtonRole.DANGER)
-            button.clicked.connect(lambda _=False, r=reason: self.act(
-                lambda: self.ctl.do(c.DeclareMisdeal(r.value))))
+            button.clicked.connect(lambda _=False, r=reason: self._misdeal(r))
             self.misdeal.addWidget(button)
+            self.misdeal_buttons[reason] = button
         layout = QVBoxLayout(self)
         for part in (self.heading, self.progress):
             layout.addWidget(part)
@@ -142,6 +144,23 @@ class DealPage(Page):
         early = r.phase in (Phase.ACTION, Phase.DEALING) and not r.delivered
         for widget in layout_widgets(self.first):
             widget.setVisible(early)
+        if r.phase not in (Phase.DEALING, Phase.DEAL_CHECK):
+            self._arm(None)
+
+    def _arm(self, reason: MisdealReason | None) -> None:
+        self._armed = reason
+        for each, button in self.misdeal_buttons.items():
+            words = MISDEALS[each.value][0]
+            button.setText(f"Touch again to declare: {words}" if each is reason
+                           else f"Misdeal: {words}")
+
+    def _misdeal(self, reason: MisdealReason) -> None:
+        """A misdeal voids every hand: the first touch asks, the second declares it."""
+        if self._armed is not reason:
+            self._arm(reason)
+            return
+        self._arm(None)
+        self.act(lambda: self.ctl.do(c.DeclareMisdeal(reason.value)))
 
 
 class MisdealPage(Page):
@@ -164,11 +183,18 @@ class MisdealPage(Page):
         r = view.round
         what, todo = MISDEALS.get(r.misdeal_reason or "", (r.misdeal_reason or "", ""))
         self.heading.setText(f"Misdeal: {what}")
-        if r.deck_count_due:
+        if r.deck_count_due and r.last_count is not None:
+            self.todo.setText(f"The deck counted {r.last_count} cards, not 53: look for the "
+                              "missing or extra cards (floor, discard rack, shuffler), then "
+                              "count again. Every wager stays.")
+        elif r.deck_count_due:
             self.todo.setText(f"{todo.capitalize()}. Play goes on only when the count is 53; "
                               "every wager stays.")
-        else:
+        elif r.misdeal_reason in ("not_four_left", "card_count_error"):
             self.todo.setText("The deck is counted. Redeal: every wager stays.")
+        else:  # Catfish Bend, "Irregularities": a count follows items 1 and 5 only
+            self.todo.setText("No deck count is due for this misdeal. Gather the hands and "
+                              "redeal: every wager stays.")
         self.keypad.setVisible(r.deck_count_due)
         self.keypad.set_validator(lambda n: self.ctl.check(c.DeckCounted(n)))
 
@@ -210,8 +236,11 @@ class HandPage(Page):
         r = view.round
         self._banker = r.phase is Phase.BANKER_SET
         todo = r.players_to_set()
+        # Catfish Bend, "Irregularities": a hand reset after a first foul may be set again
+        again = [s for s, how in r.set_how.items() if how == "foul_reset_house_way"
+                 and self.ctl.check(c.SetPlayerHand(s, self.ctl.house_way(s))) is None]
         seat = r.banker_seat if self._banker else (
-            focus if focus in todo else (todo[0] if todo else None))
+            focus if focus in todo or focus in again else (todo[0] if todo else None))
         if seat != self._seat:
             self._low = []
         self._seat = seat
@@ -247,14 +276,24 @@ class HandPage(Page):
                                     f"{preview.consequence.capitalize()}.")
             else:
                 self.detail.setText("Set by the player: not foul.")
+            self._loud(preview.foul)
             self.own.setEnabled(True)
         else:
             self.cards.set_cards(format_cards(self._hand).split())
             self.cards.set_selected(self._low)
+            self._loud(False)
             self.detail.setText(f"House Way: {format_cards(way.low)} | {format_cards(way.high)}"
                                 f" - {way.rule}" + ("" if self._banker else
                                                     "\nor touch the two cards of the low hand"))
             self.own.setEnabled(False)
+
+    def _loud(self, foul: bool) -> None:
+        """A foul is said as loudly as a refusal."""
+        role = "refusal" if foul else ""
+        if self.detail.property("role") != role:
+            self.detail.setProperty("role", role)
+            self.detail.style().unpolish(self.detail)
+            self.detail.style().polish(self.detail)
 
     def _tap(self, index: int) -> None:
         if self._seat is None or not self.ctl.sets_own_hand(self._seat):
