@@ -18,6 +18,8 @@ from dealer_console.round.state import Phase
 from ui.fit_check import screen_problems
 from ui.screenshots import SIZES
 from ui.testing import ScreenPlayer
+from ui.widgets.amount_keypad import AmountKeypad
+from ui.widgets.number_pad import NumberPad
 
 Build = Callable[[ScreenPlayer], None]
 
@@ -188,6 +190,15 @@ def test_every_dealer_page_fits_both_screens(started: list[ScreenPlayer], tmp_pa
         _lay_out(p.window, QSize(width, height))
         problems = screen_problems(p.window, QSize(width, height))
         assert not problems, f"{state} at {width}x{height}: " + "; ".join(problems[:6])
+        # what the dealer touches is whole on screen, never scrolled half away
+        page = p.window.stack.currentWidget()
+        assert page is not None
+        for part in (p.window.phase_bar, *page.findChildren(AmountKeypad),
+                     *page.findChildren(NumberPad)):
+            if part.isVisible():
+                shown = part.visibleRegion().boundingRect().size()
+                assert shown == part.size(), f"{state} at {width}x{height}: {part!r} shows " \
+                    f"{shown.width()}x{shown.height()} of {part.width()}x{part.height()}"
 
 
 @pytest.mark.parametrize("size", SIZES)

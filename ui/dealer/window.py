@@ -42,7 +42,7 @@ from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import PHASES
 
-TOP_SHARE, TABLE_SHARE, BAR_SHARE = 9, 24, 13
+TOP_SHARE, TABLE_SHARE, BAR_SHARE = 9, 17, 14
 """The top strip's, the table's and the phase bar's share of the screen's height (per cent)."""
 
 DEVICE_SHARE = 55
@@ -122,7 +122,8 @@ class DealerWindow(QMainWindow):
         self.table_area = Scroller(self.table)
         """The seats scroll together when a round's marks need more than their strip."""
         self.title.setWordWrap(True)
-        self.title.setProperty("role", "group")
+        self.title.setProperty("role", "")
+        self.title.setStyleSheet(f"font-size: {theme.FONT_BODY}px; font-weight: bold;")
         prompt_layout = self.card_prompt.layout()
         assert prompt_layout is not None
         prompt_layout.setContentsMargins(theme.SPACING, 2, 2, 2)
@@ -164,10 +165,17 @@ class DealerWindow(QMainWindow):
         try:
             command()
         except ConsoleError as exc:
-            self.phase_bar.show_message(str(exc))
+            self._say(str(exc))
             return False
         self.phase_bar.clear_message()
+        self.phase_bar.instruction.show()
         return True
+
+    def _say(self, problem: str, todo: str = "") -> None:
+        """A refusal or a notice in the phase bar, in the sentence's place (the bar keeps its
+        height) until the next step succeeds."""
+        self.phase_bar.show_message(problem, todo)
+        self.phase_bar.instruction.hide()
 
     def ask_supervisor(self) -> None:
         """The supervisor's screens open on a supervisor's (or an executive's) card."""
@@ -209,7 +217,7 @@ class DealerWindow(QMainWindow):
             self.leave_test_mode()
         else:
             self.close_supervisor()
-        self.phase_bar.show_message(why)
+        self._say(why)
 
     def ask_technician(self) -> None:
         """Test mode and the technician's screens open on a technician's card, between
@@ -335,7 +343,7 @@ class DealerWindow(QMainWindow):
             # hit it was for; the phase bar keeps its room for the next step
             in_panel = view.jackpot_armed and r.phase is Phase.END
             if (notice.level is not Level.INFO or notice.todo) and not in_panel:
-                self.phase_bar.show_message(notice.what, notice.todo)
+                self._say(notice.what, notice.todo)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._stop_guard()  # a closed console keeps no idle timer running
