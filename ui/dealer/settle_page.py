@@ -5,7 +5,14 @@ seat by seat. Then the End page: the jackpot panel and END GAME."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dealer_console.cards import format_cards
 from dealer_console.controller import TableController, TableSnapshot
@@ -54,13 +61,16 @@ class SettlementPage(Page):
     def __init__(self, ctl: TableController, act: Act) -> None:
         super().__init__(ctl, act)
         self.heading = label(role="heading")
-        self.banker = CardRow(card_height=theme.CARD_HEIGHT // 2)
+        self.banker = CardRow(card_height=theme.CARD_HEIGHT // 3)
         self.one = TouchButton("", ButtonRole.SECONDARY, money=True)
         self.one.clicked.connect(lambda: self.act(lambda: self.ctl.do(c.SettleNext())))
-        self.rows = QVBoxLayout()
+        self.rows = QGridLayout()  # two seats a row: the whole table at a glance
+        self.rows.setHorizontalSpacing(theme.SPACING * 2)
+        self.money = QVBoxLayout()
         body = QWidget()
         inner = QVBoxLayout(body)
         inner.addLayout(self.rows)
+        inner.addLayout(self.money)
         inner.addStretch(1)
         self.area = QScrollArea()
         self.area.setWidgetResizable(True)
@@ -69,10 +79,10 @@ class SettlementPage(Page):
         kinetic(self.area)
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
+        top.addWidget(self.banker, 1)
         top.addWidget(self.one)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(self.banker)
         layout.addWidget(self.area, 1)
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:
@@ -92,17 +102,16 @@ class SettlementPage(Page):
             self.one.setText(f"{seat_name(seat, r.banker_seat, r.banker_kind)} settled")
             self.one.setEnabled(view.why_not(c.SettleNext()) is None)
         clear_layout(self.rows)
-        for s in r.plan_seats:
+        clear_layout(self.money)
+        for index, s in enumerate(r.plan_seats):
             name = seat_name(s, r.banker_seat, r.banker_kind)
             done = " - settled" if s in r.settled_seats else " - next" if s == seat else ""
-            title = label(f"{name}{done}: {setting_words(r.settings.get(s))}",
-                          "heading" if s == seat else "hint")
-            self.rows.addWidget(title)
-            words = label("\n".join(line_words(x) for x in r.lines_of(s)) or "nothing",
-                          "amount" if s == seat else "")
-            self.rows.addWidget(words)
+            lines = "\n".join(line_words(x) for x in r.lines_of(s)) or "nothing"
+            cell = label(f"{name}{done}   {setting_words(r.settings.get(s))}\n{lines}",
+                         "group" if s == seat else "hint" if done else "")
+            self.rows.addWidget(cell, index // 2, index % 2)
         for text in money_handled(r):
-            self.rows.addWidget(label(text, "hint"))
+            self.money.addWidget(label(text, "hint"))
 
 
 class EndPage(Page):

@@ -42,7 +42,7 @@ from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import PHASES
 
-TOP_SHARE, TABLE_SHARE, BAR_SHARE = 9, 17, 14
+TOP_SHARE, TABLE_SHARE, BAR_SHARE = 9, 16, 15
 """The top strip's, the table's and the phase bar's share of the screen's height (per cent)."""
 
 DEVICE_SHARE = 55
@@ -289,7 +289,8 @@ class DealerWindow(QMainWindow):
         more lines); the page takes the rest and scrolls what does not fit."""
         height = max(size.height(), 600)
         self.top.setFixedHeight(height * TOP_SHARE // 100)
-        self.table_area.setFixedHeight(height * TABLE_SHARE // 100)
+        # past 800 px, four tenths of the extra height go to the table: bigger cards, more lines
+        self.table_area.setFixedHeight(height * TABLE_SHARE // 100 + max(0, height - 800) * 2 // 5)
         self.phase_bar.setFixedHeight(height * BAR_SHARE // 100)
 
     def _place_prompt(self) -> None:
