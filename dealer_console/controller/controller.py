@@ -320,6 +320,12 @@ class TableController:
             self.cards.cancel()
 
     @one_turn
+    def cancel_jackpot_swipe(self) -> None:
+        """The screen's Cancel for an armed confirmation (the keypad's CANCEL may be out of
+        reach: its cable pulled): disarmed, a held first confirmation or a PIN forgotten."""
+        self.jackpot.cancel()
+
+    @one_turn
     def confirm_jackpot(self, track: str) -> None:
         """A card swipe confirms the first pending hit: authorised once by the jackpot system
         (a refusal is logged and raised with its reason). Where the award needs two people the

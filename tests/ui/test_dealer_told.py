@@ -74,3 +74,19 @@ def test_a_grey_start_game_says_why_in_dollars(play: list[ScreenPlayer], tmp_pat
     p.wait(lambda: not p.window.phase_bar.primary.isEnabled(), "START GAME to grey")
     sentence = p.window.phase_bar.instruction.text()
     assert "START GAME waits" in sentence and "$10.00" in sentence, sentence
+
+
+def test_a_jackpot_swipe_with_the_reader_unplugged_says_so_and_cancels_on_screen(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, "washington-face-up", tmp_path / "t.db")
+    p.deal_jackpot_hands(["As Ks Qs Js Ts 2d 3c"])  # a royal flush at seat 1
+    p.tap(p.button("CONFIRM, then swipe the card"))
+    assert p.ctl.snapshot().jackpot_armed
+    p.tap(p.button("Unplug keypad", p.world))
+    p.wait(lambda: p.window.faults.isVisible(), "the fault banner")
+    page = p.window.pages[Phase.END]
+    assert "not connected: no swipe can be read" in page.jackpot.hits.text()  # type: ignore[attr-defined]
+    assert "card reader is unplugged" in p.window.phase_bar.instruction.text()
+    p.tap(page.jackpot.cancel)  # type: ignore[attr-defined]
+    assert not p.ctl.snapshot().jackpot_armed
+    assert p.button("CONFIRM, then swipe the card").isVisible()

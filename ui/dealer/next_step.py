@@ -42,9 +42,11 @@ def seats_words(seats: list[int]) -> str:
 
 def next_step(ctl: TableController, view: TableSnapshot) -> Step:
     r = view.round
-    if view.waiting_for:
-        return Step(f"Waiting for {view.waiting_for}.")
     phase = r.phase
+    dealer_acts = (phase is Phase.ACTION
+                   and ctl.rules.action_method is not ActionSeatMethod.SHUFFLER)
+    if view.waiting_for and not dealer_acts:
+        return Step(f"Waiting for {view.waiting_for}.")
     if phase is Phase.BANKER:
         return Step(f"Offer the bank to seat {r.offer_seat}.")
     if phase is Phase.BETTING:
@@ -107,7 +109,10 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         if view.jackpot_pending:
             first = view.jackpot_pending[0]
             # the panel says whose card; the bar, short, what to do now
+            unplugged = any(d.name == "keypad" for d in view.faults)
             sentence = ("Jackpot: the PIN on the pad." if view.jackpot_pin_for
+                        else "Jackpot: the card reader is unplugged." if view.jackpot_armed
+                        and unplugged
                         else "Jackpot: swipe the card." if view.jackpot_armed
                         else f"Jackpot: CONFIRM seat {first.seat}.")
             return Step(sentence,
