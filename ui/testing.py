@@ -225,6 +225,16 @@ class ScreenPlayer:
             self.tap(self.hand_page.cards.views[index])
         self.tap(self.hand_page.own)
 
+    def touch_foul(self, seat: int) -> None:
+        """Touch the seat, then the two cards of a low hand that fouls (the first two cards
+        where the deal leaves none)."""
+        hand = self.ctl.state.hands[seat]
+        fouls = [(i, j) for i in range(7) for j in range(i + 1, 7)
+                 if self.ctl.preview_setting(seat, [hand[i], hand[j]]).foul]
+        self.seat(seat)
+        for index in fouls[0] if fouls else (0, 1):
+            self.tap(self.hand_page.cards.views[index])
+
     def play_to_end(self) -> None:
         """Every remaining step by the phase bar's button: banker's hand, players' hands the
         House Way, each seat settled."""

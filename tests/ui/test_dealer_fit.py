@@ -89,13 +89,9 @@ def _to_hands(p: ScreenPlayer) -> None:
 
 def hand_foul(p: ScreenPlayer) -> None:
     _to_hands(p)
-    p.next_step()  # the banker's hand
-    hand = p.ctl.state.hands[3]
-    fouls = [(i, j) for i in range(7) for j in range(i + 1, 7)
-             if p.ctl.preview_setting(3, [hand[i], hand[j]]).foul]
-    p.seat(3)
-    for index in fouls[0] if fouls else (0, 1):
-        p.tap(p.hand_page.cards.views[index])
+    if p.phase is Phase.BANKER_SET:
+        p.next_step()  # the banker's hand
+    p.touch_foul(3)
     _prompt_and_fault(p, "keypad")
 
 
@@ -106,20 +102,22 @@ def settlement_full(p: ScreenPlayer) -> None:
     _prompt_and_fault(p, "keypad")
 
 
-def misdeal_full(p: ScreenPlayer) -> None:
-    p.tap(p.button("Next deal: card-count error", p.world))
+def _dealt_until(p: ScreenPlayer, next_deal: str, phase: Phase) -> None:
+    """The shuffler's next deal set in the world window, every wager, START GAME, then the
+    card prompt and a fault once the round reaches ``phase``."""
+    p.tap(p.button(next_deal, p.world))
     _every_wager(p)
     p.start_game()
-    p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
+    p.wait(lambda: p.phase is phase, phase.value)
     _prompt_and_fault(p, "keypad")
+
+
+def misdeal_full(p: ScreenPlayer) -> None:
+    _dealt_until(p, "Next deal: card-count error", Phase.MISDEAL)
 
 
 def deal_full(p: ScreenPlayer) -> None:
-    p.tap(p.button("Hands on the deal button", p.world))
-    _every_wager(p)
-    p.start_game()
-    p.wait(lambda: p.phase is Phase.DEALING, "the deal")
-    _prompt_and_fault(p, "keypad")
+    _dealt_until(p, "Hands on the deal button", Phase.DEALING)
 
 
 def bank_full(p: ScreenPlayer) -> None:

@@ -82,12 +82,7 @@ def players_foul() -> QWidget:
     p.start_game()
     p.until_hands_set()
     p.next_step()
-    hand = p.ctl.state.hands[3]
-    fouls = [(i, j) for i in range(7) for j in range(i + 1, 7)
-             if p.ctl.preview_setting(3, [hand[i], hand[j]]).foul]
-    p.seat(3)
-    for index in fouls[0] if fouls else (0, 1):
-        p.tap(p.hand_page.cards.views[index])
+    p.touch_foul(3)
     return p.window
 
 
