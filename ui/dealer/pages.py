@@ -271,7 +271,12 @@ class HandPage(Page):
             preview = self.ctl.preview_setting(self._seat, low)
             self.cards.set_groups([("Low", format_cards(preview.setting.low).split()),
                                    ("High", format_cards(preview.setting.high).split())])
-            if preview.foul:
+            if preview.foul and self._banker:
+                # the banker never plays a foul hand (rules README, "Setting and comparing
+                # hands"; Catfish Bend, "Player Banker"): the round resets it
+                self.detail.setText("FOUL: the low hand beats the high hand. The banker's "
+                                    "hand is then set the House Way.")
+            elif preview.foul:
                 self.detail.setText(f"FOUL: the low hand beats the high hand. "
                                     f"{preview.consequence.capitalize()}.")
             else:
