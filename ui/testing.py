@@ -21,7 +21,8 @@ from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
 from drivers.sim.table.world import shuffled_deck
 from ui.app import Console, start_console
-from ui.dealer.pages import BettingPage, HandPage
+from ui.dealer.betting import BettingPage
+from ui.dealer.pages import ActionPage, HandPage
 from ui.supervisor.area import SupervisorArea
 from ui.technician.area import TechnicianArea
 from ui.widgets.amount_keypad import AmountKeypad
@@ -48,6 +49,9 @@ class ScreenPlayer:
         self.console = console
         self.window = console.window
         self.ctl = console.controller
+        self.taps = 0
+        """Touches on the dealer's window (the world window's stand-ins for the players and
+        the devices not counted)."""
 
     @classmethod
     def start(cls, profile: str, db: Path, link: str = "in-process") -> ScreenPlayer:
@@ -102,6 +106,8 @@ class ScreenPlayer:
         assert widget.isVisible(), f"{widget!r} is not on screen"
         if isinstance(widget, QPushButton):
             assert widget.isEnabled(), f"button {widget.text()!r} is not live"
+        if widget.window() is self.window:
+            self.taps += 1
         clear_the_way(widget)
         QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
         app = QApplication.instance()
@@ -168,6 +174,8 @@ class ScreenPlayer:
         page = self.window.pages[Phase.ACTION]
         if seat is not None:
             self.tap(self.button(f"Seat {seat}", page))
+        elif number is not None and isinstance(page, ActionPage) and page.dice_buttons:
+            self.tap(page.dice_buttons[number])  # three dice: the total in one touch
         elif number is not None:
             pad = page.findChild(NumberPad)
             assert pad is not None
@@ -231,6 +239,16 @@ class ScreenPlayer:
         for index in low:
             self.tap(self.hand_page.cards.views[index])
         self.tap(self.hand_page.own)
+
+    def touch_foul(self, seat: int) -> None:
+        """Touch the seat, then the two cards of a low hand that fouls (the first two cards
+        where the deal leaves none)."""
+        hand = self.ctl.state.hands[seat]
+        fouls = [(i, j) for i in range(7) for j in range(i + 1, 7)
+                 if self.ctl.preview_setting(seat, [hand[i], hand[j]]).foul]
+        self.seat(seat)
+        for index in fouls[0] if fouls else (0, 1):
+            self.tap(self.hand_page.cards.views[index])
 
     def play_to_end(self) -> None:
         """Every remaining step by the phase bar's button: banker's hand, players' hands the

@@ -320,6 +320,12 @@ class TableController:
             self.cards.cancel()
 
     @one_turn
+    def cancel_jackpot_swipe(self) -> None:
+        """The screen's Cancel for an armed confirmation (the keypad's CANCEL may be out of
+        reach: its cable pulled): disarmed, a held first confirmation or a PIN forgotten."""
+        self.jackpot.cancel()
+
+    @one_turn
     def confirm_jackpot(self, track: str) -> None:
         """A card swipe confirms the first pending hit: authorised once by the jackpot system
         (a refusal is logged and raised with its reason). Where the award needs two people the
@@ -530,6 +536,7 @@ class TableController:
             jackpot=jackpot.view(self.state), jackpot_game=jackpot.game,
             jackpot_armed=jackpot.armed, notice=self._notice, card_wanted=self.cards.prompt,
             win_page=jackpot.win_page, bench=self.bench.view(),
-            has_jackpot=jackpot.system is not None, offers=answered(self.state, self.check),
+            has_jackpot=jackpot.system is not None,
+            offers=answered(self.state, self.check, self.rules),
             start_game_problem=self.start_game_problem(), void_problem=void_problem,
             deck_count_problem=deck_count_problem))

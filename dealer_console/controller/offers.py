@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from dealer_console.round import commands as c
+from dealer_console.round.decide_dealing import button_seat
 from dealer_console.round.phases import ACCEPTS
+from dealer_console.round.rotation import last_wagers, own_bank
+from dealer_console.round.rules import RoundRules
 from dealer_console.round.snapshot import RoundSnapshot
 from dealer_console.round.state import RoundState
 
@@ -20,14 +23,26 @@ SUPERVISOR = "the supervisor"
 given, never whose."""
 
 
-def offered(st: RoundState) -> list[c.Command]:
-    """The buttons' commands the phase accepts now, with the seats they name."""
+def offered(st: RoundState, rules: RoundRules | None = None) -> list[c.Command]:
+    """The buttons' commands the phase accepts now, with the seats they name (and, given the
+    rules, the seat the action button moves to by itself)."""
     accepts = ACCEPTS[st.phase]
     plain: list[c.Command] = [c.StartGame(), c.CorrectFirstHand(), c.Redeal(),
-                              c.SetBankerHand(), c.SettleNext(), c.EndGame()]
+                              c.SetBankerHand(), c.SetHandsHouseWay(), c.SettleNext(),
+                              c.SettleAll(), c.EndGame()]
     out = [cmd for cmd in plain if type(cmd) in accepts]
     if c.DeclineBank in accepts:
         out.append(c.DeclineBank(st.offer_seat))
+        bank = own_bank(st)
+        if bank is not None:
+            out.append(c.AcceptBank(st.offer_seat, bank))
+    if c.RepeatWagers in accepts:
+        out.append(c.RepeatWagers())
+        out.extend(c.RepeatWagers(seat) for seat in sorted({s for s, _k, _a in last_wagers(st)}))
+    if c.SetActionSeat in accepts and rules is not None:
+        seat = button_seat(st, rules)
+        if seat is not None:
+            out.append(c.SetActionSeat(seat))
     if c.RemoveWager in accepts:
         out.extend(c.RemoveWager(seat, kind) for seat, kind in sorted(st.wagers))
     if c.SetPlayerHand in accepts:
@@ -35,9 +50,9 @@ def offered(st: RoundState) -> list[c.Command]:
     return out
 
 
-def answered(st: RoundState, check: Callable[[c.Command], str | None]
-             ) -> tuple[tuple[c.Command, str | None], ...]:
-    return tuple((cmd, check(cmd)) for cmd in offered(st))
+def answered(st: RoundState, check: Callable[[c.Command], str | None],
+             rules: RoundRules | None = None) -> tuple[tuple[c.Command, str | None], ...]:
+    return tuple((cmd, check(cmd)) for cmd in offered(st, rules))
 
 
 def supervisor_problems(check: Callable[[c.Command], str | None]

@@ -39,6 +39,15 @@ class PlaceWager(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class RepeatWagers(Command):
+    """The wagers placed last round placed again: at ``seat``, or with None at every seat that
+    played last round, has no wager yet and is not this round's banker. Each wager is checked
+    as if placed one by one; one refused refuses them all."""
+
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RemoveWager(Command):
     seat: int
     kind: str
@@ -151,6 +160,12 @@ class SetPlayerHand(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class SetHandsHouseWay(Command):
+    """Every player's hand not set yet set the House Way: the players who asked for it, in
+    one touch (a player who sets their own is set first, by touch)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ReconstructBankerHand(Command):
     """A supervisor resets a banker hand that was set wrongly (Catfish Bend, Irregularities)."""
 
@@ -161,6 +176,12 @@ class ReconstructBankerHand(Command):
 @dataclass(frozen=True, slots=True)
 class SettleNext(Command):
     """Settle the next seat in the settlement order."""
+
+
+@dataclass(frozen=True, slots=True)
+class SettleAll(Command):
+    """Every seat not settled yet settled as its shown lines say, in the settlement order
+    (one ``seat_settled`` each, as seat-by-seat settlement records them)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,16 @@ def _decline_bank(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Serv
     return [(E.BANK_DECLINED, {"seat": cmd.seat, "house_banks": False, "next_offer": following})]
 
 
+WAGER_WORDS = {"base": "base", "fortune": "Fortune", "ace_high": "Ace-High", "tips": "tips",
+               "jackpot": "jackpot", "jackpot_2": "second jackpot", "house_wager": "house"}
+"""A wager kind as the dealer says it (never the log's name with its underscore)."""
+
+
+def wager_words(kind: str) -> str:
+    words = WAGER_WORDS.get(base_kind(kind), base_kind(kind).replace("_", " "))
+    return f"an {words}" if words[0].lower() in "aeiou" else f"a {words}"
+
+
 def _check_amount(seat: int, kind: str, cents: object) -> int:
     if not isinstance(cents, int) or isinstance(cents, bool):
         raise Refused(f"seat {seat} {kind}: an amount must be whole cents, got {cents!r}")
@@ -90,15 +100,17 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     elif cmd.seat not in rules.player_seats:
         raise Refused(f"seat {cmd.seat} is not a player seat here (seats {rules.player_seats})")
     if (cmd.seat, cmd.kind) in state.wagers:
-        raise Refused(f"seat {cmd.seat} already has a {cmd.kind} wager; remove it first")
+        raise Refused(f"seat {cmd.seat} already has {wager_words(cmd.kind)} wager; remove it "
+                      "first")
     is_banker = state.banker_kind == "player" and cmd.seat == state.banker_seat
     # Catfish Bend, "Player Banker": a Fortune wager is the one bet open to the banking player.
     banker_fortune = cmd.kind == "fortune" and rules.banking is Banking.HOUSE_OR_PLAYER_BANKER
     if is_banker and not banker_fortune:
-        raise Refused(f"seat {cmd.seat} is the banker and cannot place a {cmd.kind} wager")
+        raise Refused(f"seat {cmd.seat} is the banker and cannot place "
+                      f"{wager_words(cmd.kind)} wager")
     rides = ("fortune", "ace_high", "tips", "backline", *JACKPOT_KINDS.values())
     if base_kind(cmd.kind) in rides and not is_banker and (cmd.seat, "base") not in state.wagers:
-        raise Refused(f"seat {cmd.seat}: a {cmd.kind} wager needs a base wager first")
+        raise Refused(f"seat {cmd.seat}: {wager_words(cmd.kind)} wager needs a base wager first")
     fixed = rules.jackpot_wager(cmd.kind)
     if fixed is not None:
         if cents != fixed:
@@ -123,7 +135,7 @@ def _remove_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Serv
         raise Refused(f"seat {cmd.seat}: wagers are locked after START GAME")
     need_phase(state, cmd)
     if (cmd.seat, cmd.kind) not in state.wagers:
-        raise Refused(f"seat {cmd.seat} has no {cmd.kind} wager")
+        raise Refused(f"seat {cmd.seat} has no {wager_words(cmd.kind).split(' ', 1)[1]} wager")
     if cmd.kind == "base" and any(s == cmd.seat and k != "base" for (s, k) in state.wagers):
         raise Refused(f"seat {cmd.seat}: remove the bonus wagers before the base wager")
     return [(E.WAGER_REMOVED, {"seat": cmd.seat, "kind": cmd.kind})]
@@ -139,7 +151,8 @@ def _start_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servic
         raise Refused("START GAME needs at least one base wager")
     player_banker = state.banker_kind == "player"
     if player_banker and rules.house_hand and (0, "house_wager") not in state.wagers:
-        raise Refused("place the house's wager against the player banker first (seat 0)")
+        raise Refused("place the house's wager against the player banker first (at the dealer's "
+                      "spot)")
     standard = sum(a for (_seat, k), a in state.wagers.items() if k in ("base", "house_wager"))
     if state.banker_kind == "player" and rules.banker_must_cover and standard > state.banker_wager:
         raise Refused(f"the player banker covers {format_cents(state.banker_wager)} but the "

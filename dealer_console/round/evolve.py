@@ -91,10 +91,12 @@ def evolve(state: RoundState, event: EventTuple) -> None:
         state.deck_count_due = bool(p["deck_count_due"])
         state.phase = Phase.MISDEAL
     elif kind == E.DECK_COUNTED:
+        state.opening["last_count"] = p["count"]  # the screen says what was counted
         if p["ok"]:
             state.deck_count_due = False
     elif kind == E.REDEAL:
         state.deal_no = p["deal_no"]
+        state.opening.pop("last_count", None)
         state.hands, state.delivered, state.order = {}, [], ()
         state.wrong_start, state.exposed, state.misdeal_reason = None, 0, None
         state.first_seat = state.action_seat = state.action_number = None

@@ -14,7 +14,7 @@ document's House Way notes on fouls.
 from __future__ import annotations
 
 from dealer_console.round import commands as c
-from dealer_console.round import decide_betting, decide_dealing, decide_setting
+from dealer_console.round import decide_betting, decide_dealing, decide_quick, decide_setting
 from dealer_console.round.decide_dealing import button_seat
 from dealer_console.round.evolve import clone, evolve, replay
 from dealer_console.round.rotation import new_state, next_banker, opening
@@ -43,7 +43,8 @@ __all__ = ["DECK_SIZE", "DICE_RANGE", "EventTuple", "Handler", "HouseWay", "Payl
            "setting_from", "setting_json"]
 
 HANDLERS: dict[type[c.Command], Handler] = {
-    **decide_betting.HANDLERS, **decide_dealing.HANDLERS, **decide_setting.HANDLERS}
+    **decide_betting.HANDLERS, **decide_dealing.HANDLERS, **decide_setting.HANDLERS,
+    **decide_quick.HANDLERS}
 """The one decision of each command (each step's module holds its own)."""
 
 

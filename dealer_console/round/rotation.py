@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dealer_console.round.events import EventKind as E
+from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 from dealer_console.round.rules import (
     Banking,
     RoundRules,
@@ -62,7 +63,46 @@ def new_state(payload: Payload, seq: int = 0, banker_first: bool = True) -> Roun
 def next_banker(state: RoundState, rules: RoundRules) -> Payload:
     """Banker rotation per profile (rules README, "Banker rotation"), and where this round's
     action button was (it moves on from there at high-card tables)."""
-    return {**_next_banker(state, rules), "prev_action_seat": state.action_seat}
+    return {**_next_banker(state, rules), "prev_action_seat": state.action_seat,
+            "last_wagers": [list(w) for w in _wagers_after(state)],
+            "last_banks": [list(b) for b in _banks_after(state)]}
+
+
+UNREPEATED = (*JACKPOT_KINDS.values(), "house_wager")
+"""Wagers never placed again from last round: a jackpot chip is read from its sensor each
+round, the house's wager is the dealer's own."""
+
+
+def last_wagers(state: RoundState) -> list[tuple[int, str, int]]:
+    """Each seat's wagers as it last played (``seat, kind, cents``): last round's, and for
+    last round's player banker the ones it played before it banked."""
+    return [(int(s), str(k), int(a)) for s, k, a in state.opening.get("last_wagers", [])]
+
+
+def own_bank(state: RoundState) -> int | None:
+    """The bank the seat offered the bank put up the last time it banked, else its own base
+    wager as it last played: never an amount of another player's."""
+    seat = state.offer_seat
+    banks = {int(s): int(a) for s, a in state.opening.get("last_banks", [])}
+    if seat in banks:
+        return banks[seat]
+    return next((a for s, k, a in last_wagers(state) if s == seat and k == "base"), None)
+
+
+def _wagers_after(state: RoundState) -> list[tuple[int, str, int]]:
+    played = sorted((s, k, a) for (s, k), a in state.wagers.items()
+                    if s != 0 and k not in UNREPEATED and not k.startswith("backline"))
+    seats = {s for s, _k, _a in played}
+    banker = state.banker_seat if state.banker_kind == "player" else None
+    kept = [w for w in last_wagers(state) if w[0] == banker and w[0] not in seats]
+    return sorted(played + kept)
+
+
+def _banks_after(state: RoundState) -> list[tuple[int, int]]:
+    banks = {int(s): int(a) for s, a in state.opening.get("last_banks", [])}
+    if state.banker_kind == "player" and state.banker_wager:
+        banks[state.banker_seat] = state.banker_wager
+    return sorted(banks.items())
 
 
 def _next_banker(state: RoundState, rules: RoundRules) -> Payload:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from dealer_console.cards import Card
+from dealer_console.round.rotation import last_wagers, own_bank
 from dealer_console.round.state import Line, Phase, RoundState, seats_with_base
 from dealer_console.setting import Setting
 
@@ -58,6 +59,12 @@ class RoundSnapshot:
     lines: tuple[Line, ...]
     jackpot_hits: tuple[JackpotHitView, ...]
     banker_first: bool
+    last_wagers: tuple[tuple[int, str, int], ...] = ()
+    """Each seat's wagers as it last played (``rotation.last_wagers``)."""
+    own_bank: int | None = None
+    """The amount the seat offered the bank may bank again (``rotation.own_bank``)."""
+    last_count: int | None = None
+    """The last deck count after this misdeal (the shuffler's or by hand), None before one."""
 
     @classmethod
     def of(cls, state: RoundState) -> RoundSnapshot:
@@ -82,6 +89,8 @@ class RoundSnapshot:
             settled_seats=tuple(state.settled_seats), lines=tuple(state.lines),
             jackpot_hits=tuple(JackpotHitView(*hit) for hit in state.jackpot_hits),
             banker_first=state.banker_first,
+            last_wagers=tuple(last_wagers(state)), own_bank=own_bank(state),
+            last_count=state.opening.get("last_count"),
         )
 
     @property

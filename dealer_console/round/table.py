@@ -202,7 +202,7 @@ def fact_text(key: Hashable) -> str:
 
 _OPENING_KEYS = ("phase", "banker_seat", "banker_kind", "offer_seat", "offer_start",
                  "rotation_seat", "prev_banker", "prev_consecutive", "consecutive",
-                 "prev_action_seat")
+                 "prev_action_seat", "last_wagers", "last_banks")
 
 
 def _placeholder(rules: RoundRules) -> RoundState:

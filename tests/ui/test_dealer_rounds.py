@@ -174,7 +174,7 @@ def test_killed_in_the_middle_of_settlement_reopens_there(play: list[ScreenPlaye
     first.until_hands_set()
     while first.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
         first.next_step()
-    first.next_step()  # one seat settled
+    first.tap(first.window.pages[Phase.SETTLEMENT].one)  # one seat settled, on its own
     settled = first.ctl.state.settled_seats
     assert len(settled) == 1
     play.remove(first)

@@ -22,7 +22,7 @@ from dealer_console.profiles.loader import PROFILE_DIR
 from dealer_console.round.state import Phase
 from drivers.sim.table.choices import SIM_STAFF
 from ui.dealer.jackpot_panel import JackpotPanel
-from ui.dealer.pages import EndPage
+from ui.dealer.settle_page import EndPage
 from ui.supervisor.jackpot_gallery import two_person_profile
 from ui.testing import ScreenPlayer
 

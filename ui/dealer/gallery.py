@@ -14,7 +14,7 @@ from dealer_console.cards import parse_cards
 from dealer_console.profiles.loader import PROFILE_DIR
 from dealer_console.round.state import Phase
 from drivers.sim.table.world import shuffled_deck
-from ui.dealer.pages import EndPage
+from ui.dealer.settle_page import EndPage
 from ui.testing import ScreenPlayer
 
 
@@ -82,23 +82,56 @@ def players_foul() -> QWidget:
     p.start_game()
     p.until_hands_set()
     p.next_step()
-    hand = p.ctl.state.hands[3]
-    fouls = [(i, j) for i in range(7) for j in range(i + 1, 7)
-             if p.ctl.preview_setting(3, [hand[i], hand[j]]).foul]
-    p.seat(3)
-    for index in fouls[0] if fouls else (0, 1):
-        p.tap(p.hand_page.cards.views[index])
+    p.touch_foul(3)
     return p.window
 
 
 def settlement() -> QWidget:
+    """The whole table's settlement on one page, the next seat marked."""
     p = _player("washington-face-up")
-    _wagers(p)
+    for seat in (1, 2, 3, 4, 5, 6):
+        p.bet(seat, "Base", 10 + 5 * seat)
+    p.bet(3, "Fortune", 5)
     p.start_game()
     p.until_hands_set()
     while p.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
         p.next_step()
+    return p.window
+
+
+def same_wagers() -> QWidget:
+    """The second round: last round's wagers again in one touch, for the table or a seat."""
+    p = _player("washington-face-up")
+    _wagers(p)
+    p.start_game()
+    p.until_hands_set()
+    p.play_to_end()
+    p.end_game()
+    p.seat(3)
+    return p.window
+
+
+def house_way_all() -> QWidget:
+    """Every hand the players leave to the House Way, named on the one button that sets them."""
+    p = _player("washington-face-up")
+    for seat in (1, 2, 3, 4, 5, 6):
+        p.bet(seat, "Base", 10 + 5 * seat)
+    p.start_game()
+    p.until_hands_set()
     p.next_step()
+    return p.window
+
+
+def short_count() -> QWidget:
+    """A deck count short of 53: what was counted, and what to do next."""
+    p = _player("washington-face-up")
+    p.tap(p.button("Next deal: card-count error", p.world))
+    _wagers(p)
+    p.start_game()
+    p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
+    page = p.window.pages[Phase.MISDEAL]
+    p.type_number(page.keypad, 52)  # type: ignore[attr-defined]
+    p.wait(lambda: p.ctl.snapshot().round.last_count == 52, "the count")
     return p.window
 
 
@@ -178,6 +211,9 @@ DEALER_PAGES: dict[str, Callable[[], QWidget]] = {
     "dealer-player-foul": players_foul,
     "dealer-settlement": settlement,
     "dealer-misdeal": misdeal,
+    "dealer-same-wagers": same_wagers,
+    "dealer-house-way-all": house_way_all,
+    "dealer-short-count": short_count,
     "dealer-device-fault": device_fault,
     "dealer-fortune-players-first": fortune_players,
     "dealer-jackpot-pending": jackpot_pending,

@@ -94,7 +94,7 @@ class JackpotPanel(QWidget):
         self._refusal = ""
 
         self.games_row = QHBoxLayout()
-        self.seats_row = QHBoxLayout()
+        self.seats_row = QGridLayout()  # three a row: six seats fit a 1280 px screen
         self.hands_grid = QGridLayout()
         self.games_title = _label("Game", "group")
         self.seats_title = _label("", "group")
@@ -117,6 +117,8 @@ class JackpotPanel(QWidget):
         self.confirm = TouchButton("CONFIRM, then swipe the card", ButtonRole.PRIMARY,
                                    money=True)
         self.confirm.clicked.connect(lambda: self.act(self.ctl.arm_confirmation))
+        self.cancel = TouchButton("Cancel the swipe", ButtonRole.SECONDARY)
+        self.cancel.clicked.connect(lambda: self.act(self.ctl.cancel_jackpot_swipe))
         self.pin_pad = NumberPad(masked=True, max_digits=PIN_MAX, wide=True)
         self.pin_pad.typed.connect(self._enter_pin)
         paying = QVBoxLayout()
@@ -126,6 +128,7 @@ class JackpotPanel(QWidget):
         paying.addWidget(self.result)  # the swipe's outcome right under the hit it was for
         paying.addStretch(1)
         paying.addWidget(self.confirm)
+        paying.addWidget(self.cancel)
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -185,10 +188,10 @@ class JackpotPanel(QWidget):
                 button.hide()
                 button.deleteLater()
             self.seat_buttons = {}
-            for seat in seats:
+            for index, seat in enumerate(seats):
                 button = TouchButton(f"Seat {seat}")
                 button.clicked.connect(self._pick_seat(seat))
-                self.seats_row.addWidget(button)
+                self.seats_row.addWidget(button, index // 3, index % 3)
                 self.seat_buttons[seat] = button
         self.seats_title.setText("No jackpot wager on this game this round")
         self.seats_title.setVisible(not seats)
@@ -234,12 +237,16 @@ class JackpotPanel(QWidget):
         elif view.jackpot_held is not None:
             rows.append(f"{view.jackpot_held} confirmed first; nothing is paid yet. The "
                         f"second person swipes now for seat {pending[0].seat}.")
+        elif view.jackpot_armed and any(d.name == "keypad" for d in view.faults):
+            rows.append("The card reader (the jackpot keypad) is not connected: no swipe "
+                        "can be read. Plug it back, or Cancel the swipe.")
         elif view.jackpot_armed:
             rows.append(f"Swipe {NEEDS.get(pending[0].needs, 'a card')} now for seat "
                         f"{pending[0].seat}.")
         self.hits.setText("\n".join(rows))
         # once pressed, the button gives its room to the swipe's prompt and outcome
         self.confirm.setVisible(bool(pending) and not view.jackpot_armed)
+        self.cancel.setVisible(view.jackpot_armed)
 
     def _result(self, view: TableSnapshot) -> None:
         """The last swipe's outcome: a refusal while the swipe is still awaited, else the last

@@ -25,11 +25,28 @@ class Step:
     secondary: list[tuple[str, Action]] = field(default_factory=list)
 
 
+def seats_words(seats: list[int]) -> str:
+    """``seats 1-3, 5`` (the dealer's spot as "the dealer")."""
+    parts: list[str] = []
+    players = [s for s in seats if s != 0]
+    for seat in players:
+        if parts and parts[-1].split("-")[-1] == str(seat - 1):
+            parts[-1] = f"{parts[-1].split('-')[0]}-{seat}"
+        else:
+            parts.append(str(seat))
+    words = ("seat " if len(players) == 1 else "seats ") + ", ".join(parts) if players else ""
+    if 0 in seats:
+        words = f"{words} and the dealer" if words else "the dealer"
+    return words
+
+
 def next_step(ctl: TableController, view: TableSnapshot) -> Step:
     r = view.round
-    if view.waiting_for:
-        return Step(f"Waiting for {view.waiting_for}.")
     phase = r.phase
+    dealer_acts = (phase is Phase.ACTION
+                   and ctl.rules.action_method is not ActionSeatMethod.SHUFFLER)
+    if view.waiting_for and not dealer_acts:
+        return Step(f"Waiting for {view.waiting_for}.")
     if phase is Phase.BANKER:
         return Step(f"Offer the bank to seat {r.offer_seat}.")
     if phase is Phase.BETTING:
@@ -37,14 +54,24 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         if problem and view.why_not(c.StartGame()) is None:
             sentence = problem[0].upper() + problem[1:] + "."  # a device START GAME needs
         elif problem:
-            sentence = "Take the wagers: touch a seat, then the wager and amount."
+            # the grey button always says why (the round's words, money in dollars)
+            why = problem.removeprefix("START GAME ")
+            sentence = f"START GAME waits: {why}."
         else:
             sentence = "Wagers are in: press START GAME."
         return Step(sentence, "START GAME", ctl.start_game, problem is None)
     if phase is Phase.ACTION:
         if ctl.rules.action_method is ActionSeatMethod.SHUFFLER:
             return Step("Waiting for the shuffler's number.")
-        return Step("Find the action: enter it on the pad.")
+        button = next((cmd for cmd, why in view.offers
+                       if isinstance(cmd, c.SetActionSeat) and why is None), None)
+        if button is not None:
+            # Oxford Downs, "Action Button": it moves one seat clockwise every hand
+            return Step(f"The action button moves clockwise to seat {button.seat}.",
+                        f"Action button to seat {button.seat}", lambda: ctl.do(button))
+        if ctl.rules.action_method is ActionSeatMethod.HIGH_CARD:
+            return Step("Find the action: touch the seat that won the high card.")
+        return Step("Find the action: touch the number.")
     if phase in (Phase.DEALING, Phase.DEAL_CHECK):
         if r.wrong_start is not None:
             return Step(f"The first hand went to seat {r.wrong_start}: move the hands.",
@@ -68,25 +95,26 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         todo = r.players_to_set()
         if not todo:
             return Step("Every hand is set.")
-        seat = todo[0]
-        name = seat_name(seat, r.banker_seat, r.banker_kind)
-        return Step(f"Set the players' hands: {len(todo)} to go. The player sets, or asks "
-                    "for the House Way.", f"{name}: House Way",
-                    lambda: ctl.do(c.SetPlayerHand(seat)),
-                    view.why_not(c.SetPlayerHand(seat)) is None)
+        # the button names every hand it sets: the players who asked for the House Way
+        return Step(f"Players' hands: {len(todo)} to go.", f"House Way: {seats_words(todo)}",
+                    lambda: ctl.do(c.SetHandsHouseWay()),
+                    view.why_not(c.SetHandsHouseWay()) is None)
     if phase is Phase.SETTLEMENT:
-        next_seat = r.next_to_settle()
-        name = (seat_name(next_seat, r.banker_seat, r.banker_kind)
-                if next_seat is not None else "")
-        return Step(f"Settle {name} as shown, then confirm.", f"{name} settled",
-                    lambda: ctl.do(c.SettleNext()), view.why_not(c.SettleNext()) is None)
+        left = [s for s in r.plan_seats if s not in r.settled_seats]
+        words = (f"All {len(left)} settled as shown" if len(left) > 1 else
+                 f"{seat_name(left[0], r.banker_seat, r.banker_kind)} settled")
+        return Step(f"Pay and take as shown: {len(left)} to settle.", words,
+                    lambda: ctl.do(c.SettleAll()), view.why_not(c.SettleAll()) is None)
     if phase is Phase.END:
         if view.jackpot_pending:
             first = view.jackpot_pending[0]
             # the panel says whose card; the bar, short, what to do now
-            sentence = ("Jackpot: the PIN on the pad now." if view.jackpot_pin_for
-                        else "Jackpot: swipe the card now." if view.jackpot_armed
-                        else f"Jackpot: CONFIRM and swipe for seat {first.seat}.")
+            unplugged = any(d.name == "keypad" for d in view.faults)
+            sentence = ("Jackpot: the PIN on the pad." if view.jackpot_pin_for
+                        else "Jackpot: the card reader is unplugged." if view.jackpot_armed
+                        and unplugged
+                        else "Jackpot: swipe the card." if view.jackpot_armed
+                        else f"Jackpot: CONFIRM seat {first.seat}.")
             return Step(sentence,
                         "END GAME waits for the jackpot", ctl.end_game, False)
         return Step("All seats settled: press END GAME.", "END GAME", ctl.end_game,

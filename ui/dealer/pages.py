@@ -6,215 +6,60 @@ consequence from ``preview_setting``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QVBoxLayout,
     QWidget,
 )
 
 from dealer_console.cards import Card, format_cards
 from dealer_console.controller import TableController, TableSnapshot
-from dealer_console.money import format_cents
 from dealer_console.round import commands as c
-from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 from dealer_console.round.rules import ActionSeatMethod
 from dealer_console.round.state import MisdealReason, Phase
+from dealer_console.round.values import DICE_RANGE
 from ui import theme
-from ui.dealer.jackpot_panel import JackpotPanel
-from ui.widgets.amount_keypad import AmountKeypad
+from ui.dealer.betting import BankPage, BettingPage
+from ui.dealer.page_kit import Act, Page, Scroller, label, layout_widgets
+from ui.dealer.settle_page import EndPage, SettlementPage
 from ui.widgets.card import CardRow
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.touch import ButtonRole, TouchButton
-from ui.words import MISDEALS, kind_name, line_words, seat_name
-
-Act = Callable[[Callable[[], object]], bool]
-"""Run a command; a refusal is shown to the dealer and False returned."""
-
-
-def _label(text: str = "", role: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    if role:
-        label.setProperty("role", role)
-    return label
-
-
-def _clear(layout: QGridLayout | QHBoxLayout | QVBoxLayout) -> None:
-    while layout.count():
-        item = layout.takeAt(0)
-        widget = item.widget() if item is not None else None
-        if widget is not None:
-            widget.hide()  # gone from the screen now, not when the deferred delete runs
-            widget.deleteLater()
-
-
-def _widgets(layout: QHBoxLayout) -> list[QWidget]:
-    items = (layout.itemAt(i) for i in range(layout.count()))
-    return [w for w in (item.widget() if item is not None else None for item in items)
-            if w is not None]
-
-
-class Page(QWidget):
-    def __init__(self, ctl: TableController, act: Act) -> None:
-        super().__init__()
-        self.ctl = ctl
-        self.act = act
-        self.four_colour = False
-
-    def show_view(self, view: TableSnapshot, focus: int | None) -> None:
-        raise NotImplementedError
-
-    def seat_in_focus(self, view: TableSnapshot, focus: int | None) -> int | None:
-        """The seat this page is about (highlighted on the table)."""
-        return focus
-
-
-class BankPage(Page):
-    """The bank offered to a seat: their wager as banker, or they decline."""
-
-    def seat_in_focus(self, view: TableSnapshot, focus: int | None) -> int | None:
-        return view.round.offer_seat
-
-    def __init__(self, ctl: TableController, act: Act) -> None:
-        super().__init__(ctl, act)
-        self.heading = _label(role="heading")
-        self.keypad = AmountKeypad(hint=ctl.wager_hint("bank"))
-        self.keypad.accepted.connect(self._accept)
-        self.decline = TouchButton("Decline the bank", ButtonRole.SECONDARY, money=True)
-        self.decline.clicked.connect(self._decline)
-        side = QVBoxLayout()
-        side.addWidget(self.heading)
-        side.addStretch(1)
-        side.addWidget(self.decline)
-        layout = QHBoxLayout(self)
-        layout.addLayout(side, 1)
-        layout.addWidget(self.keypad, 2)
-        self._seat = 0
-
-    def show_view(self, view: TableSnapshot, focus: int | None) -> None:
-        self._seat = view.round.offer_seat
-        self.heading.setText(f"Seat {self._seat}: the banker's wager, or decline")
-        seat = self._seat
-        self.keypad.set_validator(lambda cents: self.ctl.check(c.AcceptBank(seat, cents)))
-        self.decline.setEnabled(view.why_not(c.DeclineBank(seat)) is None)
-
-    def _accept(self, cents: int) -> None:
-        self.act(lambda: self.ctl.do(c.AcceptBank(self._seat, cents)))
-
-    def _decline(self) -> None:
-        self.act(lambda: self.ctl.do(c.DeclineBank(self._seat)))
-
-
-class BettingPage(Page):
-    """The seat in focus: a button per wager the table takes, the amount on the keypad, and
-    the seat's wagers with a button to take each back."""
-
-    def __init__(self, ctl: TableController, act: Act) -> None:
-        super().__init__(ctl, act)
-        self.heading = _label(role="heading")
-        self.kinds = QHBoxLayout()
-        self.kind_buttons: dict[str, TouchButton] = {}
-        sensed = "bet-sensors" in ctl.device_names()
-        for kind in ctl.rules.wager_kinds:
-            if kind in JACKPOT_KINDS.values() and sensed:
-                continue  # read from the bet sensors at START GAME
-            if kind == "backline":
-                continue  # a backline bettor is named at the table: not offered by touch yet
-            button = TouchButton(kind_name(kind), ButtonRole.SECONDARY)
-            button.setCheckable(True)
-            button.clicked.connect(lambda _=False, k=kind: self._choose(k))
-            self.kinds.addWidget(button)
-            self.kind_buttons[kind] = button
-        self.keypad = AmountKeypad()
-        self.keypad.accepted.connect(self._place)
-        self.placed = QVBoxLayout()
-        self.note = _label(role="hint")
-        if sensed:
-            self.note.setText("Jackpot wagers are read from the bet sensors at START GAME.")
-        left = QVBoxLayout()
-        left.addWidget(self.heading)
-        left.addLayout(self.kinds)
-        left.addLayout(self.placed)
-        left.addStretch(1)
-        left.addWidget(self.note)
-        layout = QHBoxLayout(self)
-        layout.addLayout(left, 3)
-        layout.addWidget(self.keypad, 2)
-        self._seat: int | None = None
-        self._kind = "base"
-
-    def show_view(self, view: TableSnapshot, focus: int | None) -> None:
-        players = [s for s in self.ctl.rules.player_seats]
-        self._seat = focus if focus in players or focus == 0 else None
-        if self._seat is None:
-            self.heading.setText("Touch a seat for its wagers")
-        else:
-            name = seat_name(self._seat, view.round.banker_seat, view.round.banker_kind)
-            self.heading.setText(f"{name}: the wager and its amount")
-        for kind, button in self.kind_buttons.items():
-            button.setChecked(kind == self._kind)
-            button.setEnabled(self._seat is not None)
-        self._choose(self._kind, refresh_only=True)
-        _clear(self.placed)
-        if self._seat is None:
-            return
-        for (seat, kind), cents in sorted(view.round.wagers.items()):
-            if seat != self._seat:
-                continue
-            row = TouchButton(f"Take back {kind_name(kind)} {format_cents(cents)}",
-                              ButtonRole.SECONDARY)
-            row.setEnabled(view.why_not(c.RemoveWager(seat, kind)) is None)
-            row.clicked.connect(lambda _=False, s=seat, k=kind: self._remove(s, k))
-            self.placed.addWidget(row)
-
-    def _choose(self, kind: str, refresh_only: bool = False) -> None:
-        self._kind = kind
-        for name, button in self.kind_buttons.items():
-            button.setChecked(name == kind)
-        seat = self._seat
-        self.keypad.set_hint(f"{kind_name(kind)}: {self.ctl.wager_hint(kind)}")
-        if seat is None:
-            self.keypad.set_validator(lambda _cents: "touch a seat first")
-        else:
-            self.keypad.set_validator(
-                lambda cents: self.ctl.check(c.PlaceWager(seat, kind, cents)))
-        if not refresh_only:
-            self.keypad.clear()
-
-    def _place(self, cents: int) -> None:
-        if self._seat is None:
-            return
-        seat, kind = self._seat, self._kind
-        if self.act(lambda: self.ctl.do(c.PlaceWager(seat, kind, cents))):
-            self.keypad.clear()
-
-    def _remove(self, seat: int, kind: str) -> None:
-        self.act(lambda: self.ctl.do(c.RemoveWager(seat, kind)))
+from ui.words import MISDEALS, seat_name
 
 
 class ActionPage(Page):
-    """The action: dice total or RNG number on the keypad, the high-card seat, or the
-    shuffler's own number."""
+    """The action: the dice total in one touch (3 to 18), the RNG number on the keypad, the
+    high-card seat, or the shuffler's own number."""
 
     def __init__(self, ctl: TableController, act: Act) -> None:
         super().__init__(ctl, act)
-        self.heading = _label(role="heading")
+        self.heading = label(role="heading")
         self.keypad = NumberPad()
         self.keypad.accepted.connect(self._number)
         self.seat_row = QHBoxLayout()
+        self.dice = QGridLayout()
+        self.dice_buttons: dict[int, TouchButton] = {}
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addLayout(self.seat_row)
+        layout.addLayout(self.dice)
         layout.addWidget(self.keypad, 1)
         method = ctl.rules.action_method
-        self.keypad.setVisible(method in (ActionSeatMethod.DICE, ActionSeatMethod.RNG))
+        self.keypad.setVisible(method is ActionSeatMethod.RNG)
+        if method is ActionSeatMethod.DICE:
+            low, high = DICE_RANGE
+            for n in range(low, high + 1):
+                button = TouchButton(str(n), ButtonRole.SECONDARY)
+                button.setProperty("big", True)
+                button.clicked.connect(lambda _=False, k=n: self._number(k))
+                self.dice.addWidget(button, (n - low) // 8, (n - low) % 8)
+                self.dice_buttons[n] = button
         self.restart = TouchButton("New high card (floor's permission)", ButtonRole.SECONDARY)
         self.restart.setCheckable(True)
         layout.addWidget(self.restart)
+        layout.addStretch(0 if method is ActionSeatMethod.RNG else 1)
         self.restart.setVisible(method is ActionSeatMethod.HIGH_CARD)
         if method is ActionSeatMethod.HIGH_CARD:
             for seat in ctl.rules.seats:
@@ -224,7 +69,7 @@ class ActionPage(Page):
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:
         method = self.ctl.rules.action_method
-        words = {ActionSeatMethod.DICE: "Roll the three dice and enter the total",
+        words = {ActionSeatMethod.DICE: "Roll the three dice and touch the total",
                  ActionSeatMethod.RNG: "Enter the random number",
                  ActionSeatMethod.HIGH_CARD: "Touch the seat that won the high card",
                  ActionSeatMethod.SHUFFLER: "The shuffler draws the number for the first hand"}
@@ -248,8 +93,8 @@ class DealPage(Page):
 
     def __init__(self, ctl: TableController, act: Act) -> None:
         super().__init__(ctl, act)
-        self.heading = _label(role="heading")
-        self.progress = _label()
+        self.heading = label(role="heading")
+        self.progress = label()
         self.exposed = QHBoxLayout()
         for n in (1, 2, 3, 4):
             button = TouchButton(f"{n} card{'s' if n > 1 else ''} exposed", ButtonRole.SECONDARY)
@@ -257,7 +102,7 @@ class DealPage(Page):
                 lambda: self.ctl.do(c.CardsExposed(k))))
             self.exposed.addWidget(button)
         self.first = QHBoxLayout()
-        self.first_label = _label("First hand put at another seat:", "hint")
+        self.first_label = label("First hand put at another seat:", "hint")
         self.first.addWidget(self.first_label)
         for seat in ctl.rules.seats:
             button = TouchButton(str(seat), ButtonRole.SECONDARY)
@@ -265,11 +110,13 @@ class DealPage(Page):
                 lambda: self.ctl.first_hand_went_to(s)))
             self.first.addWidget(button)
         self.misdeal = QHBoxLayout()
+        self.misdeal_buttons: dict[MisdealReason, TouchButton] = {}
+        self._armed: MisdealReason | None = None
         for reason in (MisdealReason.POSITION_MISSED, MisdealReason.HAND_NOT_SEVEN):
             button = TouchButton(f"Misdeal: {MISDEALS[reason.value][0]}", ButtonRole.DANGER)
-            button.clicked.connect(lambda _=False, r=reason: self.act(
-                lambda: self.ctl.do(c.DeclareMisdeal(r.value))))
+            button.clicked.connect(lambda _=False, r=reason: self._misdeal(r))
             self.misdeal.addWidget(button)
+            self.misdeal_buttons[reason] = button
         layout = QVBoxLayout(self)
         for part in (self.heading, self.progress):
             layout.addWidget(part)
@@ -292,18 +139,35 @@ class DealPage(Page):
                               f"order {order}" + (f" - {r.exposed} card(s) exposed"
                                                   if r.exposed else ""))
         live = r.phase in (Phase.DEALING, Phase.DEAL_CHECK)
-        for widget in _widgets(self.exposed):
+        for widget in layout_widgets(self.exposed):
             widget.setEnabled(live)
         early = r.phase in (Phase.ACTION, Phase.DEALING) and not r.delivered
-        for widget in _widgets(self.first):
+        for widget in layout_widgets(self.first):
             widget.setVisible(early)
+        if r.phase not in (Phase.DEALING, Phase.DEAL_CHECK):
+            self._arm(None)
+
+    def _arm(self, reason: MisdealReason | None) -> None:
+        self._armed = reason
+        for each, button in self.misdeal_buttons.items():
+            words = MISDEALS[each.value][0]
+            button.setText(f"Touch again to declare: {words}" if each is reason
+                           else f"Misdeal: {words}")
+
+    def _misdeal(self, reason: MisdealReason) -> None:
+        """A misdeal voids every hand: the first touch asks, the second declares it."""
+        if self._armed is not reason:
+            self._arm(reason)
+            return
+        self._arm(None)
+        self.act(lambda: self.ctl.do(c.DeclareMisdeal(reason.value)))
 
 
 class MisdealPage(Page):
     def __init__(self, ctl: TableController, act: Act) -> None:
         super().__init__(ctl, act)
-        self.heading = _label(role="heading")
-        self.todo = _label()
+        self.heading = label(role="heading")
+        self.todo = label()
         self.keypad = NumberPad(hint="count by hand and enter the number of cards, or "
                                      "count them in the shuffler")
         self.keypad.accepted.connect(self._counted)
@@ -319,11 +183,18 @@ class MisdealPage(Page):
         r = view.round
         what, todo = MISDEALS.get(r.misdeal_reason or "", (r.misdeal_reason or "", ""))
         self.heading.setText(f"Misdeal: {what}")
-        if r.deck_count_due:
+        if r.deck_count_due and r.last_count is not None:
+            self.todo.setText(f"The deck counted {r.last_count} cards, not 53: look for the "
+                              "missing or extra cards (floor, discard rack, shuffler), then "
+                              "count again. Every wager stays.")
+        elif r.deck_count_due:
             self.todo.setText(f"{todo.capitalize()}. Play goes on only when the count is 53; "
                               "every wager stays.")
-        else:
+        elif r.misdeal_reason in ("not_four_left", "card_count_error"):
             self.todo.setText("The deck is counted. Redeal: every wager stays.")
+        else:  # Catfish Bend, "Irregularities": a count follows items 1 and 5 only
+            self.todo.setText("No deck count is due for this misdeal. Gather the hands and "
+                              "redeal: every wager stays.")
         self.keypad.setVisible(r.deck_count_due)
         self.keypad.set_validator(lambda n: self.ctl.check(c.DeckCounted(n)))
 
@@ -338,10 +209,10 @@ class HandPage(Page):
 
     def __init__(self, ctl: TableController, act: Act) -> None:
         super().__init__(ctl, act)
-        self.heading = _label(role="heading")
+        self.heading = label(role="heading")
         self.cards = CardRow(card_height=theme.CARD_HEIGHT)
         self.cards.tapped.connect(self._tap)
-        self.detail = _label()
+        self.detail = label()
         self.house_way = TouchButton("House Way", ButtonRole.PRIMARY, money=True)
         self.house_way.clicked.connect(self._house_way)
         self.own = TouchButton("Set as shown", ButtonRole.SECONDARY, money=True)
@@ -365,8 +236,11 @@ class HandPage(Page):
         r = view.round
         self._banker = r.phase is Phase.BANKER_SET
         todo = r.players_to_set()
+        # Catfish Bend, "Irregularities": a hand reset after a first foul may be set again
+        again = [s for s, how in r.set_how.items() if how == "foul_reset_house_way"
+                 and self.ctl.check(c.SetPlayerHand(s, self.ctl.house_way(s))) is None]
         seat = r.banker_seat if self._banker else (
-            focus if focus in todo else (todo[0] if todo else None))
+            focus if focus in todo or focus in again else (todo[0] if todo else None))
         if seat != self._seat:
             self._low = []
         self._seat = seat
@@ -397,19 +271,34 @@ class HandPage(Page):
             preview = self.ctl.preview_setting(self._seat, low)
             self.cards.set_groups([("Low", format_cards(preview.setting.low).split()),
                                    ("High", format_cards(preview.setting.high).split())])
-            if preview.foul:
+            if preview.foul and self._banker:
+                # the banker never plays a foul hand (rules README, "Setting and comparing
+                # hands"; Catfish Bend, "Player Banker"): the round resets it
+                self.detail.setText("FOUL: the low hand beats the high hand. The banker's "
+                                    "hand is then set the House Way.")
+            elif preview.foul:
                 self.detail.setText(f"FOUL: the low hand beats the high hand. "
                                     f"{preview.consequence.capitalize()}.")
             else:
                 self.detail.setText("Set by the player: not foul.")
+            self._loud(preview.foul)
             self.own.setEnabled(True)
         else:
             self.cards.set_cards(format_cards(self._hand).split())
             self.cards.set_selected(self._low)
+            self._loud(False)
             self.detail.setText(f"House Way: {format_cards(way.low)} | {format_cards(way.high)}"
                                 f" - {way.rule}" + ("" if self._banker else
                                                     "\nor touch the two cards of the low hand"))
             self.own.setEnabled(False)
+
+    def _loud(self, foul: bool) -> None:
+        """A foul is said as loudly as a refusal."""
+        role = "refusal" if foul else ""
+        if self.detail.property("role") != role:
+            self.detail.setProperty("role", role)
+            self.detail.style().unpolish(self.detail)
+            self.detail.style().polish(self.detail)
 
     def _tap(self, index: int) -> None:
         if self._seat is None or not self.ctl.sets_own_hand(self._seat):
@@ -445,107 +334,37 @@ class HandPage(Page):
             self._low = []
 
 
-class SettlementPage(Page):
-    """The next seat in the settlement order: what to pay, take or push, line by line."""
-
-    def seat_in_focus(self, view: TableSnapshot, focus: int | None) -> int | None:
-        return view.round.next_to_settle()
-
-    def __init__(self, ctl: TableController, act: Act) -> None:
-        super().__init__(ctl, act)
-        self.heading = _label(role="heading")
-        self.banker = CardRow(card_height=theme.CARD_HEIGHT // 2)
-        self.player = CardRow(card_height=theme.CARD_HEIGHT // 2)
-        self.lines = _label()
-        self.lines.setProperty("role", "amount")
-        self.coverage = _label(role="hint")
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.heading)
-        hands = QHBoxLayout()
-        hands.addWidget(self.player, 1)
-        hands.addWidget(self.banker, 1)
-        layout.addLayout(hands, 1)
-        layout.addWidget(self.lines)
-        layout.addWidget(self.coverage)
-
-    def show_view(self, view: TableSnapshot, focus: int | None) -> None:
-        r = view.round
-        seat = r.next_to_settle()
-        for row in (self.banker, self.player):
-            row.set_four_colour(self.four_colour)
-        if r.ace_high_push:
-            push = "The banker has ace-high pai gow: every base wager pushes. "
-        else:
-            push = ""
-        if seat is None:
-            self.heading.setText(push + "Every seat is settled")
-            self.lines.setText("")
-            return
-        self.heading.setText(push + f"Settle {seat_name(seat, r.banker_seat, r.banker_kind)}")
-        banker = r.banker_setting
-        if banker is not None:
-            self.banker.set_groups([("Banker low", format_cards(banker.low).split()),
-                                    ("Banker high", format_cards(banker.high).split())])
-        setting = r.settings.get(seat)
-        if setting is not None:
-            self.player.set_groups([("Low", format_cards(setting.low).split()),
-                                    ("High", format_cards(setting.high).split())])
-        else:
-            self.player.set_cards("")
-        self.lines.setText("\n".join(line_words(x) for x in r.lines_of(seat)) or "nothing")
-        left = r.banker_coverage_left
-        self.coverage.setText("" if left is None else
-                              f"Banker's coverage left: {format_cents(left)}")
-
-
-class EndPage(Page):
-    """Every seat settled: the jackpot panel (marks, the hits in paying order, CONFIRM and the
-    swipe), then END GAME."""
-
-    def __init__(self, ctl: TableController, act: Act) -> None:
-        super().__init__(ctl, act)
-        self.heading = _label(role="heading")
-        self.jackpot = JackpotPanel(ctl, act)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.heading)
-        layout.addWidget(self.jackpot, 1)
-        self.jackpot.setVisible(ctl.snapshot().has_jackpot)
-
-    def show_view(self, view: TableSnapshot, focus: int | None) -> None:
-        # with a jackpot the panel's own titles and the phase bar say it: the room is the panel's
-        self.heading.setVisible(not view.jackpot_games)
-        self.heading.setText("Every seat is settled: press END GAME")
-        if view.has_jackpot:
-            self.jackpot.show_view(view)
-
-
 class PageStack(QWidget):
-    """The phase's page, one shown at a time. Unlike a stacked widget, only the page shown
-    counts for the window's size (a hidden widget takes no room in a box layout), so a large
-    page of one phase never squeezes the table in another."""
+    """The phase's page, one shown at a time, each inside its own scroll area: a page takes
+    the room the window gives it and scrolls what does not fit, so no page makes the window
+    taller than the screen. Only the page shown counts for the window's size."""
 
     def __init__(self) -> None:
         super().__init__()
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self.pages: list[QWidget] = []
+        self._areas: list[Scroller] = []
 
     def addWidget(self, page: QWidget) -> None:
+        area = Scroller(page)
         self.pages.append(page)
-        self._layout.addWidget(page)
-        page.setVisible(len(self.pages) == 1)
+        self._areas.append(area)
+        self._layout.addWidget(area)
+        area.setVisible(len(self.pages) == 1)
 
     def indexOf(self, page: QWidget) -> int:
         return self.pages.index(page) if page in self.pages else -1
 
     def currentWidget(self) -> QWidget | None:
-        return next((p for p in self.pages if not p.isHidden()), None)
+        return next((p for p, a in zip(self.pages, self._areas, strict=True)
+                     if not a.isHidden()), None)
 
     def setCurrentWidget(self, page: QWidget) -> None:
-        for other in self.pages:
+        for other, area in zip(self.pages, self._areas, strict=True):
             if other is not page:
-                other.hide()
-        page.show()
+                area.hide()
+        self._areas[self.pages.index(page)].show()
 
 
 def build_pages(ctl: TableController, act: Act) -> tuple[PageStack, dict[Phase, Page]]:

@@ -69,10 +69,11 @@ class SeatPanel(QFrame):
             badges.append("BANK OFFERED")
         if seat == r.action_seat:
             badges.append("ACTION")
+        # one word on every profile, then what the profile did with it
         if seat in r.dead:
-            badges.append("DEAD HAND")
+            badges.append("FOUL: LOSES")
         elif r.fouls.get(seat):
-            badges.append("FOUL")
+            badges.append("FOUL: HOUSE WAY")
         if any(h.seat == seat for h in r.jackpot_hits):
             badges.append("JACKPOT PAID")
         elif any(p.seat == seat for p in view.jackpot_pending):

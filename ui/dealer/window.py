@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QCloseEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -25,7 +25,9 @@ from dealer_console.errors import ConsoleError
 from dealer_console.round.state import Phase
 from ui import theme
 from ui.bridge import ControllerBridge
+from ui.dealer.betting import BettingPage
 from ui.dealer.next_step import next_step
+from ui.dealer.page_kit import Scroller
 from ui.dealer.pages import build_pages
 from ui.dealer.seats import TableView
 from ui.supervisor.area import SupervisorArea
@@ -40,8 +42,19 @@ from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import PHASES
 
+TOP_SHARE, TABLE_SHARE, BAR_SHARE = 9, 16, 15
+"""The top strip's, the table's and the phase bar's share of the screen's height (per cent)."""
+
 DEVICE_SHARE = 55
 """The most of the header's width (per cent) the device list may take from the round's title."""
+
+
+class DealerArea(StackPage):
+    """The dealer's table: its strips have fixed heights and its page scrolls, so its height
+    never depends on its width (a stack would otherwise take the page's wish for a need)."""
+
+    def hasHeightForWidth(self) -> bool:
+        return False
 
 
 class DealerWindow(QMainWindow):
@@ -79,6 +92,9 @@ class DealerWindow(QMainWindow):
         self.table = TableView(controller.rules.seats)
         self.table.seat_tapped.connect(self._seat_tapped)
         self.stack, self.pages = build_pages(controller, self.act)
+        betting = self.pages[Phase.BETTING]
+        if isinstance(betting, BettingPage):
+            betting.on_focus = self._focus_on
         self.phase_bar = PhaseBar()
         policy = self.phase_bar.primary.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
@@ -99,26 +115,46 @@ class DealerWindow(QMainWindow):
         self.win_pages = WinPageDesk(controller, self)
         """Prints and shows the win page the money bag asks for."""
 
+        # the top strip: the round's title always, then the devices or their faults, then
+        # the card the table waits for; one fixed height, so nothing below it ever moves
+        self.fault_area = Scroller(self.faults)
+        self.fault_area.hide()
+        self.table_area = Scroller(self.table)
+        """The seats scroll together when a round's marks need more than their strip."""
+        self.title.setWordWrap(True)
+        self.title.setProperty("role", "")
+        self.title.setStyleSheet(f"font-size: {theme.FONT_BODY}px; font-weight: bold;")
+        prompt_layout = self.card_prompt.layout()
+        assert prompt_layout is not None
+        prompt_layout.setContentsMargins(theme.SPACING, 2, 2, 2)
+        self.card_prompt.text.setStyleSheet(f"font-size: {theme.FONT_SMALL}px;")
+        header.removeWidget(self.title)
+        self.top = QWidget()
+        self.top_row = QHBoxLayout(self.top)
+        self.top_row.setContentsMargins(0, 0, 0, 0)
+        self.top_row.addWidget(self.title, 2)
+        self.top_row.addWidget(self.header, 3)
+        self.top_row.addWidget(self.fault_area, 3)
         body = QVBoxLayout()
         body.setContentsMargins(theme.SPACING // 2, 0, theme.SPACING // 2, 0)
         body.setSpacing(0)
-        body.addWidget(self.header)
-        body.addWidget(self.faults)
-        body.addWidget(self.table, 2)
-        body.addWidget(self.stack, 5)
+        body.addWidget(self.top)
+        body.addWidget(self.table_area)
+        body.addWidget(self.stack, 1)
         body.addWidget(self.phase_bar)
-        self.dealer_area = StackPage()
+        self.dealer_area = DealerArea()
         self.dealer_area.setLayout(body)
         self.areas = QStackedWidget()
         """The dealer's table, or a staff area (the supervisor's screens) in its place."""
         self.areas.addWidget(self.dealer_area)
         central = QWidget()
-        outer = QVBoxLayout(central)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.setSpacing(0)
-        outer.addWidget(self.card_prompt)
-        outer.addWidget(self.areas, 1)
+        self.outer = QVBoxLayout(central)
+        self.outer.setContentsMargins(0, 0, 0, 0)
+        self.outer.setSpacing(0)
+        self.outer.addWidget(self.areas, 1)
         self.setCentralWidget(central)
+        self._place_prompt()
+        self._fit_parts(QSize(1280, 800))
         bridge.changed.connect(self.show_view)
         self.show_view(controller.snapshot())
 
@@ -129,10 +165,17 @@ class DealerWindow(QMainWindow):
         try:
             command()
         except ConsoleError as exc:
-            self.phase_bar.show_message(str(exc))
+            self._say(str(exc))
             return False
         self.phase_bar.clear_message()
+        self.phase_bar.instruction.show()
         return True
+
+    def _say(self, problem: str, todo: str = "") -> None:
+        """A refusal or a notice in the phase bar, in the sentence's place (the bar keeps its
+        height) until the next step succeeds."""
+        self.phase_bar.show_message(problem, todo)
+        self.phase_bar.instruction.hide()
 
     def ask_supervisor(self) -> None:
         """The supervisor's screens open on a supervisor's (or an executive's) card."""
@@ -148,12 +191,14 @@ class DealerWindow(QMainWindow):
                                          self.close_supervisor)
         self.areas.addWidget(self.supervisor)
         self.areas.setCurrentWidget(self.supervisor)
+        self._place_prompt()
         return self.supervisor
 
     def close_supervisor(self) -> None:
         area, self.supervisor = self.supervisor, None
         self._stop_guard()
         self.areas.setCurrentWidget(self.dealer_area)
+        self._place_prompt()
         if area is not None:
             self.areas.removeWidget(area)
             area.deleteLater()
@@ -172,7 +217,7 @@ class DealerWindow(QMainWindow):
             self.leave_test_mode()
         else:
             self.close_supervisor()
-        self.phase_bar.show_message(why)
+        self._say(why)
 
     def ask_technician(self) -> None:
         """Test mode and the technician's screens open on a technician's card, between
@@ -187,6 +232,7 @@ class DealerWindow(QMainWindow):
                                          self.leave_test_mode, check=self.guard.check)
         self.areas.addWidget(self.technician)
         self.areas.setCurrentWidget(self.technician)
+        self._place_prompt()
         return self.technician
 
     def leave_test_mode(self) -> None:
@@ -195,12 +241,20 @@ class DealerWindow(QMainWindow):
         if self.ctl.in_test_mode:
             self.act(self.ctl.leave_test_mode)
         self.areas.setCurrentWidget(self.dealer_area)
+        self._place_prompt()
         if area is not None:
             self.areas.removeWidget(area)
             area.deleteLater()
 
+    def _focus_on(self, seat: int | None) -> None:
+        """A page moved the seat in focus (the next seat's wager)."""
+        self.focus = seat
+
     def _seat_tapped(self, seat: int) -> None:
         self.focus = seat
+        betting = self.pages[Phase.BETTING]
+        if isinstance(betting, BettingPage):
+            betting.touched(seat)
         self.show_view(self.ctl.snapshot())
 
     def _toggle_colours(self) -> None:
@@ -226,7 +280,30 @@ class DealerWindow(QMainWindow):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._fit_parts(event.size())
         self._device_words()
+
+    def _fit_parts(self, size: QSize) -> None:
+        """The strips' heights from the screen's: fixed whatever the page holds (the keypad
+        and the phase bar never move), the table taller on a taller screen (bigger cards,
+        more lines); the page takes the rest and scrolls what does not fit."""
+        height = max(size.height(), 600)
+        self.top.setFixedHeight(height * TOP_SHARE // 100)
+        # past 800 px, four tenths of the extra height go to the table: bigger cards, more lines
+        self.table_area.setFixedHeight(height * TABLE_SHARE // 100 + max(0, height - 800) * 2 // 5)
+        self.phase_bar.setFixedHeight(height * BAR_SHARE // 100)
+
+    def _place_prompt(self) -> None:
+        """The card prompt sits in the dealer's top strip (beside the faults, never over
+        them) while the dealer's table shows, above a staff area otherwise."""
+        dealer = self.areas.currentWidget() is self.dealer_area
+        owner = self.top if dealer else self.centralWidget()
+        if self.card_prompt.parentWidget() is owner:
+            return
+        if dealer:
+            self.top_row.addWidget(self.card_prompt, 3)
+        else:
+            self.outer.insertWidget(0, self.card_prompt)
 
     def show_view(self, view: TableSnapshot) -> None:
         self.card_prompt.show_prompt(view.card_wanted)
@@ -237,8 +314,11 @@ class DealerWindow(QMainWindow):
         self._devices_view = view
         self._device_words()
         self.faults.set_faults([(d.title, d.fault or "", d.todo) for d in view.faults])
-        # a fault takes the header's place: it says more, and the page keeps its room
-        self.header.setVisible(not view.faults)
+        # a fault takes the devices' place (the round's title stays): it says more, and the
+        # page keeps its room
+        self.header.setVisible(not view.faults and view.card_wanted is None)
+        self.fault_area.setVisible(bool(view.faults))
+        self._place_prompt()
         page = self.pages.get(r.phase)
         current = self.focus
         if page is not None:
@@ -264,7 +344,7 @@ class DealerWindow(QMainWindow):
             # hit it was for; the phase bar keeps its room for the next step
             in_panel = view.jackpot_armed and r.phase is Phase.END
             if (notice.level is not Level.INFO or notice.todo) and not in_panel:
-                self.phase_bar.show_message(notice.what, notice.todo)
+                self._say(notice.what, notice.todo)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._stop_guard()  # a closed console keeps no idle timer running

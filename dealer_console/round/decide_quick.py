@@ -1,0 +1,96 @@
+"""The steps of an ordinary round that a dealer takes for many seats at once: last round's
+wagers again, every hand left set the House Way, every seat settled as shown. Each is the
+seat-by-seat command applied in turn on a copy of the round, so it is checked by the same
+rules and records the same events a dealer would have caused seat by seat; one refused step
+refuses the whole command."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dealer_console.round import commands as c
+from dealer_console.round.decide_betting import HANDLERS as BETTING
+from dealer_console.round.decide_setting import HANDLERS as SETTING
+from dealer_console.round.evolve import clone, evolve
+from dealer_console.round.rotation import last_wagers
+from dealer_console.round.rules import RoundRules
+from dealer_console.round.state import Phase, RoundState
+from dealer_console.round.values import EventTuple, Handler, Refused, Services, need_phase
+
+
+def _in_turn(state: RoundState, rules: RoundRules, services: Services,
+             steps: list[c.Command], more: Callable[[RoundState], c.Command | None]
+             ) -> list[EventTuple]:
+    """The events of ``steps`` (then of ``more(trial)`` while it names one), each decided on
+    the round as the steps before it left it."""
+    trial = clone(state)
+    events: list[EventTuple] = []
+
+    def take(cmd: c.Command) -> None:
+        handlers = {**BETTING, **SETTING}
+        for event in handlers[type(cmd)](trial, rules, cmd, services):
+            evolve(trial, event)
+            events.append(event)
+
+    for cmd in steps:
+        take(cmd)
+    following = more(trial)
+    while following is not None:
+        take(following)
+        following = more(trial)
+    return events
+
+
+def repeat_seats(state: RoundState) -> list[int]:
+    """The seats the table's "same wagers as last round" would bet for: those that played
+    last round, have no wager yet and do not bank this round."""
+    banker = state.banker_seat if state.banker_kind == "player" else None
+    taken = {s for (s, _k) in state.wagers}
+    return sorted({s for s, _k, _a in last_wagers(state)} - taken - {banker})
+
+
+def _repeat_wagers(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
+                   ) -> list[EventTuple]:
+    assert isinstance(cmd, c.RepeatWagers)
+    need_phase(state, cmd)
+    last = last_wagers(state)
+    if cmd.seat is None:
+        seats = repeat_seats(state)
+        if not seats:
+            raise Refused("no seat to bet as last round: every seat that played last round "
+                          "has its wagers or banks" if last else "no wagers last round")
+    else:
+        seats = [cmd.seat]
+        if not any(s == cmd.seat for s, _k, _a in last):
+            raise Refused(f"seat {cmd.seat} had no wager last round")
+        if any(s == cmd.seat for (s, _k) in state.wagers):
+            raise Refused(f"seat {cmd.seat} has wagers already: take them back first")
+    # the base wager first: a bonus wager rides on it
+    wanted = sorted((w for w in last if w[0] in seats), key=lambda w: (w[0], w[1] != "base"))
+    return _in_turn(state, rules, services,
+                    [c.PlaceWager(s, k, a) for s, k, a in wanted], lambda _t: None)
+
+
+def _set_hands_house_way(state: RoundState, rules: RoundRules, cmd: c.Command,
+                         services: Services) -> list[EventTuple]:
+    need_phase(state, cmd)
+    todo = [s for s in state.seats_with_base()
+            if s != state.banker_seat and s not in state.settings]
+    if not todo:
+        raise Refused("every player's hand is set")
+    return _in_turn(state, rules, services, [c.SetPlayerHand(s) for s in todo],
+                    lambda _t: None)
+
+
+def _settle_all(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
+                ) -> list[EventTuple]:
+    need_phase(state, cmd)
+    return _in_turn(state, rules, services, [c.SettleNext()],
+                    lambda t: c.SettleNext() if t.phase is Phase.SETTLEMENT else None)
+
+
+HANDLERS: dict[type[c.Command], Handler] = {
+    c.RepeatWagers: _repeat_wagers,
+    c.SetHandsHouseWay: _set_hands_house_way,
+    c.SettleAll: _settle_all,
+}

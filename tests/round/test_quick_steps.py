@@ -1,0 +1,106 @@
+"""The steps a dealer takes for many seats at once (``round/decide_quick.py``): each records
+what the seat-by-seat commands would have, is refused as a whole when one of its steps is,
+and survives a replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dealer_console.round import commands as c
+from dealer_console.round.machine import Refused
+from dealer_console.round.rotation import own_bank
+from dealer_console.round.state import Phase
+from tests.round.helpers import (
+    PROFILES,
+    deal,
+    hands_with,
+    make_table,
+    play_round,
+    reopen,
+    start_and_act,
+    take_bank,
+)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_last_round_s_wagers_again_then_one_touch_house_way_and_settlement(
+        tmp_path: Path, profile: str) -> None:
+    table = make_table(tmp_path, profile)
+    play_round(table, seed=1)
+    st = table.state
+    if st.phase is Phase.BANKER and profile == "catfish-bend-fortune":
+        table.handle(c.DeclineBank(st.offer_seat))  # the house banks again
+    elif st.phase is Phase.BANKER:
+        take_bank(table)
+    banker = table.state.banker_seat if table.state.banker_kind == "player" else None
+    events = table.handle(c.RepeatWagers())
+    assert {e.kind for e in events} == {"wager_placed"}
+    placed = dict(table.state.wagers)
+    # every seat of last round but this round's banker, at last round's amounts
+    assert placed, "nothing repeated"
+    assert banker not in {s for (s, _k) in placed}
+    assert all(a == (2000 if k == "base" else 500) for (_s, k), a in placed.items())
+    with pytest.raises(Refused, match="every seat that played last round"):
+        table.handle(c.RepeatWagers())
+    start_and_act(table)
+    deal(table, hands_with({}, 2))
+    table.handle(c.RemainingCards(4))
+    if table.state.phase is Phase.BANKER_SET:
+        table.handle(c.SetBankerHand())
+    if table.state.phase is Phase.PLAYERS_SET:
+        kinds = [e.kind for e in table.handle(c.SetHandsHouseWay())]
+        assert kinds.count("player_set") == len([s for s in table.state.seats_with_base()
+                                                 if s != table.state.banker_seat])
+    if table.state.phase is Phase.BANKER_SET:
+        table.handle(c.SetBankerHand())
+    assert table.state.phase is Phase.SETTLEMENT
+    seats = list(table.state.opening["plan_seats"])
+    kinds = [e.kind for e in table.handle(c.SettleAll())]
+    assert kinds == ["seat_settled"] * len(seats)
+    assert table.state.phase is Phase.END and table.state.settled_seats == seats
+    with pytest.raises(Refused, match="not allowed in phase end"):
+        table.handle(c.SettleAll())
+    again = reopen(table)
+    assert again.state.settled_seats == seats and again.state.lines == table.state.lines
+
+
+def test_a_seat_s_wagers_again_and_the_refusals(tmp_path: Path) -> None:
+    table = make_table(tmp_path, "washington-face-up")
+    with pytest.raises(Refused, match="no wagers last round"):
+        table.handle(c.RepeatWagers())
+    play_round(table, seed=1)
+    table.handle(c.PlaceWager(2, "base", 1500))
+    with pytest.raises(Refused, match="seat 2 has wagers already"):
+        table.handle(c.RepeatWagers(2))
+    table.handle(c.RepeatWagers(3))
+    assert table.state.wagers == {(2, "base"): 1500, (3, "base"): 2000, (3, "fortune"): 500}
+    table.handle(c.RepeatWagers())  # the others; seat 2 keeps its new wager
+    assert table.state.wagers[(2, "base")] == 1500 and len(table.state.wagers) == 1 + 5 * 2
+
+
+def test_a_repeat_the_rules_refuse_places_nothing(tmp_path: Path) -> None:
+    """Catfish Bend: a player banker must cover the wagers; a wager of last round the limits
+    now refuse refuses the whole repeat (nothing placed)."""
+    table = make_table(tmp_path, "washington-face-up")
+    play_round(table, seed=1)
+    table.state.opening["last_wagers"] = [[1, "base", 2000], [2, "base", 90_000]]
+    with pytest.raises(Refused, match=r"above the maximum"):
+        table.handle(c.RepeatWagers())
+    assert not table.state.wagers
+
+
+def test_the_bank_offered_is_the_seat_s_own_amount(tmp_path: Path) -> None:
+    """Oxford Downs: the bank moves every round; the amount offered is the seat's own last
+    bank, else its own base wager as it last played, never the last banker's."""
+    table = make_table(tmp_path, "oxford-downs-face-up")
+    assert own_bank(table.state) is None
+    play_round(table, seed=1)  # seat 1 banked $1,000; the others bet $20
+    st = table.state
+    assert st.phase is Phase.BANKER and st.offer_seat == 2
+    assert own_bank(st) == 2000
+    table.handle(c.AcceptBank(2, 2000))
+    table.handle(c.RepeatWagers())
+    # seat 1 banked last round and never played: nothing of it repeated
+    assert {s for (s, _k) in table.state.wagers} == {3, 4, 5, 6, 7}

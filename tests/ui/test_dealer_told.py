@@ -1,0 +1,92 @@
+"""What the dealer must be told (issue 22), on the real screens: a misdeal declared only on a
+second touch, a short deck count said with what to do, each seat starting on its base wager,
+and a grey START GAME saying why in dollars."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dealer_console.round.state import Phase
+from ui.testing import ScreenPlayer
+
+
+def start(play: list[ScreenPlayer], profile: str, db: Path) -> ScreenPlayer:
+    player = ScreenPlayer.start(profile, db)
+    play.append(player)
+    return player
+
+
+def test_a_misdeal_button_asks_for_a_second_touch(play: list[ScreenPlayer],
+                                                  tmp_path: Path) -> None:
+    p = start(play, "washington-face-up", tmp_path / "t.db")
+    p.tap(p.button("Hands on the deal button", p.world))
+    p.open_round()
+    p.wait(lambda: p.phase is Phase.DEALING, "the deal")
+    deal = p.window.pages[Phase.DEALING]
+    p.tap(p.button("Misdeal: a position was missed in the deal", deal))
+    assert p.phase is Phase.DEALING  # one touch declares nothing
+    p.tap(p.button("Touch again to declare: a position was missed in the deal", deal))
+    p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
+    todo = p.window.pages[Phase.MISDEAL].todo  # type: ignore[attr-defined]
+    assert "No deck count is due" in todo.text()
+
+
+def test_a_short_deck_count_says_what_was_counted_and_what_to_do(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, "washington-face-up", tmp_path / "t.db")
+    p.tap(p.button("Next deal: card-count error", p.world))
+    p.open_round()
+    p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
+    page = p.window.pages[Phase.MISDEAL]
+    p.type_number(page.keypad, 52)  # type: ignore[attr-defined]
+    p.wait(lambda: "counted 52 cards, not 53" in page.todo.text(),  # type: ignore[attr-defined]
+           "the short count on screen")
+    assert p.ctl.state.deck_count_due
+
+
+def test_each_seat_starts_on_its_base_wager(play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, "washington-face-up", tmp_path / "t.db")
+    p.seat(1)
+    p.tap(p.button("Base", p.betting))
+    p.type_amount(p.betting.keypad, 20)
+    p.tap(p.betting.keypad.keys["ok"])
+    p.seat(1)
+    p.tap(p.button("Fortune", p.betting))
+    p.seat(2)
+    assert p.betting.kind_buttons["base"].isChecked()
+    assert not p.betting.kind_buttons["fortune"].isChecked()
+    p.type_amount(p.betting.keypad, 30)
+    p.tap(p.betting.keypad.keys["ok"])
+    assert p.ctl.state.wagers == {(1, "base"): 2000, (2, "base"): 3000}
+
+
+def test_a_grey_start_game_says_why_in_dollars(play: list[ScreenPlayer], tmp_path: Path) -> None:
+    """Catfish Bend, "Player Banker": a player banks only covering every standard wager."""
+    p = start(play, "catfish-bend-fortune", tmp_path / "t.db")
+    p.open_round()  # the house banks the first round
+    p.until_hands_set()
+    p.play_to_end()
+    p.end_game()
+    assert p.phase is Phase.BANKER
+    p.accept_bank(10)
+    p.tap(p.button("Same wagers as last round", p.betting))
+    p.bet(0, "House wager", 25)  # the house plays against a player banker
+    p.wait(lambda: not p.window.phase_bar.primary.isEnabled(), "START GAME to grey")
+    sentence = p.window.phase_bar.instruction.text()
+    assert "START GAME waits" in sentence and "$10.00" in sentence, sentence
+
+
+def test_a_jackpot_swipe_with_the_reader_unplugged_says_so_and_cancels_on_screen(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, "washington-face-up", tmp_path / "t.db")
+    p.deal_jackpot_hands(["As Ks Qs Js Ts 2d 3c"])  # a royal flush at seat 1
+    p.tap(p.button("CONFIRM, then swipe the card"))
+    assert p.ctl.snapshot().jackpot_armed
+    p.tap(p.button("Unplug keypad", p.world))
+    p.wait(lambda: p.window.faults.isVisible(), "the fault banner")
+    page = p.window.pages[Phase.END]
+    assert "not connected: no swipe can be read" in page.jackpot.hits.text()  # type: ignore[attr-defined]
+    assert "card reader is unplugged" in p.window.phase_bar.instruction.text()
+    p.tap(page.jackpot.cancel)  # type: ignore[attr-defined]
+    assert not p.ctl.snapshot().jackpot_armed
+    assert p.button("CONFIRM, then swipe the card").isVisible()
