@@ -6,10 +6,11 @@ the pit no longer knows, a link down stops the jackpot wagers."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from dealer_console.pit.sql import ALERT_KINDS
 from dealer_console.pit.server import Ack, ReportRow
+from dealer_console.pit.sql import ALERT_KINDS
 
 HEARTBEAT_S = 2.0
 """How often a table reports when nothing changes."""
@@ -57,16 +58,23 @@ def pit_alerts(rows: list[ReportRow]) -> list[Alert]:
     """Every table's alerts: the loud ones first, by urgency and then by table; the
     acknowledged after them in the same order."""
     every = [a for row in rows for a in alerts_of(row)]
-    return sorted(every, key=lambda a: (a.acked is not None, a.urgency, a.table_id))
+    return sorted(every, key=lambda a: (a.acked is not None, a.urgency,
+                                        natural(a.table_id)))
 
 
-def tile_urgency(row: ReportRow) -> tuple[int, int, str]:
+def natural(name: str) -> tuple[tuple[int, str], ...]:
+    """A table's name as people sort it: ``t2`` before ``t10``."""
+    return tuple((int(part), "") if part.isdigit() else (-1, part)
+                 for part in re.split(r"(\d+)", name))
+
+
+def tile_urgency(row: ReportRow) -> tuple[int, int, tuple[tuple[int, str], ...]]:
     """Where a table's tile goes: tables with a loud alert first (most urgent first), then
     those with only acknowledged alerts, then the quiet ones; by name within each."""
     found = alerts_of(row)
     loud = [a.urgency for a in found if a.acked is None]
     if loud:
-        return (0, min(loud), row.report.table_id)
+        return (0, min(loud), natural(row.report.table_id))
     if found:
-        return (1, min(a.urgency for a in found), row.report.table_id)
-    return (2, 0, row.report.table_id)
+        return (1, min(a.urgency for a in found), natural(row.report.table_id))
+    return (2, 0, natural(row.report.table_id))

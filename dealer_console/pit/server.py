@@ -17,9 +17,9 @@ from pathlib import Path
 from dealer_console.employees.cardhash import hash_card
 from dealer_console.link.server import Connection, call
 from dealer_console.link.settings import LinkError
+from dealer_console.link.sql_base import ADMIN_ROLE
 from dealer_console.pit.report import DeviceState, TableReport
 from dealer_console.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
-from dealer_console.link.sql_base import ADMIN_ROLE
 
 _LOGIN = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}$")
 

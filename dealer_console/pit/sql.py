@@ -106,8 +106,8 @@ SCHEMA: tuple[str, ...] = (
                                                                    "pit_staff_log")),
     f"""
     CREATE FUNCTION pit_tag(p_track text) RETURNS text LANGUAGE sql STABLE {_DEFINER} AS $$
-        SELECT substr(encode(hmac(convert_to(p_track, 'UTF8'), (SELECT key FROM pit_secret), 'sha256'), 'hex'),
-                      1, 4)
+        SELECT substr(encode(hmac(convert_to(p_track, 'UTF8'), (SELECT key FROM pit_secret),
+                                  'sha256'), 'hex'), 1, 4)
     $$
     """,
     # the enabled employee whose card this is, or nothing

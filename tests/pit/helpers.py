@@ -50,7 +50,7 @@ def as_table(admin_dsn: str, table_id: str) -> link_server.Connection:
 def report(**changes: object) -> TableReport:
     """A quiet table's report, with ``changes``."""
     base: dict[str, object] = dict(
-        table_id="", phase="bets", round_id=7, round_text="round 7: taking bets",
+        table_id="", phase="betting", round_id=7, round_text="seats 1, 3 and 5 bet",
         table_open=True, self_test="passed",
         devices=(DeviceState("Shuffler", True), DeviceState("Bet sensors", True)),
         link_state="up", jackpots_waiting=0, drop_cents=125_000, hold_cents=31_250,

@@ -11,8 +11,15 @@ import pytest
 from dealer_console.link import server as link_server
 from dealer_console.link.settings import LinkRefused
 from dealer_console.pit import server
-from tests.pit.helpers import (DEALER_CARD, EXEC_CARD, SUPER_CARD, as_table, init_pit,
-                               pit_dsn, report)
+from tests.pit.helpers import (
+    DEALER_CARD,
+    EXEC_CARD,
+    SUPER_CARD,
+    as_table,
+    init_pit,
+    pit_dsn,
+    report,
+)
 
 Refused = (LinkRefused, psycopg.errors.InsufficientPrivilege)
 
@@ -134,7 +141,8 @@ def test_no_table_changes_the_staff_list_alone(link_dsn: str) -> None:
         with pytest.raises(LinkRefused):
             server.set_staff(t1, executive_track=EXEC_CARD, employee_id="D4", name="Nobody",
                              role="dealer", card_track=";D4?", enabled=True, reason=" ")
-    roles = dict(admin.execute(b"SELECT employee_id, role FROM pit_staff").fetchall())
+    roles = {str(e): str(r) for e, r in admin.execute(
+        b"SELECT employee_id, role FROM pit_staff").fetchall()}
     assert roles == {"X1": "executive", "S1": "supervisor", "D1": "dealer", "D2": "dealer"}
     entry = admin.execute(b"SELECT version, by_employee, detail, reason FROM pit_staff_log "
                           b"ORDER BY entry DESC LIMIT 1").fetchone()
