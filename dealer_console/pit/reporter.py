@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from dealer_console.link import server as link_server
 from dealer_console.link.settings import LinkError
@@ -30,9 +31,14 @@ log = logging.getLogger(__name__)
 class PitReporter(threading.Thread):
     """Sends ``table_id``'s reports to the link's server at ``dsn`` (the table's own login)."""
 
-    def __init__(self, dsn: str, table_id: str, *, heartbeat_s: float = HEARTBEAT_S) -> None:
+    def __init__(self, dsn: str, table_id: str, *, heartbeat_s: float = HEARTBEAT_S,
+                 prepare: Callable[[TableReport], TableReport] | None = None,
+                 on_stop: Callable[[], object] | None = None) -> None:
+        """``prepare`` completes a report on this thread before it is sent (the shift's
+        figures, read from the table's file); ``on_stop`` closes what it opened."""
         super().__init__(name=f"pit-reporter-{table_id}", daemon=True)
         self.dsn, self.table_id, self.heartbeat_s = dsn, table_id, heartbeat_s
+        self._prepare, self._on_stop = prepare, on_stop
         self._lock = threading.Lock()
         self._latest: TableReport | None = None
         self._fresh = False
@@ -74,7 +80,12 @@ class PitReporter(threading.Thread):
                                       time.monotonic() - last_sent < self.heartbeat_s):
                     continue
                 try:
-                    self.send(report)
+                    ready = self._prepare(report) if self._prepare else report
+                except Exception as exc:  # the figures unread: the rest is still worth sending
+                    log.warning("pit report of %s without its figures: %s", self.table_id, exc)
+                    ready = report
+                try:
+                    self.send(ready)
                 except LinkError as exc:
                     self.problem = str(exc)
                     self._close()
@@ -86,6 +97,8 @@ class PitReporter(threading.Thread):
                 pause, last_sent = 0.0, time.monotonic()
         finally:
             self._close()
+            if self._on_stop is not None:
+                self._on_stop()
 
     def send(self, report: TableReport) -> None:
         """Send ``report`` now, on this thread (a :class:`LinkError` if the server fails)."""
