@@ -15,8 +15,7 @@ from dealer_console.link import server as link_server
 from dealer_console.link.settings import DSN_VARIABLE
 from dealer_console.pit import server
 from dealer_console.pit.server import ReportRow
-from dealer_console.pit.table_side import (ShiftFigures, report_closed, shift_start,
-                                           start_reporting)
+from dealer_console.pit.table_side import ShiftFigures, report_closed, shift_start, start_reporting
 from dealer_console.reports.shift import shift_report
 from dealer_console.round import commands as c
 from dealer_console.storage.connection import open_for_reading
