@@ -66,15 +66,3 @@ def natural(name: str) -> tuple[tuple[int, str], ...]:
     """A table's name as people sort it: ``t2`` before ``t10``."""
     return tuple((int(part), "") if part.isdigit() else (-1, part)
                  for part in re.split(r"(\d+)", name))
-
-
-def tile_urgency(row: ReportRow) -> tuple[int, int, tuple[tuple[int, str], ...]]:
-    """Where a table's tile goes: tables with a loud alert first (most urgent first), then
-    those with only acknowledged alerts, then the quiet ones; by name within each."""
-    found = alerts_of(row)
-    loud = [a.urgency for a in found if a.acked is None]
-    if loud:
-        return (0, min(loud), natural(row.report.table_id))
-    if found:
-        return (1, min(a.urgency for a in found), natural(row.report.table_id))
-    return (2, 0, natural(row.report.table_id))

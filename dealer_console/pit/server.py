@@ -109,10 +109,19 @@ def _list(value: object) -> list[object]:
     return list(value) if isinstance(value, list) else []
 
 
+def track_of(swiped: str) -> str:
+    """A card's data as every reader gives it: without the start and end sentinels (``;``,
+    ``?``) a keyboard reader types around it, as ``employees`` reads a card."""
+    track = swiped.strip()
+    track = track[1:] if track.startswith(";") else track
+    return track[:-1] if track.endswith("?") else track
+
+
 def acknowledge(conn: Connection, table_id: str, kind: str, track: str) -> str:
     """Acknowledge ``table_id``'s alert of ``kind`` on the card swiped (``track``); the server
     finds whose card it is and answers their name."""
-    return str(call(conn, "SELECT pit_acknowledge(%s, %s, %s)", [table_id, kind, track])[0][0])
+    return str(call(conn, "SELECT pit_acknowledge(%s, %s, %s)",
+                    [table_id, kind, track_of(track)])[0][0])
 
 
 def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str, name: str,
@@ -120,9 +129,11 @@ def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str
     """Change the casino's staff list on an executive's card (``executive_track``; None only
     for the link administrator's login, to put the first executives on it). Returns the
     change's version, the order every table's replica applies it in."""
+    executive = None if executive_track is None else track_of(executive_track)
+    card = None if card_track is None else track_of(card_track)
     rows = call(conn, "SELECT pit_staff_set(%s, %s, %s, %s, %s, %s, %s, %s)",
-                [executive_track, employee_id, name, role, card_track,
-                 None if card_track is None else hash_card(card_track), enabled, reason])
+                [executive, employee_id, name, role, card,
+                 None if card is None else hash_card(card), enabled, reason])
     return int(str(rows[0][0]))
 
 

@@ -8,7 +8,7 @@ it says so)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
 
 from dealer_console.link import server as link_server
 from dealer_console.link.settings import LinkRefused
@@ -115,6 +115,8 @@ class PitReader(QObject):
 
     def stop(self) -> None:
         if self._thread.isRunning():
-            QTimer.singleShot(0, self._worker, self._worker.stop)
+            # the worker's timer and connection are closed on its own thread, then it ends
+            QMetaObject.invokeMethod(self._worker, "stop",
+                                     Qt.ConnectionType.BlockingQueuedConnection)
             self._thread.quit()
             self._thread.wait(5000)

@@ -28,6 +28,10 @@ PHASES = {"banker": "choosing the banker", "betting": "taking bets",
 """The round's phases (``round/state.py`` ``Phase``) as the pit says them."""
 
 
+TILE_HEIGHT = 170
+"""Room for the name, the round on two lines, drop and hold, and the alert."""
+
+
 def phase_words(row: ReportRow) -> str:
     r = row.report
     phase = PHASES.get(r.phase, r.phase.replace("_", " "))
@@ -48,8 +52,9 @@ class Tile(QPushButton):
         super().__init__(parent)
         self.table_id = table_id
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.setMinimumSize(theme.TOUCH_MIN * 4, theme.TOUCH_MIN * 2)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self.setMinimumWidth(theme.TOUCH_MIN * 4)
+        self.setFixedHeight(TILE_HEIGHT)  # a change of words never moves the other tiles
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(theme.SPACING, theme.SPACING // 2, theme.SPACING,
                                   theme.SPACING // 2)
@@ -58,6 +63,8 @@ class Tile(QPushButton):
         self.name.setStyleSheet(f"font-size: {theme.FONT_LABEL}px; font-weight: bold;")
         self.state = QLabel()
         self.figures = QLabel()
+        for small in (self.state, self.figures):
+            small.setStyleSheet(f"font-size: {theme.FONT_SMALL}px;")
         self.alert = QLabel()
         self.alert.setStyleSheet("font-weight: bold;")
         for label in (self.name, self.state, self.figures, self.alert):
@@ -66,49 +73,77 @@ class Tile(QPushButton):
             layout.addWidget(label)
         self.shown: ReportRow | None = None
         self.top: Alert | None = None
+        self._style = ""
+
+    def _restyle(self, style: str) -> None:
+        """A new style sheet re-polishes the tile and its labels: only when it changes."""
+        if style != self._style:
+            self._style = style
+            self.setStyleSheet(style)
+
+    def _say(self, label: QLabel, text: str) -> None:
+        if label.text() != text:
+            label.setText(text)
 
     def show_row(self, row: ReportRow, found: list[Alert]) -> None:
         self.shown = row
         r = row.report
-        self.state.setText(phase_words(row))
-        self.figures.setText(f"Drop {format_cents(r.drop_cents)}\n"
-                             f"Hold {format_cents(r.hold_cents, sign=True)}")
+        self._say(self.state, phase_words(row))
+        self._say(self.figures, f"Drop {format_cents(r.drop_cents)}\n"
+                                f"Hold {format_cents(r.hold_cents, sign=True)}")
         loud = [a for a in found if a.acked is None]
         self.top = (loud or found)[0] if found else None
         if loud:
             fill, text = LOUD[loud[0].kind]
             more = f" (+{len(found) - 1})" if len(found) > 1 else ""
-            self.alert.setText(TITLES[loud[0].kind] + more)
-            self.setStyleSheet(_style(fill, text, theme.TEXT))
+            self._say(self.alert, TITLES[loud[0].kind] + more)
+            self._restyle(_style(fill, text, theme.TEXT))
         elif found:
             ack = found[0].acked
             who = f" · {ack.name}" if ack is not None else ""
-            self.alert.setText(f"{TITLES[found[0].kind].lower().capitalize()}: seen{who}")
-            self.setStyleSheet(_style(theme.SURFACE_RAISED, theme.TEXT, theme.WARNING_AMBER,
-                                      dashed=True))
+            self._say(self.alert, f"{TITLES[found[0].kind].lower().capitalize()}: seen{who}")
+            self._restyle(_style(theme.SURFACE_RAISED, theme.TEXT, theme.WARNING_AMBER,
+                                 dashed=True))
         else:
-            self.alert.setText("")
-            self.setStyleSheet(_style(theme.SURFACE, theme.TEXT, theme.BORDER))
-        self.alert.setVisible(bool(found))
+            self._say(self.alert, "")
+            self._restyle(_style(theme.SURFACE, theme.TEXT, theme.BORDER))
+
 
 
 class AlertRow(QPushButton):
-    """One alert in the strip above the tiles: the table, what is wrong, what to do."""
+    """A place in the strip above the tiles for one alert: the table, what is wrong, what to
+    do. The strip's rows are made once and keep their height, so an alert coming or going
+    never moves the tiles (nor costs the screen a new layout)."""
 
-    def __init__(self, alert: Alert, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.alert = alert
+        self.alert: Alert | None = None
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.setMinimumHeight(theme.TOUCH_MIN)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self.setFixedHeight(theme.TOUCH_MIN + 8)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(theme.SPACING, 4, theme.SPACING, 4)
-        label = QLabel(f"<b>{alert.table_id} · {TITLES[alert.kind]}</b> — {alert.words}")
-        label.setWordWrap(True)
-        label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
-        layout.addWidget(label)
-        fill, text = LOUD[alert.kind]
-        self.setStyleSheet(_style(fill, text, theme.TEXT))
+        self.words = QLabel()
+        self.words.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
+        layout.addWidget(self.words)
+        self._kind: str | None = "-"
+        self.show_alert(None)
+
+    def show_alert(self, alert: Alert | None) -> None:
+        self.alert = alert
+        text = (f"<b>{alert.table_id} · {TITLES[alert.kind]}</b> — {alert.words}"
+                if alert is not None else "")
+        if self.words.text() != text:
+            self.words.setText(text)
+        kind = None if alert is None else alert.kind
+        if kind != self._kind:
+            self._kind = kind
+            if kind is None:
+                self.setStyleSheet(_style(theme.BACKGROUND, theme.TEXT, theme.BACKGROUND))
+            else:
+                fill, colour = LOUD[kind]
+                self.setStyleSheet(_style(fill, colour, theme.TEXT))
+        self.setEnabled(alert is not None)
 
 
 def tile_alerts(row: ReportRow) -> list[Alert]:

@@ -4,7 +4,9 @@ and each alert with a button to acknowledge it on a supervisor's card.
 
 Everything drawn comes from the reader's answers (``reader.py``, a worker thread); the GUI
 thread only compares and draws. A tile is redrawn only when its table's report, alerts or
-acknowledgements changed, and the floor is laid out again only when the order changed."""
+acknowledgements changed. Tiles keep the floor's order (by table name) and never move: a
+finger aimed at one table must not land on another because an alert came up meanwhile; the
+strip above them lists the loud alerts in order of urgency, in rows made once."""
 
 from __future__ import annotations
 
@@ -24,13 +26,13 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_console.money import format_cents
-from dealer_console.pit.alerts import Alert, alerts_of, pit_alerts, tile_urgency
+from dealer_console.pit.alerts import Alert, alerts_of, natural, pit_alerts
 from dealer_console.pit.server import ReportRow
 from ui import theme
 from ui.pit.tiles import TITLES, AlertRow, Tile, phase_words
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
-MAX_ALERT_ROWS = 4
+MAX_ALERT_ROWS = 3
 """Loud alerts listed above the tiles (the rest are on their tiles, in the same order)."""
 TILE_WIDTH = 260
 
@@ -149,7 +151,7 @@ class PitWindow(QWidget):
         self.rows: dict[str, ReportRow] = {}
         self.tiles: dict[str, Tile] = {}
         self._order: list[str] = []
-        self._alert_keys: list[tuple[str, str]] = []
+        self._alert_keys: list[tuple[str, str, str]] = []
         self.heading = QLabel("Pit")
         self.heading.setProperty("role", "heading")
         self.figures = QLabel("waiting for the tables' reports")
@@ -157,13 +159,18 @@ class PitWindow(QWidget):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setProperty("role", "hint")
+        self.more = QLabel()
+        self.more.setStyleSheet(f"color: {theme.WARNING_AMBER}; font-weight: bold;")
         top = QHBoxLayout()
         top.addWidget(self.heading)
         top.addWidget(self.figures, 1)
+        top.addWidget(self.more)
         self.alert_box = QVBoxLayout()
         self.alert_box.setSpacing(6)
-        self.more = QLabel()
-        self.more.setProperty("role", "hint")
+        self.alert_rows = [AlertRow() for _ in range(MAX_ALERT_ROWS)]
+        for alert_row in self.alert_rows:
+            alert_row.clicked.connect(lambda _=False, w=alert_row: self._alert_touched(w))
+            self.alert_box.addWidget(alert_row)
         self.grid = QGridLayout()
         self.grid.setSpacing(theme.SPACING)
         grid_host = QWidget()
@@ -179,7 +186,6 @@ class PitWindow(QWidget):
         floor_layout = QVBoxLayout(floor)
         floor_layout.setContentsMargins(0, 0, 0, 0)
         floor_layout.addLayout(self.alert_box)
-        floor_layout.addWidget(self.more)
         floor_layout.addWidget(self.tiles_area, 1)
         self.page = TablePage(self.show_floor, self.ask_card)
         self.card = QFrame()
@@ -247,28 +253,23 @@ class PitWindow(QWidget):
     # -- layout --------------------------------------------------------------------------------
 
     def _lay_out(self) -> None:
-        order = sorted(self.rows, key=lambda t: tile_urgency(self.rows[t]))
+        order = sorted(self.rows, key=natural)  # the floor's order: a tile never moves
         columns = max(1, (self.width() - 2 * theme.SPACING) // (TILE_WIDTH + theme.SPACING))
         if order != self._order or columns != getattr(self, "_columns", 0):
             for index, table_id in enumerate(order):
                 self.grid.addWidget(self.tiles[table_id], index // columns, index % columns)
             self._order, self._columns = order, columns
         loud = [a for a in pit_alerts(list(self.rows.values())) if a.acked is None]
-        keys = [(a.table_id, a.kind) for a in loud[:MAX_ALERT_ROWS]]
+        keys = [(a.table_id, a.kind, a.words) for a in loud[:MAX_ALERT_ROWS]]
         if keys != self._alert_keys:
-            while self.alert_box.count():
-                item = self.alert_box.takeAt(0)
-                widget = item.widget() if item is not None else None
-                if widget is not None:
-                    widget.deleteLater()
-            for alert in loud[:MAX_ALERT_ROWS]:
-                row = AlertRow(alert)
-                row.clicked.connect(lambda _=False, t=alert.table_id: self.open_table(t))
-                self.alert_box.addWidget(row)
+            for index, alert_row in enumerate(self.alert_rows):
+                alert_row.show_alert(loud[index] if index < len(loud) else None)
             self._alert_keys = keys
         extra = len(loud) - MAX_ALERT_ROWS
-        self.more.setText(f"{extra} more alerts on the tiles below" if extra > 0 else "")
-        self.more.setVisible(extra > 0)
+        more = (f"+{extra} more alert{'s' if extra > 1 else ''} on the tiles" if extra > 0
+                else "")
+        if self.more.text() != more:
+            self.more.setText(more)
 
     def resizeEvent(self, event: object) -> None:
         super().resizeEvent(event)  # type: ignore[arg-type]
@@ -276,6 +277,10 @@ class PitWindow(QWidget):
             self._lay_out()
 
     # -- touches -------------------------------------------------------------------------------
+
+    def _alert_touched(self, row: AlertRow) -> None:
+        if row.alert is not None:
+            self.open_table(row.alert.table_id)
 
     def open_table(self, table_id: str) -> None:
         row = self.rows.get(table_id)

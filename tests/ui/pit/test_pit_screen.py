@@ -3,17 +3,19 @@ thread from a real server, a tile touched, an alert acknowledged on a supervisor
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from dealer_console.pit import server
+from dealer_console.pit.server import ReportRow
 from tests.pit.helpers import DEALER_CARD, SUPER_CARD, as_table, init_pit, pit_dsn, report
 from ui.fit_check import screen_problems
 from ui.pit.app import open_pit
 from ui.pit.gallery import PIT_PAGES, sample_rows
-from ui.pit.tiles import AlertRow
 from ui.pit.window import PitWindow
 from ui.theme import apply_theme
 
@@ -38,7 +40,8 @@ def test_the_pit_fits_the_podium_s_screen(themed: QApplication, qtbot: QtBot, pa
     assert screen_problems(window, size) == []
 
 
-def test_the_most_urgent_is_first_and_loud(themed: QApplication, qtbot: QtBot) -> None:
+def test_the_most_urgent_is_first_and_loud_and_no_tile_moves(themed: QApplication,
+                                                             qtbot: QtBot) -> None:
     window = PitWindow()
     qtbot.addWidget(window)
     window.resize(1280, 800)
@@ -49,14 +52,24 @@ def test_the_most_urgent_is_first_and_loud(themed: QApplication, qtbot: QtBot) -
         return int(at[0]), int(at[1])
 
     grid_order = sorted(window.tiles, key=place)
-    assert grid_order[:5] == ["pit1-t1", "pit1-t2", "pit1-t3", "pit1-t4", "pit1-t5"]
+    assert grid_order == [f"pit1-t{n}" for n in range(1, 11)]  # the floor's order
     assert window.tiles["pit1-t1"].alert.text() == "JACKPOT WAITING"
     assert "seen · Sam Super" in window.tiles["pit1-t5"].alert.text()
-    strip = [window.alert_box.itemAt(i) for i in range(window.alert_box.count())]
-    rows = [item.widget() for item in strip if item is not None]
-    assert [(w.alert.table_id, w.alert.kind) for w in rows if isinstance(w, AlertRow)] == [
-        ("pit1-t1", "jackpot"), ("pit1-t2", "closed"), ("pit1-t3", "device"),
-        ("pit1-t4", "heartbeat")]
+    assert [(w.alert.table_id, w.alert.kind) for w in window.alert_rows if w.alert] == [
+        ("pit1-t1", "jackpot"), ("pit1-t2", "closed"), ("pit1-t3", "device")]
+    assert window.more.text() == "+1 more alert on the tiles"
+    # a jackpot at the last table: first in the strip, its tile where it was
+    rows = sample_rows()
+    last = rows[-1]
+    rows[-1] = ReportRow(replace(last.report, jackpots_waiting=1), last.age_ms, {})
+    before = place("pit1-t10")
+    window.show_rows(rows)
+    assert window.alert_rows[0].alert is not None
+    assert (window.alert_rows[0].alert.table_id, window.alert_rows[0].alert.kind) == (
+        "pit1-t1", "jackpot")
+    assert (window.alert_rows[1].alert.table_id, window.alert_rows[1].alert.kind) == (
+        "pit1-t10", "jackpot")
+    assert place("pit1-t10") == before
     assert "10 tables · shift drop $147,250.00" in window.figures.text()
 
 
