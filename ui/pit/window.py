@@ -144,7 +144,9 @@ class PitWindow(QWidget):
     def __init__(self, acknowledge: Callable[[str, str, str], object] | None = None) -> None:
         super().__init__()
         self.setWindowTitle("Dealer Console · pit")
-        self.setStyleSheet(f"background: {theme.BACKGROUND};")
+        self.setObjectName("pit")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet(f"QWidget#pit {{ background: {theme.BACKGROUND}; }}")
         self._acknowledge = acknowledge
         self.shown_at: Callable[[ReportRow], object] | None = None
         """Told of each report as it is drawn (the benchmark's clock)."""

@@ -111,3 +111,12 @@ def test_a_report_reaches_the_pit_and_an_alert_is_acknowledged_on_a_card(
         assert window.tiles["t1"].state.text() == "round 8: dealing"
     finally:
         reader.stop()
+
+
+def test_the_pit_s_pictures_are_written_for_the_readme(themed: QApplication) -> None:
+    from ui.screenshots import DEFAULT_DIR, PAGES, SIZES, render_gallery
+
+    assert set(PIT_PAGES) <= set(PAGES)  # python -m ui.screenshots draws them too
+    written = render_gallery(DEFAULT_DIR, PIT_PAGES)
+    assert len(written) == len(PIT_PAGES) * len(SIZES)
+    assert all(path.stat().st_size > 10_000 for path in written)
