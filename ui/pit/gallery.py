@@ -1,11 +1,10 @@
 """The pit's pictures: a pit of ten tables with one of each alert, and a table opened
-(``python -m ui.pit.gallery``; the fit test renders the same pages)."""
+(``python -m ui.screenshots --page pit-floor --page pit-table``; the fit test renders the
+same pages)."""
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable
 
 from PySide6.QtWidgets import QWidget
 
@@ -67,17 +66,3 @@ def table_page() -> QWidget:
 PIT_PAGES: dict[str, Callable[[], QWidget]] = {"pit-floor": floor_page,
                                                "pit-table": table_page}
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    from ui.screenshots import DEFAULT_DIR, render_gallery
-
-    parser = argparse.ArgumentParser(prog="python -m ui.pit.gallery", description=__doc__)
-    parser.add_argument("--out", type=Path, default=DEFAULT_DIR)
-    args = parser.parse_args(argv)
-    for path in render_gallery(args.out, PIT_PAGES):
-        print(path)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
