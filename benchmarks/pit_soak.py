@@ -35,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.gui_console import percentile, verdict  # noqa: E402
 from dealer_console.pit.report import DeviceState, TableReport  # noqa: E402
 from dealer_console.pit.reporter import PitReporter  # noqa: E402
 
@@ -42,13 +43,19 @@ PHASES = ("betting", "action", "dealing", "players_set", "settlement", "end")
 MARK = " @"
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+class Ticks:
+    """The gaps between a precise timer's ticks on the GUI thread: a gap beyond the interval
+    is the time the event loop was busy (a stall), as ``gui_console.py`` measures it."""
 
+    def __init__(self) -> None:
+        self.gaps: list[float] = []
+        self._last = 0.0
 
-def verdict(value: float, aim: float) -> str:
-    return "met" if value <= aim else "NOT MET"
+    def __call__(self) -> None:
+        at = time.perf_counter()
+        if self._last:
+            self.gaps.append(at - self._last)
+        self._last = at
 
 
 # -- the tables (a child process) -------------------------------------------------------------
@@ -148,19 +155,11 @@ def run(tables: int, seconds: float) -> int:
                 latencies.append(time.time() - float(text.rsplit(MARK, 1)[1]))
 
         window.shown_at = shown
-        gaps: list[float] = []
-        last = [0.0]
-
-        def tick() -> None:
-            now = time.perf_counter()
-            if last[0]:
-                gaps.append(now - last[0])
-            last[0] = now
-
+        ticks = Ticks()
         timer = QTimer()
         timer.setTimerType(Qt.TimerType.PreciseTimer)
         timer.setInterval(2)
-        timer.timeout.connect(tick)
+        timer.timeout.connect(ticks)
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
             json.dump(logins, f)
         child = subprocess.Popen([sys.executable, __file__, "--child-tables", f.name,
@@ -191,8 +190,10 @@ def run(tables: int, seconds: float) -> int:
             child.kill()
         pg.destroy()
     ms = [x * 1000 for x in latencies]
+    gaps = ticks.gaps
     stalls = [max(0.0, g - 0.002) * 1000 for g in gaps]
-    p95, p99 = percentile(ms, 0.95), percentile(stalls, 0.99)
+    p95 = percentile(ms, 0.95) if ms else 0.0
+    p99 = percentile(stalls, 0.99) if stalls else 0.0
     print(f"{tables} tables for {wall:.1f} s: {offered} changes offered, {len(ms)} drawn on the "
           "pit (a change overtaken by the next before the pit read it is not drawn)")
     if ms:

@@ -93,9 +93,12 @@ class TablePage(QWidget):
         layout.addLayout(top)
         layout.addWidget(scroll, 1)
         self.table_id = ""
+        self._alert_keys: list[object] = []
 
     def show_row(self, row: ReportRow) -> None:
         r = row.report
+        if r.table_id != self.table_id:
+            self._alert_keys = []
         self.table_id = r.table_id
         self.title.setText(f"Table {r.table_id} · {phase_words(row)}")
         devices = "<br>".join(
@@ -112,12 +115,17 @@ class TablePage(QWidget):
             f"<br><b>Last report</b>: {row.age_ms / 1000:.0f} s ago</p>"
             f"<p><b>Devices</b><br>{devices}</p>")
         self.events.setText("<br>".join(r.events) or "none reported")
+        found = alerts_of(row)
+        keys = [(a.kind, a.words, a.acked) for a in found]
+        if keys == self._alert_keys:
+            return  # the buttons stay as they are: a finger on one is never pulled away
+        self._alert_keys = keys
         while self.alerts.count():
             item = self.alerts.takeAt(0)
             widget = item.widget() if item is not None else None
             if widget is not None:
                 widget.deleteLater()
-        for alert in alerts_of(row):
+        for alert in found:
             self.alerts.addWidget(self._alert_line(alert))
 
     def _alert_line(self, alert: Alert) -> QWidget:
@@ -242,7 +250,7 @@ class PitWindow(QWidget):
         self.figures.setText(pit_figures(rows))
         self._lay_out()
         if self.stack.currentWidget() is self.page and self.page.table_id in fresh:
-            self.page.show_row(fresh[self.page.table_id])
+            self.page.show_row(fresh[self.page.table_id])  # only what changed is redrawn
 
     def show_problem(self, words: str) -> None:
         self.status.setText(f"{words} (what is shown may be old; retrying)")

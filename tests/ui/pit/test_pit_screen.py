@@ -7,17 +7,18 @@ from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
 from dealer_console.pit import server
-from dealer_console.pit.server import ReportRow
+from dealer_console.pit.server import Ack, ReportRow
 from tests.pit.helpers import DEALER_CARD, SUPER_CARD, as_table, init_pit, pit_dsn, report
 from ui.fit_check import screen_problems
 from ui.pit.app import open_pit
 from ui.pit.gallery import PIT_PAGES, sample_rows
 from ui.pit.window import PitWindow
 from ui.theme import apply_theme
+from ui.widgets.touch import TouchButton
 
 
 @pytest.fixture
@@ -120,3 +121,28 @@ def test_the_pit_s_pictures_are_written_for_the_readme(themed: QApplication) -> 
     written = render_gallery(DEFAULT_DIR, PIT_PAGES)
     assert len(written) == len(PIT_PAGES) * len(SIZES)
     assert all(path.stat().st_size > 10_000 for path in written)
+
+
+def test_an_open_table_s_buttons_stay_under_the_finger(themed: QApplication,
+                                                       qtbot: QtBot) -> None:
+    window = PitWindow()
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    rows = sample_rows()
+    window.show_rows(rows)
+    window.open_table("pit1-t1")
+    buttons = window.page.findChildren(TouchButton)
+    acknowledge = [b for b in buttons if b.text() == "Acknowledge"]
+    assert len(acknowledge) == 1
+    # the next reads: the same reports, older by a few seconds
+    for age in (1_400, 2_600):
+        window.show_rows([ReportRow(r.report, age, r.acks) for r in rows])
+    assert "Last report</b>: 3 s ago" in window.page.body.text()
+    assert [b for b in window.page.findChildren(TouchButton)
+            if b.text() == "Acknowledge"] == acknowledge
+    # acknowledged: the button goes, the name shows
+    seen = dict(rows[0].acks, jackpot=Ack("S1", "Sam Super", "21:15:00"))
+    window.show_rows([ReportRow(rows[0].report, 3_000, seen), *rows[1:]])
+    QApplication.processEvents()
+    assert "acknowledged by Sam Super (S1) at 21:15:00" in " ".join(
+        label.text() for label in window.page.findChildren(QLabel))
