@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from dealer_console.money import format_cents
 from dealer_console.pit.alerts import Alert, alerts_of, natural, pit_alerts
-from dealer_console.pit.server import ReportRow
+from dealer_console.pit.server import Ack, ReportRow
 from ui import theme
 from ui.pit.tiles import TITLES, AlertRow, Tile, phase_words
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
@@ -93,7 +93,7 @@ class TablePage(QWidget):
         layout.addLayout(top)
         layout.addWidget(scroll, 1)
         self.table_id = ""
-        self._alert_keys: list[object] = []
+        self._alert_keys: list[tuple[str, str, Ack | None]] = []
 
     def show_row(self, row: ReportRow) -> None:
         r = row.report

@@ -65,11 +65,8 @@ def test_the_most_urgent_is_first_and_loud_and_no_tile_moves(themed: QApplicatio
     rows[-1] = ReportRow(replace(last.report, jackpots_waiting=1), last.age_ms, {})
     before = place("pit1-t10")
     window.show_rows(rows)
-    assert window.alert_rows[0].alert is not None
-    assert (window.alert_rows[0].alert.table_id, window.alert_rows[0].alert.kind) == (
-        "pit1-t1", "jackpot")
-    assert (window.alert_rows[1].alert.table_id, window.alert_rows[1].alert.kind) == (
-        "pit1-t10", "jackpot")
+    strip = [(w.alert.table_id, w.alert.kind) for w in window.alert_rows if w.alert]
+    assert strip[:2] == [("pit1-t1", "jackpot"), ("pit1-t10", "jackpot")]
     assert place("pit1-t10") == before
     assert "10 tables · shift drop $147,250.00" in window.figures.text()
 
