@@ -16,8 +16,7 @@ from PySide6.QtWidgets import QApplication
 from dealer_console.controller import OpenTable, TableController, TableDevices, open_table
 from dealer_console.devices.config import load_devices
 from dealer_console.devices.diagnostics import DeviceDriver
-from dealer_console.pit.reporter import PitReporter
-from dealer_console.pit.table_side import report_closed, start_reporting
+from dealer_console.pit.table_side import Reporting, report_closed, start_reporting
 from dealer_console.profiles.model import Profile
 from ui.background_audit import BackgroundAudit, start_background_audit
 from ui.bridge import ControllerBridge
@@ -42,8 +41,8 @@ class Console:
     drivers: list[DeviceDriver] = field(default_factory=list)
     hardware: SimulatedHardware | None = None
     world: WorldWindow | None = None
-    pit: PitReporter | None = None
-    """The table's reporter to the pit, if it has a login on the link (``docs/pit.md``)."""
+    pit: Reporting | None = None
+    """The table's reporting to the pit, if it has a login on the link (``docs/pit.md``)."""
 
     def close(self) -> None:
         from ui.meter_display.launcher import close_meter_display
@@ -112,6 +111,10 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
         opened.close()
         raise
     console = Console(opened, controller, bridge, window, drivers, hardware, pit=pit)
+    if pit is not None and pit.feed is not None:  # the casino's staff list, on this thread
+        staff_timer = QTimer(window)
+        staff_timer.timeout.connect(lambda: pit.apply_staff(opened.db))
+        staff_timer.start(500)
     if devices_file is not None:
         window.setup_context.devices_path = Path(devices_file)
     if hardware is not None:

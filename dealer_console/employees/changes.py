@@ -26,6 +26,7 @@ one could change the staff list again.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from sqlite_utils import Database
@@ -66,6 +67,9 @@ def setup(db: Database, employee_id: str, name: str, track: str, *, actor: str,
     on file (even one since disabled or given another role). ``actor`` says who ran it."""
     employee_id, name = check_id(employee_id), check_name(name)
     check_track(track)
+    if keeps_casino_list():
+        raise RegistryError("this table keeps the casino's staff list: its first executives "
+                            "are put on it at the link's server (docs/pit.md)")
     with db.atomic():
         if executive_ever_made(db):
             raise RegistryError(
@@ -268,9 +272,22 @@ def _not_own(db: Database, by: Employee, target: Employee, what: str, action: st
             f"{by.name} may not {what}: another executive's card is needed"), action)
 
 
+STAFF_VARIABLE = "DEALER_CONSOLE_STAFF"
+"""``casino``: this table keeps the casino's staff list, changed only on the link's server
+(``dealer_console/pit/replica.py``, ``docs/pit.md``); its own changes are refused."""
+
+
+def keeps_casino_list() -> bool:
+    return os.environ.get(STAFF_VARIABLE, "").strip().lower() == "casino"
+
+
 def still_executive(db: Database, by: Employee) -> None:
     """The authoriser is still an enabled executive inside the change's transaction (another
-    process may have changed the registry since the swipe was checked)."""
+    process may have changed the registry since the swipe was checked). A table keeping the
+    casino's list changes nothing alone: the change is made at the pit or through the server."""
+    if keeps_casino_list():
+        raise RegistryError("this table keeps the casino's staff list: change it on an "
+                            "executive's card at the pit or with \"dealer-console pit staff\"")
     now_on_file = find(db, by.employee_id)
     if now_on_file is None or now_on_file.role is not Role.EXECUTIVE or not now_on_file.enabled:
         raise Refused(RefusalReason.NOT_AUTHORISED,

@@ -33,12 +33,17 @@ class PitReporter(threading.Thread):
 
     def __init__(self, dsn: str, table_id: str, *, heartbeat_s: float = HEARTBEAT_S,
                  prepare: Callable[[TableReport], TableReport] | None = None,
-                 on_stop: Callable[[], object] | None = None) -> None:
+                 on_stop: Callable[[], object] | None = None,
+                 after_send: Callable[[link_server.Connection], object] | None = None,
+                 on_fail: Callable[[], object] | None = None) -> None:
         """``prepare`` completes a report on this thread before it is sent (the shift's
-        figures, read from the table's file); ``on_stop`` closes what it opened."""
+        figures, read from the table's file); ``on_stop`` closes what it opened;
+        ``after_send`` runs on the same connection after each report (the staff list's
+        changes fetched), ``on_fail`` when a pass fails."""
         super().__init__(name=f"pit-reporter-{table_id}", daemon=True)
         self.dsn, self.table_id, self.heartbeat_s = dsn, table_id, heartbeat_s
         self._prepare, self._on_stop = prepare, on_stop
+        self._after_send, self._on_fail = after_send, on_fail
         self._lock = threading.Lock()
         self._latest: TableReport | None = None
         self._fresh = False
@@ -89,6 +94,8 @@ class PitReporter(threading.Thread):
                 except LinkError as exc:
                     self.problem = str(exc)
                     self._close()
+                    if self._on_fail is not None:
+                        self._on_fail()
                     pause = min(MAX_PAUSE_S, max(0.25, pause * 2))
                     continue
                 with self._lock:
@@ -107,6 +114,8 @@ class PitReporter(threading.Thread):
                                              statement_timeout_s=STATEMENT_TIMEOUT_S)
         try:
             server.send_report(self._conn, report)
+            if self._after_send is not None:
+                self._after_send(self._conn)
         except LinkError:
             raise
         except Exception as exc:  # the driver's own error: the connection is not trusted

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dealer_console.employees.cardhash import hash_card
+from dealer_console.employees.registry import RegistryError, check_track
 from dealer_console.link.server import Connection, call
 from dealer_console.link.settings import LinkError
 from dealer_console.link.sql_base import ADMIN_ROLE
 from dealer_console.pit.report import DeviceState, TableReport
 from dealer_console.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
+from dealer_console.pit.sql import _KEY as KEY
 
 _LOGIN = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}$")
 
@@ -43,7 +45,7 @@ def apply(conn: Connection) -> bool:
         if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s",
                         [PIT_ROLE]).fetchone() is None:
             conn.execute(f"CREATE ROLE {PIT_ROLE} NOLOGIN".encode())
-        for statement in SCHEMA:
+        for statement in (*SCHEMA, KEY):
             conn.execute(statement.encode())
         conn.execute(f"GRANT USAGE ON SCHEMA public TO {PIT_ROLE}".encode())
         for table in _TABLES:
@@ -131,10 +133,44 @@ def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str
     change's version, the order every table's replica applies it in."""
     executive = None if executive_track is None else track_of(executive_track)
     card = None if card_track is None else track_of(card_track)
+    if card is not None:
+        try:
+            check_track(card)  # what every table's reader can read back
+        except RegistryError as exc:
+            raise LinkError(str(exc)) from None
     rows = call(conn, "SELECT pit_staff_set(%s, %s, %s, %s, %s, %s, %s, %s)",
                 [executive, employee_id, name, role, card,
                  None if card is None else hash_card(card), enabled, reason])
     return int(str(rows[0][0]))
+
+
+@dataclass(frozen=True, slots=True)
+class StaffChange:
+    """One change of the casino's staff list, as a table's replica applies it."""
+
+    employee_id: str
+    name: str
+    role: str
+    card_tag: str
+    card_hash: str
+    enabled: bool
+    version: int
+
+
+def staff_since(conn: Connection, version: int) -> list[StaffChange]:
+    """The staff list's changes after ``version``, in the server's order (a table's login)."""
+    return [StaffChange(str(e), str(n), str(r), str(t), str(h), bool(on), int(str(v)))
+            for e, n, r, t, h, on, v in call(conn, "SELECT * FROM pit_staff_since(%s)",
+                                             [version])]
+
+
+def staff_key(conn: Connection) -> bytes:
+    """The key of the server's card tags (a table's login)."""
+    rows = call(conn, "SELECT pit_staff_key()", [])
+    value = rows[0][0] if rows else None
+    if not isinstance(value, bytes | memoryview):
+        raise LinkError("this login is not a table's: the staff list's key is a table's only")
+    return bytes(value)
 
 
 def add_pit_login(conn: Connection, login: str, credentials: Path) -> None:

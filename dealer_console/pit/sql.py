@@ -289,14 +289,23 @@ SCHEMA: tuple[str, ...] = (
     """,
     f"""
     CREATE FUNCTION pit_staff_since(p_version bigint) RETURNS TABLE (employee_id text,
-        name text, role text, card_hash text, enabled boolean, version bigint)
+        name text, role text, card_tag text, card_hash text, enabled boolean, version bigint)
     LANGUAGE sql STABLE {_DEFINER} AS $$
-        SELECT s.employee_id, s.name, s.role, s.card_hash, s.enabled, s.version
+        SELECT s.employee_id, s.name, s.role, s.card_tag, s.card_hash, s.enabled, s.version
         FROM pit_staff s WHERE s.version > p_version AND pit_caller() IS NOT NULL
         ORDER BY s.version
     $$
     """,
 )
+
+_KEY = f"""
+CREATE FUNCTION pit_staff_key() RETURNS bytea LANGUAGE sql STABLE {_DEFINER} AS $$
+    SELECT key FROM pit_secret WHERE link_login_table() IS NOT NULL
+$$
+"""
+"""The tag's key, for a table keeping the casino's list: it computes a swipe's tag as the
+server does (16 bits of an HMAC, ``employees/cardhash.py``'s form), which narrows a swipe to a
+few cards and on its own identifies nobody."""
 
 _GRANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pit_report(text, bigint, text, boolean, text, jsonb, text, integer, bigint, bigint, "
@@ -306,4 +315,5 @@ _GRANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pit_staff_set(text, text, text, text, text, text, boolean, text)",
      (PIT_ROLE, TABLE_ROLE, ADMIN_ROLE)),
     ("pit_staff_since(bigint)", (TABLE_ROLE,)),
+    ("pit_staff_key()", (TABLE_ROLE,)),
 )

@@ -11,15 +11,18 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
+
+from sqlite_utils import Database
 
 from dealer_console.controller.controller import TableController
 from dealer_console.controller.table_root import OpenTable
 from dealer_console.controller.view import TableSnapshot
 from dealer_console.link.sender import HealthView
 from dealer_console.link.settings import DSN_VARIABLE, LinkError, dsn_from_environment
+from dealer_console.pit.replica import StaffFeed, applied_version, apply_pending, keeps_casino_list
 from dealer_console.pit.report import DeviceState, TableReport
 from dealer_console.pit.reporter import PitReporter
 from dealer_console.reports.shift import shift_report
@@ -91,8 +94,10 @@ class TableReporting:
     it to the reporter thread, keeping the table's recent events in words."""
 
     def __init__(self, reporter: PitReporter, *, self_test: str = "passed",
-                 link: Callable[[], HealthView | None] = lambda: None) -> None:
+                 link: Callable[[], HealthView | None] = lambda: None,
+                 staff: Callable[[], str] | None = None) -> None:
         self.reporter, self.self_test, self.link = reporter, self_test, link
+        self.staff = staff
         self.events: deque[str] = deque(maxlen=EVENTS_KEPT)
         self._last: tuple[int, str] | None = None
         self._notice = 0
@@ -103,6 +108,11 @@ class TableReporting:
         if step != self._last:
             self.events.appendleft(f"{now} round {step[0]}: {step[1].replace('_', ' ')}")
             self._last = step
+        if self.staff is not None:
+            said = self.staff()
+            if said.startswith("staff list: working") and not any(
+                    said in e for e in self.events):
+                self.events.appendleft(f"{now} {said}"[:300])
         if view.notice is not None and view.notice.number != self._notice:
             self._notice = view.notice.number
             self.events.appendleft(f"{now} {view.notice.what}"[:300])
@@ -110,29 +120,52 @@ class TableReporting:
                                       link=self.link(), events=tuple(self.events)))
 
 
-def reporter_from_environment(db_path: Path) -> PitReporter | None:
+def reporter_from_environment(db_path: Path, feed: StaffFeed | None = None
+                              ) -> PitReporter | None:
     """A reporter for this table if it has a login on the link's server (both variables set),
-    else None; a bad address is a :class:`LinkError` (the console says it at start)."""
+    else None; a bad address is a :class:`LinkError` (the console says it at start).
+    ``feed``: the casino's staff list's changes are fetched on each pass."""
     if not os.environ.get(DSN_VARIABLE) or not os.environ.get(TABLE_ID_VARIABLE):
         return None
     figures = ShiftFigures(db_path)
     return PitReporter(dsn_from_environment(), os.environ[TABLE_ID_VARIABLE],
-                       prepare=figures.fill, on_stop=figures.close)
+                       prepare=figures.fill, on_stop=figures.close,
+                       after_send=feed.fetch if feed is not None else None,
+                       on_fail=feed.failed if feed is not None else None)
 
 
-def start_reporting(controller: TableController, opened: OpenTable) -> PitReporter | None:
+@dataclass
+class Reporting:
+    """A table's reporting to the pit and, where it keeps the casino's staff list, its
+    replica's feed; the owner thread calls :meth:`apply_staff` now and then."""
+
+    reporter: PitReporter
+    feed: StaffFeed | None
+
+    def apply_staff(self, db: Database) -> int:
+        """Apply the casino's list's fetched changes (owner thread); how many."""
+        return apply_pending(db, self.feed) if self.feed is not None else 0
+
+    def stop(self) -> None:
+        self.reporter.stop()
+
+
+def start_reporting(controller: TableController, opened: OpenTable) -> Reporting | None:
     """Report this table to the pit from now on (None: it has no login on the link's
-    server). The caller stops the reporter when the table closes."""
-    reporter = reporter_from_environment(opened.db_path)
+    server), and keep the casino's staff list where its configuration says so. The caller
+    stops it when the table closes and applies the staff list's changes on its thread."""
+    feed = StaffFeed(applied_version(opened.db)) if keeps_casino_list() else None
+    reporter = reporter_from_environment(opened.db_path, feed)
     if reporter is None:
         return None
     hook = opened.jackpot.link if opened.jackpot is not None else None
     listener = TableReporting(
-        reporter, link=(lambda: hook.health.view()) if hook is not None else (lambda: None))
+        reporter, link=(lambda: hook.health.view()) if hook is not None else (lambda: None),
+        staff=feed.status if feed is not None else None)
     controller.add_listener(listener)
     listener(controller.snapshot())
     reporter.start()
-    return reporter
+    return Reporting(reporter, feed)
 
 
 def report_closed(db_path: Path, failures: list[str]) -> PitReporter | None:
@@ -152,5 +185,5 @@ def report_closed(db_path: Path, failures: list[str]) -> PitReporter | None:
     return reporter
 
 
-__all__ = ["LinkError", "ShiftFigures", "TableReporting", "report_closed", "report_of",
-           "reporter_from_environment", "start_reporting"]
+__all__ = ["LinkError", "Reporting", "ShiftFigures", "TableReporting", "report_closed",
+           "report_of", "reporter_from_environment", "start_reporting"]

@@ -11,9 +11,10 @@ from dealer_console.pit import server
 from dealer_console.pit.report import DeviceState, TableReport
 from tests.link.helpers import init_link, table_dsn
 
-EXEC_CARD = ";X1-EXECUTIVE-CARD?"
-SUPER_CARD = ";S1-SUPERVISOR-CARD?"
-DEALER_CARD = ";D1-DEALER-CARD?"
+EXEC_CARD = ";1111000011110000=1?"
+SUPER_CARD = ";2222000022220000=2?"
+DEALER_CARD = ";3333000033330000=3?"
+"""Track-2 data as a keyboard reader types it (sentinels included), as the tables read it."""
 
 
 def init_pit(dsn: str) -> link_server.Connection:

@@ -39,16 +39,16 @@ def test_the_pit_set_up_by_its_commands(tmp_path: Path, link_dsn: str,
     assert stat.S_IMODE(credentials.stat().st_mode) == 0o600
     assert main(["pit", "add-login", login, "--credentials", str(credentials)]) == 2
     # the first executive by the administrator; then a supervisor on her card
-    monkeypatch.setattr("sys.stdin", io.StringIO(";EXEC-1?\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(";1010101010?\n"))
     assert main(["pit", "staff", "X1", "--name", "Ella Exec", "--role", "executive",
                  "--new-card", "--first", "--reason", "the casino's first executive"]) == 0
     assert "X1 (Ella Exec, executive) recorded as change" in capsys.readouterr().out
-    monkeypatch.setattr("sys.stdin", io.StringIO(";EXEC-1?\n;SUPER-1?\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(";1010101010?\n;2020202020?\n"))
     assert main(["pit", "staff", "S1", "--name", "Sam Super", "--role", "supervisor",
                  "--new-card", "--reason", "hired"]) == 0
     # a table's login cannot put anyone on the list without an executive's card
     monkeypatch.setenv(DSN_VARIABLE, table_dsn(link_dsn, "t1"))
-    monkeypatch.setattr("sys.stdin", io.StringIO(";T-1?\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO(";3030303030?\n"))
     assert main(["pit", "staff", "D9", "--name", "Dee", "--role", "executive", "--new-card",
                  "--first", "--reason", "a table alone"]) == 2
     assert "changed on an executive's card" in capsys.readouterr().err
@@ -57,7 +57,7 @@ def test_the_pit_set_up_by_its_commands(tmp_path: Path, link_dsn: str,
         server.send_report(t1, report(jackpots_waiting=1))
     pit_dsn = make_conninfo(link_dsn, user=login, passfile=str(credentials))
     with link_server.connect(pit_dsn) as pit:
-        assert server.acknowledge(pit, "t1", "jackpot", "SUPER-1") == "Sam Super"
+        assert server.acknowledge(pit, "t1", "jackpot", ";2020202020?") == "Sam Super"
         assert server.read_reports(pit)[0].acks["jackpot"].employee_id == "S1"
     # the screen opens and closes with the podium's login
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", **{DSN_VARIABLE: pit_dsn})

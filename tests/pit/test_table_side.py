@@ -65,7 +65,8 @@ def test_a_table_s_changes_reach_the_pit(tmp_path: Path, link_dsn: str,
             assert (seen.report.drop_cents, seen.report.hold_cents) == (shift.drop_cents,
                                                                         shift.hold_cents)
             assert any("round" in e for e in seen.report.events)
-        assert reporter.sent >= 2 and reporter.problem == ""
+        assert reporter.reporter.sent >= 2 and reporter.reporter.problem == ""
+        assert reporter.feed is None  # the table keeps its own staff list
     finally:
         reporter.stop()
         rig.close()

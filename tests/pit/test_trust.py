@@ -82,7 +82,7 @@ def test_the_pit_reads_reports_and_nothing_else(link_dsn: str) -> None:
         for card in (None, SUPER_CARD, DEALER_CARD, ";FORGED?"):
             with pytest.raises(LinkRefused):
                 server.set_staff(pit, executive_track=card, employee_id="S9", name="Mallory",
-                                 role="executive", card_track=";MALLORY?", enabled=True,
+                                 role="executive", card_track=";6666000066660000?", enabled=True,
                                  reason="a podium acting alone")
         assert server.read_reports(pit) == []
 
@@ -133,14 +133,17 @@ def test_no_table_changes_the_staff_list_alone(link_dsn: str) -> None:
                                  role="executive", card_track=None, enabled=True,
                                  reason="a dealer promotes herself")
         version = server.set_staff(t1, executive_track=EXEC_CARD, employee_id="D2",
-                                   name="Dan Dealer", role="dealer", card_track=";D2?",
-                                   enabled=True, reason="hired at table 1")
+                                   name="Dan Dealer", role="dealer",
+                                   card_track=";4444000044440000?", enabled=True,
+                                   reason="hired at table 1")
         with pytest.raises(LinkRefused):  # one card, one employee
             server.set_staff(t1, executive_track=EXEC_CARD, employee_id="D3", name="Dup",
-                             role="dealer", card_track=";D2?", enabled=True, reason="dup")
+                             role="dealer", card_track=";4444000044440000?", enabled=True,
+                             reason="dup")
         with pytest.raises(LinkRefused):
             server.set_staff(t1, executive_track=EXEC_CARD, employee_id="D4", name="Nobody",
-                             role="dealer", card_track=";D4?", enabled=True, reason=" ")
+                             role="dealer", card_track=";5555000055550000?", enabled=True,
+                             reason=" ")
     roles = {str(e): str(r) for e, r in admin.execute(
         b"SELECT employee_id, role FROM pit_staff").fetchall()}
     assert roles == {"X1": "executive", "S1": "supervisor", "D1": "dealer", "D2": "dealer"}
