@@ -112,6 +112,8 @@ def apply_pending(db: Database, feed: StaffFeed) -> int:
         if key is not None and changes:
             db.execute("UPDATE employee_secret SET secret = ? WHERE id = 1 AND secret <> ?",
                        [key, key])
+        if last == 0 and changes:
+            _set_aside(db, {c.employee_id.casefold() for c in changes})
         for change in sorted(changes, key=lambda c: c.version):
             if change.version <= last:
                 continue
@@ -119,6 +121,19 @@ def apply_pending(db: Database, feed: StaffFeed) -> int:
             last = change.version
             done += 1
     return done
+
+
+def _set_aside(db: Database, casino: set[str]) -> None:
+    """The first time: the table's own employees not on the casino's list are disabled (its
+    list is the casino's from now on), each a staff event of the chain."""
+    for (employee_id,) in db.execute("SELECT employee_id FROM employees WHERE enabled = 1 "
+                                     "ORDER BY employee_id").fetchall():
+        if str(employee_id).casefold() in casino:
+            continue
+        row = events.employee_row(db, str(employee_id))
+        row["enabled"] = 0
+        events.record(db, "disable", str(employee_id), f"{ACTOR}0",
+                      "not on the casino's staff list, which this table now keeps", row)
 
 
 def _apply(db: Database, change: StaffChange) -> None:
