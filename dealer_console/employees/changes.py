@@ -97,6 +97,7 @@ def add_by(db: Database, by: Employee, employee_id: str, name: str, role: Role, 
     console's card request); ``by`` is checked again inside the change's transaction."""
     employee_id, name = _check_new(db, employee_id, name, track)
     with db.atomic():
+        own_list()
         still_executive(db, by)
         _id_free(db, employee_id)
         _card_free(db, track)
@@ -127,6 +128,7 @@ def set_enabled_by(db: Database, by: Employee, employee_id: str, enabled: bool, 
         _not_own(db, by, target, "enable their own card", _enable_action(target, enabled))
     verb = "enable" if enabled else "disable"
     with db.atomic():
+        own_list()
         still_executive(db, by)
         target = get(db, target.employee_id)
         _state_changes(db, target, enabled=enabled)
@@ -155,6 +157,7 @@ def change_role_by(db: Database, by: Employee, employee_id: str, role: Role, *,
     _state_changes(db, target, role=role)
     _not_own(db, by, target, "change their own role", _role_action(target, role))
     with db.atomic():
+        own_list()
         still_executive(db, by)
         target = get(db, target.employee_id)
         _state_changes(db, target, role=role)
@@ -190,6 +193,7 @@ def recard_by(db: Database, by: Employee, employee_id: str, track: str, *,
     _card_free(db, track, but=target.employee_id)
     _not_own(db, by, target, "give themselves a new card", _recard_action(target))
     with db.atomic():
+        own_list()
         still_executive(db, by)
         target = get(db, target.employee_id)
         _card_free(db, track, but=target.employee_id)
@@ -281,13 +285,17 @@ def keeps_casino_list() -> bool:
     return os.environ.get(STAFF_VARIABLE, "").strip().lower() == "casino"
 
 
-def still_executive(db: Database, by: Employee) -> None:
-    """The authoriser is still an enabled executive inside the change's transaction (another
-    process may have changed the registry since the swipe was checked). A table keeping the
-    casino's list changes nothing alone: the change is made at the pit or through the server."""
+def own_list() -> None:
+    """A table keeping the casino's list changes nothing of it alone: the change is made at
+    the pit or through the server (a PIN stays the table's: the server's list holds none)."""
     if keeps_casino_list():
         raise RegistryError("this table keeps the casino's staff list: change it on an "
                             "executive's card at the pit or with \"dealer-console pit staff\"")
+
+
+def still_executive(db: Database, by: Employee) -> None:
+    """The authoriser is still an enabled executive inside the change's transaction (another
+    process may have changed the registry since the swipe was checked)."""
     now_on_file = find(db, by.employee_id)
     if now_on_file is None or now_on_file.role is not Role.EXECUTIVE or not now_on_file.enabled:
         raise Refused(RefusalReason.NOT_AUTHORISED,
