@@ -185,10 +185,10 @@ def add_pit_login(conn: Connection, login: str, credentials: Path) -> None:
     password = secrets.token_urlsafe(32)
     verifier = conn.pgconn.encrypt_password(password.encode(), login.encode(),
                                             b"scram-sha-256").decode()
-    with conn.transaction():
-        conn.execute(f"CREATE ROLE {who} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE "
-                     f"NOBYPASSRLS PASSWORD '{verifier}'".encode())
-        conn.execute(f"GRANT {PIT_ROLE} TO {who}".encode())
+    with conn.transaction():  # a login without the right: refused in one line (call)
+        call(conn, f"CREATE ROLE {who} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE "
+             f"NOBYPASSRLS PASSWORD '{verifier}'", [])
+        call(conn, f"GRANT {PIT_ROLE} TO {who}", [])
         fd = os.open(credentials, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     dbname = conn.info.dbname.replace("\\", "\\\\").replace(":", "\\:")
     with os.fdopen(fd, "w") as out:

@@ -52,6 +52,10 @@ def test_the_pit_set_up_by_its_commands(tmp_path: Path, link_dsn: str,
     assert main(["pit", "staff", "D9", "--name", "Dee", "--role", "executive", "--new-card",
                  "--first", "--reason", "a table alone"]) == 2
     assert "changed on an executive's card" in capsys.readouterr().err
+    assert main(["pit", "add-login", "another-podium", "--credentials",
+                 str(tmp_path / "another.pgpass")]) == 2  # a table makes no login
+    assert "permission denied" in capsys.readouterr().err
+    assert not (tmp_path / "another.pgpass").exists()
     # the podium's login reads the table's report; the supervisor's card acknowledges
     with as_table(link_dsn, "t1") as t1:
         server.send_report(t1, report(jackpots_waiting=1))
