@@ -20,6 +20,7 @@ SHORT_FORMS = {
     "drivers_serial.py": (["--quick"], "shuffler last byte -> event"),
     "gui_console.py": (["--smoke"], "cold start"),
     "math_counts.py": (["--quick"], "math ace-high"),
+    "pit_soak.py": (["--quick"], "change to pit"),
     "round_sim.py": (["--rounds", "6"], "in-process"),
     "rules_batch.py": (["--hands", "200"], "hands/s"),
 }

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 from dealer_console.controller import OpenTable, TableController, TableDevices, open_table
 from dealer_console.devices.config import load_devices
 from dealer_console.devices.diagnostics import DeviceDriver
+from dealer_console.pit.table_side import Reporting, report_closed, start_reporting
 from dealer_console.profiles.model import Profile
 from ui.background_audit import BackgroundAudit, start_background_audit
 from ui.bridge import ControllerBridge
@@ -40,10 +41,14 @@ class Console:
     drivers: list[DeviceDriver] = field(default_factory=list)
     hardware: SimulatedHardware | None = None
     world: WorldWindow | None = None
+    pit: Reporting | None = None
+    """The table's reporting to the pit, if it has a login on the link (``docs/pit.md``)."""
 
     def close(self) -> None:
         from ui.meter_display.launcher import close_meter_display
 
+        if self.pit is not None:
+            self.pit.stop()
         close_meter_display(self.bridge)
         self.bridge.detach()
         # a device set up in test mode replaced one of these: stop whatever the table runs
@@ -97,6 +102,7 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
         bridge = ControllerBridge(controller)
         controller.start()
         window = DealerWindow(controller, bridge, four_colour=four_colour)
+        pit = start_reporting(controller, opened)  # the pit (docs/pit.md)
     except BaseException:
         for driver in drivers:
             driver.stop()
@@ -104,7 +110,11 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
             hardware.close()
         opened.close()
         raise
-    console = Console(opened, controller, bridge, window, drivers, hardware)
+    console = Console(opened, controller, bridge, window, drivers, hardware, pit=pit)
+    if pit is not None and pit.feed is not None:  # the casino's staff list, on this thread
+        staff_timer = QTimer(window)
+        staff_timer.timeout.connect(lambda: pit.apply_staff(opened.db))
+        staff_timer.start(500)
     if devices_file is not None:
         window.setup_context.devices_path = Path(devices_file)
     if hardware is not None:
@@ -134,7 +144,12 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
     if not report.ok:
         if not full_screen:  # a technician's terminal: one line, status 2
             raise SelfTestFailed(report)
-        return show_self_test_failure(app, report, watchdog, quit_after)
+        closed = report_closed(Path(db_path), [f"{c.item}: {c.detail}" for c in report.failures])
+        try:  # the pit hears the table is closed (docs/pit.md)
+            return show_self_test_failure(app, report, watchdog, quit_after)
+        finally:
+            if closed is not None:
+                closed.stop()
     console = start_console(profile, db_path, simulated=simulated, devices_file=devices_file,
                             four_colour=four_colour, meter_display=meter_display)
     audits: BackgroundAudit | None = None

@@ -191,6 +191,16 @@ def _staff_pages() -> None:
 _staff_pages()
 
 
+def _pit_pages() -> None:
+    """The pit's screen on a podium (sample reports: no server needed)."""
+    from ui.pit.gallery import PIT_PAGES
+
+    PAGES.update(PIT_PAGES)
+
+
+_pit_pages()
+
+
 def themed_app() -> QApplication:
     """The running application, or a new one; themed either way."""
     existing = QApplication.instance()

@@ -26,6 +26,7 @@ one could change the staff list again.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from sqlite_utils import Database
@@ -66,6 +67,9 @@ def setup(db: Database, employee_id: str, name: str, track: str, *, actor: str,
     on file (even one since disabled or given another role). ``actor`` says who ran it."""
     employee_id, name = check_id(employee_id), check_name(name)
     check_track(track)
+    if keeps_casino_list():
+        raise RegistryError("this table keeps the casino's staff list: its first executives "
+                            "are put on it at the link's server (docs/pit.md)")
     with db.atomic():
         if executive_ever_made(db):
             raise RegistryError(
@@ -93,6 +97,7 @@ def add_by(db: Database, by: Employee, employee_id: str, name: str, role: Role, 
     console's card request); ``by`` is checked again inside the change's transaction."""
     employee_id, name = _check_new(db, employee_id, name, track)
     with db.atomic():
+        own_list()
         still_executive(db, by)
         _id_free(db, employee_id)
         _card_free(db, track)
@@ -123,6 +128,7 @@ def set_enabled_by(db: Database, by: Employee, employee_id: str, enabled: bool, 
         _not_own(db, by, target, "enable their own card", _enable_action(target, enabled))
     verb = "enable" if enabled else "disable"
     with db.atomic():
+        own_list()
         still_executive(db, by)
         target = get(db, target.employee_id)
         _state_changes(db, target, enabled=enabled)
@@ -151,6 +157,7 @@ def change_role_by(db: Database, by: Employee, employee_id: str, role: Role, *,
     _state_changes(db, target, role=role)
     _not_own(db, by, target, "change their own role", _role_action(target, role))
     with db.atomic():
+        own_list()
         still_executive(db, by)
         target = get(db, target.employee_id)
         _state_changes(db, target, role=role)
@@ -186,6 +193,7 @@ def recard_by(db: Database, by: Employee, employee_id: str, track: str, *,
     _card_free(db, track, but=target.employee_id)
     _not_own(db, by, target, "give themselves a new card", _recard_action(target))
     with db.atomic():
+        own_list()
         still_executive(db, by)
         target = get(db, target.employee_id)
         _card_free(db, track, but=target.employee_id)
@@ -266,6 +274,23 @@ def _not_own(db: Database, by: Employee, target: Employee, what: str, action: st
         refuse(db, by.employee_id, Refused(
             RefusalReason.OWN_RECORD,
             f"{by.name} may not {what}: another executive's card is needed"), action)
+
+
+STAFF_VARIABLE = "DEALER_CONSOLE_STAFF"
+"""``casino``: this table keeps the casino's staff list, changed only on the link's server
+(``dealer_console/pit/replica.py``, ``docs/pit.md``); its own changes are refused."""
+
+
+def keeps_casino_list() -> bool:
+    return os.environ.get(STAFF_VARIABLE, "").strip().lower() == "casino"
+
+
+def own_list() -> None:
+    """A table keeping the casino's list changes nothing of it alone: the change is made at
+    the pit or through the server (a PIN stays the table's: the server's list holds none)."""
+    if keeps_casino_list():
+        raise RegistryError("this table keeps the casino's staff list: change it on an "
+                            "executive's card at the pit or with \"dealer-console pit staff\"")
 
 
 def still_executive(db: Database, by: Employee) -> None:

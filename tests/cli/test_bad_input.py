@@ -228,6 +228,15 @@ CASES: list[Case] = [
     *(case(f"link init: {bad}", "link", "init", "--dsn", "host=/nowhere", "--profile", bad)
       for bad in ("deep.toml", "bigint.toml", "long-name.toml", "folder.toml",
                   "washington-face-up", "no-such-profile")),
+    # -- issue 27, the pit's commands (no server is needed to refuse these) --------------------
+    case("pit staff: no server address anywhere", "pit", "staff", "X1", "--name", "Ella",
+         "--role", "executive", "--reason", "hired"),
+    case("pit staff: a role there is not", "pit", "staff", "X1", "--name", "Ella", "--role",
+         "owner", "--reason", "hired"),
+    case("pit staff: a name of 100,000 characters", "pit", "staff", "X1", "--name", HUGE,
+         "--role", "dealer", "--reason", "hired"),
+    case("pit add-login: no server address anywhere", "pit", "add-login", "podium",
+         "--credentials", "podium.pgpass"),
 ]
 
 

@@ -1,0 +1,195 @@
+"""The pit's calls on the link's server: its schema applied, a table's report sent, every
+report read, an alert acknowledged and the staff list changed on a card, a pit login made.
+
+Every call is one server-side function (``pit/sql.py``); the connection is the link's
+(:func:`dealer_console.link.server.connect`), so the same timeouts and keepalives hold.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from dealer_console.employees.cardhash import hash_card
+from dealer_console.employees.registry import RegistryError, check_track
+from dealer_console.link.server import Connection, call
+from dealer_console.link.settings import LinkError
+from dealer_console.link.sql_base import ADMIN_ROLE
+from dealer_console.pit.report import DeviceState, TableReport
+from dealer_console.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
+from dealer_console.pit.sql import _KEY as KEY
+
+_LOGIN = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}$")
+
+
+def _quoted(role: str) -> str:
+    """A role's name quoted for SQL (only names this module checked or defines)."""
+    if not _LOGIN.match(role):
+        raise LinkError(f"a pit login is 1-63 lower-case letters, digits, _ . - ({role[:70]!r})")
+    return f'"{role}"'
+
+
+def apply(conn: Connection) -> bool:
+    """Apply the pit's schema once (recorded in ``link_migrations``, after the link's own);
+    True if it was applied now. Run by ``link init`` as the link's administrator."""
+    with conn.transaction():
+        conn.execute(b"SELECT pg_advisory_xact_lock(1346982996)")  # "PITT"
+        done = conn.execute("SELECT 1 FROM link_migrations WHERE name = %s",
+                            [MIGRATION]).fetchone()
+        if done is not None:
+            return False
+        if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s",
+                        [PIT_ROLE]).fetchone() is None:
+            conn.execute(f"CREATE ROLE {PIT_ROLE} NOLOGIN".encode())
+        for statement in (*SCHEMA, KEY):
+            conn.execute(statement.encode())
+        conn.execute(f"GRANT USAGE ON SCHEMA public TO {PIT_ROLE}".encode())
+        for table in _TABLES:
+            conn.execute(f"GRANT SELECT ON {table} TO {ADMIN_ROLE}, {AUDITOR_ROLE}".encode())
+            conn.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY".encode())
+            conn.execute(f"CREATE POLICY pit_read ON {table} FOR SELECT TO {ADMIN_ROLE}, "
+                         f"{AUDITOR_ROLE} USING (true)".encode())
+        # the verifiers and the secret are read by no login, not even an auditor
+        conn.execute(b"REVOKE ALL ON pit_secret FROM PUBLIC")
+        conn.execute(b"REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC")
+        for signature, roles in _GRANTS:
+            conn.execute(f"GRANT EXECUTE ON FUNCTION {signature} TO {', '.join(roles)}"
+                         .encode())
+        conn.execute("INSERT INTO link_migrations (name) VALUES (%s)", [MIGRATION])
+    return True
+
+
+def send_report(conn: Connection, report: TableReport) -> None:
+    """The calling table's report (the server knows which table from the login)."""
+    call(conn, "SELECT pit_report(%s, %s, %s, %s, %s, %s::jsonb, %s, %s, %s, %s, %s::jsonb)",
+         [report.phase, report.round_id, report.round_text, report.table_open,
+          report.self_test, json.dumps([d.as_json() for d in report.devices]),
+          report.link_state, report.jackpots_waiting, report.drop_cents, report.hold_cents,
+          json.dumps(list(report.events))])
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    employee_id: str
+    name: str
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRow:
+    """A table's last report as the pit reads it, with its age on the server's clock."""
+
+    report: TableReport
+    age_ms: int
+    acks: dict[str, Ack]
+
+
+def read_reports(conn: Connection) -> list[ReportRow]:
+    """Every table's last report (the pit's login; a table's is refused)."""
+    rows = call(conn, "SELECT * FROM pit_reports()", [])
+    out = []
+    for (table_id, phase, round_id, round_text, table_open, self_test, devices, link_state,
+         waiting, drop, hold, events, age_ms, acks) in rows:
+        report = TableReport(
+            str(table_id), str(phase), None if round_id is None else int(str(round_id)),
+            str(round_text), bool(table_open), str(self_test),
+            tuple(DeviceState.from_json(d) for d in _list(devices)), str(link_state),
+            int(str(waiting)), int(str(drop)), int(str(hold)),
+            tuple(str(e) for e in _list(events)))
+        ack_map = acks if isinstance(acks, dict) else {}
+        out.append(ReportRow(report, int(str(age_ms)), {
+            str(k): Ack(str(v["employee"]), str(v["name"]), str(v["at"]))
+            for k, v in ack_map.items()}))
+    return out
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
+
+
+def track_of(swiped: str) -> str:
+    """A card's data as every reader gives it: without the start and end sentinels (``;``,
+    ``?``) a keyboard reader types around it, as ``employees`` reads a card."""
+    track = swiped.strip()
+    track = track[1:] if track.startswith(";") else track
+    return track[:-1] if track.endswith("?") else track
+
+
+def acknowledge(conn: Connection, table_id: str, kind: str, track: str) -> str:
+    """Acknowledge ``table_id``'s alert of ``kind`` on the card swiped (``track``); the server
+    finds whose card it is and answers their name."""
+    return str(call(conn, "SELECT pit_acknowledge(%s, %s, %s)",
+                    [table_id, kind, track_of(track)])[0][0])
+
+
+def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str, name: str,
+              role: str, card_track: str | None, enabled: bool, reason: str) -> int:
+    """Change the casino's staff list on an executive's card (``executive_track``; None only
+    for the link administrator's login, to put the first executives on it). Returns the
+    change's version, the order every table's replica applies it in."""
+    executive = None if executive_track is None else track_of(executive_track)
+    card = None if card_track is None else track_of(card_track)
+    if card is not None:
+        try:
+            check_track(card)  # what every table's reader can read back
+        except RegistryError as exc:
+            raise LinkError(str(exc)) from None
+    rows = call(conn, "SELECT pit_staff_set(%s, %s, %s, %s, %s, %s, %s, %s)",
+                [executive, employee_id, name, role, card,
+                 None if card is None else hash_card(card), enabled, reason])
+    return int(str(rows[0][0]))
+
+
+@dataclass(frozen=True, slots=True)
+class StaffChange:
+    """One change of the casino's staff list, as a table's replica applies it."""
+
+    employee_id: str
+    name: str
+    role: str
+    card_tag: str
+    card_hash: str
+    enabled: bool
+    version: int
+
+
+def staff_since(conn: Connection, version: int) -> list[StaffChange]:
+    """The staff list's changes after ``version``, in the server's order (a table's login)."""
+    return [StaffChange(str(e), str(n), str(r), str(t), str(h), bool(on), int(str(v)))
+            for e, n, r, t, h, on, v in call(conn, "SELECT * FROM pit_staff_since(%s)",
+                                             [version])]
+
+
+def staff_key(conn: Connection) -> bytes:
+    """The key of the server's card tags (a table's login)."""
+    rows = call(conn, "SELECT pit_staff_key()", [])
+    value = rows[0][0] if rows else None
+    if not isinstance(value, bytes | memoryview):
+        raise LinkError("this login is not a table's: the staff list's key is a table's only")
+    return bytes(value)
+
+
+def add_pit_login(conn: Connection, login: str, credentials: Path) -> None:
+    """Make the podium's login (a member of ``dealer_pit`` only) and its credentials file
+    (a libpq password file, mode 0600, refused if it exists). The administrator's login."""
+    who = _quoted(login)
+    if credentials.exists():
+        raise LinkError(f"{credentials} exists already: nothing was changed")
+    rows = call(conn, "SELECT 1 FROM pg_roles WHERE rolname = %s", [login])
+    if rows:
+        raise LinkError(f"the login {login} exists already: choose another")
+    password = secrets.token_urlsafe(32)
+    verifier = conn.pgconn.encrypt_password(password.encode(), login.encode(),
+                                            b"scram-sha-256").decode()
+    with conn.transaction():  # a login without the right: refused in one line (call)
+        call(conn, f"CREATE ROLE {who} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE "
+             f"NOBYPASSRLS PASSWORD '{verifier}'", [])
+        call(conn, f"GRANT {PIT_ROLE} TO {who}", [])
+        fd = os.open(credentials, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    dbname = conn.info.dbname.replace("\\", "\\\\").replace(":", "\\:")
+    with os.fdopen(fd, "w") as out:
+        out.write(f"*:*:{dbname}:{login}:{password}\n")

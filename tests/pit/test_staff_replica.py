@@ -1,0 +1,163 @@
+"""The casino's staff list at a table: a replica applied in the server's order and recorded
+in the table's chain; a card disabled at the pit refused at the table within the bound; a
+table cut off authorises from its replica and catches up; no table changes the list alone."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+
+from dealer_console.employees import changes
+from dealer_console.employees.audit import verify_staff
+from dealer_console.employees.authorize import Refused, check
+from dealer_console.employees.registry import RegistryError, Role, find, find_by_card
+from dealer_console.link import server as link_server
+from dealer_console.link.settings import DSN_VARIABLE
+from dealer_console.pit import server
+from dealer_console.pit.replica import (
+    DISABLE_BOUND_S,
+    STAFF_VARIABLE,
+    StaffFeed,
+    applied_version,
+    apply_pending,
+)
+from dealer_console.pit.reporter import PitReporter
+from dealer_console.pit.table_side import start_reporting
+from dealer_console.table_name import TABLE_ID_VARIABLE
+from tests.controller.conftest import Rig, start_rig
+from tests.link.helpers import table_dsn
+from tests.pit.helpers import DEALER_CARD, EXEC_CARD, SUPER_CARD, init_pit, pit_dsn, report
+
+NEW_CARD = ";7777000077770000?"
+
+
+def track(card: str) -> str:
+    return server.track_of(card)
+
+
+def authorised(db: Database, card: str, role: Role | None = None) -> bool:
+    """The card authorises ``role``'s work (None: the card is an enabled employee's)."""
+    if role is None:
+        found = find_by_card(db, track(card))
+        return found is not None and found.enabled
+    return not isinstance(check(db, track(card), role), Refused)
+
+
+def owner_loop(db: Database, feed: StaffFeed, ok: Callable[[], bool], bound_s: float) -> float:
+    """The owner thread's part: apply what the feed fetched until ``ok``; the time it took
+    (an AssertionError past ``bound_s``)."""
+    began = time.monotonic()
+    while time.monotonic() - began < bound_s:
+        apply_pending(db, feed)
+        if ok():
+            return time.monotonic() - began
+        time.sleep(0.05)
+    raise AssertionError(f"not within {bound_s} s: {feed.status()}")
+
+
+@pytest.fixture
+def casino_table(tmp_path: Path, link_dsn: str, monkeypatch: pytest.MonkeyPatch
+                 ) -> Iterator[Rig]:
+    init_pit(link_dsn).close()
+    rig = start_rig(tmp_path / "table.db")  # its own staff list first (the simulator's)
+    monkeypatch.setenv(DSN_VARIABLE, table_dsn(link_dsn, "t1"))
+    monkeypatch.setenv(TABLE_ID_VARIABLE, "t1")
+    monkeypatch.setenv(STAFF_VARIABLE, "casino")
+    try:
+        yield rig
+    finally:
+        rig.close()
+
+
+def test_a_card_disabled_at_the_pit_is_refused_at_the_table_within_the_bound(
+        casino_table: Rig, link_dsn: str) -> None:
+    db = casino_table.opened.db
+    reporting = start_reporting(casino_table.controller, casino_table.opened)
+    assert reporting is not None and reporting.feed is not None
+    feed = reporting.feed
+    try:
+        owner_loop(db, feed, lambda: authorised(db, SUPER_CARD, Role.SUPERVISOR), 20.0)
+        assert authorised(db, EXEC_CARD, Role.EXECUTIVE)
+        assert "staff list: the casino's, change 3" in feed.status()
+        with link_server.connect(pit_dsn(link_dsn)) as pit:
+            server.set_staff(pit, executive_track=EXEC_CARD, employee_id="S1",
+                             name="Sam Super", role="supervisor", card_track=None,
+                             enabled=False, reason="left the casino")
+        owner_loop(db, feed, lambda: not authorised(db, SUPER_CARD, Role.SUPERVISOR),
+                   DISABLE_BOUND_S)
+        refused = check(db, track(SUPER_CARD), Role.SUPERVISOR)
+        assert isinstance(refused, Refused)
+    finally:
+        reporting.stop()
+    # each change is in the table's chain, in the server's order, and the audit rebuilds it
+    actors = [a for (a,) in db.execute("SELECT actor FROM employee_log WHERE actor LIKE "
+                                       "'the casino%' ORDER BY entry")]
+    set_aside = [a for a in actors if a.endswith("change 0")]
+    assert set_aside and actors[len(set_aside):] == [
+        f"the casino's staff list, change {v}" for v in (1, 2, 3, 4)]
+    # the table's own staff (the simulator's) are off: the list is the casino's
+    own = find(db, "SIM-S1")
+    assert own is not None and not own.enabled
+    assert applied_version(db) == 4
+    assert verify_staff(db) == []
+
+
+def test_a_table_cut_off_authorises_from_its_replica_and_catches_up(
+        casino_table: Rig, link_dsn: str) -> None:
+    db = casino_table.opened.db
+    dsn = table_dsn(link_dsn, "t1")
+    feed = StaffFeed(applied_version(db))
+
+    def reporter(address: str) -> PitReporter:
+        made = PitReporter(address, "t1", heartbeat_s=0.2, after_send=feed.fetch,
+                           on_fail=feed.failed)
+        made.offer(report())
+        made.start()
+        return made
+
+    linked = reporter(dsn)
+    owner_loop(db, feed, lambda: authorised(db, DEALER_CARD), 20.0)
+    linked.stop()
+    # the cable is cut: the server's list changes meanwhile
+    cut = reporter(dsn.replace("host=", "host=/nonexistent-"))
+    owner_loop(db, feed, lambda: feed.failing_since is not None, 20.0)
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="D1", name="Dana Dealer",
+                         role="dealer", card_track=None, enabled=False, reason="left")
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="D2", name="Dan Dealer",
+                         role="dealer", card_track=NEW_CARD, enabled=True, reason="hired")
+    time.sleep(0.5)
+    apply_pending(db, feed)
+    assert "working from the table's copy of the casino's list since" in feed.status()
+    assert authorised(db, SUPER_CARD, Role.SUPERVISOR)  # the replica still authorises
+    assert authorised(db, DEALER_CARD) and not authorised(db, NEW_CARD)  # as it last knew
+    cut.stop()
+    # the link returns: the table catches up in the server's order
+    back = reporter(dsn)
+    try:
+        owner_loop(db, feed, lambda: authorised(db, NEW_CARD) and not authorised(
+            db, DEALER_CARD), 20.0)
+    finally:
+        back.stop()
+    assert feed.failing_since is None and applied_version(db) == 5
+    dana = find(db, "D1")
+    assert dana is not None and not dana.enabled
+    assert verify_staff(db) == []
+
+
+def test_no_table_changes_the_casino_s_list_alone(casino_table: Rig) -> None:
+    db = casino_table.opened.db
+    executive = find(db, "SIM-X1")
+    assert executive is not None  # the table's own executive, from before
+    before = db.execute("SELECT COUNT(*) FROM employee_log").fetchone()[0]
+    with pytest.raises(RegistryError, match="keeps the casino's staff list"):
+        changes.add_by(db, executive, "D7", "Dee Seven", Role.DEALER, "8888000088880000")
+    with pytest.raises(RegistryError, match="keeps the casino's staff list"):
+        changes.set_enabled_by(db, executive, "SIM-S1", False, reason="alone")
+    with pytest.raises(RegistryError, match="keeps the casino's staff list"):
+        changes.setup(db, "X9", "Xavier", "9999000099990000", actor="a technician")
+    assert db.execute("SELECT COUNT(*) FROM employee_log").fetchone()[0] == before

@@ -1,0 +1,81 @@
+"""``dealer-console pit``: the pit's screen, and the link administrator's and executives'
+pit commands (Qt is imported only when the screen opens).
+
+- ``pit`` opens the screen (the pit's login in ``DEALER_CONSOLE_LINK_DSN``);
+- ``pit add-login LOGIN --credentials FILE``: the podium's login (the administrator's);
+- ``pit staff EMPLOYEE --name ... --role ... --reason ...``: a change to the casino's staff
+  list, on an executive's card swiped at the terminal (``--first``: the administrator's login
+  puts the casino's first executives on it, no card).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from dealer_console.cli.checks import label, seconds
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "pit", help="the pit's screen on a podium PC; the pit's login and the staff list",
+        description="Open the pit's screen (DEALER_CONSOLE_LINK_DSN with the pit's own login, "
+        "docs/pit.md), or an administrator's or executive's pit command.")
+    parser.add_argument("--full-screen", action="store_true", help="fill the screen")
+    parser.add_argument("--quit-after", type=seconds(0.0, 86400.0), default=None,
+                        metavar="SECONDS", help="close after SECONDS (smoke tests)")
+    actions = parser.add_subparsers(dest="pit_action", metavar="ACTION")
+    login = actions.add_parser("add-login", help="make the podium's login (administrator)")
+    login.add_argument("login", type=label(63))
+    login.add_argument("--credentials", type=Path, required=True,
+                       help="the libpq password file to write (mode 0600; must not exist)")
+    staff = actions.add_parser("staff", help="add or change someone on the casino's staff "
+                               "list, on an executive's card")
+    staff.add_argument("employee", type=label(64))
+    staff.add_argument("--name", type=label(100), required=True)
+    staff.add_argument("--role", choices=("dealer", "supervisor", "technician", "executive"),
+                       required=True)
+    staff.add_argument("--new-card", action="store_true",
+                       help="swipe the employee's card (needed for someone new)")
+    staff.add_argument("--disable", action="store_true", help="take the card off (kept listed)")
+    staff.add_argument("--reason", required=True, type=label(200))
+    staff.add_argument("--first", action="store_true",
+                       help="the administrator's login, no executive's card: the first "
+                            "executives only")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_console.cli import CommandError
+    from dealer_console.link.settings import LinkError, dsn_from_environment
+
+    try:
+        dsn = dsn_from_environment()
+    except LinkError as exc:
+        raise CommandError(str(exc)) from None
+    if args.pit_action is None:
+        from ui.pit.app import run_pit
+
+        return run_pit(dsn, full_screen=args.full_screen, quit_after=args.quit_after)
+    from dealer_console.cli.employees_cmd import read_card
+    from dealer_console.link import server as link_server
+    from dealer_console.pit import server
+
+    try:
+        with link_server.connect(dsn) as conn:
+            if args.pit_action == "add-login":
+                server.add_pit_login(conn, args.login, args.credentials)
+                print(f"pit login {args.login}: made; its credentials in {args.credentials}")
+                return 0
+            executive = None if args.first else read_card("an executive's card")
+            card = read_card(f"{args.name}'s card") if args.new_card else None
+            version = server.set_staff(conn, executive_track=executive,
+                                       employee_id=args.employee, name=args.name,
+                                       role=args.role, card_track=card,
+                                       enabled=not args.disable, reason=args.reason)
+    except LinkError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"staff list: {args.employee} ({args.name}, {args.role}"
+          f"{', disabled' if args.disable else ''}) recorded as change {version}")
+    return 0

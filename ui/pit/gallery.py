@@ -1,0 +1,68 @@
+"""The pit's pictures: a pit of ten tables with one of each alert, and a table opened
+(``python -m ui.screenshots --page pit-floor --page pit-table``; the fit test renders the
+same pages)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QWidget
+
+from dealer_console.pit.report import DeviceState, TableReport
+from dealer_console.pit.server import Ack, ReportRow
+from ui.pit.window import PitWindow
+
+DEVICES = (DeviceState("Shuffler", True), DeviceState("Bet sensors", True),
+           DeviceState("Jackpot keypad", True))
+
+
+def sample_rows() -> list[ReportRow]:
+    """Ten tables of a pit: a jackpot waiting, a closed table, a shuffler down, a lost
+    heartbeat, a link down (acknowledged), and five playing quietly."""
+    def row(table: str, *, age_ms: int = 400, acks: dict[str, Ack] | None = None,
+            **changes: object) -> ReportRow:
+        base: dict[str, object] = dict(
+            table_id=table, phase="betting", round_id=41, round_text="seats 1, 2 and 5 bet",
+            table_open=True, self_test="passed", devices=DEVICES, link_state="up",
+            jackpots_waiting=0, drop_cents=1_840_000, hold_cents=412_500,
+            events=("21:14:09 round 41: wagers taken", "21:13:30 round 40 settled",
+                    "21:12:02 round 40: seat 3 a straight flush paid $1,000.00"))
+        base.update(changes)
+        return ReportRow(TableReport(**base), age_ms, acks or {})  # type: ignore[arg-type]
+
+    return [
+        row("pit1-t1", phase="players_set", round_id=118, jackpots_waiting=1,
+            round_text="round 118: seat 4 marked a seven-card straight flush (100% of the "
+                       "main meter, $12,480.22); the dealer waits for a supervisor's card",
+            drop_cents=2_315_000, hold_cents=598_000),
+        row("pit1-t2", table_open=False, phase="betting", round_id=None, round_text="",
+            self_test="the shuffler did not answer its self-test: the table stays closed",
+            drop_cents=0, hold_cents=0),
+        row("pit1-t3", devices=(DeviceState("Shuffler", False, "no answer for 40 s: check "
+                                            "its cable"), *DEVICES[1:]), phase="dealing"),
+        row("pit1-t4", age_ms=47_000, phase="settlement", drop_cents=960_000,
+            hold_cents=-52_500),
+        row("pit1-t5", link_state="the link server did not answer within 5 s",
+            acks={"link": Ack("S1", "Sam Super", "21:13:55")}),
+        row("pit1-t6"), row("pit1-t7", phase="dealing", round_id=77),
+        row("pit1-t8", phase="end", round_id=12, drop_cents=410_000, hold_cents=95_000),
+        row("pit1-t9", link_state="none"), row("pit1-t10", phase="complete", round_id=203),
+    ]
+
+
+def floor_page() -> QWidget:
+    window = PitWindow()
+    window.show_rows(sample_rows())
+    return window
+
+
+def table_page() -> QWidget:
+    window = PitWindow()
+    window.show_rows(sample_rows())
+    window.open_table("pit1-t1")
+    return window
+
+
+PIT_PAGES: dict[str, Callable[[], QWidget]] = {"pit-floor": floor_page,
+                                               "pit-table": table_page}
+

@@ -1,0 +1,333 @@
+"""The pit's window: the pit's figures, the loud alerts in order of urgency, a tile per table;
+a touch on a tile (or an alert) opens the table: its round, devices, recent events, figures,
+and each alert with a button to acknowledge it on a supervisor's card.
+
+Everything drawn comes from the reader's answers (``reader.py``, a worker thread); the GUI
+thread only compares and draws. A tile is redrawn only when its table's report, alerts or
+acknowledgements changed. Tiles keep the floor's order (by table name) and never move: a
+finger aimed at one table must not land on another because an alert came up meanwhile; the
+strip above them lists the loud alerts in order of urgency, in rows made once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_console.money import format_cents
+from dealer_console.pit.alerts import Alert, alerts_of, natural, pit_alerts
+from dealer_console.pit.server import Ack, ReportRow
+from ui import theme
+from ui.pit.tiles import TITLES, AlertRow, Tile, phase_words
+from ui.widgets.touch import ButtonRole, TouchButton, kinetic
+
+MAX_ALERT_ROWS = 3
+"""Loud alerts listed above the tiles (the rest are on their tiles, in the same order)."""
+TILE_WIDTH = 260
+
+
+def pit_figures(rows: list[ReportRow]) -> str:
+    drop = sum(r.report.drop_cents for r in rows)
+    hold = sum(r.report.hold_cents for r in rows)
+    share = f" ({hold * 100 / drop:.1f}%)" if drop else ""
+    return (f"{len(rows)} tables · shift drop {format_cents(drop)} · hold "
+            f"{format_cents(hold, sign=True)}{share}")
+
+
+class TablePage(QWidget):
+    """One table opened from its tile: what the pit knows of it and its alerts."""
+
+    def __init__(self, on_back: Callable[[], object],
+                 on_ack: Callable[[str, str], object]) -> None:
+        super().__init__()
+        self._on_ack = on_ack
+        self.title = QLabel()
+        self.title.setProperty("role", "heading")
+        back = TouchButton("Back to the pit", ButtonRole.PRIMARY)
+        back.setMinimumWidth(theme.TOUCH_MIN * 5)
+        back.clicked.connect(lambda: on_back())
+        top = QHBoxLayout()
+        top.addWidget(self.title, 1)
+        top.addWidget(back)
+        self.body = QLabel()
+        self.body.setWordWrap(True)
+        self.body.setTextFormat(Qt.TextFormat.RichText)
+        self.body.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.alerts = QVBoxLayout()
+        self.events = QLabel()
+        self.events.setWordWrap(True)
+        self.events.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.events.setProperty("role", "hint")
+        left = QVBoxLayout()
+        left.addWidget(self.body)
+        left.addLayout(self.alerts)
+        left.addStretch(1)
+        right = QVBoxLayout()
+        heading = QLabel("Recent events")
+        heading.setStyleSheet(f"font-size: {theme.FONT_LABEL}px; font-weight: bold;")
+        right.addWidget(heading)
+        right.addWidget(self.events)
+        right.addStretch(1)
+        columns = QHBoxLayout()
+        columns.addLayout(left, 3)
+        columns.addLayout(right, 2)
+        inner = QWidget()
+        inner.setLayout(columns)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(inner)
+        kinetic(scroll)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(scroll, 1)
+        self.table_id = ""
+        self._alert_keys: list[tuple[str, str, Ack | None]] = []
+
+    def show_row(self, row: ReportRow) -> None:
+        r = row.report
+        if r.table_id != self.table_id:
+            self._alert_keys = []
+        self.table_id = r.table_id
+        self.title.setText(f"Table {r.table_id} · {phase_words(row)}")
+        devices = "<br>".join(
+            f"{d.title}: {'working' if d.ok else '<b>DOWN</b>'}"
+            + (f" ({d.fault})" if d.fault else "") for d in r.devices) or "none reported"
+        link = {"up": "up", "none": "this table plays no linked jackpot"}.get(
+            r.link_state, f"<b>down</b>: {r.link_state}")
+        self.body.setText(
+            f"<p><b>The round</b><br>{r.round_text or 'no round under way'}</p>"
+            f"<p><b>Shift</b><br>drop {format_cents(r.drop_cents)} · hold "
+            f"{format_cents(r.hold_cents, sign=True)}</p>"
+            f"<p><b>Self-test</b>: {r.self_test}<br><b>Table</b>: "
+            f"{'open' if r.table_open else '<b>CLOSED</b>'}<br><b>Jackpot link</b>: {link}"
+            f"<br><b>Last report</b>: {row.age_ms / 1000:.0f} s ago</p>"
+            f"<p><b>Devices</b><br>{devices}</p>")
+        self.events.setText("<br>".join(r.events) or "none reported")
+        found = alerts_of(row)
+        keys = [(a.kind, a.words, a.acked) for a in found]
+        if keys == self._alert_keys:
+            return  # the buttons stay as they are: a finger on one is never pulled away
+        self._alert_keys = keys
+        while self.alerts.count():
+            item = self.alerts.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        for alert in found:
+            self.alerts.addWidget(self._alert_line(alert))
+
+    def _alert_line(self, alert: Alert) -> QWidget:
+        box = QFrame()
+        box.setProperty("role", "panel")
+        line = QHBoxLayout(box)
+        words = QLabel(f"<b>{TITLES[alert.kind]}</b> — {alert.words}"
+                       + (f"<br>acknowledged by {alert.acked.name} ({alert.acked.employee_id})"
+                          f" at {alert.acked.at}" if alert.acked else ""))
+        words.setWordWrap(True)
+        line.addWidget(words, 1)
+        if alert.acked is None:
+            ack = TouchButton("Acknowledge", ButtonRole.DANGER)
+            ack.setMinimumWidth(theme.TOUCH_MIN * 4)
+            ack.clicked.connect(lambda _=False, k=alert.kind: self._on_ack(self.table_id, k))
+            line.addWidget(ack)
+        return box
+
+
+class PitWindow(QWidget):
+    """``show_rows`` with the reader's answer; ``acknowledge`` (table, kind, card track) is
+    called when a card is swiped for an alert (the reader sends it to the server)."""
+
+    def __init__(self, acknowledge: Callable[[str, str, str], object] | None = None) -> None:
+        super().__init__()
+        self.setWindowTitle("Dealer Console · pit")
+        self.setObjectName("pit")
+        self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.setStyleSheet(f"QWidget#pit {{ background: {theme.BACKGROUND}; }}")
+        self._acknowledge = acknowledge
+        self.shown_at: Callable[[ReportRow], object] | None = None
+        """Told of each report as it is drawn (the benchmark's clock)."""
+        self.rows: dict[str, ReportRow] = {}
+        self.tiles: dict[str, Tile] = {}
+        self._order: list[str] = []
+        self._alert_keys: list[tuple[str, str, str]] = []
+        self.heading = QLabel("Pit")
+        self.heading.setProperty("role", "heading")
+        self.figures = QLabel("waiting for the tables' reports")
+        self.figures.setWordWrap(True)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setProperty("role", "hint")
+        self.more = QLabel()
+        self.more.setStyleSheet(f"color: {theme.WARNING_AMBER}; font-weight: bold;")
+        top = QHBoxLayout()
+        top.addWidget(self.heading)
+        top.addWidget(self.figures, 1)
+        top.addWidget(self.more)
+        self.alert_box = QVBoxLayout()
+        self.alert_box.setSpacing(6)
+        self.alert_rows = [AlertRow() for _ in range(MAX_ALERT_ROWS)]
+        for alert_row in self.alert_rows:
+            alert_row.clicked.connect(lambda _=False, w=alert_row: self._alert_touched(w))
+            self.alert_box.addWidget(alert_row)
+        self.grid = QGridLayout()
+        self.grid.setSpacing(theme.SPACING)
+        grid_host = QWidget()
+        outer = QVBoxLayout(grid_host)
+        outer.addLayout(self.grid)
+        outer.addStretch(1)
+        self.tiles_area = QScrollArea()
+        self.tiles_area.setWidgetResizable(True)
+        self.tiles_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.tiles_area.setWidget(grid_host)
+        kinetic(self.tiles_area)
+        floor = QWidget()
+        floor_layout = QVBoxLayout(floor)
+        floor_layout.setContentsMargins(0, 0, 0, 0)
+        floor_layout.addLayout(self.alert_box)
+        floor_layout.addWidget(self.tiles_area, 1)
+        self.page = TablePage(self.show_floor, self.ask_card)
+        self.card = QFrame()
+        self.card.setProperty("role", "card-prompt")
+        self.card_words = QLabel()
+        self.card_words.setWordWrap(True)
+        self.track = QLineEdit()  # the podium's card reader types the track and Enter
+        self.track.setEchoMode(QLineEdit.EchoMode.Password)
+        self.track.setFixedWidth(1)
+        self.track.returnPressed.connect(self._swiped)
+        cancel = TouchButton("Cancel", ButtonRole.SECONDARY)
+        cancel.setMinimumWidth(theme.TOUCH_MIN * 3)
+        cancel.clicked.connect(self._cancel_card)
+        card_line = QHBoxLayout(self.card)
+        card_line.addWidget(self.card_words, 1)
+        card_line.addWidget(self.track)
+        card_line.addWidget(cancel)
+        self.card.hide()
+        self._wanted: tuple[str, str] | None = None
+        self.stack = QStackedWidget()
+        self.stack.addWidget(floor)
+        self.stack.addWidget(self.page)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(theme.SPACING, theme.SPACING, theme.SPACING, theme.SPACING)
+        layout.addLayout(top)
+        layout.addWidget(self.status)
+        layout.addWidget(self.card)
+        layout.addWidget(self.stack, 1)
+        self.status.hide()
+
+    # -- answers from the reader -------------------------------------------------------------
+
+    def show_rows(self, rows: list[ReportRow]) -> None:
+        """The reader's newest answer: redraw what changed."""
+        self.status.hide()
+        fresh = {r.report.table_id: r for r in rows}
+        for table_id, row in fresh.items():
+            old = self.rows.get(table_id)
+            if old is not None and _same(old, row):
+                continue
+            tile = self.tiles.get(table_id)
+            if tile is None:
+                tile = Tile(table_id)
+                tile.clicked.connect(lambda _=False, t=table_id: self.open_table(t))
+                self.tiles[table_id] = tile
+            tile.show_row(row, alerts_of(row))
+            if self.shown_at is not None and (old is None or old.report != row.report):
+                self.shown_at(row)
+        for gone in set(self.rows) - set(fresh):
+            self.tiles.pop(gone).deleteLater()
+        self.rows = fresh
+        self.figures.setText(pit_figures(rows))
+        self._lay_out()
+        if self.stack.currentWidget() is self.page and self.page.table_id in fresh:
+            self.page.show_row(fresh[self.page.table_id])  # only what changed is redrawn
+
+    def show_problem(self, words: str) -> None:
+        self.status.setText(f"{words} (what is shown may be old; retrying)")
+        self.status.show()
+
+    def acked(self, table_id: str, kind: str, who: str, words: str) -> None:
+        self.status.setText(f"Table {table_id}, {TITLES.get(kind, kind).lower()}: {words}")
+        self.status.show()
+
+    # -- layout --------------------------------------------------------------------------------
+
+    def _lay_out(self) -> None:
+        order = sorted(self.rows, key=natural)  # the floor's order: a tile never moves
+        columns = max(1, (self.width() - 2 * theme.SPACING) // (TILE_WIDTH + theme.SPACING))
+        if order != self._order or columns != getattr(self, "_columns", 0):
+            for index, table_id in enumerate(order):
+                self.grid.addWidget(self.tiles[table_id], index // columns, index % columns)
+            self._order, self._columns = order, columns
+        loud = [a for a in pit_alerts(list(self.rows.values())) if a.acked is None]
+        keys = [(a.table_id, a.kind, a.words) for a in loud[:MAX_ALERT_ROWS]]
+        if keys != self._alert_keys:
+            for index, alert_row in enumerate(self.alert_rows):
+                alert_row.show_alert(loud[index] if index < len(loud) else None)
+            self._alert_keys = keys
+        extra = len(loud) - MAX_ALERT_ROWS
+        more = (f"+{extra} more alert{'s' if extra > 1 else ''} on the tiles" if extra > 0
+                else "")
+        if self.more.text() != more:
+            self.more.setText(more)
+
+    def resizeEvent(self, event: object) -> None:
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        if self.rows:
+            self._lay_out()
+
+    # -- touches -------------------------------------------------------------------------------
+
+    def _alert_touched(self, row: AlertRow) -> None:
+        if row.alert is not None:
+            self.open_table(row.alert.table_id)
+
+    def open_table(self, table_id: str) -> None:
+        row = self.rows.get(table_id)
+        if row is None:
+            return
+        self.page.show_row(row)
+        self.stack.setCurrentWidget(self.page)
+
+    def show_floor(self) -> None:
+        self._cancel_card()
+        self.stack.setCurrentIndex(0)
+
+    def ask_card(self, table_id: str, kind: str) -> None:
+        """An alert's Acknowledge: the card reader's next swipe is for it."""
+        self._wanted = (table_id, kind)
+        self.card_words.setText(f"Swipe a supervisor's card to acknowledge table {table_id}'s "
+                                f"{TITLES[kind].lower()}.")
+        self.track.clear()
+        self.card.show()
+        self.track.setFocus()
+
+    def _swiped(self) -> None:
+        track, wanted = self.track.text(), self._wanted
+        self.track.clear()
+        self._cancel_card()
+        if wanted is not None and track and self._acknowledge is not None:
+            self._acknowledge(wanted[0], wanted[1], track)
+            self.status.setText("Checking the card with the server …")
+            self.status.show()
+
+    def _cancel_card(self) -> None:
+        self._wanted = None
+        self.card.hide()
+
+
+def _same(old: ReportRow, new: ReportRow) -> bool:
+    """Nothing to redraw: the same report and acknowledgements, and the heartbeat on the same
+    side of its bound."""
+    return (old.report == new.report and old.acks == new.acks
+            and [a.kind for a in alerts_of(old)] == [a.kind for a in alerts_of(new)])
