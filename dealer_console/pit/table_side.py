@@ -20,13 +20,15 @@ from sqlite_utils import Database
 from dealer_console.controller.controller import TableController
 from dealer_console.controller.table_root import OpenTable
 from dealer_console.controller.view import TableSnapshot
+from dealer_console.link.hook import LinkHook
 from dealer_console.link.sender import HealthView
 from dealer_console.link.settings import DSN_VARIABLE, LinkError, dsn_from_environment
 from dealer_console.pit.replica import StaffFeed, applied_version, apply_pending, keeps_casino_list
 from dealer_console.pit.report import DeviceState, TableReport
 from dealer_console.pit.reporter import PitReporter
 from dealer_console.reports.shift import shift_report
-from dealer_console.storage.connection import TableDatabase, open_for_reading
+from dealer_console.storage.connection import TableDatabase
+from dealer_console.table_db import open_for_reading
 from dealer_console.table_name import TABLE_ID_VARIABLE
 
 EVENTS_KEPT = 12
@@ -158,7 +160,8 @@ def start_reporting(controller: TableController, opened: OpenTable) -> Reporting
     reporter = reporter_from_environment(opened.db_path, feed)
     if reporter is None:
         return None
-    hook = opened.jackpot.link if opened.jackpot is not None else None
+    port = opened.jackpot.link if opened.jackpot is not None else None
+    hook = port if isinstance(port, LinkHook) else None  # the link's health, not the port's
     listener = TableReporting(
         reporter, link=(lambda: hook.health.view()) if hook is not None else (lambda: None),
         staff=feed.status if feed is not None else None)

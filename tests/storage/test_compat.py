@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database, Migrations
 
-from dealer_console.audit.verify import audit
 from dealer_console import table_db
+from dealer_console.audit.verify import audit
 from dealer_console.storage import compat
 from dealer_console.storage.connection import LaterSchema
 from dealer_console.storage.identity import Schema
-from dealer_console.table_db import open_table_db
 from dealer_console.storage.schema import MIGRATIONS as TABLE
+from dealer_console.table_db import open_table_db
 from tests.round.helpers import make_table, play_round
 
 LATER = Migrations("dealer_console")
