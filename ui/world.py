@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidg
 from dealer_console.devices.keypad import Button
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
+from ui.dealer.page_kit import Scroller
 from ui.widgets.touch import ButtonRole, TouchButton
 
 
@@ -22,7 +23,13 @@ class WorldWindow(QWidget):
         super().__init__()
         self.hardware = hardware
         self.setWindowTitle("Simulated table - the world outside the console")
-        layout = QVBoxLayout(self)
+        inner = QWidget()
+        layout = QVBoxLayout(inner)
+        # the window fits any screen: what does not fit scrolls, every key whole
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(Scroller(inner))
+        self.resize(1100, 760)
         self.status = QLabel("Everything here acts on the simulated devices.")
         self.status.setWordWrap(True)
         layout.addWidget(self.status)
@@ -115,26 +122,28 @@ class WorldWindow(QWidget):
         assert keypad is not None
         buttons = [Button.START_GAME, Button.END_GAME, Button.CONFIRM, Button.CANCEL,
                    Button.MONEY_BAG]
+        # four keys a row: each key wide enough for its words on a 1280 px screen
         for i, button in enumerate(buttons):
             grid.addWidget(self._button(button.name.replace("_", " "),
-                                        partial(keypad.tap, button)), 0, i)
+                                        partial(keypad.tap, button)), i // 4, i % 4)
         for seat in range(1, 8):
             grid.addWidget(self._button(f"Seat {seat}",
                                         partial(keypad.tap, Button.for_seat(seat))),
-                           1, seat - 1)
+                           2 + (seat - 1) // 4, (seat - 1) % 4)
         for line in range(1, 9):
             grid.addWidget(self._button(f"Hand {line}",
                                         partial(keypad.tap, Button.for_hand_line(line))),
-                           2, line - 1)
+                           4 + (line - 1) // 4, (line - 1) % 4)
         if len(jackpot_spots) > 1:  # a two-game keypad has a key for each game
             for spot in jackpot_spots:
                 self.game_buttons[spot] = self._button(
                     f"Game {spot} key", partial(keypad.tap, Button.for_game(spot)))
-                grid.addWidget(self.game_buttons[spot], 0, len(buttons) + spot - 1)
+                grid.addWidget(self.game_buttons[spot], 1, spot)
         cards = [(f"Swipe {role}'s card", track) for _id, _name, role, track in SIM_STAFF]
         cards.append(("Swipe an unknown card", UNKNOWN_CARD))
         for i, (text, track) in enumerate(cards):
-            grid.addWidget(self._button(text, partial(keypad.swipe, track)), 3, i)
+            grid.addWidget(self._button(text, partial(keypad.swipe, track)),
+                           6 + i // 2, (i % 2) * 2, 1, 2)
         return box
 
     def _cables(self) -> QGroupBox:

@@ -81,8 +81,8 @@ def test_a_seat_s_wagers_again_and_the_refusals(tmp_path: Path) -> None:
 
 
 def test_a_repeat_the_rules_refuse_places_nothing(tmp_path: Path) -> None:
-    """Catfish Bend: a player banker must cover the wagers; a wager of last round the limits
-    now refuse refuses the whole repeat (nothing placed)."""
+    """A wager of last round the limits now refuse (a limit lowered since) refuses the whole
+    repeat: nothing placed."""
     table = make_table(tmp_path, "washington-face-up")
     play_round(table, seed=1)
     table.state.opening["last_wagers"] = [[1, "base", 2000], [2, "base", 90_000]]

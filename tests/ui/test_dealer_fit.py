@@ -211,3 +211,14 @@ def test_the_keypad_and_the_phase_bar_never_move(started: list[ScreenPlayer],
         _lay_out(p.window, QSize(*size))
         places.append((_place(p.betting.keypad), _place(p.window.phase_bar)))
     assert all(place == places[0] for place in places), places
+
+
+@pytest.mark.parametrize("profile", ["washington-face-up", "catfish-bend-fortune"])
+def test_the_world_window_fits_both_screens(started: list[ScreenPlayer], tmp_path: Path,
+                                            profile: str) -> None:
+    """The simulated table's window: every key and swipe button whole, on either screen."""
+    p = _start(started, tmp_path, profile)
+    for width, height in SIZES:
+        _lay_out(p.world, QSize(width, height))
+        problems = screen_problems(p.world, QSize(width, height))
+        assert not problems, f"world at {width}x{height}: " + "; ".join(problems[:6])

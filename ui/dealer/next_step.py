@@ -71,7 +71,8 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
                         f"Action button to seat {button.seat}", lambda: ctl.do(button))
         if ctl.rules.action_method is ActionSeatMethod.HIGH_CARD:
             return Step("Find the action: touch the seat that won the high card.")
-        return Step("Find the action: touch the number.")
+        return Step("Find the action: touch the dice total." if ctl.rules.action_method
+                    is ActionSeatMethod.DICE else "Find the action: enter the number.")
     if phase in (Phase.DEALING, Phase.DEAL_CHECK):
         if r.wrong_start is not None:
             return Step(f"The first hand went to seat {r.wrong_start}: move the hands.",

@@ -53,6 +53,7 @@ class ActionPage(Page):
             for n in range(low, high + 1):
                 button = TouchButton(str(n), ButtonRole.SECONDARY)
                 button.setProperty("big", True)
+                button.setMinimumHeight(theme.TOUCH_MIN * 2)  # the page's room is the dice's
                 button.clicked.connect(lambda _=False, k=n: self._number(k))
                 self.dice.addWidget(button, (n - low) // 8, (n - low) % 8)
                 self.dice_buttons[n] = button
@@ -66,6 +67,9 @@ class ActionPage(Page):
                 button = TouchButton(f"Seat {seat}", ButtonRole.SECONDARY)
                 button.clicked.connect(lambda _=False, s=seat: self._seat(s))
                 self.seat_row.addWidget(button)
+
+    def seat_in_focus(self, view: TableSnapshot, focus: int | None) -> int | None:
+        return None  # no seat is this page's: the action is found for the table
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:
         method = self.ctl.rules.action_method

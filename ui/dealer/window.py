@@ -78,6 +78,7 @@ class DealerWindow(QMainWindow):
         self.devices.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.colours = TouchButton("Four colours", ButtonRole.SECONDARY)
         self.colours.setMinimumWidth(theme.TOUCH_MIN * 4)
+        self.colours.setMaximumWidth(theme.TOUCH_MIN * 6)  # a switch, not a banner
         self.colours.setCheckable(True)
         self.colours.setChecked(four_colour)
         self.colours.clicked.connect(self._toggle_colours)
