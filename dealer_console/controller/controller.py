@@ -5,8 +5,9 @@ frozen view per turn go out.
 - :mod:`.inbox` queues device events from any thread and holds back a fact that came early;
 - :mod:`.facts` maps a device's fact to the round's command (pure);
 - :mod:`.device_desk` drives the devices and keeps their health;
-- :mod:`.jackpot_desk`, :mod:`.cards`, :mod:`.test_desk` and :mod:`.staff` are the jackpot,
-  the card wanted, the technician's test mode and the staff list;
+- :mod:`.jackpot_desk` (its steps: :mod:`.jackpot_steps`), :mod:`.card_desk`,
+  :mod:`.test_desk` and :mod:`.staff` are the jackpot, the card wanted, the technician's test
+  mode and the staff list;
 - :mod:`.build_view` builds the view, with no side effect; :mod:`.turns` hands it to the
   listeners once per turn.
 
@@ -19,8 +20,6 @@ public step is one turn: whatever it changed, listeners get one new view at its 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from functools import wraps
-from typing import Concatenate, ParamSpec, TypeVar
 
 from dealer_console.cards import Card
 from dealer_console.controller.build_view import ViewParts, build_view
@@ -34,6 +33,7 @@ from dealer_console.controller.facts import (
 )
 from dealer_console.controller.inbox import Inbox
 from dealer_console.controller.jackpot_desk import JackpotDesk
+from dealer_console.controller.jackpot_steps import JackpotSteps
 from dealer_console.controller.link_device import LINK_DEVICE as LINK_DEVICE
 from dealer_console.controller.link_device import LinkAnswered, LinkHealthChanged, link_device
 from dealer_console.controller.offers import answered, supervisor_problems
@@ -42,13 +42,12 @@ from dealer_console.controller.staff import StaffDesk
 from dealer_console.controller.table_root import OpenTable
 from dealer_console.controller.test_desk import TestModeDesk
 from dealer_console.controller.test_mode import IN_TEST_MODE
-from dealer_console.controller.turns import Listener, Turns
+from dealer_console.controller.turns import Listener, Turns, one_turn
 from dealer_console.controller.view import Level, Notice, TableAbout, TableSnapshot
 from dealer_console.devices.diagnostics import DeviceDriver, DiagnosticsSnapshot, RawFrame
 from dealer_console.devices.events import DeviceEvent
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import RefusalCode
-from dealer_console.jackpot import history, hits
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused, decide
 from dealer_console.round.phases import ACCEPTS, not_accepted
@@ -59,23 +58,9 @@ from dealer_console.storage.eventlog import Event
 
 __all__ = ["HANDS", "TableController", "TableDevices", "deal_id_for", "lock_id_for"]
 
-P = ParamSpec("P")
-R = TypeVar("R")
+class TableController(JackpotSteps):
+    """The façade (see the module doc); the jackpot's steps come from :class:`JackpotSteps`."""
 
-
-def one_turn(method: Callable[Concatenate[TableController, P], R]
-             ) -> Callable[Concatenate[TableController, P], R]:
-    """A public step: the listeners see one view at its end, however much it changed."""
-
-    @wraps(method)
-    def turn(self: TableController, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        with self.turns.turn():
-            return method(self, *args, **kwargs)
-
-    return turn
-
-
-class TableController:
     def __init__(self, opened: OpenTable, devices: TableDevices | None = None,
                  wake: Callable[[], None] | None = None) -> None:
         self.opened = opened
@@ -295,91 +280,7 @@ class TableController:
             raise Refused(f"seat {seat} is not at this table")
         self.device_desk.first_seat = seat
 
-    # jackpot: the keypad's buttons, or the same on screen (see :mod:`.jackpot_desk`)
-
-    @one_turn
-    def select_jackpot_game(self, spot: int) -> None:
-        self.jackpot.select_game(spot)
-
-    @one_turn
-    def jackpot_seat(self, seat: int) -> None:
-        self.jackpot.seat(seat)
-
-    @one_turn
-    def jackpot_hand(self, line_no: int) -> None:
-        """The hand button: set, move or (pressed again) clear the selected seat's mark."""
-        self.jackpot.hand(line_no)
-
-    @one_turn
-    def arm_confirmation(self) -> None:
-        """CONFIRM: the next swipe confirms the first pending hit. One card prompt at a time
-        (issue 23: two showed, and the swipe went to the one not meant): a card asked for
-        anything else is no longer asked for."""
-        self.jackpot.arm()
-        if self.cards.wanted is not None:
-            self.cards.cancel()
-
-    @one_turn
-    def cancel_jackpot_swipe(self) -> None:
-        """The screen's Cancel for an armed confirmation (the keypad's CANCEL may be out of
-        reach: its cable pulled): disarmed, a held first confirmation or a PIN forgotten."""
-        self.jackpot.cancel()
-
-    @one_turn
-    def confirm_jackpot(self, track: str) -> None:
-        """A card swipe confirms the first pending hit: authorised once by the jackpot system
-        (a refusal is logged and raised with its reason). Where the award needs two people the
-        first accepted swipe is held and told; the confirmation stays armed for the second."""
-        self.jackpot.confirm(track)
-
-    @one_turn
-    def enter_pin(self, pin: str) -> None:
-        """The confirmer's PIN after their accepted swipe (``pin_required``): checked by the
-        jackpot system; a wrong one is logged and raised in plain words, nothing paid."""
-        self.jackpot.enter_pin(pin)
-
-    # the money bag: the win page of an award (Washington document, "Face Up Pai Gow Poker
-    # Jackpot Rules of Play" item 9 f); and the back-out by manual adjustment (item 9 h)
-
-    @one_turn
-    def request_win_page(self, hit_id: int | None = None) -> int:
-        """Ask the window to print award ``hit_id``'s win page and show it; without an award,
-        the last one confirmed in this round (the keypad's money bag). Returns the award."""
-        return self.jackpot.request_win_page(hit_id)
-
-    def win_page_of(self, hit_id: int) -> hits.HitRecord:
-        """The confirmed award as its win page prints it."""
-        return self.jackpot.win_page_of(hit_id)
-
-    def jackpot_awards(self) -> list[history.AwardEntry]:
-        """The table's confirmed awards, newest first, each with its back-out if any."""
-        return self.jackpot.awards()
-
-    def meter_ledger(self) -> list[history.LedgerEntry]:
-        """Every change of a meter (contributions, awards, resets, adjustments), newest first."""
-        return self.jackpot.meter_ledger()
-
-    def meter_history(self) -> tuple[list[history.LedgerEntry], list[hits.HitRecord]]:
-        """Every change of a meter, oldest first, and every award (the supervisor's chart)."""
-        return self.jackpot.meter_history()
-
-    def meter_cents(self) -> dict[int, dict[str, int]]:
-        """Each jackpot game's meters as they stand, in cents, by sensor spot."""
-        return self.jackpot.meter_cents()
-
-    @one_turn
-    def ask_back_out(self, hit_id: int, reason: str) -> None:
-        """Want an executive's card to back award ``hit_id`` out with ``reason``; refused at
-        once (no card asked for) without a reason or for an award already backed out."""
-        self.jackpot.ask_back_out(hit_id, reason)
-
-    @one_turn
-    def back_out(self, hit_id: int, reason: str, employee: Employee) -> int:
-        """Back award ``hit_id`` out for ``employee``, whose executive's card was authorised:
-        the meter entries reversed exactly, the award kept on record as backed out."""
-        return self.jackpot.back_out(hit_id, reason, employee)
-
-    # a card wanted for something other than a jackpot hit (see :mod:`.cards`)
+    # a card wanted for something other than a jackpot hit (see :mod:`.card_desk`)
 
     @one_turn
     def want_card(self, role: Role, purpose: str,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import wraps
+from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from dealer_console.controller.view import TableSnapshot
 
@@ -52,3 +54,23 @@ class Turns:
             view = self.view()
             for listener in list(self.listeners):
                 listener(view)
+
+
+class HasTurns(Protocol):
+    turns: Turns
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T", bound=HasTurns)
+
+
+def one_turn(method: Callable[Concatenate[T, P], R]) -> Callable[Concatenate[T, P], R]:
+    """A public step: the listeners see one view at its end, however much it changed."""
+
+    @wraps(method)
+    def turn(self: T, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with self.turns.turn():
+            return method(self, *args, **kwargs)
+
+    return turn

@@ -24,9 +24,6 @@ from dealer_console.link import outbox
 from dealer_console.link.asker import HitAsker, Reply
 from dealer_console.link.sender import LinkHealth
 
-LINK_DOWN_MARK = "cannot be reached"
-"""In every refusal for a link that is down (what the simulated dealer recognises)."""
-
 
 @dataclass
 class LinkHook:
@@ -84,12 +81,12 @@ class LinkHook:
         view = self.health.view()
         if not view.up and confirming:
             raise LinkDown(
-                f"the jackpot link {', '.join(linked)} {LINK_DOWN_MARK} ({view.reason}): a "
+                f"the jackpot link {', '.join(linked)} cannot be reached ({view.reason}): a "
                 "linked jackpot is confirmed only through the link; call the supervisor and "
                 "swipe again when the link is back")
         if not view.up:
             raise LinkDown(
-                f"the jackpot link {', '.join(linked)} {LINK_DOWN_MARK} ({view.reason}): "
+                f"the jackpot link {', '.join(linked)} cannot be reached ({view.reason}): "
                 "jackpot wagers are not taken now; return the jackpot chips and press "
                 "START GAME again to play the base game")
 
