@@ -38,10 +38,27 @@ def _group(item: pytest.Item) -> str | None:
     return min(sessions or groups) if groups else None
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    loadgroup = bool(getattr(config.option, "loadgroup", False))  # set on xdist's workers
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
             continue
         group = _group(item)
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
+        if group is None:
+            continue
+        item.add_marker(pytest.mark.xdist_group(group))
+        if loadgroup:
+            _name_the_group(item, group)
+
+
+def _name_the_group(item: pytest.Item, group: str) -> None:
+    """The group in the test's id, as ``--dist loadgroup`` schedules by it. pytest-xdist 3.8
+    writes it to ``item._nodeid``, which pytest 9.2 no longer reads (the id is ``item._id``):
+    without this every test went anywhere and two workers built the .deb in the same tree at
+    once. Done here for pytest 9.2; an older pytest takes xdist's own."""
+    if "@" in item.nodeid or not hasattr(item, "_id"):
+        return
+    from _pytest.nodeid import coerce_node_id
+
+    item._id = coerce_node_id(f"{item.nodeid}@{group}")
