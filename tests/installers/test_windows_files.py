@@ -56,8 +56,9 @@ def test_the_pyinstaller_spec_runs_and_bundles_what_the_console_reads(tmp_path: 
     assert analysis.kwargs["module_collection_mode"]["dealer_console"] == "py"
     # the keypad's libusb (its package's own hook bundles the DLL) and the kiosk's watchdog,
     # both imported by name, so named to PyInstaller
-    assert {"libusb_package", "kiosk_watchdog"} <= set(analysis.kwargs["hiddenimports"])
-    assert (WINDOWS / "kiosk_watchdog.py").is_file()
+    assert {"libusb_package", "kiosk_watchdog", "kiosk_lockdown"} <= set(
+        analysis.kwargs["hiddenimports"])
+    assert (WINDOWS / "kiosk_watchdog.py").is_file() and (WINDOWS / "kiosk_lockdown.py").is_file()
     assert str(WINDOWS) in analysis.kwargs["pathex"]
     names = {exe.kwargs["name"]: exe.kwargs["console"] for exe in built["EXE"]}
     assert names == {"dealer-console": True, "dealer-console-kiosk": False}

@@ -47,3 +47,50 @@ def test_bad_usage_is_status_2(tmp_path: Path) -> None:
     assert watchdog(tmp_path / "l", "--limit", "0", "--", "x").returncode == 2
     assert watchdog(tmp_path / "l").returncode == 2
     assert not (tmp_path / "l").exists()
+
+
+LOCKDOWN = REPO / "installers" / "windows" / "kiosk_lockdown.py"
+SID = "S-1-5-21-1004336348-1177238915-682003330-1001"
+
+
+def lockdown(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(LOCKDOWN), *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_the_lockdown_writes_a_reg_file_of_the_kiosk_shell_and_policies() -> None:
+    done = subprocess.run([sys.executable, str(LOCKDOWN), "--sid", SID, "--profile",
+                           "catfish-bend-fortune", "--print"], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().split("\r\n")
+    assert "\n" not in "".join(lines)  # CRLF line ends throughout
+    assert lines[0] == "Windows Registry Editor Version 5.00"
+    values: dict[tuple[str, str], str] = {}
+    key = ""
+    for line in lines[1:]:  # the .reg grammar: [key] headers, "name"=value lines, blanks
+        if line.startswith("["):
+            assert line.endswith("]") and line.startswith(f"[HKEY_USERS\\{SID}\\"), line
+            key = line[len(SID) + 13:-1]
+        elif line:
+            name, sep, value = line.partition("=")
+            assert sep and name.startswith('"') and name.endswith('"'), line
+            assert value.startswith(("dword:", '"')), line
+            values[(key, name.strip('"'))] = value
+    policies = "Software\\Microsoft\\Windows\\CurrentVersion\\Policies\\"
+    for name in ("DisableTaskMgr", "DisableLockWorkstation", "DisableChangePassword"):
+        assert values[(policies + "System", name)] == "dword:00000001"
+    for name in ("NoLogoff", "NoClose", "NoWinKeys", "NoRun"):
+        assert values[(policies + "Explorer", name)] == "dword:00000001"
+    shell = values[("Software\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon", "Shell")]
+    # the .reg escaping: every backslash doubled, every quote escaped
+    assert shell.startswith('"\\"C:\\\\Program Files\\\\DealerConsole\\\\dealer-console-kiosk')
+    assert "watchdog --log" in shell and "--profile catfish-bend-fortune" in shell
+    assert values[("Environment", "DEALER_CONSOLE_REQUIRE_MANIFEST")] == '"1"'
+
+
+def test_the_lockdown_exit_codes() -> None:
+    here = lockdown("--sid", SID)  # applying needs Windows
+    assert here.returncode == 1 and "applies only on Windows" in here.stderr
+    for bad in (["--print"], ["--sid", "x;y", "--print"], ["--sid", SID, "--profile", "a b"],
+                ["--sid", SID, "--print", "--undo"]):
+        assert lockdown(*bad).returncode == 2, bad
