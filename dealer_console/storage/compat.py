@@ -79,7 +79,8 @@ def refusal(db: Database, *, floor: int, current: int,
     database, or None when it may: the floor is above it, or a migration it does not know is
     not one the database records as safe to ignore."""
     later = sorted((s, n) for s, n in applied(db) if s in known and n not in known[s])
-    unsafe = [n for s, n in later if (s, n) not in recorded_safe(db)]
+    safe = recorded_safe(db) if later else {}
+    unsafe = [n for s, n in later if (s, n) not in safe]
     if floor <= current and not unsafe:
         return None
     names = ", ".join(unsafe or [n for _, n in later])

@@ -60,9 +60,11 @@ schema="$("$stage/opt/dealer-console/releases/$version/bin/python" -BI -c \
   "$stage/opt/dealer-console/releases/$version/lib/python3.11/site-packages")"
 cat > "$stage/DEBIAN/preinst" <<PREINST
 #!/bin/sh
-# Before anything is unpacked: a table database written by a later console (an older
-# package installed over a newer one) is refused here, so nothing changes and the running
-# console is started again (postinst abort-upgrade). This release reads schema $schema.
+# Before anything is unpacked: a table database this release may not open (its header's
+# floor, the oldest console's schema that may, is above this release's: a later console
+# applied a migration earlier ones cannot ignore) is refused here, so nothing changes and
+# the running console is started again (postinst abort-upgrade). This release reads schema
+# $schema. dealer-console-release refuses the same before it stops anything.
 set -e
 db="\$DPKG_ROOT/var/lib/dealer-console/table.db"
 if [ "\$1" = install ] || [ "\$1" = upgrade ]; then

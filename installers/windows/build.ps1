@@ -12,6 +12,8 @@ Set-Location $repo
 python -m venv .venv-win; Check "making the build environment"
 .\.venv-win\Scripts\python -m pip install --upgrade pip; Check "upgrading pip"
 .\.venv-win\Scripts\python -m pip install . "pyinstaller>=6.3"; Check "installing the console"
+.\.venv-win\Scripts\python -m pip install --require-hashes --only-binary=:all: `
+  -r installers\windows\requirements-windows.txt; Check "installing libusb (hash-locked)"
 Remove-Item -Recurse -Force dist\windows-manifest -ErrorAction SilentlyContinue
 .\.venv-win\Scripts\python -m pip wheel --no-deps -w dist\windows-manifest .
 Check "building the wheel"

@@ -54,6 +54,12 @@ def test_the_pyinstaller_spec_runs_and_bundles_what_the_console_reads(tmp_path: 
         assert source.endswith(".dist-info") or Path(source).exists(), source
     assert Path(analysis.args[0][0]).is_file()
     assert analysis.kwargs["module_collection_mode"]["dealer_console"] == "py"
+    # the keypad's libusb (its package's own hook bundles the DLL) and the kiosk's watchdog,
+    # both imported by name, so named to PyInstaller
+    assert {"libusb_package", "kiosk_watchdog", "kiosk_lockdown"} <= set(
+        analysis.kwargs["hiddenimports"])
+    assert (WINDOWS / "kiosk_watchdog.py").is_file() and (WINDOWS / "kiosk_lockdown.py").is_file()
+    assert str(WINDOWS) in analysis.kwargs["pathex"]
     names = {exe.kwargs["name"]: exe.kwargs["console"] for exe in built["EXE"]}
     assert names == {"dealer-console": True, "dealer-console-kiosk": False}
     assert built["COLLECT"][0].kwargs["name"] == "dealer-console"
@@ -110,11 +116,25 @@ def test_the_inno_script_passes_the_lint() -> None:
     logical = build.replace("`\n", " ").splitlines()  # continuation lines joined
     natives = [n for n, line in enumerate(logical)
                if line.startswith((".\\", "python ", "iscc ", "$version = (."))]
-    assert len(natives) == 8
+    assert len(natives) == 9
     for n in natives:  # each native command is followed by its exit code's check
         assert "; Check " in logical[n] or logical[n + 1].startswith("Check "), logical[n]
     cmd = (WINDOWS / "console.cmd").read_text()
     assert "gui --full-screen" in cmd and "DEALER_CONSOLE_REQUIRE_MANIFEST=1" in cmd
+    # started by the watchdog, which starts it again (kiosk_watchdog.py)
+    assert 'dealer-console-kiosk.exe" watchdog --log ' in cmd and ' -- "%APP%' in cmd
+
+
+def test_libusb_for_windows_is_hash_locked_and_named_by_the_devices_file() -> None:
+    from dealer_console.devices.config import load_devices
+
+    lock = (WINDOWS / "requirements-windows.txt").read_text()
+    assert "libusb-package==1.0.30.0" in lock
+    assert re.search(r"--hash=sha256:[0-9a-f]{64}", lock)
+    build = (WINDOWS / "build.ps1").read_text()
+    assert "--require-hashes --only-binary=:all:" in build and "requirements-windows.txt" in build
+    keypad = load_devices(WINDOWS / "devices.toml").keypad
+    assert keypad is not None and keypad.backend == "libusb_package:get_libusb1_backend"
 
 
 def test_the_lint_catches_a_broken_script() -> None:
