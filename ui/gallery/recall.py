@@ -1,5 +1,5 @@
 """The supervisor's recall and shift report in the states a supervisor meets them, for the
-screenshots (``tests/ui/test_recall_screenshots.py``): a real console on simulated
+screenshots (``tests/ui/test_screens_fit.py``): a real console on simulated
 devices, rounds played there by touch, the supervisor's area opened by a test card."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QWidget
 
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.recall_screen import RecallScreen
 from ui.supervisor.report_screen import ReportScreen
-from ui.testing import ScreenPlayer
 
 
 def played(profile: str = "washington-face-up", rounds: int = 3) -> ScreenPlayer:
@@ -82,7 +82,7 @@ def recall_device_fault() -> QWidget:
 def recall_awards() -> QWidget:
     """Recall of a round whose jackpot award was backed out, at a table with several awards
     (one confirmed by two people): the award and its back-out each a line of their own."""
-    from ui.supervisor.jackpot_gallery import _player
+    from ui.gallery.jackpot import _player
 
     p = _player(fullest=True)
     screen = open_recall(p)
