@@ -94,7 +94,21 @@ def recall_awards() -> QWidget:
 
 
 def report() -> QWidget:
-    p = played()
+    """The shift report of a table with four jackpot awards (one by two people, one backed
+    out) after three ordinary rounds: every line of the report has something to say."""
+    from ui.gallery.jackpot import _player, confirm_waiting
+
+    p = _player(fullest=True)
+    if p.window.supervisor is not None:  # back to the table from the back-out
+        p.tap(p.window.supervisor.leave)
+    assert p.hardware.shuffler is not None
+    p.hardware.shuffler.script(seed=21)
+    for _ in range(3):
+        p.open_round(seats=(2, 3, 5), chip=False)
+        p.until_hands_set()
+        p.play_to_end()
+        confirm_waiting(p)  # seat 2's chip is still on: any hit confirmed
+        p.end_game()
     open_report(p)
     return p.window
 
