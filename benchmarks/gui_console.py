@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
     from dealer_console.controller import TableSnapshot
-    from ui.testing import ScreenPlayer
+    from ui.gallery.player import ScreenPlayer
 
 PROFILE = "washington-face-up"
 SEATS = (2, 3, 5)
@@ -100,7 +100,7 @@ def loop_player(db: Path) -> ScreenPlayer:
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from ui.testing import ScreenPlayer
+    from ui.gallery.player import ScreenPlayer
 
     class LoopPlayer(ScreenPlayer):
         def wait(self, done: Callable[[], bool], what: str, timeout: float = 15.0) -> None:

@@ -159,36 +159,36 @@ PAGES: dict[str, Callable[[], QWidget]] = {
 def _dealer_pages() -> None:
     """The dealer's screens (a real console each; imported here so the kit's own page needs
     no table)."""
-    from ui.dealer.gallery import DEALER_PAGES
-
+    try:
+        from ui.gallery.dealer import DEALER_PAGES
+    except ModuleNotFoundError as exc:  # installed: no ui.gallery to play the screens
+        if exc.name is None or not exc.name.startswith("ui.gallery"):
+            raise
+        return
     PAGES.update(DEALER_PAGES)
 
 
 _dealer_pages()
 
 
-def _meter_pages() -> None:
-    """The meter display and the supervisor's meter chart (real consoles, as the dealer's)."""
-    from ui.meter_display.gallery import METER_PAGES
-
-    PAGES.update(METER_PAGES)
-
-
-_meter_pages()
-
-
-def _staff_pages() -> None:
-    """The supervisor's and the technician's screens and recall (real consoles as well)."""
-    from ui.supervisor.gallery import SUPERVISOR_PAGES
-    from ui.supervisor.recall_gallery import RECALL_PAGES
-    from ui.technician.gallery import TECHNICIAN_PAGES
-
-    PAGES.update(SUPERVISOR_PAGES)
-    PAGES.update(RECALL_PAGES)
-    PAGES.update(TECHNICIAN_PAGES)
+def _gallery_pages() -> None:
+    """The meter display, the supervisor's and the technician's screens and recall (real
+    consoles, as the dealer's). ``ui.gallery`` is in a checkout only: an installed console
+    has no galleries (issue 24), and this module then renders the kit's own page."""
+    try:
+        from ui.gallery.meter import METER_PAGES
+        from ui.gallery.recall import RECALL_PAGES
+        from ui.gallery.supervisor import SUPERVISOR_PAGES
+        from ui.gallery.technician import TECHNICIAN_PAGES
+    except ModuleNotFoundError as exc:
+        if exc.name is None or not exc.name.startswith("ui.gallery"):
+            raise
+        return
+    for pages in (METER_PAGES, SUPERVISOR_PAGES, RECALL_PAGES, TECHNICIAN_PAGES):
+        PAGES.update(pages)
 
 
-_staff_pages()
+_gallery_pages()
 
 
 def _pit_pages() -> None:

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from ui.testing import ScreenPlayer
+from ui.gallery.player import ScreenPlayer
 from ui.theme import apply_theme
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
-from ui.testing import ScreenPlayer
+from ui.gallery.player import ScreenPlayer
 
 ROYAL = "As Ks Qs Js Ts 2d 3c"
 

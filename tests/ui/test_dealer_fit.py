@@ -16,8 +16,8 @@ from pytestqt.qtbot import QtBot
 
 from dealer_console.round.state import Phase
 from ui.fit_check import screen_problems
+from ui.gallery.player import ScreenPlayer
 from ui.screenshots import SIZES
-from ui.testing import ScreenPlayer
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.number_pad import NumberPad
 

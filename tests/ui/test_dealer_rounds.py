@@ -14,7 +14,7 @@ from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
 from dealer_console.round.state import Phase
 from drivers.sim.table.world import shuffled_deck
-from ui.testing import ScreenPlayer
+from ui.gallery.player import ScreenPlayer
 
 PROFILES = ["washington-face-up", "california-face-up", "oxford-downs-face-up",
             "catfish-bend-fortune"]

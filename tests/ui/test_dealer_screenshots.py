@@ -8,7 +8,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from ui import theme
-from ui.dealer.gallery import DEALER_PAGES
+from ui.gallery.dealer import DEALER_PAGES
 from ui.screenshots import DEFAULT_DIR, SIZES, render_gallery
 
 

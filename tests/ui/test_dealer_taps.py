@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from dealer_console.round.state import Phase
 from ui.dealer.betting import BankPage
 from ui.dealer.settle_page import SettlementPage
-from ui.testing import ScreenPlayer
+from ui.gallery.player import ScreenPlayer
 
 PROFILES = ["washington-face-up", "california-face-up", "oxford-downs-face-up",
             "catfish-bend-fortune"]

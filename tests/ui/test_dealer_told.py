@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dealer_console.round.state import Phase
-from ui.testing import ScreenPlayer
+from ui.gallery.player import ScreenPlayer
 
 
 def start(play: list[ScreenPlayer], profile: str, db: Path) -> ScreenPlayer:

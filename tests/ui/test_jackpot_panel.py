@@ -23,8 +23,8 @@ from dealer_console.round.state import Phase
 from drivers.sim.table.choices import SIM_STAFF
 from ui.dealer.jackpot_panel import JackpotPanel
 from ui.dealer.settle_page import EndPage
-from ui.supervisor.jackpot_gallery import two_person_profile
-from ui.testing import ScreenPlayer
+from ui.gallery.jackpot import two_person_profile
+from ui.gallery.player import ScreenPlayer
 
 NATURAL_SF = "2s 3s 4s 5s 6s 7s 8s"  # 100% of the meter: above $1,000, an executive's card
 WILD_SF = "2h 3h 4h 5h 6h JK 8h"  # 25% of the meter: a supervisor's card

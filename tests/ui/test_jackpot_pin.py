@@ -26,8 +26,8 @@ from tests.ui.test_jackpot_panel import (
     hits,
     panel,
 )
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.staff import StaffScreen
-from ui.testing import ScreenPlayer
 
 NEW_PIN = "73915824"
 """Eight digits no timestamp, amount or hash in the database is likely to hold by chance."""

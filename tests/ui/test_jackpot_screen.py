@@ -21,10 +21,10 @@ from dealer_console.jackpot_values.meters import MICRO, MeterState
 from dealer_console.money import format_cents
 from dealer_console.table_name import table_name
 from drivers.sim.table.choices import SIM_STAFF
-from ui.supervisor.jackpot_gallery import NATURAL_SF, jackpot_screen, play_a_jackpot_hit, press
+from ui.gallery.jackpot import NATURAL_SF, jackpot_screen, play_a_jackpot_hit, press
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.jackpot_screen import JackpotScreen
 from ui.supervisor.meter_history_screen import MeterHistoryList
-from ui.testing import ScreenPlayer
 
 NAMES = {role: name for _id, name, role, _track in SIM_STAFF}
 

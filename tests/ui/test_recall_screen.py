@@ -14,9 +14,9 @@ import pytest
 
 from dealer_console.cards import parse_cards
 from dealer_console.cli import main
-from ui.supervisor.recall_gallery import open_recall
+from ui.gallery.player import ScreenPlayer
+from ui.gallery.recall import open_recall
 from ui.supervisor.recall_screen import BANNER, PAGE, RecallScreen
-from ui.testing import ScreenPlayer
 
 
 def _play(p: ScreenPlayer, rounds: int) -> None:
@@ -171,7 +171,7 @@ def test_an_intervention_s_amount_is_shown_in_dollars_and_stored_as_written(
     from PySide6.QtWidgets import QLabel
 
     from dealer_console.money import format_cents
-    from ui.supervisor.jackpot_gallery import play_a_jackpot_hit
+    from ui.gallery.jackpot import play_a_jackpot_hit
 
     play_a_jackpot_hit(player)
     player.end_game()

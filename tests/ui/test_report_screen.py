@@ -10,8 +10,8 @@ import pytest
 
 from dealer_console.money import format_cents
 from tests.jackpot.test_winpage_and_crash import pdf_text
-from ui.supervisor.recall_gallery import open_report
-from ui.testing import ScreenPlayer
+from ui.gallery.player import ScreenPlayer
+from ui.gallery.recall import open_report
 
 
 @pytest.fixture

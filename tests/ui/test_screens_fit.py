@@ -20,12 +20,12 @@ from PySide6.QtWidgets import QApplication, QWidget
 from dealer_console.selftest import Report
 from ui import theme
 from ui.fit_check import screen_problems
-from ui.meter_display.gallery import METER_PAGES
+from ui.gallery.meter import METER_PAGES
+from ui.gallery.recall import RECALL_PAGES
+from ui.gallery.supervisor import SUPERVISOR_PAGES
+from ui.gallery.technician import TECHNICIAN_PAGES
 from ui.power_on import SelfTestFailedScreen
 from ui.screenshots import DEFAULT_DIR, SIZES, picture_colours, render_gallery
-from ui.supervisor.gallery import SUPERVISOR_PAGES
-from ui.supervisor.recall_gallery import RECALL_PAGES
-from ui.technician.gallery import TECHNICIAN_PAGES
 
 
 def fullest_self_test() -> Report:

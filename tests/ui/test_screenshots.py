@@ -78,3 +78,25 @@ def test_the_command_renders_into_a_folder(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "ui.screenshots", "--page", "nope"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "invalid choice: 'nope'" in bad.stderr
+
+
+def test_the_galleries_and_the_screen_player_are_not_shipped() -> None:
+    """Issue 24: ``ui/gallery`` (the galleries, the screen player) stays out of the package
+    the build makes, while ``python -m ui.screenshots`` finds every gallery in a checkout."""
+    import tomllib
+
+    from setuptools import find_packages
+
+    from ui.screenshots import PAGES
+
+    root = Path(__file__).resolve().parents[2]
+    found = tomllib.loads((root / "pyproject.toml").read_text())[
+        "tool"]["setuptools"]["packages"]["find"]
+    shipped = set(find_packages(str(root), include=found["include"],
+                                exclude=found.get("exclude", ())))
+    assert {"ui", "ui.supervisor", "ui.technician", "ui.widgets"} <= shipped
+    assert not {p for p in shipped if p.startswith("ui.gallery")}, shipped
+    assert {"supervisor-jackpot-awards", "technician-tests", "supervisor-recall",
+            "meter-display-last-hit"} <= set(PAGES)
+    spec = (root / "installers" / "windows" / "dealer-console.spec").read_text()
+    assert '"ui.gallery"' in spec  # the Windows bundle leaves it out too

@@ -7,7 +7,7 @@ from pathlib import Path
 from pytestqt.qtbot import QtBot
 
 from ui import theme
-from ui.testing import ScreenPlayer
+from ui.gallery.player import ScreenPlayer
 
 
 def test_the_border_follows_the_seat_in_focus(qtbot: QtBot, tmp_path: Path) -> None:

@@ -20,8 +20,8 @@ from dealer_console.employees import changes
 from dealer_console.employees.registry import Employee, Role
 from tests.ui.test_jackpot_panel import EXECUTIVE_TRACK
 from tests.ui.test_supervisor_table import table_screen
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.session import IDLE_LOCK_DEFAULT, SessionGuard, idle_lock_seconds
-from ui.testing import ScreenPlayer
 
 
 def start(play: list[ScreenPlayer], tmp_path: Path) -> ScreenPlayer:

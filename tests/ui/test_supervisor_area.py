@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.testing import ScreenPlayer
+from ui.gallery.player import ScreenPlayer
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from dealer_console.paytables import Paytable
 from dealer_console.profiles.loader import get_profile
 from dealer_console.profiles.model import Profile
 from ui.app import start_console
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.profile import ProfileScreen
-from ui.testing import ScreenPlayer
 
 
 def open_profile(p: ScreenPlayer) -> ProfileScreen:

@@ -12,8 +12,8 @@ from pytestqt.qtbot import QtBot
 
 from dealer_console.employees.registry import Role, find, find_by_card
 from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.staff import StaffScreen
-from ui.testing import ScreenPlayer
 
 
 @pytest.fixture

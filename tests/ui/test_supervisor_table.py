@@ -12,9 +12,9 @@ from dealer_console.audit.verify import audit
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from dealer_console.setting import Setting, make_setting
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.table_actions import TableActions
-from ui.testing import ScreenPlayer
 
 
 def start(play: list[ScreenPlayer], profile: str, db: Path) -> ScreenPlayer:

@@ -15,8 +15,8 @@ from dealer_console.devices.keypad import Button
 from drivers.sim.pty import PtyServer
 from drivers.sim.shuffler import ShufflerDouble, ShufflerScenario
 from tests.controller.test_test_mode import dump_round_and_meter_tables
+from ui.gallery.player import ScreenPlayer
 from ui.technician.area import TechnicianArea
-from ui.testing import ScreenPlayer
 
 
 @pytest.fixture

@@ -15,9 +15,9 @@ from dealer_console.link import server, server_schema
 from dealer_console.profiles.loader import load_profile
 from tests.link.helpers import linked_profile_file
 from tests.link.pg_server import PgServer
-from ui.meter_display.gallery import start_player
+from ui.gallery.meter import start_player
+from ui.gallery.player import ScreenPlayer
 from ui.screenshots import SIZES, render
-from ui.testing import ScreenPlayer
 
 LINK = "pit-1"
 SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"

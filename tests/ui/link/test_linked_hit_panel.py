@@ -16,7 +16,7 @@ from dealer_console.money import format_cents
 from dealer_console.round.state import Phase
 from tests.link.helpers import serve_linked_profile, table_dsn
 from tests.ui.test_jackpot_panel import WILD_SF, panel
-from ui.meter_display.gallery import start_player
+from ui.gallery.meter import start_player
 from ui.screenshots import SIZES, render
 from ui.supervisor.jackpot_screen import COLUMNS, JackpotScreen
 

@@ -15,7 +15,7 @@ from dealer_console.link import server
 from dealer_console.money import format_cents
 from tests.link.helpers import as_table, serve_linked_profile, table_dsn
 from tests.link.pg_server import PgServer
-from ui.meter_display.gallery import start_player
+from ui.gallery.meter import start_player
 from ui.screenshots import SIZES, render
 from ui.supervisor.link_hits_screen import LinkHitsScreen
 

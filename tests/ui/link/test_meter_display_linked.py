@@ -12,7 +12,7 @@ from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.link import server
 from dealer_console.money import format_cents
 from tests.link.helpers import as_table, serve_linked_profile, table_dsn
-from ui.meter_display.gallery import start_player
+from ui.gallery.meter import start_player
 from ui.meter_display.window import MeterDisplayWindow
 from ui.screenshots import SIZES, render
 

@@ -13,15 +13,15 @@ from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.profiles.loader import get_profile
 from tests.jackpot.swipes import back_out_by_card
 from tests.ui.test_jackpot_panel import EXECUTIVE_TRACK
-from ui.meter_display.gallery import (
+from ui.gallery.meter import (
     NATURAL_STRAIGHT_FLUSH,
     confirm_hits,
     deal_a_hit,
     start_player,
     two_game_profile,
 )
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.meter_chart import ClockAxis, MeterChart
-from ui.testing import ScreenPlayer
 
 
 @pytest.fixture

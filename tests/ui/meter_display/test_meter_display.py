@@ -16,7 +16,7 @@ from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round.state import Phase
-from ui.meter_display.gallery import (
+from ui.gallery.meter import (
     FIVE_ACES,
     NATURAL_STRAIGHT_FLUSH,
     confirm_hits,
@@ -24,10 +24,10 @@ from ui.meter_display.gallery import (
     start_player,
     two_game_profile,
 )
+from ui.gallery.player import ScreenPlayer
 from ui.meter_display.launcher import meter_display_of, show_meter_display
 from ui.meter_display.window import MeterDisplayWindow
 from ui.supervisor.meter_screen import MeterDisplayScreen
-from ui.testing import ScreenPlayer
 
 SECOND = 1000
 """How soon (ms) the monitor must show a change: issue 13, "The meter display"."""

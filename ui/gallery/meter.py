@@ -18,8 +18,8 @@ from dealer_console.profiles.model import Profile
 from dealer_console.round import commands as c
 from drivers.sim.table.world import shuffled_deck
 from ui.app import start_console
+from ui.gallery.player import ScreenPlayer
 from ui.meter_display.window import MeterDisplayWindow
-from ui.testing import ScreenPlayer
 
 NATURAL_STRAIGHT_FLUSH = "As Ks Qs Js Ts 9s 8s"
 """Seven spades in a row: WA01's 100% line (the meter paid and reset to seed + reserve)."""

@@ -1,5 +1,5 @@
 """The supervisor's recall and shift report in the states a supervisor meets them, for the
-screenshots (``tests/ui/test_recall_screenshots.py``): a real console on simulated
+screenshots (``tests/ui/test_screens_fit.py``): a real console on simulated
 devices, rounds played there by touch, the supervisor's area opened by a test card."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QWidget
 
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.recall_screen import RecallScreen
 from ui.supervisor.report_screen import ReportScreen
-from ui.testing import ScreenPlayer
 
 
 def played(profile: str = "washington-face-up", rounds: int = 3) -> ScreenPlayer:
@@ -82,7 +82,7 @@ def recall_device_fault() -> QWidget:
 def recall_awards() -> QWidget:
     """Recall of a round whose jackpot award was backed out, at a table with several awards
     (one confirmed by two people): the award and its back-out each a line of their own."""
-    from ui.supervisor.jackpot_gallery import _player
+    from ui.gallery.jackpot import _player
 
     p = _player(fullest=True)
     screen = open_recall(p)
@@ -94,7 +94,21 @@ def recall_awards() -> QWidget:
 
 
 def report() -> QWidget:
-    p = played()
+    """The shift report of a table with four jackpot awards (one by two people, one backed
+    out) after three ordinary rounds: every line of the report has something to say."""
+    from ui.gallery.jackpot import _player, confirm_waiting
+
+    p = _player(fullest=True)
+    if p.window.supervisor is not None:  # back to the table from the back-out
+        p.tap(p.window.supervisor.leave)
+    assert p.hardware.shuffler is not None
+    p.hardware.shuffler.script(seed=21)
+    for _ in range(3):
+        p.open_round(seats=(2, 3, 5), chip=False)
+        p.until_hands_set()
+        p.play_to_end()
+        confirm_waiting(p)  # seat 2's chip is still on: any hit confirmed
+        p.end_game()
     open_report(p)
     return p.window
 

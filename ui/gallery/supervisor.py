@@ -11,10 +11,10 @@ from pathlib import Path
 from PySide6.QtWidgets import QWidget
 
 from dealer_console.round.state import Phase
+from ui.gallery.jackpot import JACKPOT_SCREEN_PAGES
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.area import SupervisorArea
-from ui.supervisor.jackpot_gallery import JACKPOT_SCREEN_PAGES
 from ui.supervisor.table_actions import TableActions
-from ui.testing import ScreenPlayer
 
 
 def _player(profile: str) -> ScreenPlayer:

@@ -1,5 +1,5 @@
 """The supervisor's jackpot screens in the states a supervisor meets them, for the screenshots
-(``tests/ui/test_supervisor_screenshots.py``): each is a real console on simulated devices
+(``tests/ui/test_screens_fit.py``): each is a real console on simulated devices
 where a round is played by touch with a jackpot hit at seat 2, confirmed by card.
 ``play_a_jackpot_hit`` is the same round the tests play."""
 
@@ -17,8 +17,8 @@ from dealer_console.jackpot import games
 from dealer_console.jackpot_values.meters import MeterState
 from dealer_console.profiles.loader import PROFILE_DIR
 from drivers.sim.table.world import shuffled_deck
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.jackpot_screen import JackpotScreen
-from ui.testing import ScreenPlayer
 
 NATURAL_SF = "2c 3c 4c 5c 6c 7c 8c"
 """WA01's top line: 100% of the meter, above the executive threshold."""

@@ -11,8 +11,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QWidget
 
 from dealer_console.devices.keypad import Button
+from ui.gallery.player import ScreenPlayer
 from ui.technician.area import TechnicianArea
-from ui.testing import ScreenPlayer
 
 
 def _area() -> tuple[ScreenPlayer, TechnicianArea]:

@@ -15,7 +15,7 @@ from dealer_console.profiles.loader import PROFILE_DIR
 from dealer_console.round.state import Phase
 from drivers.sim.table.world import shuffled_deck
 from ui.dealer.settle_page import EndPage
-from ui.testing import ScreenPlayer
+from ui.gallery.player import ScreenPlayer
 
 
 def _player(profile: str, pin_required: bool = False) -> ScreenPlayer:
