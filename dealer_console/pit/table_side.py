@@ -150,11 +150,14 @@ class Reporting:
         self.reporter.stop()
 
 
-def start_reporting(controller: TableController, opened: OpenTable) -> Reporting | None:
+def start_reporting(controller: TableController, opened: OpenTable, *,
+                    staff: bool = True) -> Reporting | None:
     """Report this table to the pit from now on (None: it has no login on the link's
     server), and keep the casino's staff list where its configuration says so. The caller
-    stops it when the table closes and applies the staff list's changes on its thread."""
-    feed = StaffFeed(applied_version(opened.db)) if keeps_casino_list() else None
+    stops it when the table closes and applies the staff list's changes on its thread.
+    ``staff`` False: report only (``simulate``, whose staff are its own, applies no list)."""
+    feed = (StaffFeed(applied_version(opened.db)) if staff and keeps_casino_list()
+            else None)
     reporter = reporter_from_environment(opened.db_path, feed)
     if reporter is None:
         return None
