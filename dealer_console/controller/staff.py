@@ -42,6 +42,10 @@ class StaffDesk:
     def __init__(self, db: Database, changed: Callable[[], None]) -> None:
         self.db = db
         self._changed = changed
+        self.list_status: Callable[[], str] | None = None
+        """Whose list the table keeps and since when, in words, where it keeps the casino's
+        ("staff list: the casino's, copy from 14:02:11 (link down)"; set by the pit's
+        reporting, ``pit/table_side.py``); None: the table keeps its own."""
 
     def employees(self) -> list[Employee]:
         return list_employees(self.db)

@@ -52,6 +52,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _clock(stamp: str) -> str:
+    """A stamp of :func:`_now` as the table's local time of day (what the floor reads)."""
+    return datetime.fromisoformat(stamp).astimezone().strftime("%H:%M:%S")
+
+
 class StaffFeed:
     """The changes fetched from the server (reporter thread) waiting for the owner thread."""
 
@@ -91,15 +96,20 @@ class StaffFeed:
             return self._key, pending
 
     def status(self) -> str:
-        """What the table says of its list, in words."""
+        """What the table says of its list, in words: while the server does not answer,
+        since when its copy is (the last time the server answered; the same words for the
+        whole outage, so the pit's events say it once)."""
         with self._lock:
             if self.failing_since is not None:
-                return (f"staff list: working from the table's copy of the casino's list "
-                        f"since {self.failing_since} (the link's server does not answer; "
-                        f"last heard {self.heard_at or 'never'})")
+                if self.heard_at is None:
+                    return (f"staff list: the casino's, copy as this table last applied it "
+                            f"(link down since {_clock(self.failing_since)})")
+                return (f"staff list: the casino's, copy from {_clock(self.heard_at)} "
+                        f"(link down)")
             if self.heard_at is None:
                 return "staff list: the casino's, not yet heard from the server"
-            return f"staff list: the casino's, change {self._seen}, heard {self.heard_at}"
+            return (f"staff list: the casino's, change {self._seen}, heard "
+                    f"{_clock(self.heard_at)}")
 
 
 def apply_pending(db: Database, feed: StaffFeed) -> int:

@@ -110,7 +110,7 @@ class TableReporting:
             self._last = step
         if self.staff is not None:
             said = self.staff()
-            if said.startswith("staff list: working") and not any(
+            if "(link down" in said and not any(
                     said in e for e in self.events):
                 self.events.appendleft(f"{now} {said}"[:300])
         if view.notice is not None and view.notice.number != self._notice:
@@ -165,6 +165,8 @@ def start_reporting(controller: TableController, opened: OpenTable, *,
     listener = TableReporting(
         reporter, link=(lambda: hook.health.view()) if hook is not None else (lambda: None),
         staff=feed.status if feed is not None else None)
+    if feed is not None:  # the supervisor's staff screen says whose list, since when
+        controller.staff.list_status = feed.status
     controller.add_listener(listener)
     listener(controller.snapshot())
     reporter.start()
