@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dealer_console.employees.cardhash import hash_card
-from dealer_console.employees.registry import RegistryError, check_track
+from dealer_console.employees.registry import RegistryError, check_id, check_name, check_track
 from dealer_console.link.server import Connection, call
 from dealer_console.link.settings import LinkError, LinkRefused
 from dealer_console.link.sql_base import ADMIN_ROLE
@@ -142,11 +142,13 @@ def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str
     change's version, the order every table's replica applies it in."""
     executive = None if executive_track is None else track_of(executive_track)
     card = None if card_track is None else track_of(card_track)
-    if card is not None:
-        try:
+    try:  # as every table takes them (the server checks again)
+        check_id(employee_id)
+        check_name(name)
+        if card is not None:
             check_track(card)  # what every table's reader can read back
-        except RegistryError as exc:
-            raise LinkError(str(exc)) from None
+    except RegistryError as exc:
+        raise LinkError(str(exc)) from None
     [(refusal, version)] = call(conn, "SELECT * FROM pit_staff_set(%s, %s, %s, %s, %s, %s, "
                                 "%s, %s)", [executive, employee_id, name, role, card,
                                             None if card is None else hash_card(card),

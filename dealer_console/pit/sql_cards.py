@@ -26,6 +26,21 @@ ALERT_KINDS = ("jackpot", "closed", "device", "heartbeat", "link")
 STAFF_ROLES = ("dealer", "supervisor", "technician", "executive")
 
 
+ID_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$"
+"""An employee id as every table takes it (``employees/registry.check_id``): an id the
+server let through and a table refused would stop that table's replica."""
+NAME_MAX = 64
+NAME_FORBIDDEN = ("[\\x01-\\x1f\\x7f-\\x9f\\u00ad\\u061c\\u180e\\u200b-\\u200f"
+                  "\\u2028-\\u202e\\u2060-\\u206f\\ufeff\\ufff9-\\ufffb]")
+"""Control and formatting characters a name must not hold (a newline or a right-to-left
+override would let a name pose as another on a screen or in a log)."""
+TRACK_PATTERN = "^[0-9:<=>]{1,37}$"
+HASH_PATTERN = "^scrypt\\$(16384|32768|65536)\\$8\\$1\\$[0-9a-f]{32}\\$[0-9a-f]{64}$"
+"""The tables' card hash (``employees/cardhash.py``) at no less than their cost: the hash is
+made by the caller (the server has no scrypt), so a weak one, easier to reverse at any
+table that holds the replica, is refused."""
+
+
 def _in(values: tuple[str, ...]) -> str:
     return ", ".join(f"'{v}'" for v in values)
 
@@ -181,9 +196,18 @@ CARD_SCHEMA: tuple[str, ...] = (
     BEGIN
         IF p_reason IS NULL OR length(btrim(p_reason)) = 0 OR length(p_reason) > 200 THEN
             refusal := 'a change to the staff list needs a reason, in words (at most 200)';
-        ELSIF p_employee IS NULL OR length(p_employee) NOT BETWEEN 1 AND 64
-              OR p_name IS NULL OR length(p_name) NOT BETWEEN 1 AND 100 THEN
-            refusal := 'an employee is 1-64 characters and a name 1-100';
+        ELSIF p_employee IS NULL OR p_employee !~ '{ID_PATTERN}' THEN
+            refusal := 'an employee id is 1-32 letters, digits, ".", "_" or "-", starting '
+                'with a letter or digit (as every table takes it)';
+        ELSIF p_name IS NULL OR length(p_name) NOT BETWEEN 1 AND {NAME_MAX}
+              OR p_name <> btrim(p_name) OR p_name ~ '{NAME_FORBIDDEN}'
+              OR NOT p_name IS NFC NORMALIZED THEN
+            refusal := 'a name is 1-{NAME_MAX} characters, without surrounding spaces or '
+                'control or formatting characters (as every table takes it)';
+        ELSIF p_card IS NOT NULL AND (p_card !~ '{TRACK_PATTERN}'
+              OR p_card_hash !~ '{HASH_PATTERN}') THEN
+            refusal := 'a card is track-2 data, and its hash the tables'' scrypt form at '
+                'the tables'' cost';
         ELSIF p_role IS NULL OR p_role NOT IN ({_in(STAFF_ROLES)}) THEN
             refusal := format('no staff role %s', left(p_role, 20));
         ELSIF p_enabled IS NULL OR (p_card IS NULL) <> (p_card_hash IS NULL) THEN

@@ -8,6 +8,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
+from dealer_console.employees.cardhash import KdfParams, hash_card
 from dealer_console.link import server as link_server
 from dealer_console.link.settings import LinkRefused
 from dealer_console.pit import server
@@ -136,4 +137,35 @@ def test_without_a_card_the_administrator_adds_only_the_first_executive(link_dsn
     assert server.set_staff(admin, executive_track=EXEC_CARD, employee_id="X2", name="Max",
                             role="executive", card_track=";8888000088880000?", enabled=True,
                             reason="hired") > 0
+    admin.close()
+
+
+def test_the_server_takes_only_what_every_table_takes(link_dsn: str) -> None:
+    """The staff list's changes reach every table's replica: an id, a name or a card hash a
+    table would refuse, or a weak hash, is refused at the server, whatever the caller sends
+    (the call made by hand, past the console's own checks)."""
+    admin = init_pit(link_dsn)
+    good_hash = hash_card("8888000088880000")
+    weak_hash = hash_card("8888000088880000", KdfParams(n=2**4))
+    cases = [("X 2", "Max", "8888000088880000", good_hash, "employee id"),
+             ("the casino's staff list, change 99", "Max", "8888000088880000", good_hash,
+              "employee id"),
+             ("X2", "Max\u202eXE", "8888000088880000", good_hash, "name"),
+             ("X2", "Max\nSam Super", "8888000088880000", good_hash, "name"),
+             ("X2", " Max", "8888000088880000", good_hash, "name"),
+             ("X2", "Max", "8888000088880000", weak_hash, "scrypt form"),
+             ("X2", "Max", "8888000088880000", "plain", "scrypt form"),
+             ("X2", "Max", "<script>", good_hash, "track-2")]
+    with as_table(link_dsn, "t1") as t1:
+        for employee, name, card, card_hash, words in cases:
+            [(refusal, change)] = t1.execute(
+                "SELECT * FROM pit_staff_set(%s, %s, %s, 'dealer', %s, %s, true, 'hired')",
+                [EXEC_CARD.strip(";?"), employee, name, card, card_hash]).fetchall()
+            assert change is None and words in str(refusal), (employee, name, refusal)
+        assert server.set_staff(t1, executive_track=EXEC_CARD, employee_id="X2",
+                                name="José Max", role="dealer",
+                                card_track=";8888000088880000?", enabled=True,
+                                reason="hired") > 0
+    ids = {str(r[0]) for r in admin.execute(b"SELECT employee_id FROM pit_staff").fetchall()}
+    assert ids == {"X1", "S1", "D1", "X2"}
     admin.close()
