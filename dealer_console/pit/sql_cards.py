@@ -92,8 +92,12 @@ CARD_SCHEMA: tuple[str, ...] = (
         text_out text := p_refusal;
         n integer;
     BEGIN
+        -- the caller's words are in it (a table's name, an employee id): no control or
+        -- formatting character reaches an administrator's terminal or screen
         INSERT INTO pit_card_attempts (caller, action, refusal, counts)
-            VALUES (p_caller, left(p_action, 200), left(p_refusal, 300), p_counts);
+            VALUES (p_caller, left(regexp_replace(p_action, '{NAME_FORBIDDEN}', '?', 'g'), 200),
+                    left(regexp_replace(p_refusal, '{NAME_FORBIDDEN}', '?', 'g'), 300),
+                    p_counts);
         IF p_counts THEN
             SELECT count(*) INTO n FROM pit_card_attempts a
             WHERE a.login = session_user AND a.counts
@@ -109,7 +113,7 @@ CARD_SCHEMA: tuple[str, ...] = (
                     'minutes: at {LOCK_FAILURES} this login''s card attempts are locked)', n);
             END IF;
         END IF;
-        RETURN text_out;
+        RETURN regexp_replace(text_out, '{NAME_FORBIDDEN}', '?', 'g');
     END $$
     """,
     # the enabled employee whose card this is, after the login's lock; or the refusal

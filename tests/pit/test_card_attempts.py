@@ -41,7 +41,7 @@ def test_a_refused_card_is_written_and_survives_its_refusal(link_dsn: str) -> No
         with pytest.raises(LinkRefused, match="Dana Dealer is a dealer"):
             server.acknowledge(t1, "t1", "jackpot", DEALER_CARD)
         with pytest.raises(LinkRefused, match="no table t9"):  # no card read: not counted
-            server.acknowledge(t1, "t9", "jackpot", SUPER_CARD)
+            server.acknowledge(t1, "t9\x1b[2J\u202e", "jackpot", SUPER_CARD)
         with pytest.raises(LinkRefused, match="executive's card"):
             server.set_staff(t1, executive_track=SUPER_CARD, employee_id="S1", name="Sam",
                              role="executive", card_track=None, enabled=True,
@@ -51,6 +51,7 @@ def test_a_refused_card_is_written_and_survives_its_refusal(link_dsn: str) -> No
     assert [(r[0], r[1], r[4]) for r in rows] == [(t1_login, "table t1", "true")] * 2 + [
         (t1_login, "table t1", "false"), (t1_login, "table t1", "true")]
     assert rows[0][2] == "acknowledge jackpot at table t1"
+    assert rows[2][2] == "acknowledge jackpot at table t9?[2J?"  # no escape reaches a terminal
     assert rows[3][2] == "staff change of S1 (executive)"
     # never the card: no column holds any of its digits' run
     text = repr(admin.execute(b"SELECT * FROM pit_card_attempts").fetchall())
