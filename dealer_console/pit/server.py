@@ -23,6 +23,8 @@ from dealer_console.pit.report import DeviceState, TableReport
 from dealer_console.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
 from dealer_console.pit.sql import _KEY as KEY
 
+STAFF_READABLE = "(employee_id, name, role, enabled, version)"
+"""The columns of ``pit_staff`` an auditor reads: not the card's verifier, hash or tag."""
 _LOGIN = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}$")
 
 
@@ -49,11 +51,14 @@ def apply(conn: Connection) -> bool:
             conn.execute(statement.encode())
         conn.execute(f"GRANT USAGE ON SCHEMA public TO {PIT_ROLE}".encode())
         for table in _TABLES:
-            conn.execute(f"GRANT SELECT ON {table} TO {ADMIN_ROLE}, {AUDITOR_ROLE}".encode())
+            # the staff list's cards (verifier, hash, tag) are read by no auditor
+            columns = STAFF_READABLE if table == "pit_staff" else ""
+            conn.execute(f"GRANT SELECT {columns} ON {table} TO {ADMIN_ROLE}, {AUDITOR_ROLE}"
+                         .encode())
             conn.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY".encode())
             conn.execute(f"CREATE POLICY pit_read ON {table} FOR SELECT TO {ADMIN_ROLE}, "
                          f"{AUDITOR_ROLE} USING (true)".encode())
-        # the verifiers and the secret are read by no login, not even an auditor
+        # the secret is read by no login but its owner's, not even an auditor
         conn.execute(b"REVOKE ALL ON pit_secret FROM PUBLIC")
         conn.execute(b"REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC")
         for signature, roles in _GRANTS:
