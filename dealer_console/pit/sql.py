@@ -9,9 +9,10 @@
   table's report) and the same writing functions a table calls with a card (acknowledge an
   alert, change the staff list); it has no right on any table, sequence or link function.
 - **Cards are checked by the server.** The staff list (``pit_staff``) holds each card as a
-  bcrypt verifier (pgcrypto's ``crypt``) and a 16-bit tag (an HMAC keyed by a secret given only
-  to the tables' logins, for their replicas) that narrows a swipe to a few rows: an acknowledgement names the employee the
-  server found from the card, never one the caller names.
+  bcrypt verifier (pgcrypto's ``crypt``) and a 16-bit tag (an HMAC keyed by a secret given
+  only to the tables' logins, for their replicas) that narrows a swipe to a few rows: an
+  acknowledgement names the employee the server found from the card, never one the caller
+  names.
 """
 
 from __future__ import annotations
