@@ -177,3 +177,19 @@ def test_an_auditor_reads_the_pit_s_tables_but_no_card(link_dsn: str,
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 aud.execute(statement.encode())
     admin.close()
+
+
+def test_the_card_functions_inner_parts_are_no_login_s(link_dsn: str) -> None:
+    """Only the two card functions and the unlock are called: no table or pit login writes
+    an attempt of its own, reads a lock, asks a card past the lock or computes a tag."""
+    init_pit(link_dsn).close()
+    with as_table(link_dsn, "t1") as t1, link_server.connect(pit_dsn(link_dsn)) as pit:
+        for conn in (t1, pit):
+            for statement in ("SELECT pit_card_refuse('table t1', 'x', 'y', false)",
+                              "SELECT * FROM pit_card_gate('table t1', 'x', '1111')",
+                              "SELECT pit_card_locked_until('x')", "SELECT pit_tag('1111')",
+                              "SELECT pit_card_unlock('x', 'y')",
+                              "SELECT * FROM pit_card_attempts",
+                              "INSERT INTO pit_card_unlocks (login, reason) VALUES ('x', 'y')"):
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    conn.execute(statement.encode())
