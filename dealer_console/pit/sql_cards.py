@@ -245,6 +245,17 @@ CARD_SCHEMA: tuple[str, ...] = (
             END IF;
         END IF;
         SELECT * INTO old FROM pit_staff s WHERE s.employee_id = p_employee FOR UPDATE;
+        -- as at every table: an executive's card never changes its holder's own record,
+        -- but for stepping down while another executive is enabled
+        IF who.employee_id = p_employee AND NOT (NOT p_enabled AND p_card IS NULL
+                AND p_role = old.role AND p_name = old.name
+                AND EXISTS (SELECT 1 FROM pit_staff s WHERE s.role = 'executive' AND s.enabled
+                            AND s.employee_id <> p_employee)) THEN
+            refusal := pit_card_refuse(caller, action, format('%s may not change their own '
+                'record (only step down while another executive is enabled): another '
+                'executive''s card is needed', who.name), false);
+            RETURN;
+        END IF;
         IF old.employee_id IS NULL AND p_card IS NULL THEN
             refusal := pit_card_refuse(caller, action, 'a new employee needs a card', false);
             RETURN;

@@ -170,3 +170,28 @@ def test_the_server_takes_only_what_every_table_takes(link_dsn: str) -> None:
     ids = {str(r[0]) for r in admin.execute(b"SELECT employee_id FROM pit_staff").fetchall()}
     assert ids == {"X1", "S1", "D1", "X2"}
     admin.close()
+
+
+def test_an_executive_s_card_never_changes_its_holder_s_own_record(link_dsn: str) -> None:
+    """As at every table: no new card, name or role for oneself on one's own card; stepping
+    down only while another executive is enabled."""
+    admin = init_pit(link_dsn)
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        for changes in ({"card_track": ";8888000088880000?"}, {"name": "Ella Boss"},
+                        {"role": "supervisor"}, {"enabled": False}):
+            args: dict[str, object] = dict(employee_id="X1", name="Ella Exec",
+                                           role="executive", card_track=None, enabled=True)
+            args.update(changes)
+            with pytest.raises(LinkRefused, match="may not change their own record"):
+                server.set_staff(pit, executive_track=EXEC_CARD, reason="myself",
+                                 **args)  # type: ignore[arg-type]
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X2", name="Max Exec",
+                         role="executive", card_track=";8888000088880000?", enabled=True,
+                         reason="a second executive")
+        assert server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1",
+                                name="Ella Exec", role="executive", card_track=None,
+                                enabled=False, reason="steps down") > 0
+    enabled = admin.execute(b"SELECT enabled FROM pit_staff WHERE employee_id = 'X1'"
+                            ).fetchone()
+    assert enabled is not None and enabled[0] is False
+    admin.close()
