@@ -171,3 +171,27 @@ def test_a_table_s_words_are_shown_as_text_never_as_markup(themed: QApplication,
     assert "&lt;span style=" in shown and "&lt;img src=" in shown  # said, as text
     assert "&lt;i&gt;Sam&lt;/i&gt;" in shown
     assert window.page.events.text().startswith(loud)  # plain text: shown as it came
+
+
+def test_the_podium_says_plainly_when_its_card_attempts_are_locked(
+        themed: QApplication, qtbot: QtBot, link_dsn: str) -> None:
+    init_pit(link_dsn).close()
+    with as_table(link_dsn, "t2") as t2:
+        server.send_report(t2, report(jackpots_waiting=1))
+    window, reader = open_pit(pit_dsn(link_dsn))
+    qtbot.addWidget(window)
+    try:
+        window.resize(1280, 800)
+        qtbot.waitUntil(lambda: "t2" in window.tiles, timeout=10_000)
+        window.open_table("t2")
+        for n in range(6):  # five unknown cards, then the supervisor's own
+            window.ask_card("t2", "jackpot")
+            window.track.setText(SUPER_CARD if n == 5 else f";99990000{n:04d}=9?")
+            window.track.returnPressed.emit()
+            qtbot.waitUntil(lambda: "Checking" not in window.status.text(), timeout=10_000)
+        words = window.status.text()
+        assert "are locked until" in words and "unlock-cards" in words, words
+        assert window.rows["t2"].acks == {}
+        assert window.tiles["t2"].alert.text() == "JACKPOT WAITING"
+    finally:
+        reader.stop()
