@@ -113,7 +113,8 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
     console = Console(opened, controller, bridge, window, drivers, hardware, pit=pit)
     if pit is not None and pit.feed is not None:  # the casino's staff list, on this thread
         staff_timer = QTimer(window)
-        staff_timer.timeout.connect(lambda: pit.apply_staff(opened.db))
+        staff_timer.timeout.connect(
+            lambda: controller.staff.applied_elsewhere(pit.apply_staff(opened.db)))
         staff_timer.start(500)
     if devices_file is not None:
         window.setup_context.devices_path = Path(devices_file)

@@ -156,27 +156,14 @@ PAGES: dict[str, Callable[[], QWidget]] = {
 }
 
 
-def _dealer_pages() -> None:
-    """The dealer's screens (a real console each; imported here so the kit's own page needs
-    no table)."""
+def _gallery_pages() -> None:
+    """The dealer's, the meter display's, the supervisor's, recall's, the technician's and
+    the pit's screens (real consoles each). ``ui.gallery`` is in a checkout only: an installed
+    console has no galleries (issue 24), and this module then renders the kit's own page."""
     try:
         from ui.gallery.dealer import DEALER_PAGES
-    except ModuleNotFoundError as exc:  # installed: no ui.gallery to play the screens
-        if exc.name is None or not exc.name.startswith("ui.gallery"):
-            raise
-        return
-    PAGES.update(DEALER_PAGES)
-
-
-_dealer_pages()
-
-
-def _gallery_pages() -> None:
-    """The meter display, the supervisor's and the technician's screens and recall (real
-    consoles, as the dealer's). ``ui.gallery`` is in a checkout only: an installed console
-    has no galleries (issue 24), and this module then renders the kit's own page."""
-    try:
         from ui.gallery.meter import METER_PAGES
+        from ui.gallery.pit import PIT_PAGES
         from ui.gallery.recall import RECALL_PAGES
         from ui.gallery.supervisor import SUPERVISOR_PAGES
         from ui.gallery.technician import TECHNICIAN_PAGES
@@ -184,21 +171,12 @@ def _gallery_pages() -> None:
         if exc.name is None or not exc.name.startswith("ui.gallery"):
             raise
         return
-    for pages in (METER_PAGES, SUPERVISOR_PAGES, RECALL_PAGES, TECHNICIAN_PAGES):
+    for pages in (DEALER_PAGES, METER_PAGES, SUPERVISOR_PAGES, RECALL_PAGES, TECHNICIAN_PAGES,
+                  PIT_PAGES):
         PAGES.update(pages)
 
 
 _gallery_pages()
-
-
-def _pit_pages() -> None:
-    """The pit's screen on a podium (sample reports: no server needed)."""
-    from ui.pit.gallery import PIT_PAGES
-
-    PAGES.update(PIT_PAGES)
-
-
-_pit_pages()
 
 
 def themed_app() -> QApplication:

@@ -43,6 +43,10 @@ class StaffDesk:
         self.db = db
         self._changed = changed
         self._version = 0
+        self.list_status: Callable[[], str] | None = None
+        """Whose list the table keeps and since when, in words, where it keeps the casino's
+        ("staff list: the casino's, copy from 14:02:11 (link down)"; set by the pit's
+        reporting, ``pit/table_side.py``); None: the table keeps its own."""
 
     def version(self) -> tuple[int, int]:
         """Changes to the staff list that may end a session: this console's own (counted by
@@ -56,6 +60,14 @@ class StaffDesk:
         self._version += 1
         self._changed()
         return change
+
+    def applied_elsewhere(self, count: int) -> None:
+        """``count`` changes of the casino's list were applied to the table's file on this
+        connection (``pit/replica.py``): an open session is checked again at once, as after
+        this desk's own changes (a card disabled at the pit ends its session here)."""
+        if count:
+            self._version += 1
+            self._changed()
 
     def employees(self) -> list[Employee]:
         return list_employees(self.db)

@@ -1,5 +1,5 @@
 """What needs a person at the pit, and in which order: one pure rule for the screen, the
-benchmark and the tests. An alert is about one table and one kind (``sql.ALERT_KINDS``),
+benchmark and the tests. An alert is about one table and one kind (``sql_cards.ALERT_KINDS``),
 most urgent first: a jackpot waiting for a card holds a player and a game, a closed table
 loses a whole table's play, a device down stops or slows the round, a lost heartbeat means
 the pit no longer knows, a link down stops the jackpot wagers."""
@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from dealer_console.pit.server import Ack, ReportRow
-from dealer_console.pit.sql import ALERT_KINDS
+from dealer_console.pit.sql_cards import ALERT_KINDS
 
 HEARTBEAT_S = 2.0
 """How often a table reports when nothing changes."""

@@ -21,6 +21,8 @@ keeps the table's own list as before.
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 import threading
 from datetime import UTC, datetime
 
@@ -31,7 +33,9 @@ from dealer_console.employees.changes import STAFF_VARIABLE, keeps_casino_list
 from dealer_console.employees.registry import find
 from dealer_console.link.server import Connection
 from dealer_console.pit.server import StaffChange, staff_key, staff_since
+from dealer_console.storage.identity import StorageError
 
+log = logging.getLogger(__name__)
 ACTOR = events.CASINO_ACTOR
 DISABLE_BOUND_S = 5.0
 """A change made on the server is in force at every connected table within this: the
@@ -52,6 +56,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def _clock(stamp: str) -> str:
+    """A stamp of :func:`_now` as the table's local time of day (what the floor reads)."""
+    return datetime.fromisoformat(stamp).astimezone().strftime("%H:%M:%S")
+
+
 class StaffFeed:
     """The changes fetched from the server (reporter thread) waiting for the owner thread."""
 
@@ -64,6 +73,8 @@ class StaffFeed:
         """When the server last answered (UTC), or None: not yet."""
         self.failing_since: str | None = None
         """When the server stopped answering (UTC), or None: it answers."""
+        self.problem = ""
+        """Why the last changes fetched could not be applied, or empty."""
 
     def fetch(self, conn: Connection) -> int:
         """Ask for the changes after the newest one held; how many came (reporter thread)."""
@@ -85,21 +96,42 @@ class StaffFeed:
             if self.failing_since is None:
                 self.failing_since = _now()
 
+    def rewind(self, before: int, problem: str) -> None:
+        """Changes taken but not applied (the table's file refused the write): forget them
+        and everything after, so the next pass asks the server again from ``before`` (a
+        change taken is never silently lost: a disable would then never reach this table)."""
+        with self._lock:
+            self._pending, self._seen = [], min(self._seen, before)
+            self.problem = problem[:200]
+
+    def settled(self) -> None:
+        """The changes taken were applied: no problem to say."""
+        with self._lock:
+            self.problem = ""
+
     def take(self) -> tuple[bytes | None, list[StaffChange]]:
         with self._lock:
             pending, self._pending = self._pending, []
             return self._key, pending
 
     def status(self) -> str:
-        """What the table says of its list, in words."""
+        """What the table says of its list, in words: while the server does not answer,
+        since when its copy is (the last time the server answered; the same words for the
+        whole outage, so the pit's events say it once)."""
         with self._lock:
             if self.failing_since is not None:
-                return (f"staff list: working from the table's copy of the casino's list "
-                        f"since {self.failing_since} (the link's server does not answer; "
-                        f"last heard {self.heard_at or 'never'})")
+                if self.heard_at is None:
+                    return (f"staff list: the casino's, copy as this table last applied it "
+                            f"(link down since {_clock(self.failing_since)})")
+                return (f"staff list: the casino's, copy from {_clock(self.heard_at)} "
+                        f"(link down)")
+            if self.problem:
+                return (f"staff list: the casino's, changes after {self._seen} not applied "
+                        f"yet ({self.problem}); asked again")
             if self.heard_at is None:
                 return "staff list: the casino's, not yet heard from the server"
-            return f"staff list: the casino's, change {self._seen}, heard {self.heard_at}"
+            return (f"staff list: the casino's, change {self._seen}, heard "
+                    f"{_clock(self.heard_at)}")
 
 
 def apply_pending(db: Database, feed: StaffFeed) -> int:
@@ -108,6 +140,17 @@ def apply_pending(db: Database, feed: StaffFeed) -> int:
     key, changes = feed.take()
     if not changes:
         return 0  # the usual case, every half second: nothing to write
+    try:
+        done = _apply_all(db, key, changes)
+    except (sqlite3.Error, StorageError) as exc:  # a busy or full file: asked again
+        log.warning("the casino's staff list's changes were not applied: %s", exc)
+        feed.rewind(min(c.version for c in changes) - 1, str(exc))
+        return 0
+    feed.settled()
+    return done
+
+
+def _apply_all(db: Database, key: bytes | None, changes: list[StaffChange]) -> int:
     done = 0
     with db.atomic():
         last = applied_version(db)

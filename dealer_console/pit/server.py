@@ -15,14 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dealer_console.employees.cardhash import hash_card
-from dealer_console.employees.registry import RegistryError, check_track
+from dealer_console.employees.registry import RegistryError, check_id, check_name, check_track
 from dealer_console.link.server import Connection, call
-from dealer_console.link.settings import LinkError
+from dealer_console.link.settings import LinkError, LinkRefused
 from dealer_console.link.sql_base import ADMIN_ROLE
 from dealer_console.pit.report import DeviceState, TableReport
 from dealer_console.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
 from dealer_console.pit.sql import _KEY as KEY
 
+STAFF_READABLE = "(employee_id, name, role, enabled, version)"
+"""The columns of ``pit_staff`` an auditor reads: not the card's verifier, hash or tag."""
 _LOGIN = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,62}$")
 
 
@@ -49,11 +51,14 @@ def apply(conn: Connection) -> bool:
             conn.execute(statement.encode())
         conn.execute(f"GRANT USAGE ON SCHEMA public TO {PIT_ROLE}".encode())
         for table in _TABLES:
-            conn.execute(f"GRANT SELECT ON {table} TO {ADMIN_ROLE}, {AUDITOR_ROLE}".encode())
+            # the staff list's cards (verifier, hash, tag) are read by no auditor
+            columns = STAFF_READABLE if table == "pit_staff" else ""
+            conn.execute(f"GRANT SELECT {columns} ON {table} TO {ADMIN_ROLE}, {AUDITOR_ROLE}"
+                         .encode())
             conn.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY".encode())
             conn.execute(f"CREATE POLICY pit_read ON {table} FOR SELECT TO {ADMIN_ROLE}, "
                          f"{AUDITOR_ROLE} USING (true)".encode())
-        # the verifiers and the secret are read by no login, not even an auditor
+        # the secret is read by no login but its owner's, not even an auditor
         conn.execute(b"REVOKE ALL ON pit_secret FROM PUBLIC")
         conn.execute(b"REVOKE ALL ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC")
         for signature, roles in _GRANTS:
@@ -122,8 +127,17 @@ def track_of(swiped: str) -> str:
 def acknowledge(conn: Connection, table_id: str, kind: str, track: str) -> str:
     """Acknowledge ``table_id``'s alert of ``kind`` on the card swiped (``track``); the server
     finds whose card it is and answers their name."""
-    return str(call(conn, "SELECT pit_acknowledge(%s, %s, %s)",
-                    [table_id, kind, track_of(track)])[0][0])
+    [(refusal, name)] = call(conn, "SELECT * FROM pit_acknowledge(%s, %s, %s)",
+                             [table_id, kind, track_of(track)])
+    _refused(refusal)
+    return str(name)
+
+
+def _refused(refusal: object) -> None:
+    """The server's refusal of a card's call (written in ``pit_card_attempts``, so returned
+    rather than raised) as a :class:`LinkRefused` in its words."""
+    if refusal is not None:
+        raise LinkRefused(str(refusal))
 
 
 def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str, name: str,
@@ -133,15 +147,46 @@ def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str
     change's version, the order every table's replica applies it in."""
     executive = None if executive_track is None else track_of(executive_track)
     card = None if card_track is None else track_of(card_track)
-    if card is not None:
-        try:
+    try:  # as every table takes them (the server checks again)
+        check_id(employee_id)
+        check_name(name)
+        if card is not None:
             check_track(card)  # what every table's reader can read back
-        except RegistryError as exc:
-            raise LinkError(str(exc)) from None
-    rows = call(conn, "SELECT pit_staff_set(%s, %s, %s, %s, %s, %s, %s, %s)",
-                [executive, employee_id, name, role, card,
-                 None if card is None else hash_card(card), enabled, reason])
-    return int(str(rows[0][0]))
+    except RegistryError as exc:
+        raise LinkError(str(exc)) from None
+    [(refusal, version)] = call(conn, "SELECT * FROM pit_staff_set(%s, %s, %s, %s, %s, %s, "
+                                "%s, %s)", [executive, employee_id, name, role, card,
+                                            None if card is None else hash_card(card),
+                                            enabled, reason])
+    _refused(refusal)
+    return int(str(version))
+
+
+def unlock_cards(conn: Connection, login: str, reason: str) -> str:
+    """Lift the lock on ``login``'s card attempts (the link administrator's login; written
+    with the reason in ``pit_card_unlocks``); the server's words."""
+    return str(call(conn, "SELECT pit_card_unlock(%s, %s)", [login, reason])[0][0])
+
+
+@dataclass(frozen=True, slots=True)
+class CardAttempt:
+    """A refused card attempt as the server wrote it (never the card)."""
+
+    login: str
+    caller: str
+    action: str
+    refusal: str
+    counts: bool
+    at: str
+
+
+def card_attempts(conn: Connection, limit: int = 50) -> list[CardAttempt]:
+    """The last refused card attempts, newest first (a link administrator or auditor)."""
+    rows = call(conn, "SELECT login, caller, action, refusal, counts, "
+                "to_char(at, 'YYYY-MM-DD HH24:MI:SS') FROM pit_card_attempts "
+                "ORDER BY entry DESC LIMIT %s", [limit])
+    return [CardAttempt(str(lg), str(c), str(a), str(r), bool(n), str(t))
+            for lg, c, a, r, n, t in rows]
 
 
 @dataclass(frozen=True, slots=True)

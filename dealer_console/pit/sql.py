@@ -9,25 +9,24 @@
   table's report) and the same writing functions a table calls with a card (acknowledge an
   alert, change the staff list); it has no right on any table, sequence or link function.
 - **Cards are checked by the server.** The staff list (``pit_staff``) holds each card as a
-  bcrypt verifier (pgcrypto's ``crypt``) and a 16-bit tag (an HMAC keyed by a secret no login
-  can read) that narrows a swipe to a few rows: an acknowledgement names the employee the
-  server found from the card, never one the caller names.
+  bcrypt verifier (pgcrypto's ``crypt``) and a 16-bit tag (an HMAC keyed by a secret given
+  only to the tables' logins, for their replicas) that narrows a swipe to a few rows: an
+  acknowledgement names the employee the server found from the card, never one the caller
+  names.
 """
 
 from __future__ import annotations
 
 from dealer_console.link.sql_base import ADMIN_ROLE, REFUSED, TABLE_ROLE
 from dealer_console.link.sql_base import DEFINER as _DEFINER
+from dealer_console.pit.sql_cards import CARD_SCHEMA, CARD_TABLES, STAFF_ROLES
 
 PIT_ROLE = "dealer_pit"
 """The group of the podium's logins: read the reports, write only through a card."""
 AUDITOR_ROLE = "dealer_link_auditor"
 MIGRATION = "pit_0001"
-ALERT_KINDS = ("jackpot", "closed", "device", "heartbeat", "link")
-"""What an alert can be about, most urgent first (``alerts.py`` says each in words)."""
-STAFF_ROLES = ("dealer", "supervisor", "technician", "executive")
 
-_TABLES = ("pit_reports", "pit_acks", "pit_ack_log", "pit_staff", "pit_staff_log")
+_TABLES = ("pit_reports", "pit_acks", "pit_ack_log", "pit_staff", "pit_staff_log", *CARD_TABLES)
 
 SCHEMA: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS pgcrypto",
@@ -110,14 +109,6 @@ SCHEMA: tuple[str, ...] = (
                                   'sha256'), 'hex'), 1, 4)
     $$
     """,
-    # the enabled employee whose card this is, or nothing
-    f"""
-    CREATE FUNCTION pit_card(p_track text) RETURNS SETOF pit_staff LANGUAGE sql STABLE
-    {_DEFINER} AS $$
-        SELECT * FROM pit_staff WHERE enabled AND card_tag = pit_tag(p_track)
-            AND card_crypt = crypt(p_track, card_crypt) LIMIT 1
-    $$
-    """,
     # who may call a card's function: a table, the pit, or a link administrator
     f"""
     CREATE FUNCTION pit_caller() RETURNS text LANGUAGE plpgsql STABLE {_DEFINER} AS $$
@@ -193,101 +184,6 @@ SCHEMA: tuple[str, ...] = (
     $$
     """,
     f"""
-    CREATE FUNCTION pit_acknowledge(p_table text, p_kind text, p_track text) RETURNS text
-    LANGUAGE plpgsql {_DEFINER} AS $$
-    DECLARE
-        caller text := pit_caller();
-        who pit_staff%ROWTYPE;
-    BEGIN
-        SELECT * INTO who FROM pit_card(p_track);
-        IF who.employee_id IS NULL THEN
-            RAISE EXCEPTION 'this card is not on the staff list, or it is disabled: nothing '
-                'acknowledged' USING ERRCODE = '{REFUSED}';
-        END IF;
-        IF who.role NOT IN ('supervisor', 'executive') THEN
-            RAISE EXCEPTION '% is a %: an alert is acknowledged on a supervisor''s or an '
-                'executive''s card', who.name, who.role USING ERRCODE = '{REFUSED}';
-        END IF;
-        IF NOT EXISTS (SELECT 1 FROM pit_reports r WHERE r.table_id = p_table) THEN
-            RAISE EXCEPTION 'no table % reports to the pit', p_table
-                USING ERRCODE = '{REFUSED}';
-        END IF;
-        IF p_kind NOT IN ({", ".join(f"'{k}'" for k in ALERT_KINDS)}) THEN
-            RAISE EXCEPTION 'no alert of kind %', p_kind USING ERRCODE = '{REFUSED}';
-        END IF;
-        INSERT INTO pit_acks (table_id, kind, employee_id, name)
-            VALUES (p_table, p_kind, who.employee_id, who.name)
-            ON CONFLICT (table_id, kind) DO UPDATE SET employee_id = EXCLUDED.employee_id,
-                name = EXCLUDED.name, login = session_user, acked_at = clock_timestamp();
-        INSERT INTO pit_ack_log (table_id, kind, employee_id) VALUES (p_table, p_kind,
-            who.employee_id);
-        RETURN who.name;
-    END $$
-    """,
-    f"""
-    CREATE FUNCTION pit_staff_set(p_track text, p_employee text, p_name text, p_role text,
-        p_card text, p_card_hash text, p_enabled boolean, p_reason text) RETURNS bigint
-    LANGUAGE plpgsql {_DEFINER} AS $$
-    DECLARE
-        caller text := pit_caller();
-        who pit_staff%ROWTYPE;
-        old pit_staff%ROWTYPE;
-        v bigint;
-    BEGIN
-        IF p_reason IS NULL OR length(btrim(p_reason)) = 0 THEN
-            RAISE EXCEPTION 'a change to the staff list needs a reason, in words'
-                USING ERRCODE = '{REFUSED}';
-        END IF;
-        IF p_track IS NULL THEN
-            -- only a link administrator's login may act without a card, and only to put
-            -- the casino's first executives on the list
-            IF caller <> 'the link administrator' THEN
-                RAISE EXCEPTION 'the staff list is changed on an executive''s card'
-                    USING ERRCODE = '{REFUSED}';
-            END IF;
-        ELSE
-            SELECT * INTO who FROM pit_card(p_track);
-            IF who.employee_id IS NULL OR who.role <> 'executive' THEN
-                RAISE EXCEPTION 'the staff list is changed on an enabled executive''s card '
-                    '(this card is %)', COALESCE('of ' || who.name || ', a ' || who.role,
-                                                'not on the list')
-                    USING ERRCODE = '{REFUSED}';
-            END IF;
-        END IF;
-        SELECT * INTO old FROM pit_staff WHERE employee_id = p_employee FOR UPDATE;
-        IF old.employee_id IS NULL AND p_card IS NULL THEN
-            RAISE EXCEPTION 'a new employee needs a card' USING ERRCODE = '{REFUSED}';
-        END IF;
-        IF p_card IS NOT NULL AND EXISTS (SELECT 1 FROM pit_card(p_card) c
-                                          WHERE c.employee_id <> p_employee) THEN
-            RAISE EXCEPTION 'this card is already another employee''s'
-                USING ERRCODE = '{REFUSED}';
-        END IF;
-        v := nextval('pit_staff_version');
-        IF p_role NOT IN ({", ".join(f"'{r}'" for r in STAFF_ROLES)}) THEN
-            RAISE EXCEPTION 'no staff role %', p_role USING ERRCODE = '{REFUSED}';
-        END IF;
-        IF old.employee_id IS NULL THEN
-            INSERT INTO pit_staff (employee_id, name, role, card_tag, card_crypt, card_hash,
-                                   enabled, version)
-            VALUES (p_employee, p_name, p_role, pit_tag(p_card),
-                    crypt(p_card, gen_salt('bf', 8)), p_card_hash, p_enabled, v);
-        ELSE
-            UPDATE pit_staff SET name = p_name, role = p_role, enabled = p_enabled,
-                version = v, card_tag = COALESCE(pit_tag(p_card), card_tag),
-                card_crypt = COALESCE(crypt(p_card, gen_salt('bf', 8)), card_crypt),
-                card_hash = COALESCE(p_card_hash, card_hash)
-            WHERE employee_id = p_employee;
-        END IF;
-        INSERT INTO pit_staff_log (version, employee_id, detail, by_employee, reason)
-        VALUES (v, p_employee, format('%s %s (%s), %s%s at %s', CASE WHEN old.employee_id
-                IS NULL THEN 'added' ELSE 'changed' END, p_employee, p_name, p_role,
-                CASE WHEN p_enabled THEN '' ELSE ', disabled' END, caller),
-                who.employee_id, p_reason);
-        RETURN v;
-    END $$
-    """,
-    f"""
     CREATE FUNCTION pit_staff_since(p_version bigint) RETURNS TABLE (employee_id text,
         name text, role text, card_tag text, card_hash text, enabled boolean, version bigint)
     LANGUAGE sql STABLE {_DEFINER} AS $$
@@ -296,6 +192,7 @@ SCHEMA: tuple[str, ...] = (
         ORDER BY s.version
     $$
     """,
+    *CARD_SCHEMA,
 )
 
 _KEY = f"""
@@ -314,6 +211,7 @@ _GRANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pit_acknowledge(text, text, text)", (PIT_ROLE, TABLE_ROLE)),
     ("pit_staff_set(text, text, text, text, text, text, boolean, text)",
      (PIT_ROLE, TABLE_ROLE, ADMIN_ROLE)),
+    ("pit_card_unlock(text, text)", (ADMIN_ROLE,)),
     ("pit_staff_since(bigint)", (TABLE_ROLE,)),
     ("pit_staff_key()", (TABLE_ROLE,)),
 )

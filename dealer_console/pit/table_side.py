@@ -112,7 +112,7 @@ class TableReporting:
             self._last = step
         if self.staff is not None:
             said = self.staff()
-            if said.startswith("staff list: working") and not any(
+            if "(link down" in said and not any(
                     said in e for e in self.events):
                 self.events.appendleft(f"{now} {said}"[:300])
         if view.notice is not None and view.notice.number != self._notice:
@@ -152,11 +152,14 @@ class Reporting:
         self.reporter.stop()
 
 
-def start_reporting(controller: TableController, opened: OpenTable) -> Reporting | None:
+def start_reporting(controller: TableController, opened: OpenTable, *,
+                    staff: bool = True) -> Reporting | None:
     """Report this table to the pit from now on (None: it has no login on the link's
     server), and keep the casino's staff list where its configuration says so. The caller
-    stops it when the table closes and applies the staff list's changes on its thread."""
-    feed = StaffFeed(applied_version(opened.db)) if keeps_casino_list() else None
+    stops it when the table closes and applies the staff list's changes on its thread.
+    ``staff`` False: report only (``simulate``, whose staff are its own, applies no list)."""
+    feed = (StaffFeed(applied_version(opened.db)) if staff and keeps_casino_list()
+            else None)
     reporter = reporter_from_environment(opened.db_path, feed)
     if reporter is None:
         return None
@@ -165,6 +168,8 @@ def start_reporting(controller: TableController, opened: OpenTable) -> Reporting
     listener = TableReporting(
         reporter, link=(lambda: hook.health.view()) if hook is not None else (lambda: None),
         staff=feed.status if feed is not None else None)
+    if feed is not None:  # the supervisor's staff screen says whose list, since when
+        controller.staff.list_status = feed.status
     controller.add_listener(listener)
     listener(controller.snapshot())
     reporter.start()

@@ -52,10 +52,10 @@ def _udev(line: str) -> str:
 _TABLE_SETTINGS = re.compile(
     r'^DEALER_CONSOLE_(TABLE_ID=[A-Za-z0-9_.-]{1,64}'
     r'|LINK_DSN="?[A-Za-z0-9 =._:/@,-]{1,400}"?'
-    r'|IDLE_LOCK=[0-9]{1,4}|AUDIT_EVERY_MINUTES=[0-9]{1,5}'
+    r'|IDLE_LOCK=[0-9]{1,4}|AUDIT_EVERY_MINUTES=[0-9]{1,5}|STAFF=casino'
     r'|PRINTER="?[A-Za-z0-9 _.-]{1,64}"?)$')
 """Settings a table adds to its console.env (``docs/link.md``, ``docs/supervisor.md``,
-``docs/jackpot.md``): plain values only, no way to name code to load."""
+``docs/jackpot.md``, ``docs/pit.md``): plain values only, no way to name code to load."""
 
 
 def _env(line: str) -> str | None:

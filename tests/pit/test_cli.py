@@ -1,6 +1,7 @@
 """The pit's commands: ``link init`` installs the pit's part; ``pit add-login`` makes the
 podium's login; ``pit staff`` changes the staff list on an executive's card (``--first``: the
-administrator's first executives); ``pit`` opens the screen."""
+administrator's first executive); ``pit card-attempts`` and ``pit unlock-cards`` show and lift
+the guesses at a card; ``pit`` opens the screen."""
 
 from __future__ import annotations
 
@@ -56,6 +57,18 @@ def test_the_pit_set_up_by_its_commands(tmp_path: Path, link_dsn: str,
                  str(tmp_path / "another.pgpass")]) == 2  # a table makes no login
     assert "permission denied" in capsys.readouterr().err
     assert not (tmp_path / "another.pgpass").exists()
+    # the administrator reads the refused attempts and lifts a login's lock, with a reason
+    monkeypatch.setenv(DSN_VARIABLE, link_dsn)
+    assert main(["pit", "card-attempts"]) == 0
+    listed = capsys.readouterr().out
+    assert "(table t1): staff change of D9 (executive): the staff list is changed on an " \
+        "executive's card [not counted]" in listed and "3030303030" not in listed
+    with link_server.connect(table_dsn(link_dsn, "t1")) as t1_conn:
+        t1_login = t1_conn.info.user
+    assert main(["pit", "unlock-cards", t1_login, "--reason", "checked"]) == 0
+    assert f"login {t1_login}: unlocked" in capsys.readouterr().out
+    assert main(["pit", "unlock-cards", t1_login, "--reason", " "]) == 2
+    assert "--reason: must not be empty" in capsys.readouterr().err
     # the podium's login reads the table's report; the supervisor's card acknowledges
     with as_table(link_dsn, "t1") as t1:
         server.send_report(t1, report(jackpots_waiting=1))

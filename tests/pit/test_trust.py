@@ -11,6 +11,7 @@ import pytest
 from dealer_console.link import server as link_server
 from dealer_console.link.settings import LinkRefused
 from dealer_console.pit import server
+from tests.link.pg_server import PgServer
 from tests.pit.helpers import (
     DEALER_CARD,
     EXEC_CARD,
@@ -153,3 +154,42 @@ def test_no_table_changes_the_staff_list_alone(link_dsn: str) -> None:
     assert (entry[0], entry[1], entry[3]) == (version, "X1", "hired at table 1")
     assert "at table t1" in str(entry[2])
     admin.close()
+
+
+def test_an_auditor_reads_the_pit_s_tables_but_no_card(link_dsn: str,
+                                                       pg_server: PgServer) -> None:
+    admin = init_pit(link_dsn)
+    dbname = link_dsn.rsplit("dbname=", 1)[1].split()[0]
+    login = f"{dbname}-aud".replace("_", "-")
+    admin.execute(f'CREATE ROLE "{login}" LOGIN PASSWORD \'aud-secret\' '
+                  f'IN ROLE dealer_link_auditor'.encode())
+    pg_server.add_password(login, "aud-secret")
+    with as_table(link_dsn, "t1") as t1, pytest.raises(LinkRefused):
+        server.acknowledge(t1, "t1", "jackpot", SUPER_CARD)  # no report: refused, kept
+    with psycopg.connect(pg_server.dsn(dbname, user=login), autocommit=True) as aud:
+        staff = aud.execute(b"SELECT employee_id, role, enabled FROM pit_staff "
+                            b"ORDER BY employee_id").fetchall()
+        assert [r[0] for r in staff] == ["D1", "S1", "X1"]
+        assert len(aud.execute(b"SELECT * FROM pit_card_attempts").fetchall()) == 1
+        for statement in ("SELECT card_crypt FROM pit_staff", "SELECT card_hash FROM pit_staff",
+                          "SELECT * FROM pit_staff", "SELECT * FROM pit_secret",
+                          "INSERT INTO pit_card_unlocks (login, reason) VALUES ('x', 'y')"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                aud.execute(statement.encode())
+    admin.close()
+
+
+def test_the_card_functions_inner_parts_are_no_login_s(link_dsn: str) -> None:
+    """Only the two card functions and the unlock are called: no table or pit login writes
+    an attempt of its own, reads a lock, asks a card past the lock or computes a tag."""
+    init_pit(link_dsn).close()
+    with as_table(link_dsn, "t1") as t1, link_server.connect(pit_dsn(link_dsn)) as pit:
+        for conn in (t1, pit):
+            for statement in ("SELECT pit_card_refuse('table t1', 'x', 'y', false)",
+                              "SELECT * FROM pit_card_gate('table t1', 'x', '1111')",
+                              "SELECT pit_card_locked_until('x')", "SELECT pit_tag('1111')",
+                              "SELECT pit_card_unlock('x', 'y')",
+                              "SELECT * FROM pit_card_attempts",
+                              "INSERT INTO pit_card_unlocks (login, reason) VALUES ('x', 'y')"):
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    conn.execute(statement.encode())

@@ -5,7 +5,10 @@ pit commands (Qt is imported only when the screen opens).
 - ``pit add-login LOGIN --credentials FILE``: the podium's login (the administrator's);
 - ``pit staff EMPLOYEE --name ... --role ... --reason ...``: a change to the casino's staff
   list, on an executive's card swiped at the terminal (``--first``: the administrator's login
-  puts the casino's first executives on it, no card).
+  puts the casino's first executive on it, no card, while the list has none);
+- ``pit unlock-cards LOGIN --reason ...``: lift a login's lock on card attempts (five refused
+  cards in ten minutes lock it; the administrator's login, written with the reason);
+- ``pit card-attempts``: the last refused card attempts (who, from which login, when, what).
 """
 
 from __future__ import annotations
@@ -42,7 +45,12 @@ def register(subparsers: Any) -> None:
     staff.add_argument("--reason", required=True, type=label(200))
     staff.add_argument("--first", action="store_true",
                        help="the administrator's login, no executive's card: the first "
-                            "executives only")
+                            "executive only, while the list has no enabled executive")
+    unlock = actions.add_parser("unlock-cards", help="lift a login's lock on card attempts "
+                                "(administrator)")
+    unlock.add_argument("login", type=label(63))
+    unlock.add_argument("--reason", required=True, type=label(200))
+    actions.add_parser("card-attempts", help="the last refused card attempts (administrator)")
     parser.set_defaults(func=run)
 
 
@@ -67,6 +75,14 @@ def run(args: argparse.Namespace) -> int:
             if args.pit_action == "add-login":
                 server.add_pit_login(conn, args.login, args.credentials)
                 print(f"pit login {args.login}: made; its credentials in {args.credentials}")
+                return 0
+            if args.pit_action == "unlock-cards":
+                print(server.unlock_cards(conn, args.login, args.reason))
+                return 0
+            if args.pit_action == "card-attempts":
+                for a in server.card_attempts(conn):
+                    print(f"{a.at}  {a.login} ({a.caller}): {a.action}: {a.refusal}"
+                          f"{'' if a.counts else ' [not counted]'}")
                 return 0
             executive = None if args.first else read_card("an executive's card")
             card = read_card(f"{args.name}'s card") if args.new_card else None

@@ -5,6 +5,8 @@ no rule here beyond the words and colours of ``dealer_console/pit/alerts.py``'s 
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
@@ -68,6 +70,7 @@ class Tile(QPushButton):
         self.alert = QLabel()
         self.alert.setStyleSheet("font-weight: bold;")
         for label in (self.name, self.state, self.figures, self.alert):
+            label.setTextFormat(Qt.TextFormat.PlainText)  # a table's words, never markup
             label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
             label.setWordWrap(True)
             layout.addWidget(label)
@@ -124,6 +127,7 @@ class AlertRow(QPushButton):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(theme.SPACING, 4, theme.SPACING, 4)
         self.words = QLabel()
+        self.words.setTextFormat(Qt.TextFormat.RichText)
         self.words.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
         layout.addWidget(self.words)
         self._kind: str | None = "-"
@@ -131,8 +135,8 @@ class AlertRow(QPushButton):
 
     def show_alert(self, alert: Alert | None) -> None:
         self.alert = alert
-        text = (f"<b>{alert.table_id} · {TITLES[alert.kind]}</b> — {alert.words}"
-                if alert is not None else "")
+        text = (f"<b>{escape(alert.table_id)} · {TITLES[alert.kind]}</b> — "
+                f"{escape(alert.words)}" if alert is not None else "")
         if self.words.text() != text:
             self.words.setText(text)
         kind = None if alert is None else alert.kind

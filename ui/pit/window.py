@@ -11,6 +11,7 @@ strip above them lists the loud alerts in order of urgency, in rows made once.""
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import escape
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -53,6 +54,7 @@ class TablePage(QWidget):
         super().__init__()
         self._on_ack = on_ack
         self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setProperty("role", "heading")
         back = TouchButton("Back to the pit", ButtonRole.PRIMARY)
         back.setMinimumWidth(theme.TOUCH_MIN * 5)
@@ -66,6 +68,7 @@ class TablePage(QWidget):
         self.body.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.alerts = QVBoxLayout()
         self.events = QLabel()
+        self.events.setTextFormat(Qt.TextFormat.PlainText)
         self.events.setWordWrap(True)
         self.events.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.events.setProperty("role", "hint")
@@ -101,20 +104,23 @@ class TablePage(QWidget):
             self._alert_keys = []
         self.table_id = r.table_id
         self.title.setText(f"Table {r.table_id} · {phase_words(row)}")
+        # a table's words are its own: shown as text, never as markup (a table's login
+        # must not draw on the pit's screen, nor make it load anything)
         devices = "<br>".join(
-            f"{d.title}: {'working' if d.ok else '<b>DOWN</b>'}"
-            + (f" ({d.fault})" if d.fault else "") for d in r.devices) or "none reported"
+            f"{escape(d.title)}: {'working' if d.ok else '<b>DOWN</b>'}"
+            + (f" ({escape(d.fault)})" if d.fault else "") for d in r.devices
+        ) or "none reported"
         link = {"up": "up", "none": "this table plays no linked jackpot"}.get(
-            r.link_state, f"<b>down</b>: {r.link_state}")
+            r.link_state, f"<b>down</b>: {escape(r.link_state)}")
         self.body.setText(
-            f"<p><b>The round</b><br>{r.round_text or 'no round under way'}</p>"
+            f"<p><b>The round</b><br>{escape(r.round_text) or 'no round under way'}</p>"
             f"<p><b>Shift</b><br>drop {format_cents(r.drop_cents)} · hold "
             f"{format_cents(r.hold_cents, sign=True)}</p>"
-            f"<p><b>Self-test</b>: {r.self_test}<br><b>Table</b>: "
+            f"<p><b>Self-test</b>: {escape(r.self_test)}<br><b>Table</b>: "
             f"{'open' if r.table_open else '<b>CLOSED</b>'}<br><b>Jackpot link</b>: {link}"
             f"<br><b>Last report</b>: {row.age_ms / 1000:.0f} s ago</p>"
             f"<p><b>Devices</b><br>{devices}</p>")
-        self.events.setText("<br>".join(r.events) or "none reported")
+        self.events.setText("\n".join(r.events) or "none reported")
         found = alerts_of(row)
         keys = [(a.kind, a.words, a.acked) for a in found]
         if keys == self._alert_keys:
@@ -132,9 +138,12 @@ class TablePage(QWidget):
         box = QFrame()
         box.setProperty("role", "panel")
         line = QHBoxLayout(box)
-        words = QLabel(f"<b>{TITLES[alert.kind]}</b> — {alert.words}"
-                       + (f"<br>acknowledged by {alert.acked.name} ({alert.acked.employee_id})"
-                          f" at {alert.acked.at}" if alert.acked else ""))
+        acked = alert.acked
+        words = QLabel(f"<b>{TITLES[alert.kind]}</b> — {escape(alert.words)}"
+                       + (f"<br>acknowledged by {escape(acked.name)} "
+                          f"({escape(acked.employee_id)}) at {escape(acked.at)}"
+                          if acked else ""))
+        words.setTextFormat(Qt.TextFormat.RichText)
         words.setWordWrap(True)
         line.addWidget(words, 1)
         if alert.acked is None:
@@ -167,6 +176,7 @@ class PitWindow(QWidget):
         self.figures = QLabel("waiting for the tables' reports")
         self.figures.setWordWrap(True)
         self.status = QLabel()
+        self.status.setTextFormat(Qt.TextFormat.PlainText)  # the server's words, as text
         self.status.setWordWrap(True)
         self.status.setProperty("role", "hint")
         self.more = QLabel()
@@ -201,6 +211,7 @@ class PitWindow(QWidget):
         self.card = QFrame()
         self.card.setProperty("role", "card-prompt")
         self.card_words = QLabel()
+        self.card_words.setTextFormat(Qt.TextFormat.PlainText)
         self.card_words.setWordWrap(True)
         self.track = QLineEdit()  # the podium's card reader types the track and Enter
         self.track.setEchoMode(QLineEdit.EchoMode.Password)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -78,6 +79,14 @@ class StaffScreen(SupervisorScreen):
         self.add_button.clicked.connect(self.show_add)
         left = QVBoxLayout()
         left.addWidget(_label("Staff", "heading"))
+        self.source = _label(role="hint")
+        """Whose list and since when, where the table keeps the casino's (``docs/pit.md``)."""
+        left.addWidget(self.source)
+        self._show_source()
+        if self.ctl.staff.list_status is not None:  # the link can go down between views
+            ticker = QTimer(self)
+            ticker.timeout.connect(self._show_source)
+            ticker.start(1000)
         left.addWidget(scroll, 1)
         left.addWidget(self.add_button)
 
@@ -379,3 +388,10 @@ class StaffScreen(SupervisorScreen):
 
     def show_view(self, view: TableSnapshot) -> None:
         self.show_notice(view)
+        self._show_source()
+
+    def _show_source(self) -> None:
+        status = self.ctl.staff.list_status
+        self.source.setVisible(status is not None)
+        if status is not None:
+            self.source.setText(status())

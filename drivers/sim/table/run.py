@@ -17,6 +17,8 @@ from sqlite_utils import Database, Migrations
 from dealer_console.cli import CommandError
 from dealer_console.controller import OpenTable, TableController, open_table
 from dealer_console.errors import ConsoleError
+from dealer_console.link.settings import LinkError
+from dealer_console.pit.table_side import Reporting, start_reporting
 from dealer_console.round.state import Phase
 from drivers.sim.table.dealer import FAULTS, RandomDealer, SimError, install_sim_staff
 from drivers.sim.table.summary import format_summary, summary
@@ -96,6 +98,7 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
     except ConsoleError as exc:
         raise CommandError(str(exc)) from None
     world: World | None = None
+    reporting: Reporting | None = None
     try:
         _check_meta(opened.db, profile, seed, faults)
         if opened.jackpot is not None:
@@ -108,10 +111,16 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
         world = World(seed, opened.rules.player_seats, spots, LINKS[devices],
                       "wire" in faults)
         controller = TableController(opened, world.hardware.table_devices)
+        try:  # a table with a login on the link reports to the pit (docs/pit.md)
+            reporting = start_reporting(controller, opened, staff=False)
+        except LinkError as exc:
+            raise CommandError(str(exc)) from None
         dealer = RandomDealer(controller, world, seed, faults, hold_before_end, holds)
         dealer.resume()
         yield Sim(opened, controller, world, dealer)
     finally:
+        if reporting is not None:
+            reporting.stop()
         if world is not None:
             world.close()
         opened.close()

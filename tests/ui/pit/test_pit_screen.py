@@ -14,8 +14,8 @@ from dealer_console.pit import server
 from dealer_console.pit.server import Ack, ReportRow
 from tests.pit.helpers import DEALER_CARD, SUPER_CARD, as_table, init_pit, pit_dsn, report
 from ui.fit_check import screen_problems
+from ui.gallery.pit import PIT_PAGES, sample_rows
 from ui.pit.app import open_pit
-from ui.pit.gallery import PIT_PAGES, sample_rows
 from ui.pit.window import PitWindow
 from ui.theme import apply_theme
 from ui.widgets.touch import TouchButton
@@ -143,3 +143,55 @@ def test_an_open_table_s_buttons_stay_under_the_finger(themed: QApplication,
     QApplication.processEvents()
     assert "acknowledged by Sam Super (S1) at 21:15:00" in " ".join(
         label.text() for label in window.page.findChildren(QLabel))
+
+
+def test_a_table_s_words_are_shown_as_text_never_as_markup(themed: QApplication,
+                                                           qtbot: QtBot) -> None:
+    """A table's login writes its report's words: on the pit they are text, so a table can
+    neither draw a fake alert in large red letters nor make the pit load a file."""
+    loud = "<span style='font-size:90px;color:red'>JACKPOT t9</span>"
+    img = "<img src='file:///etc/passwd'>"
+    bad = report(table_id="t1", round_text=loud, self_test=img, table_open=False,
+                 link_state=f"down {img}", events=(loud, img),
+                 devices=(server.DeviceState(f"Shuffler {img}", False, loud),))
+    window = PitWindow()
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show_rows([ReportRow(bad, 400, {"closed": Ack("S1", "<i>Sam</i>", "21:15:00")})])
+    window.open_table("t1")
+    QApplication.processEvents()
+    labels = window.findChildren(QLabel)
+    for label in labels:
+        rich = label.textFormat() == Qt.TextFormat.RichText or (
+            label.textFormat() == Qt.TextFormat.AutoText and "<" in label.text())
+        if rich:  # markup of the pit's own only: every table's tag escaped
+            assert "<span" not in label.text() and "<img" not in label.text(), label.text()
+            assert "<i>" not in label.text()
+    shown = " ".join(label.text() for label in labels)
+    assert "&lt;span style=" in shown and "&lt;img src=" in shown  # said, as text
+    assert "&lt;i&gt;Sam&lt;/i&gt;" in shown
+    assert window.page.events.text().startswith(loud)  # plain text: shown as it came
+
+
+def test_the_podium_says_plainly_when_its_card_attempts_are_locked(
+        themed: QApplication, qtbot: QtBot, link_dsn: str) -> None:
+    init_pit(link_dsn).close()
+    with as_table(link_dsn, "t2") as t2:
+        server.send_report(t2, report(jackpots_waiting=1))
+    window, reader = open_pit(pit_dsn(link_dsn))
+    qtbot.addWidget(window)
+    try:
+        window.resize(1280, 800)
+        qtbot.waitUntil(lambda: "t2" in window.tiles, timeout=10_000)
+        window.open_table("t2")
+        for n in range(6):  # five unknown cards, then the supervisor's own
+            window.ask_card("t2", "jackpot")
+            window.track.setText(SUPER_CARD if n == 5 else f";99990000{n:04d}=9?")
+            window.track.returnPressed.emit()
+            qtbot.waitUntil(lambda: "Checking" not in window.status.text(), timeout=10_000)
+        words = window.status.text()
+        assert "are locked until" in words and "unlock-cards" in words, words
+        assert window.rows["t2"].acks == {}
+        assert window.tiles["t2"].alert.text() == "JACKPOT WAITING"
+    finally:
+        reader.stop()

@@ -1,10 +1,13 @@
-"""The pit's pictures: a pit of ten tables with one of each alert, and a table opened
-(``python -m ui.screenshots --page pit-floor --page pit-table``; the fit test renders the
-same pages)."""
+"""The pit's pictures: a pit of ten tables with one of each alert, a table opened, and a
+table keeping the casino's staff list with its link down, on the supervisor's staff screen
+(``python -m ui.screenshots --page pit-floor --page pit-table --page pit-staff-link-down``;
+the fit test renders the same pages)."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtWidgets import QWidget
 
@@ -63,6 +66,22 @@ def table_page() -> QWidget:
     return window
 
 
+def staff_link_down_page() -> QWidget:
+    """The supervisor's staff screen of a table working from its copy of the casino's list
+    (the words a :class:`~dealer_console.pit.replica.StaffFeed` gives while the server does
+    not answer; no server needed)."""
+    from ui.gallery.player import ScreenPlayer
+
+    folder = tempfile.TemporaryDirectory(prefix="pit-staff-")
+    p = ScreenPlayer.start("washington-face-up", Path(folder.name) / "table.db")
+    p.window.on_closed.extend([p.close, folder.cleanup])
+    p.ctl.staff.list_status = lambda: "staff list: the casino's, copy from 21:14:09 (link down)"
+    area = p.open_supervisor("supervisor")
+    p.tap(area.buttons["Staff"])
+    return p.window
+
+
 PIT_PAGES: dict[str, Callable[[], QWidget]] = {"pit-floor": floor_page,
-                                               "pit-table": table_page}
+                                               "pit-table": table_page,
+                                               "pit-staff-link-down": staff_link_down_page}
 
