@@ -25,13 +25,13 @@ from dealer_console.devices.keypad import Button
 from dealer_console.employees.cardhash import KdfParams
 from dealer_console.employees.simulated import install_simulated_staff
 from dealer_console.errors import Refusal, RefusalCode
-from dealer_console.link.asker import ASK_TIMEOUT_S
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS, SPOT_OF_KIND
 from dealer_console.round.machine import button_seat
 from dealer_console.round.rules import ActionSeatMethod, Banking, DealMethod
 from dealer_console.round.seats import piles_in_deal_order, seven_piles
 from dealer_console.round.state import Phase, RoundState
+from dealer_link.asker import ASK_TIMEOUT_S
 from drivers.sim.table.choices import (
     HANDS,
     SIM_PINS,
