@@ -56,7 +56,7 @@ CONTROL
   | xargs -d '\n' md5sum) > "$stage/DEBIAN/md5sums"
 # the newest database schema this release reads (a table database's user_version)
 schema="$("$stage/opt/dealer-console/releases/$version/bin/python" -BI -c \
-  "import sys; sys.path.insert(0, sys.argv[1]); from dealer_console.storage.identity import schema_version; print(schema_version())" \
+  "import sys; sys.path.insert(0, sys.argv[1]); from dealer_console.table_db import schema_version; print(schema_version())" \
   "$stage/opt/dealer-console/releases/$version/lib/python3.11/site-packages")"
 cat > "$stage/DEBIAN/preinst" <<PREINST
 #!/bin/sh
