@@ -36,9 +36,9 @@ import psycopg  # noqa: E402
 
 from dealer_console.jackpot_values.link_records import Owed  # noqa: E402
 from dealer_console.jackpot_values.meters import MICRO  # noqa: E402
-from dealer_console.link import server  # noqa: E402
-from dealer_console.link.display import linked_meters  # noqa: E402
 from dealer_console.round import commands as c  # noqa: E402
+from dealer_link import server  # noqa: E402
+from dealer_link.display import linked_meters  # noqa: E402
 from tests.jackpot.conftest import CARDS  # noqa: E402
 from tests.jackpot.swipes import answered, swipe  # noqa: E402
 from tests.link.helpers import (  # noqa: E402

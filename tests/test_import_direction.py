@@ -1,5 +1,6 @@
-"""The import direction of the shared GUIDE: ``dealer_console`` holds no Qt, serial or usb and
-never imports ``drivers``; nothing but ``ui`` itself imports ``ui``."""
+"""The import direction of the shared GUIDE: ``dealer_console`` holds no Qt, serial, usb or
+PostgreSQL client and never imports ``drivers`` or ``dealer_link``; nothing but ``ui`` itself
+imports ``ui``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("dealer_console", "drivers", "ui", "benchmarks", "tests")
+PACKAGES = ("dealer_console", "dealer_link", "drivers", "ui", "benchmarks", "tests")
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -33,6 +34,8 @@ def files_of(package: str) -> list[Path]:
 
 def forbidden_for(package: str) -> set[str]:
     if package == "dealer_console":
+        return {"PySide6", "serial", "usb", "drivers", "ui", "dealer_link", "psycopg"}
+    if package == "dealer_link":  # the link's PostgreSQL side: the core below it, no screen
         return {"PySide6", "serial", "usb", "drivers", "ui"}
     if package == "drivers":
         return {"PySide6", "ui"}
@@ -77,7 +80,7 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
 
 
 def test_core_packages_exist() -> None:
-    for package in ("dealer_console", "drivers", "ui"):
+    for package in ("dealer_console", "dealer_link", "drivers", "ui"):
         assert files_of(package), f"{package} has no modules"
 
 
@@ -88,7 +91,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("hands", "setting", "seven"),
     ("house_ways",),
     ("config_file", "paytables"),
-    ("jackpot_values", "jackpot.qualify", "jackpot.marks", "link.settings"),
+    ("jackpot_values", "jackpot.qualify", "jackpot.marks"),
     ("profiles",),
     ("settlement", "math"),
     ("storage", "employees", "jackpot.schema", "devices", "link.outbox"),
@@ -213,7 +216,7 @@ def test_the_checkers_see_a_cycle_and_a_layer_broken() -> None:
 
 # -- packages: no cycle between them, the pure core, the screens' way in ----------------------
 
-SOURCES = ("dealer_console", "drivers", "ui")
+SOURCES = ("dealer_console", "dealer_link", "drivers", "ui")
 
 
 def all_modules() -> dict[str, Path]:
@@ -312,21 +315,10 @@ def test_the_package_check_fails_on_a_planted_cycle(tmp_path: Path,
 
 CORE_BANNED = ("PySide6", "psycopg")
 
-KNOWN_PSYCOPG: dict[str, str] = {
-    "dealer_console.link.asker": "the link's PostgreSQL client: psycopg and the link's "
-    "threads should leave the pure core for a package of their own (issue 24)",
-    "dealer_console.link.sender": "the same",
-    "dealer_console.link.server": "the link's server side: the same",
-    "dealer_console.link.server_schema": "the link server's schema: the same",
-    "dealer_console.link.server_trust": "the link server's trust boundary (its roles and "
-    "functions): the same",
-    "dealer_console.link.admin": "the link administrator's commands: the same",
-    "dealer_console.link.audit": "the link's audit, read on the server: the same",
-    "dealer_console.link.settings": "the link's addresses (conninfo, TLS, password file): the "
-    "same",
-    "dealer_console.cli.link_cmd": "the link's command line talks to the server: the same",
-}
-"""Core modules that still import psycopg, each with why; no other may."""
+KNOWN_PSYCOPG: dict[str, str] = {}
+"""Core modules that still import psycopg, each with why; no other may. None does: the link's
+PostgreSQL client, threads, server and command line are ``dealer_link``, which the composition
+roots hand to ``open_table`` (issue 24)."""
 
 
 def test_the_core_imports_no_qt_and_no_postgresql_client() -> None:

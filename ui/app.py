@@ -18,6 +18,7 @@ from dealer_console.devices.config import load_devices
 from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.pit.table_side import Reporting, report_closed, start_reporting
 from dealer_console.profiles.model import Profile
+from dealer_link.wiring import start_links
 from ui.background_audit import BackgroundAudit, start_background_audit
 from ui.bridge import ControllerBridge
 from ui.dealer.window import DealerWindow
@@ -75,7 +76,7 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
     assert isinstance(app, QApplication)
     apply_theme(app)
     Path(db_path).parent.mkdir(parents=True, exist_ok=True)
-    opened = open_table(db_path, profile, actor="console")
+    opened = open_table(db_path, profile, actor="console", links=start_links)
     drivers: list[DeviceDriver] = []
     hardware = None
     try:

@@ -4,21 +4,39 @@ system, the round resumed where it stopped)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from sqlite_utils import Database
 
 from dealer_console.jackpot.setup import install_from_profile
 from dealer_console.jackpot.system import JackpotSystem
+from dealer_console.jackpot_values.config import TableJackpots
 from dealer_console.link.hook import LinkHook
-from dealer_console.link.sender import OutboxSender
-from dealer_console.link.wiring import start_links
 from dealer_console.profiles.model import DealMethod, Profile
 from dealer_console.round.rules import RoundRules, round_rules
 from dealer_console.round.table import Table
 from dealer_console.storage.anchor import Journal, journal_for, key_path, load_key
 from dealer_console.table_db import open_table_db
+
+
+class LinkSender(Protocol):
+    """What the table needs of a link's sender thread (``dealer_link.sender.OutboxSender``):
+    its address, and to stop it before the database closes."""
+
+    @property
+    def dsn(self) -> str: ...
+
+    def stop(self) -> None: ...
+
+
+LinkStarter = Callable[[Path, TableJackpots | None],
+                       tuple[LinkHook | None, Sequence[LinkSender]]]
+"""Starts a table's links (``dealer_link.wiring.start_links``): the composition root hands it
+to :func:`open_table`, so the core never imports the PostgreSQL client nor starts its
+threads itself."""
 
 
 @dataclass
@@ -35,7 +53,7 @@ class OpenTable:
     """Where a checkpoint of the chain's head goes once each round is finished (keyed with
     the audit key when the table has one: ``docs/storage.md``, "Anchoring the chain")."""
 
-    link_senders: list[OutboxSender] = field(default_factory=list)
+    link_senders: Sequence[LinkSender] = field(default_factory=list)
     """Linked jackpots' sender threads (``docs/link.md``), stopped before the database closes."""
     link: LinkHook | None = None
     """The linked games' hook (their health and the asker's thread), which the jackpot reaches
@@ -57,7 +75,7 @@ def default_deal(profile: Profile) -> str:
     return profile.deal_methods[0].value
 
 
-def open_table(db_path: str | Path, profile: Profile, *, actor: str,
+def open_table(db_path: str | Path, profile: Profile, *, actor: str, links: LinkStarter,
                deal: str | None = None, action: str | None = None,
                audit_key: str | Path | None = None) -> OpenTable:
     """Open (creating if needed) the table database at ``db_path`` for ``profile``.
@@ -65,17 +83,18 @@ def open_table(db_path: str | Path, profile: Profile, *, actor: str,
     The profile's jackpot games are installed on first use and held to afterwards (a differing
     profile is refused with every difference: ``JackpotSetupMismatch``); a database holding
     another profile's rounds is refused (``TableMismatch``). ``audit_key`` (else
-    ``$DEALER_CONSOLE_AUDIT_KEY``) keys the checkpoints written after each round.
+    ``$DEALER_CONSOLE_AUDIT_KEY``) keys the checkpoints written after each round. ``links``
+starts the linked games' hook and senders (the caller's, as the devices are).
     """
     rules = round_rules(profile, action, deal or default_deal(profile))
     path = Path(db_path)
     key_file = key_path(audit_key)
     journal = Journal(journal_for(path), load_key(key_file) if key_file is not None else None)
     db = open_table_db(path, create=True)  # the commands that start a table create it
-    senders: list[OutboxSender] = []
+    senders: Sequence[LinkSender] = []
     try:
         install_from_profile(db, profile.jackpots, actor=actor)
-        link, senders = start_links(path, profile.jackpots)  # linked games only
+        link, senders = links(path, profile.jackpots)  # linked games only
         pin_spots = frozenset(g.spot for g in (profile.jackpots.games if profile.jackpots
                                                  else ()) if g.pin_required)
         system = JackpotSystem(db, link, pin_spots) if profile.jackpot is not None else None

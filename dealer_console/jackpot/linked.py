@@ -3,7 +3,7 @@
 Washington document, "Linked Paytables for Face Up Pai Gow Poker Jackpot and Fortune Pai Gow
 Poker Jackpot": one set of meters fed by many tables. The table's own meter for a linked game
 only counts what this table put in; an award comes off the shared meter, so the server decides
-it (``link/server.py``, ``confirm_hit``) and the table records the server's answer.
+it (``dealer_link/server.py``, ``confirm_hit``) and the table records the server's answer.
 
 The table writes each ask here, committed, *before* it is sent (``jackpot_link_asks``). A hit
 the server may have paid (the answer lost, the table restarted) is then never forgotten: its

@@ -5,14 +5,15 @@ At START GAME, inside the round's transaction: a jackpot wager on a linked game 
 while the link is down (the dealer reads why; the base game goes on without it), and each one
 taken is recorded as owed to the link (``outbox.record_owed``) in the same transaction. A
 linked hit's swipe is refused while the link is down, before the card is read; an accepted one
-is sent to the server by the asker (``link/asker.py``), and its answer goes to whoever
+is sent to the server by the asker (``dealer_link/asker.py``), and its answer goes to whoever
 :meth:`LinkHook.answers_to` named (the controller, which queues it for its owner thread).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from sqlite_utils import Database
 
@@ -21,8 +22,18 @@ from dealer_console.jackpot.link_port import LinkDown
 from dealer_console.jackpot_values.link_records import HitAnswer, HitAsk, TrayReport
 from dealer_console.jackpot_values.meters import MeterState
 from dealer_console.link import outbox
-from dealer_console.link.asker import HitAsker, Reply
-from dealer_console.link.sender import LinkHealth
+from dealer_console.link.health import LinkHealth
+
+Reply = Callable[[HitAnswer], object]
+
+
+class Asker(Protocol):
+    """What the hook needs of the asker (``dealer_link.asker.HitAsker``: the PostgreSQL client
+    and its thread, which the composition root starts and the core never imports)."""
+
+    def ask(self, ask: HitAsk, reply: Reply) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass
@@ -33,7 +44,7 @@ class LinkHook:
     links: Mapping[int, str]
     table_id: str
     health: LinkHealth
-    asker: HitAsker | None = None
+    asker: Asker | None = None
     _reply: list[Reply] = field(default_factory=list)
 
     def is_up(self) -> bool:

@@ -149,7 +149,7 @@ def check_program(report: Report, program_dir: Path, manifest: Path, *,
     return read
 
 
-BUNDLE_PACKAGES = ("dealer_console", "drivers", "ui", "config")
+BUNDLE_PACKAGES = ("dealer_console", "dealer_link", "drivers", "ui", "config")
 """The folders a Windows bundle's manifest covers (no header: the console's own files only)."""
 _BUNDLE_SUFFIXES = (".py", ".toml", ".json", ".txt", ".ttf")
 

@@ -70,7 +70,8 @@ def bundle_entries(wheel: Path, config_dir: Path) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     with zipfile.ZipFile(wheel) as archive:
         for name in archive.namelist():
-            if name.startswith(("dealer_console/", "drivers/", "ui/")) and not name.endswith("/"):
+            if name.startswith(("dealer_console/", "dealer_link/", "drivers/", "ui/")) \
+                    and not name.endswith("/"):
                 out.append((name, hashlib.sha256(archive.read(name)).hexdigest()))
     for path in sorted(config_dir.rglob("*.toml")):
         rel = "config/" + path.relative_to(config_dir).as_posix()

@@ -12,6 +12,7 @@ import pytest
 
 from dealer_console.controller import OpenTable, TableController, open_table
 from dealer_console.profiles.loader import get_profile
+from dealer_link.wiring import start_links
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.dealer import install_sim_staff
 
@@ -38,7 +39,7 @@ def start_rig(db: Path, profile: str = "washington-face-up", seed: int = 5,
               before_start: Callable[[SimulatedHardware], object] | None = None) -> Rig:
     """A table with its simulated devices; ``before_start`` scripts the devices before the
     controller asks them for anything (a resumed deal's pace, say)."""
-    opened = open_table(db, get_profile(profile), actor="test")
+    opened = open_table(db, get_profile(profile), actor="test", links=start_links)
     install_sim_staff(opened.db)
     jackpot = opened.profile.jackpot is not None
     devices = ("shuffler", "bet-sensors", "keypad") if jackpot else ("shuffler",)

@@ -10,7 +10,7 @@ import pytest
 from dealer_console.controller.staff import StaffRefused
 from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.jackpot.marks import mark_refusal
-from dealer_console.link.sender import LinkHealth
+from dealer_console.link.health import LinkHealth
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JackpotRefused
 from dealer_console.round.machine import Refused

@@ -14,16 +14,17 @@ from dealer_console.jackpot.system import JackpotSystem
 from dealer_console.jackpot_values.config import GameConfig, JackpotMode, level_configs
 from dealer_console.jackpot_values.link_records import HitAnswer, Owed
 from dealer_console.jackpot_values.paytable import load
-from dealer_console.link import admin, server, server_schema
-from dealer_console.link.asker import HitAsker
+from dealer_console.link.health import LinkHealth
 from dealer_console.link.hook import LinkHook
-from dealer_console.link.sender import LinkHealth, OutboxSender
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
 from dealer_console.profiles.model import Profile
 from dealer_console.round import commands as c
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import Table
 from dealer_console.table_db import open_table_db
+from dealer_link import admin, server, server_schema
+from dealer_link.asker import HitAsker
+from dealer_link.sender import OutboxSender
 from tests.jackpot.conftest import add_staff
 from tests.round.helpers import deal, hands_with, set_all_house_way
 

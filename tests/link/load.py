@@ -22,8 +22,8 @@ from pathlib import Path
 import psycopg
 
 from dealer_console.jackpot_values.link_records import Owed
-from dealer_console.link import server
-from dealer_console.link.audit import verify
+from dealer_link import server
+from dealer_link.audit import verify
 from tests.link.helpers import LINK, init_link, table_dsn
 
 WILD_SF_LINE = 3

@@ -22,10 +22,10 @@ from pathlib import Path
 import psycopg
 from psycopg.conninfo import make_conninfo
 
-from dealer_console.link import server
-from dealer_console.link.audit import verify
-from dealer_console.link.sender import OutboxSender
 from dealer_console.profiles.loader import load_profile
+from dealer_link import server
+from dealer_link.audit import verify
+from dealer_link.sender import OutboxSender
 from tests.link.pg_server import PgServer
 
 LINK = "soak-link"

@@ -12,8 +12,8 @@ from psycopg.conninfo import make_conninfo
 
 from dealer_console.cli import main
 from dealer_console.jackpot_values.meters import MICRO
-from dealer_console.link import server
-from dealer_console.link.audit import verify
+from dealer_link import server
+from dealer_link.audit import verify
 from tests.link.helpers import LINK, SEED, init_link, linked_game
 
 

@@ -9,12 +9,14 @@ import pytest
 
 from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.jackpot_values.meters import MICRO
-from dealer_console.link import outbox, server
-from dealer_console.link.audit import verify
-from dealer_console.link.sender import LinkHealth, OutboxSender
-from dealer_console.link.settings import LinkError
+from dealer_console.link import outbox
+from dealer_console.link.health import LinkHealth
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
+from dealer_link import server
+from dealer_link.audit import verify
+from dealer_link.sender import OutboxSender
+from dealer_link.settings import LinkError
 from tests.link.helpers import LINK, SEED, as_table, init_link, linked_game, linked_table, table_dsn
 from tests.link.pg_server import PgServer
 

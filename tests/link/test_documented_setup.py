@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from dealer_console.link.sender import OutboxSender
-from dealer_console.link.settings import LinkError
 from dealer_console.profiles.loader import find_profile
+from dealer_link.sender import OutboxSender
+from dealer_link.settings import LinkError
 from tests.link.pg_server import PgServer, find_bin
 
 ROOT = Path(__file__).resolve().parents[2]

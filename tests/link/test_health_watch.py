@@ -4,8 +4,8 @@ another reason), not on every pass of the sender, so the dealer's screen redraws
 from __future__ import annotations
 
 from dealer_console.controller.link_device import link_device
+from dealer_console.link.health import LinkHealth
 from dealer_console.link.hook import LinkHook
-from dealer_console.link.sender import LinkHealth
 
 
 def test_the_watcher_hears_each_turn_and_nothing_else() -> None:

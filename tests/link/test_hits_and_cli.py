@@ -12,8 +12,8 @@ import pytest
 from dealer_console.cli import main
 from dealer_console.jackpot_values.link_records import LinkedHit, Owed
 from dealer_console.jackpot_values.meters import MICRO
-from dealer_console.link import server
-from dealer_console.link.audit import verify
+from dealer_link import server
+from dealer_link.audit import verify
 from tests.link.helpers import LINK, SEED, as_table, init_link, table_dsn
 from tests.link.pg_server import PgServer
 
@@ -59,7 +59,7 @@ def test_two_tables_confirming_at_once_are_paid_in_the_servers_order(
     assert again == first
     assert len(server.hits(conn, LINK)) == 2
     assert verify(conn) == []
-    from dealer_console.link.audit import PROOF_QUERY
+    from dealer_link.audit import PROOF_QUERY
 
     (level, meter, proved), = conn.execute(PROOF_QUERY.encode()).fetchall()
     assert level == "main" and meter == proved == second.meter_after_micro
@@ -67,7 +67,7 @@ def test_two_tables_confirming_at_once_are_paid_in_the_servers_order(
 
 def test_a_hit_needs_the_wager_on_the_link_first(link_dsn: str) -> None:
     init_link(link_dsn)
-    from dealer_console.link.settings import LinkError
+    from dealer_link.settings import LinkError
 
     with pytest.raises(LinkError, match="has not received"):
         server.confirm_hit(as_table(link_dsn, "a"), LINK, "a", round_id=9, spot=1, seat=1,
@@ -142,7 +142,7 @@ def test_bad_input_is_one_line(argv: list[str], message: str | None,
 
 
 def test_an_address_over_the_network_must_verify_the_server(tmp_path: Path) -> None:
-    from dealer_console.link.settings import LinkError, check_dsn
+    from dealer_link.settings import LinkError, check_dsn
 
     for dsn in ("host=jackpot-db.cardroom dbname=jackpot user=t",
                 "host=db sslmode=require dbname=j", "hostaddr=10.0.0.5 dbname=j",

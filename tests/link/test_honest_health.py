@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from dealer_console.link import server
+from dealer_console.link.health import LinkHealth
 from dealer_console.link.progress import Progress
-from dealer_console.link.sender import LinkHealth, OutboxSender
-from dealer_console.link.settings import LinkError
 from dealer_console.round import commands as c
+from dealer_link import server
+from dealer_link.sender import OutboxSender
+from dealer_link.settings import LinkError
 from tests.link.helpers import LINK, init_link, linked_game, linked_table, table_dsn
 
 

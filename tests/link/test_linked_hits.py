@@ -17,12 +17,12 @@ from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.jackpot import games, hits, linked
 from dealer_console.jackpot_values.link_records import HitAnswer, HitAsk
 from dealer_console.jackpot_values.meters import MICRO
-from dealer_console.link import server
-from dealer_console.link.asker import HitAsker
-from dealer_console.link.audit import verify
-from dealer_console.link.settings import LinkRefused
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JackpotRefused
+from dealer_link import server
+from dealer_link.asker import HitAsker
+from dealer_link.audit import verify
+from dealer_link.settings import LinkRefused
 from tests.jackpot.conftest import CARDS
 from tests.jackpot.swipes import answered, mark_refused, swipe
 from tests.link.helpers import (

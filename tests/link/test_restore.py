@@ -15,11 +15,11 @@ from psycopg.conninfo import conninfo_to_dict
 
 from dealer_console.cli import main
 from dealer_console.errors import Refusal, RefusalCode
-from dealer_console.link import server
-from dealer_console.link.audit import verify
-from dealer_console.link.reconcile import reconcile
-from dealer_console.link.settings import LinkError
 from dealer_console.round import commands as c
+from dealer_link import server
+from dealer_link.audit import verify
+from dealer_link.reconcile import reconcile
+from dealer_link.settings import LinkError
 from tests.jackpot.conftest import CARDS
 from tests.jackpot.swipes import answered, swipe
 from tests.link.helpers import FULL_HOUSE, LINK, LinkedTable, init_link, open_linked, play_to_hit

@@ -9,11 +9,12 @@ import pytest
 
 from dealer_console.config_file import ConfigError
 from dealer_console.controller import open_table
-from dealer_console.link.sender import LinkHealth
-from dealer_console.link.settings import LinkError
+from dealer_console.link.health import LinkHealth
 from dealer_console.profiles.loader import load_profile
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JackpotRefused
+from dealer_link.settings import LinkError
+from dealer_link.wiring import start_links
 from tests.jackpot.conftest import CARDS, add_staff
 from tests.jackpot.swipes import swipe
 from tests.link.helpers import linked_table
@@ -47,15 +48,15 @@ def test_a_linked_table_needs_its_address_without_a_password_and_its_own_name(
     monkeypatch.delenv("DEALER_CONSOLE_LINK_DSN", raising=False)
     monkeypatch.delenv("DEALER_CONSOLE_TABLE_ID", raising=False)
     with pytest.raises(LinkError, match="DEALER_CONSOLE_LINK_DSN"):
-        open_table(tmp_path / "t.db", profile, actor="test")
+        open_table(tmp_path / "t.db", profile, actor="test", links=start_links)
     monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", "host=/x user=t password=hunter2")
     with pytest.raises(LinkError, match="pgpass"):
-        open_table(tmp_path / "t.db", profile, actor="test")
+        open_table(tmp_path / "t.db", profile, actor="test", links=start_links)
     monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", "host=/nowhere port=1 user=t dbname=j")
     with pytest.raises(LinkError, match="DEALER_CONSOLE_TABLE_ID"):
-        open_table(tmp_path / "t.db", profile, actor="test")
+        open_table(tmp_path / "t.db", profile, actor="test", links=start_links)
     monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "pit1-t3")
-    opened = open_table(tmp_path / "t.db", profile, actor="test")
+    opened = open_table(tmp_path / "t.db", profile, actor="test", links=start_links)
     try:  # no server there: the table opens, its link is down and says why
         assert opened.jackpot is not None and opened.link is not None
         assert len(opened.link_senders) == 1 and opened.link_senders[0].is_alive()

@@ -15,11 +15,12 @@ from pathlib import Path
 import psycopg
 
 from dealer_console.audit.verify import audit
-from dealer_console.link import outbox, server
-from dealer_console.link.audit import verify
+from dealer_console.link import outbox
 from dealer_console.link.progress import progress_path
-from dealer_console.link.reconcile import reconcile
 from dealer_console.round import commands as c
+from dealer_link import server
+from dealer_link.audit import verify
+from dealer_link.reconcile import reconcile
 from tests.jackpot.conftest import CARDS
 from tests.jackpot.swipes import swipe
 from tests.link.helpers import FULL_HOUSE, LINK, init_link, open_linked, play_to_hit

@@ -11,9 +11,9 @@ import pytest
 
 from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.jackpot_values.meters import MICRO
-from dealer_console.link import admin, server
-from dealer_console.link.audit import verify
-from dealer_console.link.settings import LinkError, LinkRefused
+from dealer_link import admin, server
+from dealer_link.audit import verify
+from dealer_link.settings import LinkError, LinkRefused
 from tests.link.helpers import LINK, SEED, as_table, init_link, linked_game
 
 _TABLES = ("link_games", "link_levels", "link_lines", "link_tables", "link_contributions",

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.jackpot_values.meters import MICRO
-from dealer_console.link import server, server_schema
-from dealer_console.link.audit import verify
+from dealer_link import server, server_schema
+from dealer_link.audit import verify
 from tests.link.helpers import LINK, SEED, add_confirmers, as_table, linked_game
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from dealer_console.jackpot.display import MeterDisplay, meter_display
-from dealer_console.link import server
-from dealer_console.link.display import with_linked_meters
 from dealer_console.storage.connection import TableDatabase
 from dealer_console.table_db import open_for_reading
+from dealer_link import server
+from dealer_link.display import with_linked_meters
 
 
 class _Worker(QObject):

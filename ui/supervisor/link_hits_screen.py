@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.jackpot_values.link_records import LinkedHit
 from dealer_console.jackpot_values.meters import MICRO
-from dealer_console.link import server
-from dealer_console.link.display import linked_hits
 from dealer_console.money import format_cents
+from dealer_link import server
+from dealer_link.display import linked_hits
 from ui.bridge import ControllerBridge
 from ui.supervisor.jackpot_screen import fill, table_widget, when
 from ui.supervisor.reader import BackgroundReader

@@ -17,9 +17,10 @@ from sqlite_utils import Database, Migrations
 from dealer_console.cli import CommandError
 from dealer_console.controller import OpenTable, TableController, open_table
 from dealer_console.errors import ConsoleError
-from dealer_console.link.settings import LinkError
+from dealer_link.settings import LinkError
 from dealer_console.pit.table_side import Reporting, start_reporting
 from dealer_console.round.state import Phase
+from dealer_link.wiring import start_links
 from drivers.sim.table.dealer import FAULTS, RandomDealer, SimError, install_sim_staff
 from drivers.sim.table.summary import format_summary, summary
 from drivers.sim.table.world import World
@@ -92,7 +93,8 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
         _compare_meta(_stored_meta(db_path), profile, seed, faults)
     try:
         prof = find_profile(profile)
-        opened = open_table(db_path, prof, actor="simulate", deal=deal, audit_key=audit_key)
+        opened = open_table(db_path, prof, actor="simulate", deal=deal, audit_key=audit_key,
+                            links=start_links)
     except KeyError as exc:
         raise CommandError(str(exc.args[0])) from None
     except ConsoleError as exc:

@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtWidgets import QLabel
 
 from dealer_console.controller.link_device import LINK_DEVICE
-from dealer_console.link import server, server_schema
 from dealer_console.profiles.loader import load_profile
+from dealer_link import server, server_schema
 from tests.link.helpers import linked_profile_file
 from tests.link.pg_server import PgServer
 from ui.gallery.meter import start_player

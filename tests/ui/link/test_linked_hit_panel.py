@@ -11,9 +11,9 @@ import pytest
 
 from dealer_console.audit.verify import audit
 from dealer_console.jackpot_values.meters import MICRO
-from dealer_console.link import server
 from dealer_console.money import format_cents
 from dealer_console.round.state import Phase
+from dealer_link import server
 from tests.link.helpers import serve_linked_profile, table_dsn
 from tests.ui.test_jackpot_panel import WILD_SF, panel
 from ui.gallery.meter import start_player

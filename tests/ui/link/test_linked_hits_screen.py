@@ -11,8 +11,8 @@ import pytest
 
 from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.jackpot_values.meters import MICRO
-from dealer_console.link import server
 from dealer_console.money import format_cents
+from dealer_link import server
 from tests.link.helpers import as_table, serve_linked_profile, table_dsn
 from tests.link.pg_server import PgServer
 from ui.gallery.meter import start_player

@@ -6,11 +6,12 @@ import os
 from pathlib import Path
 
 from dealer_console.jackpot_values.config import TableJackpots
-from dealer_console.link.asker import HitAsker
+from dealer_console.link.health import LinkHealth
 from dealer_console.link.hook import LinkHook
-from dealer_console.link.sender import LinkHealth, OutboxSender
-from dealer_console.link.settings import LinkError, check_link_name, dsn_from_environment
 from dealer_console.table_name import TABLE_ID_VARIABLE
+from dealer_link.asker import HitAsker
+from dealer_link.sender import OutboxSender
+from dealer_link.settings import LinkError, check_link_name, dsn_from_environment
 
 
 def table_id_from_environment() -> str:

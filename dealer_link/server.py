@@ -34,8 +34,8 @@ from dealer_console.jackpot_values.config import GameConfig, JackpotMode, LevelC
 from dealer_console.jackpot_values.link_records import LinkedHit, Owed
 from dealer_console.jackpot_values.meters import MeterState
 from dealer_console.jackpot_values.paytable import load
-from dealer_console.link.server_trust import REFUSED, line_values
-from dealer_console.link.settings import CONNECT_TIMEOUT_S, LinkError, LinkRefused
+from dealer_link.server_trust import REFUSED, line_values
+from dealer_link.settings import CONNECT_TIMEOUT_S, LinkError, LinkRefused
 
 Connection = psycopg.Connection[tuple[object, ...]]
 

@@ -21,8 +21,8 @@ from collections.abc import Callable
 import psycopg
 
 from dealer_console.jackpot_values.link_records import HitAnswer, HitAsk
-from dealer_console.link import server
-from dealer_console.link.settings import LinkError, LinkRefused
+from dealer_link import server
+from dealer_link.settings import LinkError, LinkRefused
 
 Reply = Callable[[HitAnswer], object]
 

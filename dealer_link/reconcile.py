@@ -16,9 +16,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from dealer_console.link.server import Connection
-from dealer_console.link.settings import LinkError
 from dealer_console.money import format_cents
+from dealer_link.server import Connection
+from dealer_link.settings import LinkError
 
 _HIT = ("round_id, spot, seat, line_no, amount_cents, from_meter_cents, from_tray_cents, "
         "meter_before_micro, meter_after_micro")

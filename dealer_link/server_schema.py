@@ -15,7 +15,7 @@ from collections.abc import Callable
 import psycopg
 from psycopg import sql
 
-from dealer_console.link import server_trust
+from dealer_link import server_trust
 
 AUDITOR_ROLE = "dealer_link_auditor"
 """A role that can read every link table and write none (``GRANT dealer_link_auditor TO

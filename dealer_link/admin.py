@@ -18,9 +18,9 @@ from pathlib import Path
 
 from psycopg import sql
 
-from dealer_console.link.server import Connection, call
-from dealer_console.link.server_trust import ADMIN_ROLE, TABLE_ROLE
-from dealer_console.link.settings import LinkError, check_link_name
+from dealer_link.server import Connection, call
+from dealer_link.server_trust import ADMIN_ROLE, TABLE_ROLE
+from dealer_link.settings import LinkError, check_link_name
 
 CONFIRMER_ROLES = ("supervisor", "executive")
 

@@ -27,8 +27,8 @@ from dealer_console.jackpot_values import meters
 from dealer_console.jackpot_values.config import GameConfig, JackpotMode, LevelConfig
 from dealer_console.jackpot_values.meters import MICRO, MeterState
 from dealer_console.jackpot_values.paytable import load
-from dealer_console.link.server import Connection
-from dealer_console.link.server_trust import ADMIN_ROLE
+from dealer_link.server import Connection
+from dealer_link.server_trust import ADMIN_ROLE
 
 PROOF_QUERY = """
 SELECT l.level, l.meter_micro,

@@ -15,21 +15,19 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 import psycopg
 from sqlite_utils import Database
 
 from dealer_console.jackpot_values.config import GameConfig
-from dealer_console.jackpot_values.meters import MeterState
-from dealer_console.link import outbox, server
+from dealer_console.link import outbox
+from dealer_console.link.health import LinkHealth, now
 from dealer_console.link.progress import Progress
-from dealer_console.link.settings import LinkError, LinkRefused
 from dealer_console.money import format_cents
 from dealer_console.storage.connection import connect
+from dealer_link import server
+from dealer_link.settings import LinkError, LinkRefused
 
 MAX_PAUSE_S = 5.0
 SEND_TIMEOUT_S = 5.0
@@ -42,77 +40,6 @@ DRAIN_BOUND_S = 8.0
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class HealthView:
-    up: bool
-    reason: str
-    last_contact: str | None
-    owed: int
-    warning: str = ""
-    """Something the supervisor and the link administrator must know even while the link
-    answers (the server gone back in time, wagers it lost sent again), in plain words."""
-
-
-class LinkHealth:
-    """Whether the link answered the last time it was asked, and why not if it did not."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._view = HealthView(False, "the link has not answered yet", None, 0)
-        self._watchers: list[Callable[[], object]] = []
-        self._meters: dict[str, dict[str, MeterState]] = {}
-
-    def view(self) -> HealthView:
-        with self._lock:
-            return self._view
-
-    def meters(self, link: str) -> dict[str, MeterState] | None:
-        """The link's shared meters as the server last told them (the sender reads them on
-        every pass), or None before it first answered: what a linked hit is quoted on."""
-        with self._lock:
-            found = self._meters.get(link)
-            return None if found is None else dict(found)
-
-    def set_meters(self, link: str, states: dict[str, MeterState]) -> None:
-        """The link's meters as just read; the watchers are told when they moved (another
-        table's wager or hit), so the dealer's panel quotes a marked hit on them anew."""
-        with self._lock:
-            moved = self._meters.get(link) != states
-            self._meters[link] = dict(states)
-            watchers = list(self._watchers) if moved else []
-        for changed in watchers:
-            changed()
-
-    def watch(self, changed: Callable[[], object]) -> None:
-        """Call ``changed`` (on the sender's thread) whenever the link goes up or down, the
-        reason it is down changes, or its meters move: the controller then redraws."""
-        with self._lock:
-            self._watchers.append(changed)
-
-    def up(self, owed: int) -> None:
-        self._set(lambda old: HealthView(True, "", _now(), owed, old.warning))
-
-    def down(self, reason: str, owed: int) -> None:
-        self._set(lambda old: HealthView(False, reason, old.last_contact, owed, old.warning))
-
-    def warn(self, warning: str) -> None:
-        """Say ``warning`` (kept until replaced; empty: none)."""
-        self._set(lambda old: HealthView(old.up, old.reason, old.last_contact, old.owed,
-                                         warning))
-
-    def _set(self, make: Callable[[HealthView], HealthView]) -> None:
-        with self._lock:
-            old = self._view
-            self._view = make(old)
-            turned = ((old.up, old.reason, old.warning)
-                      != (self._view.up, self._view.reason, self._view.warning))
-            watchers = list(self._watchers) if turned else []
-        for changed in watchers:  # outside the lock: a watcher may read the view
-            changed()
-
-
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class OutboxSender(threading.Thread):
@@ -194,7 +121,7 @@ class OutboxSender(threading.Thread):
                             f"{str(exc).strip().splitlines()[0] if str(exc).strip() else exc}"
                             ) from None
         if batch:
-            progress.advance(self.link, batch[-1][0], _now())
+            progress.advance(self.link, batch[-1][0], now())
         self.health.up(self.owed())
         return len(batch)
 
@@ -223,7 +150,7 @@ class OutboxSender(threading.Thread):
                     self.health.warn(f"the link records {where} as "
                                      f"{format_cents(hit.amount_cents)} (its hit "
                                      f"{hit.hit_id}); call the link administrator")
-            progress.advance_tray(self.link, entry, _now())
+            progress.advance_tray(self.link, entry, now())
 
     def owed(self) -> int:
         """How many wagers (and tray pays paid at the table) wait for delivery to the link."""
@@ -265,7 +192,7 @@ class OutboxSender(threading.Thread):
                                           progress.last(self.link))
         warnings = [hello.went_back] if hello.went_back else []
         if hello.held < delivered:
-            progress.rewind(self.link, _now())
+            progress.rewind(self.link, now())
             warnings.append(f"the link server has lost {delivered - hello.held} of this "
                             f"table's jackpot wagers (restored from an older copy?): this "
                             "table sends them again")

@@ -90,8 +90,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import psycopg
 
-    from dealer_console.link import server
-    from dealer_console.link.settings import dsn_from_environment
+    from dealer_link import server
+    from dealer_link.settings import dsn_from_environment
 
     games = _linked_games(args.profile) if args.action == "init" else []  # before the network
     conn = server.connect(dsn_from_environment(args.dsn))
@@ -107,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
 def _act(conn: Any, args: argparse.Namespace, games: list[Any]) -> int:
     from pathlib import Path
 
-    from dealer_console.link import admin
     from dealer_console.money import format_cents
+    from dealer_link import admin
 
     if args.action == "init":
         return _init(conn, games)
@@ -118,7 +118,7 @@ def _act(conn: Any, args: argparse.Namespace, games: list[Any]) -> int:
         return _audit(conn)
     _need_schema(conn)
     if args.action == "reconcile":
-        from dealer_console.link.reconcile import reconcile
+        from dealer_link.reconcile import reconcile
 
         found = reconcile(conn, Path(args.table_db))
         for line in found:
@@ -172,7 +172,7 @@ def _linked_games(profile_text: str | None) -> list[Any]:
 
 
 def _init(conn: Any, games: list[Any]) -> int:
-    from dealer_console.link import server, server_schema
+    from dealer_link import server, server_schema
 
     applied = server_schema.apply(conn)
     print("link schema: " + (f"applied {', '.join(applied)}" if applied else "up to date"))
@@ -188,7 +188,7 @@ def _init(conn: Any, games: list[Any]) -> int:
 
 
 def _need_schema(conn: Any) -> None:
-    from dealer_console.link import server_schema
+    from dealer_link import server_schema
 
     missing = server_schema.pending(conn)
     if missing:
@@ -197,8 +197,8 @@ def _need_schema(conn: Any) -> None:
 
 
 def _status(conn: Any) -> int:
-    from dealer_console.link.display import link_status
     from dealer_console.money import format_cents
+    from dealer_link.display import link_status
 
     _need_schema(conn)
     for link in link_status(conn):
@@ -215,7 +215,7 @@ def _status(conn: Any) -> int:
 
 
 def _audit(conn: Any) -> int:
-    from dealer_console.link.audit import verify
+    from dealer_link.audit import verify
 
     _need_schema(conn)
     problems = verify(conn)

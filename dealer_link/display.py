@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from dealer_console.jackpot.display import LevelAmount, MeterDisplay
 from dealer_console.jackpot_values.link_records import LinkedHit
 from dealer_console.jackpot_values.meters import MICRO
-from dealer_console.link import server
-from dealer_console.link.server import Connection
+from dealer_link import server
+from dealer_link.server import Connection
 
 
 @dataclass(frozen=True, slots=True)
