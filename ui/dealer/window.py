@@ -34,8 +34,8 @@ from ui.supervisor.win_page import WinPageDesk
 from ui.technician.area import TechnicianArea
 from ui.technician.setup_screen import SetupContext
 from ui.widgets.card_prompt import CardPrompt
-from ui.widgets.current_stack import StackPage
 from ui.widgets.fault_banner import FaultBanner
+from ui.widgets.pages import StackPage
 from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import PHASES
