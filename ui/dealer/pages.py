@@ -11,7 +11,6 @@ from collections.abc import Callable
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QVBoxLayout,
     QWidget,
 )
@@ -27,20 +26,14 @@ from ui import theme
 from ui.dealer.jackpot_panel import JackpotPanel
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.card import CardRow
+from ui.widgets.kit import label as _label
 from ui.widgets.number_pad import NumberPad
+from ui.widgets.pages import PageStack
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import MISDEALS, kind_name, line_words, seat_name
 
 Act = Callable[[Callable[[], object]], bool]
 """Run a command; a refusal is shown to the dealer and False returned."""
-
-
-def _label(text: str = "", role: str = "") -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    if role:
-        label.setProperty("role", role)
-    return label
 
 
 def _clear(layout: QGridLayout | QHBoxLayout | QVBoxLayout) -> None:
@@ -517,35 +510,6 @@ class EndPage(Page):
         self.heading.setText("Every seat is settled: press END GAME")
         if view.has_jackpot:
             self.jackpot.show_view(view)
-
-
-class PageStack(QWidget):
-    """The phase's page, one shown at a time. Unlike a stacked widget, only the page shown
-    counts for the window's size (a hidden widget takes no room in a box layout), so a large
-    page of one phase never squeezes the table in another."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._layout = QVBoxLayout(self)
-        self._layout.setContentsMargins(0, 0, 0, 0)
-        self.pages: list[QWidget] = []
-
-    def addWidget(self, page: QWidget) -> None:
-        self.pages.append(page)
-        self._layout.addWidget(page)
-        page.setVisible(len(self.pages) == 1)
-
-    def indexOf(self, page: QWidget) -> int:
-        return self.pages.index(page) if page in self.pages else -1
-
-    def currentWidget(self) -> QWidget | None:
-        return next((p for p in self.pages if not p.isHidden()), None)
-
-    def setCurrentWidget(self, page: QWidget) -> None:
-        for other in self.pages:
-            if other is not page:
-                other.hide()
-        page.show()
 
 
 def build_pages(ctl: TableController, act: Act) -> tuple[PageStack, dict[Phase, Page]]:

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QSizePolicy,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import (
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
 from dealer_console.employees.registry import Employee, Role
-from dealer_console.errors import ConsoleError
 from dealer_console.round.state import Phase
 from ui import theme
 from ui.bridge import ControllerBridge
@@ -35,7 +33,8 @@ from ui.technician.area import TechnicianArea
 from ui.technician.setup_screen import SetupContext
 from ui.widgets.card_prompt import CardPrompt
 from ui.widgets.fault_banner import FaultBanner
-from ui.widgets.pages import StackPage
+from ui.widgets.kit import act
+from ui.widgets.pages import PageStack
 from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import PHASES
@@ -107,9 +106,9 @@ class DealerWindow(QMainWindow):
         body.addWidget(self.table, 2)
         body.addWidget(self.stack, 5)
         body.addWidget(self.phase_bar)
-        self.dealer_area = StackPage()
+        self.dealer_area = QWidget()
         self.dealer_area.setLayout(body)
-        self.areas = QStackedWidget()
+        self.areas = PageStack()
         """The dealer's table, or a staff area (the supervisor's screens) in its place."""
         self.areas.addWidget(self.dealer_area)
         central = QWidget()
@@ -126,13 +125,7 @@ class DealerWindow(QMainWindow):
 
     def act(self, command: Callable[[], object]) -> bool:
         """Run a dealer's command; a refusal is shown in plain words with what to do."""
-        try:
-            command()
-        except ConsoleError as exc:
-            self.phase_bar.show_message(str(exc))
-            return False
-        self.phase_bar.clear_message()
-        return True
+        return act(command, self.phase_bar.show_message, self.phase_bar.clear_message)
 
     def ask_supervisor(self) -> None:
         """The supervisor's screens open on a supervisor's (or an executive's) card."""

@@ -1,24 +1,13 @@
-"""The one page stack (issue 24: three today became one): pages shown one at a time, the stack
-sized by the page shown. A plain QStackedWidget asks every page, shown or not, how large it must
-be (and how tall its wrapped text makes it), so one tall page among many would make every page
-too tall for the table's display."""
+"""The one page stack (issue 24: three today became one; the dealer's phases, the staff areas
+and their screens): pages shown one at a time, the stack sized by the page shown. A plain
+QStackedWidget asks every page, shown or not, how large it must be (and how tall its wrapped
+text makes it), so one tall page among many would squeeze the table in another phase or make
+every page too tall for the table's display."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QStackedWidget, QWidget, QWidgetItem
-
-
-class StackPage(QWidget):
-    """A page that counts only while shown, for a stack that is not a :class:`PageStack`:
-    hidden, its wrapped text sizes nothing."""
-
-    def heightForWidth(self, width: int) -> int:
-        return super().heightForWidth(width) if self.isVisible() else -1
-
-    def minimumSizeHint(self) -> QSize:
-        # the stack's layout takes the largest minimum of all its pages
-        return super().minimumSizeHint() if self.isVisible() else QSize(0, 0)
 
 
 class PageStack(QStackedWidget):
