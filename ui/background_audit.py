@@ -23,7 +23,7 @@ from dealer_console.audit.verify import AuditReport, audit
 from dealer_console.storage.anchor import journal_for, key_path, load_key, read_journal
 from dealer_console.table_db import open_for_reading
 from ui import theme
-from ui.supervisor.reader import BackgroundReader
+from ui.widgets.reader import BackgroundReader
 
 EVERY_ENV = "DEALER_CONSOLE_AUDIT_EVERY_MINUTES"
 DEFAULT_EVERY_MINUTES = 60
@@ -53,7 +53,7 @@ class BackgroundAudit(BackgroundReader):
 
     def __init__(self, db_file: str, log: Path | None, every_s: float,
                  window: QWidget | None = None) -> None:
-        super().__init__()
+        super().__init__("background-audit")
         self.db_file, self.log = db_file, log
         self.strip: QLabel | None = None
         self.window = window
@@ -72,7 +72,7 @@ class BackgroundAudit(BackgroundReader):
 
     def run_now(self) -> None:
         if not self.busy:  # one audit at a time: a long one is not queued behind itself
-            self._launch(lambda: full_audit(self.db_file), "background-audit")
+            self.ask(lambda: full_audit(self.db_file))
 
     def failure(self, exc: Exception) -> str:
         return f"the audit could not read the table's records: {exc}"

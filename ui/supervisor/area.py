@@ -20,8 +20,8 @@ from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.screens import SCREENS, Screen
 from ui.supervisor.session import Session, StaffWatch
-from ui.widgets.current_stack import CurrentStack
 from ui.widgets.fault_banner import FaultBanner
+from ui.widgets.pages import PageStack
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 
@@ -46,7 +46,7 @@ class SupervisorArea(QWidget):
         # (issue 22: recall during a fault showed no fault)
         self.faults = FaultBanner()
 
-        self.stack = CurrentStack()
+        self.stack = PageStack()
         self.buttons: dict[str, TouchButton] = {}
         self.screens: dict[str, QWidget] = {}
         nav_list = QWidget()
@@ -56,7 +56,7 @@ class SupervisorArea(QWidget):
         for screen in SCREENS if screens is None else screens:
             widget = screen.build(controller, bridge, session)
             self.screens[screen.title] = widget
-            self.stack.add_page(widget)
+            self.stack.addWidget(widget)
             button = TouchButton(screen.title, ButtonRole.SECONDARY)
             button.setCheckable(True)
             button.setMinimumWidth(theme.TOUCH_MIN * 5)
@@ -87,7 +87,7 @@ class SupervisorArea(QWidget):
 
     def show_screen(self, title: str) -> QWidget:
         widget = self.screens[title]
-        self.stack.show_page(widget)
+        self.stack.setCurrentWidget(widget)
         for name, button in self.buttons.items():
             button.setChecked(name == title)
         self.show_view(self.ctl.snapshot())
@@ -98,7 +98,7 @@ class SupervisorArea(QWidget):
         if self.staff_watch.changed() and not self.session.check():
             return
         self.faults.set_faults([(d.title, d.fault or "", d.todo) for d in view.faults])
-        current = self.stack.shown()
+        current = self.stack.currentWidget()
         show = getattr(current, "show_view", None)
         if show is not None:
             show(view)

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -37,6 +36,7 @@ from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.session import Session
 from ui.widgets.kit import act
+from ui.widgets.pages import PageStack
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
@@ -180,7 +180,7 @@ class JackpotScreen(QWidget):
         back.addWidget(self.reason, 1)
         back.addLayout(buttons)
 
-        self.pages = QStackedWidget()
+        self.pages = PageStack()
         self.pages.addWidget(self.awards_page)
         self.pages.addWidget(self.back_out_page)
         self.message = QLabel()

@@ -23,8 +23,8 @@ from dealer_link import server
 from dealer_link.display import linked_hits
 from ui.bridge import ControllerBridge
 from ui.supervisor.jackpot_screen import fill, table_widget, when
-from ui.supervisor.reader import BackgroundReader
 from ui.supervisor.session import Session
+from ui.widgets.reader import BackgroundReader
 from ui.widgets.touch import ButtonRole, TouchButton
 
 COLUMNS = ("Link hit", "Table", "Round", "Hand", "Amount", "Shared meter", "Confirmed")
@@ -36,11 +36,11 @@ class LinkReader(BackgroundReader):
     server."""
 
     def __init__(self, dsn: str, who: str) -> None:
-        super().__init__()
+        super().__init__("link-reader")
         self.dsn, self.who = dsn, who
 
-    def ask(self, links: list[str]) -> None:
-        self._launch(lambda: self._read(links), "link-reader")
+    def read(self, links: list[str]) -> None:
+        self.ask(lambda: self._read(links))
 
     def _read(self, links: list[str]) -> list[LinkedHit]:
         conn = server.connect(self.dsn, who=self.who)
@@ -112,7 +112,7 @@ class LinkHitsScreen(QWidget):
         """Ask the link's server again (off the GUI thread)."""
         if self.reader is not None:
             self.refresh.setEnabled(False)
-            self.reader.ask(self.links)
+            self.reader.read(self.links)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

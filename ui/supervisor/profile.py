@@ -8,9 +8,6 @@ never freezes; the jackpot meters are read here first, on the thread that owns t
 
 from __future__ import annotations
 
-import threading
-
-from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -31,6 +28,7 @@ from ui.bridge import ControllerBridge
 from ui.supervisor.common import SupervisorScreen
 from ui.supervisor.session import Session
 from ui.widgets.kit import label as _label
+from ui.widgets.reader import BackgroundReader
 from ui.widgets.touch import kinetic
 
 
@@ -47,10 +45,6 @@ def summary(profile: Profile) -> list[str]:
     if profile.commission is not None:
         lines.append(f"Commission: {profile.commission.basis_points / 100:g}% of a win")
     return lines
-
-
-class _Ready(QObject):
-    done = Signal(object)
 
 
 class ProfileScreen(SupervisorScreen):
@@ -78,32 +72,26 @@ class ProfileScreen(SupervisorScreen):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.message)
-        self._ready = _Ready()
-        self._ready.done.connect(self.show_figures)
-        self.worker: threading.Thread | None = None
+        self.reader = BackgroundReader("paytable-figures")
+        self.reader.answered.connect(self.show_figures)
+        self.reader.failed.connect(
+            lambda why: self.status.setText(f"The figures cannot be computed: {why}"))
+        self.asked = False
 
     def showEvent(self, event: QShowEvent) -> None:
         """The figures are computed the first time the screen is shown, not when the area
         opens: a supervisor who never looks costs the table nothing."""
         super().showEvent(event)
-        if self.worker is None:
-            self.worker = self._start()
+        if not self.asked:
+            self.asked = True
+            meters = self._meters()
+            self.reader.ask(lambda: profile_figures(self.profile, meters))
 
     def _meters(self) -> dict[int, dict[str, int]]:
         """The jackpot meters as they stand (read on the owner thread)."""
         if self.profile.jackpots is None:
             return {}
         return self.ctl.meter_cents()
-
-    def _start(self) -> threading.Thread:
-        meters = self._meters()
-        ready = self._ready
-
-        def work() -> None:
-            ready.done.emit(profile_figures(self.profile, meters))
-        worker = threading.Thread(target=work, name="paytable-figures", daemon=True)
-        worker.start()
-        return worker
 
     def show_figures(self, figures: tuple[TableFigures, ...]) -> None:
         self.figures = figures

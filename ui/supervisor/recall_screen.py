@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -25,11 +24,12 @@ from dealer_console.controller import TableController
 from dealer_console.round.recall import recall_between, recall_page, round_numbers
 from ui import theme
 from ui.bridge import ControllerBridge
-from ui.supervisor.reader import TableReader, db_file
 from ui.supervisor.recall_view import RecallFrame, RecallRoundView, local_time
 from ui.supervisor.session import Session
 from ui.supervisor.time_range import TimeRangePicker
 from ui.widgets.number_pad import NumberPad
+from ui.widgets.pages import PageStack
+from ui.widgets.reader import TableReader, db_file
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 PAGE = 10
@@ -54,7 +54,7 @@ class RecallScreen(QWidget):
     def __init__(self, controller: TableController, bridge: ControllerBridge,
                  session: Session) -> None:
         super().__init__()
-        self.body = QStackedWidget()
+        self.body = PageStack()
         self.reader = TableReader(db_file(controller))
         self.reader.answered.connect(self._show_answer)
         self.reader.failed.connect(self._show_failure)
@@ -189,7 +189,7 @@ class RecallScreen(QWidget):
                     "select": select}
 
         self.status.setText(f"Reading {what}...")
-        self.reader.ask(work)
+        self.reader.read(work)
         self._refresh_buttons()
 
     # -- answers ---------------------------------------------------------------------------

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -26,9 +25,10 @@ from dealer_console.reports.shift_pdf import write_shift_pdf
 from dealer_console.table_name import table_name
 from ui import theme
 from ui.bridge import ControllerBridge
-from ui.supervisor.reader import TableReader, db_file
 from ui.supervisor.session import Session
 from ui.supervisor.time_range import TimeRangePicker, shown_time
+from ui.widgets.pages import PageStack
+from ui.widgets.reader import TableReader, db_file
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 SHEET_WIDTH = 1000
@@ -54,7 +54,7 @@ class ReportScreen(QWidget):
     def __init__(self, controller: TableController, bridge: ControllerBridge,
                  session: Session) -> None:
         super().__init__()
-        self.body = QStackedWidget()
+        self.body = PageStack()
         self.db_file = db_file(controller)
         self.table_name = table_name(self.db_file)
         self.reader = TableReader(self.db_file)
@@ -143,7 +143,7 @@ class ReportScreen(QWidget):
 
         self.status.setText("Writing the PDF..." if pdf else "Reading the report...")
         self.write_pdf.setEnabled(False)
-        self.reader.ask(work)
+        self.reader.read(work)
 
     def write(self) -> None:
         self.load(pdf=True)

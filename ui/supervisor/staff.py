@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QScrollArea,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -32,6 +31,7 @@ from ui.supervisor.common import SupervisorScreen
 from ui.supervisor.session import Session
 from ui.widgets.kit import label as _label
 from ui.widgets.number_pad import NumberPad
+from ui.widgets.pages import PageStack
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
@@ -95,7 +95,7 @@ class StaffScreen(SupervisorScreen):
         body.setContentsMargins(0, 0, 0, 0)
         body.addLayout(left, 1)
         body.addWidget(self._record_page(), 1)
-        self.modes = QStackedWidget()
+        self.modes = PageStack()
         """The list with one employee's record, or (full width, for the keyboard) adding one."""
         self.modes.addWidget(listing)
         self.modes.addWidget(self._add_page())

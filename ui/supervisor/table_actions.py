@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +33,7 @@ from ui.supervisor.session import Session
 from ui.widgets.card import CardRow
 from ui.widgets.kit import label as _label
 from ui.widgets.number_pad import NumberPad
+from ui.widgets.pages import PageStack
 from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import MISDEALS, PHASES
@@ -59,7 +59,7 @@ class TableActions(SupervisorScreen):
         super().__init__(controller, bridge, session)
         self.status = _label(role="heading")
         self.sections: dict[str, TouchButton] = {}
-        self.pages = QStackedWidget()
+        self.pages = PageStack()
         tabs = QHBoxLayout()
         builders = (self._void_page, self._banker_page, self._count_page, self._foul_page)
         for title, build in zip(SECTIONS, builders, strict=True):

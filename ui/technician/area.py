@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -26,6 +25,7 @@ from ui.technician.devices_screen import DevicesScreen
 from ui.technician.setup_screen import SetupContext, SetupScreen
 from ui.technician.tests_screen import TestsScreen
 from ui.widgets.kit import act
+from ui.widgets.pages import PageStack
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 
@@ -60,7 +60,7 @@ class TechnicianArea(QWidget):
         tests.setWidgetResizable(True)
         tests.setFrameShape(QFrame.Shape.NoFrame)
         kinetic(tests)
-        self.stack = QStackedWidget()
+        self.stack = PageStack()
         self.buttons: dict[str, TouchButton] = {}
         self.pages: dict[QWidget, QWidget] = {self.tests: tests, self.devices: self.devices,
                                               self.setup: self.setup}
