@@ -90,3 +90,37 @@ def test_a_jackpot_swipe_with_the_reader_unplugged_says_so_and_cancels_on_screen
     p.tap(page.jackpot.cancel)  # type: ignore[attr-defined]
     assert not p.ctl.snapshot().jackpot_armed
     assert p.button("CONFIRM, then swipe the card").isVisible()
+
+
+def test_a_player_banker_sets_before_the_house_s_hand_is_turned_over(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    """Catfish Bend, "Player Banker": the players set, then the player banker, and only then
+    does the dealer set the house's hand; "Card Placement": it stays face down until then."""
+    p = start(play, "catfish-bend-fortune", tmp_path / "t.db")
+    p.open_round()
+    p.until_hands_set()
+    p.play_to_end()
+    p.end_game()
+    assert p.phase is Phase.BANKER and p.ctl.state.offer_seat == 6
+    p.accept_bank(1000)
+    for seat in (1, 2):
+        p.bet(seat, "Base", 20)
+    p.bet(0, "House wager", 20)
+    p.start_game()
+    p.until_hands_set()
+    assert p.phase is Phase.PLAYERS_SET
+    house = p.window.table.panels[0].cards.text()
+    assert "&#9646;" in house or "\u25ae" in house  # face down
+    bar = p.window.phase_bar
+    assert "the house's stays face down" in bar.instruction.text()
+    assert bar.primary.text() == "House Way: seats 1-2"  # not the dealer's hand
+    p.next_step()
+    p.wait(lambda: p.phase is Phase.BANKER_SET, "the player banker's turn")
+    assert 0 not in p.ctl.state.settings
+    assert "then the house's is turned over" in bar.instruction.text()
+    assert "\u25ae" in p.window.table.panels[0].cards.text() \
+        or "&#9646;" in p.window.table.panels[0].cards.text()
+    p.next_step()
+    p.wait(lambda: p.phase is Phase.SETTLEMENT, "the settlement")
+    assert p.ctl.state.set_how[0] == "house_way" and 0 in p.ctl.state.settings
+    assert "&#9646;" not in p.window.table.panels[0].cards.text()

@@ -86,6 +86,14 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         return Step("Misdeal: deal again; every wager stays.",
                     "Redeal", lambda: ctl.do(c.Redeal()), view.why_not(c.Redeal()) is None)
     if phase is Phase.BANKER_SET:
+        if r.house_hand_last:
+            # Catfish Bend, "Player Banker": the player banker sets, then the dealer turns the
+            # house's hand over and sets it the House Way (the round does it with this touch)
+            return Step(f"Seat {r.banker_seat} banks: they set their hand, then the house's "
+                        "is turned over and set the House Way.",
+                        f"Seat {r.banker_seat}: House Way, then the house's",
+                        lambda: ctl.do(c.SetBankerHand()),
+                        view.why_not(c.SetBankerHand()) is None)
         sentence = ("Ace-high pai gow: base wagers push."
                     if view.banker_pai_gow else
                     "Expose the banker's hand and set it the House Way.")
@@ -97,6 +105,11 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         if not todo:
             return Step("Every hand is set.")
         # the button names every hand it sets: the players who asked for the House Way
+        if r.house_hand_last:
+            return Step(f"Players' hands: {len(todo)} to go; the house's stays face down.",
+                        f"House Way: {seats_words(todo)}",
+                        lambda: ctl.do(c.SetHandsHouseWay()),
+                        view.why_not(c.SetHandsHouseWay()) is None)
         return Step(f"Players' hands: {len(todo)} to go.", f"House Way: {seats_words(todo)}",
                     lambda: ctl.do(c.SetHandsHouseWay()),
                     view.why_not(c.SetHandsHouseWay()) is None)
