@@ -112,12 +112,12 @@ def test_a_player_banker_sets_before_the_house_s_hand_is_turned_over(
     house = p.window.table.panels[0].cards.text()
     assert "&#9646;" in house or "\u25ae" in house  # face down
     bar = p.window.phase_bar
-    assert "the house's stays face down" in bar.instruction.text()
+    assert "the house's waits" in bar.instruction.text()
     assert bar.primary.text() == "House Way: seats 1-2"  # not the dealer's hand
     p.next_step()
     p.wait(lambda: p.phase is Phase.BANKER_SET, "the player banker's turn")
     assert 0 not in p.ctl.state.settings
-    assert "then the house's is turned over" in bar.instruction.text()
+    assert "their hand, then the house's" in bar.instruction.text()
     assert "\u25ae" in p.window.table.panels[0].cards.text() \
         or "&#9646;" in p.window.table.panels[0].cards.text()
     p.next_step()

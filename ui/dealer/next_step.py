@@ -89,9 +89,8 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         if r.house_hand_last:
             # Catfish Bend, "Player Banker": the player banker sets, then the dealer turns the
             # house's hand over and sets it the House Way (the round does it with this touch)
-            return Step(f"Seat {r.banker_seat} banks: they set their hand, then the house's "
-                        "is turned over and set the House Way.",
-                        f"Seat {r.banker_seat}: House Way, then the house's",
+            return Step(f"Seat {r.banker_seat} banks: their hand, then the house's.",
+                        "Set the banker's hand",
                         lambda: ctl.do(c.SetBankerHand()),
                         view.why_not(c.SetBankerHand()) is None)
         sentence = ("Ace-high pai gow: base wagers push."
@@ -106,7 +105,7 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
             return Step("Every hand is set.")
         # the button names every hand it sets: the players who asked for the House Way
         if r.house_hand_last:
-            return Step(f"Players' hands: {len(todo)} to go; the house's stays face down.",
+            return Step(f"Players' hands: {len(todo)} to go; the house's waits.",
                         f"House Way: {seats_words(todo)}",
                         lambda: ctl.do(c.SetHandsHouseWay()),
                         view.why_not(c.SetHandsHouseWay()) is None)
