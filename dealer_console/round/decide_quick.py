@@ -84,9 +84,19 @@ def _set_hands_house_way(state: RoundState, rules: RoundRules, cmd: c.Command,
 
 def _settle_all(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
                 ) -> list[EventTuple]:
+    assert isinstance(cmd, c.SettleAll)
     need_phase(state, cmd)
-    return _in_turn(state, rules, services, [c.SettleNext()],
-                    lambda t: c.SettleNext() if t.phase is Phase.SETTLEMENT else None)
+    if cmd.end_game and rules.profile.jackpot is not None:
+        # the jackpot keypad's END GAME resets the bet sensors, and a hit is marked before it
+        raise Refused("END GAME is pressed on its own at a jackpot table, after any jackpot "
+                      "hit is marked")
+
+    def more(t: RoundState) -> c.Command | None:
+        if t.phase is Phase.SETTLEMENT:
+            return c.SettleNext()
+        return c.EndGame() if cmd.end_game and t.phase is Phase.END else None
+
+    return _in_turn(state, rules, services, [c.SettleNext()], more)
 
 
 HANDLERS: dict[type[c.Command], Handler] = {

@@ -124,3 +124,24 @@ def test_a_player_banker_sets_before_the_house_s_hand_is_turned_over(
     p.wait(lambda: p.phase is Phase.SETTLEMENT, "the settlement")
     assert p.ctl.state.set_how[0] == "house_way" and 0 in p.ctl.state.settings
     assert "&#9646;" not in p.window.table.panels[0].cards.text()
+
+
+def test_the_last_amount_typed_goes_in_with_start_game(play: list[ScreenPlayer],
+                                                       tmp_path: Path) -> None:
+    """The phase bar's button says the typed amount it places before START GAME; with
+    nothing typed it is START GAME alone."""
+    p = start(play, "washington-face-up", tmp_path / "t.db")
+    p.bet(1, "Base", 25)
+    bar = p.window.phase_bar
+    assert bar.primary.text() == "START GAME"
+    p.seat(2)
+    p.type_amount(p.betting.keypad, 30)
+    assert bar.primary.text() == "$30.00 and START GAME"
+    assert "Seat 2: Base $30.00 typed" in bar.instruction.text()
+    p.tap(p.betting.keypad.keys["clear"])
+    assert bar.primary.text() == "START GAME"
+    p.type_amount(p.betting.keypad, 900)  # above the limit: not offered with START GAME
+    assert bar.primary.text() == "START GAME"
+    p.type_amount(p.betting.keypad, 30)
+    p.start_game()
+    assert p.ctl.state.wagers == {(1, "base"): 2500, (2, "base"): 3000}

@@ -163,6 +163,15 @@ def fortune_players() -> QWidget:
     return p.window
 
 
+def typed_with_start() -> QWidget:
+    """The last seat's amount typed: the phase bar places it with START GAME in one touch."""
+    p = _player("washington-face-up")
+    _wagers(p)
+    p.seat(6)
+    p.type_amount(p.betting.keypad, 70)
+    return p.window
+
+
 def player_banker_first() -> QWidget:
     """Catfish Bend, a player banks: the players have set, the player banker sets next and
     the house's hand stays face down until then."""
@@ -237,6 +246,7 @@ DEALER_PAGES: dict[str, Callable[[], QWidget]] = {
     "dealer-device-fault": device_fault,
     "dealer-fortune-players-first": fortune_players,
     "dealer-player-banker-first": player_banker_first,
+    "dealer-typed-with-start": typed_with_start,
     "dealer-jackpot-pending": jackpot_pending,
     "dealer-jackpot-two-hits": jackpot_two_hits,
     "dealer-jackpot-refused": jackpot_refused,
