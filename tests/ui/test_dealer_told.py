@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dealer_console.audit.verify import audit
 from dealer_console.round.state import Phase
 from ui.testing import ScreenPlayer
 
@@ -124,6 +125,10 @@ def test_a_player_banker_sets_before_the_house_s_hand_is_turned_over(
     p.wait(lambda: p.phase is Phase.SETTLEMENT, "the settlement")
     assert p.ctl.state.set_how[0] == "house_way" and 0 in p.ctl.state.settings
     assert "&#9646;" not in p.window.table.panels[0].cards.text()
+    p.play_to_end()
+    p.end_game()
+    report = audit(p.console.opened.db)  # the order replays and verifies from the log
+    assert report.ok, report.problems
 
 
 def test_the_last_amount_typed_goes_in_with_start_game(play: list[ScreenPlayer],
