@@ -39,6 +39,8 @@ def offered(st: RoundState, rules: RoundRules | None = None) -> list[c.Command]:
     if c.RepeatWagers in accepts:
         out.append(c.RepeatWagers())
         out.extend(c.RepeatWagers(seat) for seat in sorted({s for s, _k, _a in last_wagers(st)}))
+    if c.SettleAll in accepts and rules is not None and rules.profile.jackpot is None:
+        out.append(c.SettleAll(end_game=True))  # no jackpot: the round ends with the money
     if c.SetActionSeat in accepts and rules is not None:
         seat = button_seat(st, rules)
         if seat is not None:

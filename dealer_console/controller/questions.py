@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from dealer_console.cards import Card
 from dealer_console.money import format_cents
+from dealer_console.round.decide_setting import house_hand_last
 from dealer_console.round.rules import Foul, RoundRules
 from dealer_console.round.state import Phase, RoundState
 from dealer_console.setting import Setting, is_foul, make_setting
@@ -47,11 +48,17 @@ def preview(rules: RoundRules, hand: Sequence[Card], low: Sequence[Card]) -> Set
 def hidden_seats(rules: RoundRules, state: RoundState) -> frozenset[int]:
     """Seats whose cards a screen shows face down now. Fortune Pai Gow keeps its order: the
     banker's hand is exposed only when every player's hand is set (Catfish Bend, "Card
-    Placement"); at Face Up tables it is exposed first, as soon as the deal is checked."""
+    Placement"); at Face Up tables it is exposed first, as soon as the deal is checked. The
+    house's hand against a player banker is turned over only after theirs is set (Catfish
+    Bend, "Player Banker")."""
     early = (Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK, Phase.MISDEAL)
+    hidden: set[int] = set()
     if state.phase in early or (not rules.face_up and state.phase is Phase.PLAYERS_SET):
-        return frozenset({state.banker_seat})
-    return frozenset()
+        hidden.add(state.banker_seat)
+    if (house_hand_last(state, rules) and 0 not in state.settings
+            and state.phase in (*early, Phase.PLAYERS_SET, Phase.BANKER_SET)):
+        hidden.add(0)  # the house's hand waits for the player banker's (Catfish Bend)
+    return frozenset(hidden)
 
 
 def wager_hint(rules: RoundRules, kind: str) -> str:

@@ -181,7 +181,11 @@ class SettleNext(Command):
 @dataclass(frozen=True, slots=True)
 class SettleAll(Command):
     """Every seat not settled yet settled as its shown lines say, in the settlement order
-    (one ``seat_settled`` each, as seat-by-seat settlement records them)."""
+    (one ``seat_settled`` each, as seat-by-seat settlement records them); with ``end_game``
+    END GAME follows in the same step, at a table with no jackpot (where END GAME has
+    nothing left to wait for once every seat is paid and taken)."""
+
+    end_game: bool = False
 
 
 @dataclass(frozen=True, slots=True)

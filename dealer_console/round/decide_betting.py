@@ -34,7 +34,7 @@ def _accept_bank(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     if cmd.seat != state.offer_seat:
         raise Refused(f"the bank is offered to seat {state.offer_seat}, not seat {cmd.seat}")
     if not isinstance(cmd.wager_cents, int) or cmd.wager_cents <= 0:
-        raise Refused(f"seat {cmd.seat}: the banker's wager must be a positive amount in cents")
+        raise Refused(f"seat {cmd.seat}: the banker's wager must be more than $0.00")
     limit = rules.banker_limit
     problem = limit.check(cmd.wager_cents) if limit is not None else None
     if problem:
@@ -78,7 +78,8 @@ def _check_amount(seat: int, kind: str, cents: object) -> int:
     if not isinstance(cents, int) or isinstance(cents, bool):
         raise Refused(f"seat {seat} {kind}: an amount must be whole cents, got {cents!r}")
     if cents <= 0:
-        raise Refused(f"seat {seat} {kind}: an amount must be positive, got {cents}")
+        raise Refused(f"seat {seat} {kind}: an amount must be more than $0.00, got "
+                      f"{format_cents(cents)}")
     return cents
 
 
@@ -114,8 +115,8 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     fixed = rules.jackpot_wager(cmd.kind)
     if fixed is not None:
         if cents != fixed:
-            raise Refused(f"seat {cmd.seat}: the {cmd.kind} wager is fixed at {fixed} "
-                          f"cents, not {cents}")
+            raise Refused(f"seat {cmd.seat}: the {cmd.kind} wager is fixed at "
+                          f"{format_cents(fixed)}, not {format_cents(cents)}")
     else:
         limit = rules.limit(cmd.kind)
         problem = limit.check(cents) if limit is not None else None

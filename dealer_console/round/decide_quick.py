@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dealer_console.round import commands as c
 from dealer_console.round.decide_betting import HANDLERS as BETTING
 from dealer_console.round.decide_setting import HANDLERS as SETTING
+from dealer_console.round.decide_setting import players_to_set
 from dealer_console.round.evolve import clone, evolve
 from dealer_console.round.rotation import last_wagers
 from dealer_console.round.rules import RoundRules
@@ -74,8 +75,7 @@ def _repeat_wagers(state: RoundState, rules: RoundRules, cmd: c.Command, service
 def _set_hands_house_way(state: RoundState, rules: RoundRules, cmd: c.Command,
                          services: Services) -> list[EventTuple]:
     need_phase(state, cmd)
-    todo = [s for s in state.seats_with_base()
-            if s != state.banker_seat and s not in state.settings]
+    todo = players_to_set(state, rules)
     if not todo:
         raise Refused("every player's hand is set")
     return _in_turn(state, rules, services, [c.SetPlayerHand(s) for s in todo],
@@ -84,9 +84,19 @@ def _set_hands_house_way(state: RoundState, rules: RoundRules, cmd: c.Command,
 
 def _settle_all(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
                 ) -> list[EventTuple]:
+    assert isinstance(cmd, c.SettleAll)
     need_phase(state, cmd)
-    return _in_turn(state, rules, services, [c.SettleNext()],
-                    lambda t: c.SettleNext() if t.phase is Phase.SETTLEMENT else None)
+    if cmd.end_game and rules.profile.jackpot is not None:
+        # the jackpot keypad's END GAME resets the bet sensors, and a hit is marked before it
+        raise Refused("END GAME is pressed on its own at a jackpot table, after any jackpot "
+                      "hit is marked")
+
+    def more(t: RoundState) -> c.Command | None:
+        if t.phase is Phase.SETTLEMENT:
+            return c.SettleNext()
+        return c.EndGame() if cmd.end_game and t.phase is Phase.END else None
+
+    return _in_turn(state, rules, services, [c.SettleNext()], more)
 
 
 HANDLERS: dict[type[c.Command], Handler] = {

@@ -32,6 +32,15 @@ from dealer_console.setting import Setting, is_foul
 from dealer_console.seven import ace_high_status
 
 
+def house_hand_last(state: RoundState, rules: RoundRules) -> bool:
+    """Whether the house's hand stays face down until the player banker has set theirs: the
+    house plays against a player banker in a game that is not Face Up (Catfish Bend, "Player
+    Banker": the players set, then the player banker, then the dealer sets the house hand;
+    "Card Placement": the dealer's cards are turned over only after the players' are set)."""
+    return (not rules.face_up and rules.house_hand and state.banker_kind == "player"
+            and 0 in state.seats_with_base())
+
+
 def _check_same_cards(seat: int, hand: tuple[Card, ...], setting: Setting) -> None:
     if sorted(setting.cards) != sorted(hand):
         raise Refused(f"seat {seat}: the set hand {setting} is not the seven cards dealt "
@@ -64,6 +73,10 @@ def _set_banker(state: RoundState, rules: RoundRules, cmd: c.Command, services: 
     events: list[EventTuple] = [(E.BANKER_SET, {
         **setting_json(setting), "how": how, "ace_high": status.value if status else None,
         "ace_high_push": push})]
+    if house_hand_last(state, rules) and 0 not in state.settings:
+        # the dealer turns the house's hand over and sets it the House Way only now
+        events.append((E.PLAYER_SET, {"seat": 0, **setting_json(services.house_way(
+            state.hands[0])), "how": "house_way", "fouls": 0, "dead": False}))
     if push or not rules.face_up:
         events.append(plan_event(state, rules, services, events))
     return events
@@ -80,6 +93,9 @@ def _set_player(state: RoundState, rules: RoundRules, cmd: c.Command, services: 
         raise Refused(f"seat {seat} has no base wager; its hand went to the discard rack")
     if seat == 0 and cmd.setting is not None:
         raise Refused("the house's hand is always set the House Way")
+    if seat == 0 and house_hand_last(state, rules):
+        raise Refused("the house's hand stays face down until the player banker has set "
+                      "theirs; it is set the House Way after it")
     hand = state.hands[seat]
     again = rules.foul is Foul.RESET_ONCE_THEN_DEAD and state.fouls.get(seat) == 1 \
         and state.set_how.get(seat) == "foul_reset_house_way"
@@ -102,14 +118,21 @@ def _set_player(state: RoundState, rules: RoundRules, cmd: c.Command, services: 
                 setting, how = services.house_way(hand), "foul_reset_house_way"
     events: list[EventTuple] = [(E.PLAYER_SET, {"seat": seat, **setting_json(setting),
                                                 "how": how, "fouls": fouls, "dead": dead})]
-    remaining = [s for s in state.seats_with_base() if s != state.banker_seat
-                 and s not in state.settings and s != seat]
+    remaining = [s for s in players_to_set(state, rules) if s != seat]
     if not remaining:
         if rules.face_up:
             events.append(plan_event(state, rules, services, events))
         else:
             events.append((E.PLAYERS_DONE, {}))
     return events
+
+
+def players_to_set(state: RoundState, rules: RoundRules) -> list[int]:
+    """The hands the players' step still sets: every base wager's but the banker's, and not
+    the house's while it waits for a player banker's (see :func:`house_hand_last`)."""
+    later = {0} if house_hand_last(state, rules) else set()
+    return [s for s in state.seats_with_base() if s != state.banker_seat
+            and s not in state.settings and s not in later]
 
 
 def plan_event(state: RoundState, rules: RoundRules, services: Services,

@@ -119,7 +119,16 @@ class RoundSnapshot:
     def lines_of(self, seat: int) -> tuple[Line, ...]:
         return tuple(x for x in self.plan if x.seat == seat)
 
+    @property
+    def house_hand_last(self) -> bool:
+        """The house's hand stays face down until a player banker has set theirs (Catfish
+        Bend, "Player Banker"; ``decide_setting.house_hand_last``)."""
+        return (not self.banker_first and self.banker_kind == "player"
+                and 0 in self.seats_with_base())
+
     def players_to_set(self) -> list[int]:
-        """Seats holding a base wager whose hand is not set yet (the banker's excepted)."""
+        """Seats holding a base wager whose hand is not set yet (the banker's excepted, and
+        the house's while it waits for a player banker's)."""
+        later = {0} if self.house_hand_last else set()
         return [s for s in self.seats_with_base()
-                if s != self.banker_seat and s not in self.settings]
+                if s != self.banker_seat and s not in self.settings and s not in later]

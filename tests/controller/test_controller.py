@@ -62,7 +62,7 @@ def test_a_round_from_touch_keypad_sensors_and_shuffler(rig: Rig) -> None:
     assert "not allowed in phase betting" in (ctl.check(c.SettleNext()) or "")
     assert "needs a base wager first" in (ctl.check(c.PlaceWager(1, "jackpot", 100)) or "")
     bet(rig)
-    assert "fixed at 100 cents" in (ctl.check(c.PlaceWager(1, "jackpot", 500)) or "")
+    assert "fixed at $1.00, not $5.00" in (ctl.check(c.PlaceWager(1, "jackpot", 500)) or "")
     assert ctl.check(c.StartGame()) is None
     round_id = ctl.state.round_id
     start_by_keypad(rig)

@@ -111,7 +111,7 @@ def test_second_game_wagers_and_hits_are_checked(tmp_path: Path) -> None:
     with pytest.raises(Refused, match="needs a base wager first"):
         table.handle(c.PlaceWager(1, "jackpot_2", 500))
     table.handle(c.PlaceWager(1, "base", 2000))
-    with pytest.raises(Refused, match="jackpot_2 wager is fixed at 500 cents, not 100"):
+    with pytest.raises(Refused, match=r"jackpot_2 wager is fixed at \$5\.00, not \$1\.00"):
         table.handle(c.PlaceWager(1, "jackpot_2", 100))
     table.handle(c.PlaceWager(1, "jackpot_2", 500))
     table.handle(c.PlaceWager(2, "base", 2000))

@@ -12,6 +12,7 @@ from dealer_console.profiles.loader import get_profile
 from dealer_console.round import commands as c
 from dealer_console.round.machine import button_seat
 from dealer_console.round.rules import RoundRules, round_rules
+from dealer_console.round.snapshot import RoundSnapshot
 from dealer_console.round.state import Phase
 from dealer_console.round.table import Table
 from dealer_console.table_db import open_table_db
@@ -95,8 +96,7 @@ def set_all_house_way(table: Table) -> None:
     if st.phase is Phase.BANKER_SET:
         table.handle(c.SetBankerHand())
     while table.state.phase is Phase.PLAYERS_SET:
-        left = [s for s in table.state.seats_with_base()
-                if s not in table.state.settings and s != table.state.banker_seat]
+        left = RoundSnapshot.of(table.state).players_to_set()
         table.handle(c.SetPlayerHand(left[0]))
     if table.state.phase is Phase.BANKER_SET:
         table.handle(c.SetBankerHand())

@@ -12,6 +12,7 @@ from dealer_console.audit.verify import audit
 from dealer_console.cards import DECK
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
+from dealer_console.round.snapshot import RoundSnapshot
 from dealer_console.round.table import load_open_round
 from tests.round.helpers import PROFILES, make_table
 
@@ -80,8 +81,7 @@ def legal_step(table: object) -> c.Command:
     if st_.phase is Phase.BANKER_SET:
         return c.SetBankerHand()
     if st_.phase is Phase.PLAYERS_SET:
-        left = [s for s in st_.seats_with_base() if s != st_.banker_seat
-                and s not in st_.settings]
+        left = RoundSnapshot.of(st_).players_to_set()
         return c.SetPlayerHand(left[0]) if left else c.SettleNext()
     if st_.phase is Phase.SETTLEMENT:
         return c.SettleNext()

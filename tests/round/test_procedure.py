@@ -104,7 +104,7 @@ def test_invalid_transitions_are_refused_and_change_nothing(tmp_path: Path) -> N
     _refused(table, c.PlaceWager(1, "backline:Ann", 2000), "takes no 'backline:Ann'")
     _refused(table, c.PlaceWager(1, "tips", 100), "takes no 'tips'")
     table.handle(c.PlaceWager(1, "base", 2000))
-    _refused(table, c.PlaceWager(1, "jackpot", 500), "fixed at 100 cents")
+    _refused(table, c.PlaceWager(1, "jackpot", 500), r"fixed at \$1\.00, not \$5\.00")
     _refused(table, c.PlaceWager(1, "base", 2000), "already has")
     _refused(table, c.EndGame(), "settle every seat first")
     _refused(table, c.SetActionNumber(4), "not allowed in phase betting")

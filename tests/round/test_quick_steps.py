@@ -14,11 +14,13 @@ from dealer_console.round.rotation import own_bank
 from dealer_console.round.state import Phase
 from tests.round.helpers import (
     PROFILES,
+    bet_all,
     deal,
     hands_with,
     make_table,
     play_round,
     reopen,
+    set_all_house_way,
     start_and_act,
     take_bank,
 )
@@ -104,3 +106,28 @@ def test_the_bank_offered_is_the_seat_s_own_amount(tmp_path: Path) -> None:
     table.handle(c.RepeatWagers())
     # seat 1 banked last round and never played: nothing of it repeated
     assert {s for (s, _k) in table.state.wagers} == {3, 4, 5, 6, 7}
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_seat_settled_and_the_round_ended_in_one_step_without_a_jackpot(
+        tmp_path: Path, profile: str) -> None:
+    table = make_table(tmp_path, profile)
+    take_bank(table)
+    bet_all(table)
+    start_and_act(table)
+    deal(table, hands_with({}, 3))
+    table.handle(c.RemainingCards(4))
+    set_all_house_way(table)
+    assert table.state.phase is Phase.SETTLEMENT
+    round_id, seats = table.state.round_id, list(table.state.opening["plan_seats"])
+    if table.rules.profile.jackpot is not None:
+        # END GAME is the jackpot keypad's own step: a hit is marked before it
+        with pytest.raises(Refused, match="END GAME is pressed on its own"):
+            table.handle(c.SettleAll(end_game=True))
+        assert table.state.phase is Phase.SETTLEMENT and not table.state.settled_seats
+        return
+    kinds = [e.kind for e in table.handle(c.SettleAll(end_game=True))]
+    assert kinds == ["seat_settled"] * len(seats) + ["game_ended", "round_opened"]
+    assert table.state.round_id != round_id
+    again = reopen(table)
+    assert again.state.round_id == table.state.round_id and again.state.phase is table.state.phase

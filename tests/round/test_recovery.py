@@ -14,6 +14,7 @@ from dealer_console.cards import Card
 from dealer_console.devices.shuffler import HandDelivered
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
+from dealer_console.round.snapshot import RoundSnapshot
 from dealer_console.round.state import Phase
 from dealer_console.round.table import Table
 from tests.round.helpers import (
@@ -40,7 +41,7 @@ def _next_command(table: Table) -> c.Command | None:
     if st_.phase is Phase.BANKER_SET:
         return c.SetBankerHand()
     if st_.phase is Phase.PLAYERS_SET:
-        left = [s for s in st_.seats_with_base() if s not in st_.settings and s != st_.banker_seat]
+        left = RoundSnapshot.of(st_).players_to_set()
         return c.SetPlayerHand(left[0])
     if st_.phase is Phase.SETTLEMENT:
         return c.SettleNext()

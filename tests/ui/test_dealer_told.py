@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dealer_console.audit.verify import audit
 from dealer_console.round.state import Phase
 from ui.gallery.player import ScreenPlayer
 
@@ -90,3 +91,62 @@ def test_a_jackpot_swipe_with_the_reader_unplugged_says_so_and_cancels_on_screen
     p.tap(page.jackpot.cancel)  # type: ignore[attr-defined]
     assert not p.ctl.snapshot().jackpot_armed
     assert p.button("CONFIRM, then swipe the card").isVisible()
+
+
+def test_a_player_banker_sets_before_the_house_s_hand_is_turned_over(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    """Catfish Bend, "Player Banker": the players set, then the player banker, and only then
+    does the dealer set the house's hand; "Card Placement": it stays face down until then."""
+    p = start(play, "catfish-bend-fortune", tmp_path / "t.db")
+    p.open_round()
+    p.until_hands_set()
+    p.play_to_end()
+    p.end_game()
+    assert p.phase is Phase.BANKER and p.ctl.state.offer_seat == 6
+    p.accept_bank(1000)
+    for seat in (1, 2):
+        p.bet(seat, "Base", 20)
+    p.bet(0, "House wager", 20)
+    p.start_game()
+    p.until_hands_set()
+    assert p.phase is Phase.PLAYERS_SET
+    house = p.window.table.panels[0].cards.text()
+    assert "&#9646;" in house or "\u25ae" in house  # face down
+    bar = p.window.phase_bar
+    assert "the house's waits" in bar.instruction.text()
+    assert bar.primary.text() == "House Way: seats 1-2"  # not the dealer's hand
+    p.next_step()
+    p.wait(lambda: p.phase is Phase.BANKER_SET, "the player banker's turn")
+    assert 0 not in p.ctl.state.settings
+    assert "their hand, then the house's" in bar.instruction.text()
+    assert "\u25ae" in p.window.table.panels[0].cards.text() \
+        or "&#9646;" in p.window.table.panels[0].cards.text()
+    p.next_step()
+    p.wait(lambda: p.phase is Phase.SETTLEMENT, "the settlement")
+    assert p.ctl.state.set_how[0] == "house_way" and 0 in p.ctl.state.settings
+    assert "&#9646;" not in p.window.table.panels[0].cards.text()
+    p.play_to_end()
+    p.end_game()
+    report = audit(p.console.opened.db)  # the order replays and verifies from the log
+    assert report.ok, report.problems
+
+
+def test_the_last_amount_typed_goes_in_with_start_game(play: list[ScreenPlayer],
+                                                       tmp_path: Path) -> None:
+    """The phase bar's button says the typed amount it places before START GAME; with
+    nothing typed it is START GAME alone."""
+    p = start(play, "washington-face-up", tmp_path / "t.db")
+    p.bet(1, "Base", 25)
+    bar = p.window.phase_bar
+    assert bar.primary.text() == "START GAME"
+    p.seat(2)
+    p.type_amount(p.betting.keypad, 30)
+    assert bar.primary.text() == "$30.00 and START GAME"
+    assert "Seat 2: Base $30.00 typed" in bar.instruction.text()
+    p.tap(p.betting.keypad.keys["clear"])
+    assert bar.primary.text() == "START GAME"
+    p.type_amount(p.betting.keypad, 900)  # above the limit: not offered with START GAME
+    assert bar.primary.text() == "START GAME"
+    p.type_amount(p.betting.keypad, 30)
+    p.start_game()
+    assert p.ctl.state.wagers == {(1, "base"): 2500, (2, "base"): 3000}

@@ -140,6 +140,11 @@ class BettingPage(Page):
         self._kind = "base"
         self.on_focus: Callable[[int | None], None] = lambda _seat: None
         """Moves the window's seat in focus (the next seat after a base wager)."""
+        self.on_typed: Callable[[], None] = lambda: None
+        """Tells the window a key was touched: the phase bar offers the typed amount with
+        START GAME."""
+        for key in self.keypad.keys.values():  # after the keypad's own handler
+            key.clicked.connect(lambda _=False: self.on_typed())
 
     def seat_in_focus(self, view: TableSnapshot, focus: int | None) -> int | None:
         return self._seat
@@ -210,6 +215,25 @@ class BettingPage(Page):
                 lambda cents: self.ctl.check(c.PlaceWager(seat, kind, cents)))
         if not refresh_only:
             self.keypad.clear()
+
+    def pending(self) -> tuple[int, str, int] | None:
+        """The wager typed on the keypad and not placed yet, when the round would take it:
+        (seat, kind, cents)."""
+        cents = self.keypad.amount()
+        if self._seat is None or cents is None or self.keypad.refusal() is not None:
+            return None
+        return self._seat, self._kind, cents
+
+    def place_pending(self) -> None:
+        """The typed wager placed, as OK places it (a refusal is raised)."""
+        typed = self.pending()
+        if typed is None:
+            return
+        seat, kind, cents = typed
+        self.ctl.do(c.PlaceWager(seat, kind, cents))
+        self.keypad.clear()
+        if kind == "base":
+            self._advance(seat)
 
     def _place(self, cents: int) -> None:
         if self._seat is None:

@@ -8,10 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dealer_console.controller import TableController, TableSnapshot
+from dealer_console.money import format_cents
 from dealer_console.round import commands as c
 from dealer_console.round.rules import ActionSeatMethod
 from dealer_console.round.state import Phase
-from ui.words import seat_name
+from ui.dealer.betting import BettingPage
+from ui.words import kind_name, seat_name
 
 Action = Callable[[], object]
 
@@ -86,6 +88,13 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         return Step("Misdeal: deal again; every wager stays.",
                     "Redeal", lambda: ctl.do(c.Redeal()), view.why_not(c.Redeal()) is None)
     if phase is Phase.BANKER_SET:
+        if r.house_hand_last:
+            # Catfish Bend, "Player Banker": the player banker sets, then the dealer turns the
+            # house's hand over and sets it the House Way (the round does it with this touch)
+            return Step(f"Seat {r.banker_seat} banks: their hand, then the house's.",
+                        "Set the banker's hand",
+                        lambda: ctl.do(c.SetBankerHand()),
+                        view.why_not(c.SetBankerHand()) is None)
         sentence = ("Ace-high pai gow: base wagers push."
                     if view.banker_pai_gow else
                     "Expose the banker's hand and set it the House Way.")
@@ -97,15 +106,25 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
         if not todo:
             return Step("Every hand is set.")
         # the button names every hand it sets: the players who asked for the House Way
+        if r.house_hand_last:
+            return Step(f"Players' hands: {len(todo)} to go; the house's waits.",
+                        f"House Way: {seats_words(todo)}",
+                        lambda: ctl.do(c.SetHandsHouseWay()),
+                        view.why_not(c.SetHandsHouseWay()) is None)
         return Step(f"Players' hands: {len(todo)} to go.", f"House Way: {seats_words(todo)}",
                     lambda: ctl.do(c.SetHandsHouseWay()),
                     view.why_not(c.SetHandsHouseWay()) is None)
     if phase is Phase.SETTLEMENT:
         left = [s for s in r.plan_seats if s not in r.settled_seats]
+        # without a jackpot END GAME waits for nothing once the money has moved: the same
+        # touch ends the round (the page showed every line and the money handled before it)
+        cmd = c.SettleAll(end_game=ctl.rules.profile.jackpot is None)
         words = (f"All {len(left)} settled as shown" if len(left) > 1 else
                  f"{seat_name(left[0], r.banker_seat, r.banker_kind)} settled")
+        if cmd.end_game:
+            words = words.replace(" as shown", "") + ": END GAME"
         return Step(f"Pay and take as shown: {len(left)} to settle.", words,
-                    lambda: ctl.do(c.SettleAll()), view.why_not(c.SettleAll()) is None)
+                    lambda: ctl.do(cmd), view.why_not(cmd) is None)
     if phase is Phase.END:
         if view.jackpot_pending:
             first = view.jackpot_pending[0]
@@ -122,3 +141,24 @@ def next_step(ctl: TableController, view: TableSnapshot) -> Step:
                     view.why_not(c.EndGame()) is None)
     return Step("")
 
+
+def typed_step(page: object, ctl: TableController, view: TableSnapshot) -> Step | None:
+    """While a seat's amount is typed on the betting keypad and START GAME is the next step:
+    that amount placed and START GAME in one touch, the button saying both (the last seat's
+    OK and START GAME are one touch; a refusal of either is said as always)."""
+    if not isinstance(page, BettingPage) or view.round.phase is not Phase.BETTING:
+        return None
+    typed = page.pending()
+    plain = next_step(ctl, view)
+    if typed is None or plain.button != "START GAME" or view.waiting_for:
+        return None
+    seat, kind, cents = typed
+    r = view.round
+    name = seat_name(seat, r.banker_seat, r.banker_kind)
+
+    def place_and_start() -> None:
+        page.place_pending()
+        ctl.start_game()
+
+    return Step(f"{name}: {kind_name(kind)} {format_cents(cents)} typed.",
+                f"{format_cents(cents)} and START GAME", place_and_start)

@@ -235,10 +235,12 @@ class HandPage(Page):
         self._hand: tuple[Card, ...] = ()
         self._low: list[int] = []
         self._banker = False
+        self._house_after = False  # the house's hand is set once the player banker's is
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:
         r = view.round
         self._banker = r.phase is Phase.BANKER_SET
+        self._house_after = self._banker and r.house_hand_last
         todo = r.players_to_set()
         # Catfish Bend, "Irregularities": a hand reset after a first foul may be set again
         again = [s for s, how in r.set_how.items() if how == "foul_reset_house_way"
@@ -292,8 +294,11 @@ class HandPage(Page):
             self.cards.set_selected(self._low)
             self._loud(False)
             self.detail.setText(f"House Way: {format_cards(way.low)} | {format_cards(way.high)}"
-                                f" - {way.rule}" + ("" if self._banker else
-                                                    "\nor touch the two cards of the low hand"))
+                                f" - {way.rule}" + (
+                                    "\nor touch the two cards of the low hand"
+                                    + ("; then the house's hand is turned over and set the "
+                                       "House Way" if self._house_after else "")
+                                    if not self._banker or self._house_after else ""))
             self.own.setEnabled(False)
 
     def _loud(self, foul: bool) -> None:

@@ -26,7 +26,7 @@ from dealer_console.round.state import Phase
 from ui import theme
 from ui.bridge import ControllerBridge
 from ui.dealer.betting import BettingPage
-from ui.dealer.next_step import next_step
+from ui.dealer.next_step import next_step, typed_step
 from ui.dealer.page_kit import Scroller
 from ui.dealer.pages import build_pages
 from ui.dealer.seats import TableView
@@ -96,6 +96,7 @@ class DealerWindow(QMainWindow):
         betting = self.pages[Phase.BETTING]
         if isinstance(betting, BettingPage):
             betting.on_focus = self._focus_on
+            betting.on_typed = lambda: self._show_step(self.ctl.snapshot())
         self.phase_bar = PhaseBar()
         policy = self.phase_bar.primary.sizePolicy()
         policy.setRetainSizeWhenHidden(True)
@@ -328,7 +329,20 @@ class DealerWindow(QMainWindow):
             page.show_view(view, self.focus)
             current = page.seat_in_focus(view, self.focus)
         self.table.show_round(view, current, self.four_colour)
-        step = next_step(self.ctl, view)
+        self._show_step(view)
+        notice = view.notice
+        if notice is not None and notice.number != self._notice_seen:
+            self._notice_seen = notice.number
+            # a refused swipe for an armed jackpot is told in the jackpot panel, beside the
+            # hit it was for; the phase bar keeps its room for the next step
+            in_panel = view.jackpot_armed and r.phase is Phase.END
+            if (notice.level is not Level.INFO or notice.todo) and not in_panel:
+                self._say(notice.what, notice.todo)
+
+    def _show_step(self, view: TableSnapshot) -> None:
+        """The phase bar's sentence and button: the phase's next step, or, while an amount
+        for a seat is typed on the betting keypad, that amount placed with START GAME."""
+        step = typed_step(self.pages[Phase.BETTING], self.ctl, view) or next_step(self.ctl, view)
         self.phase_bar.set_instruction(
             "Test mode: a technician is testing the devices" if view.test_mode
             else step.sentence)
@@ -338,14 +352,6 @@ class DealerWindow(QMainWindow):
         # with no step to take here the button is hidden; it keeps its room, so hiding and
         # showing it never lays the window out again
         self.phase_bar.primary.setVisible(bool(step.button))
-        notice = view.notice
-        if notice is not None and notice.number != self._notice_seen:
-            self._notice_seen = notice.number
-            # a refused swipe for an armed jackpot is told in the jackpot panel, beside the
-            # hit it was for; the phase bar keeps its room for the next step
-            in_panel = view.jackpot_armed and r.phase is Phase.END
-            if (notice.level is not Level.INFO or notice.todo) and not in_panel:
-                self._say(notice.what, notice.todo)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._stop_guard()  # a closed console keeps no idle timer running

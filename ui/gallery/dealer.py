@@ -163,6 +163,35 @@ def fortune_players() -> QWidget:
     return p.window
 
 
+def typed_with_start() -> QWidget:
+    """The last seat's amount typed: the phase bar places it with START GAME in one touch."""
+    p = _player("washington-face-up")
+    _wagers(p)
+    p.seat(6)
+    p.type_amount(p.betting.keypad, 70)
+    return p.window
+
+
+def player_banker_first() -> QWidget:
+    """Catfish Bend, a player banks: the players have set, the player banker sets next and
+    the house's hand stays face down until then."""
+    p = _player("catfish-bend-fortune")
+    p.bet(2, "Base", 25)
+    p.start_game()
+    p.until_hands_set()
+    p.play_to_end()
+    p.end_game()
+    p.accept_bank(1000)
+    p.bet(1, "Base", 25)
+    p.bet(3, "Base", 10)
+    p.bet(0, "House wager", 20)
+    p.start_game()
+    p.until_hands_set()
+    p.next_step()  # the players' hands the House Way
+    p.wait(lambda: p.phase is Phase.BANKER_SET, "the player banker's turn")
+    return p.window
+
+
 def jackpot_pending() -> QWidget:
     p = _player("washington-face-up")
     p.deal_jackpot_hands(["As Ks Qs Js Ts 2d 3c"])  # a royal flush at seat 1
@@ -216,6 +245,8 @@ DEALER_PAGES: dict[str, Callable[[], QWidget]] = {
     "dealer-short-count": short_count,
     "dealer-device-fault": device_fault,
     "dealer-fortune-players-first": fortune_players,
+    "dealer-player-banker-first": player_banker_first,
+    "dealer-typed-with-start": typed_with_start,
     "dealer-jackpot-pending": jackpot_pending,
     "dealer-jackpot-two-hits": jackpot_two_hits,
     "dealer-jackpot-refused": jackpot_refused,

@@ -252,9 +252,13 @@ class ScreenPlayer:
 
     def play_to_end(self) -> None:
         """Every remaining step by the phase bar's button: banker's hand, players' hands the
-        House Way, each seat settled."""
-        while self.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET, Phase.SETTLEMENT):
+        House Way; then each seat settled by the page's seat-by-seat button, so the round
+        stays on its End page (at a table without a jackpot the phase bar's one touch also
+        ends the round)."""
+        while self.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
             self.next_step()
+        while self.phase is Phase.SETTLEMENT:
+            self.tap(self.window.pages[Phase.SETTLEMENT].one)  # type: ignore[attr-defined]
         self.wait(lambda: self.phase is Phase.END, "the end of settlement")
 
     def end_game(self) -> None:
