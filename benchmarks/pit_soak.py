@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.gui_console import percentile, verdict  # noqa: E402
-from dealer_console.pit.report import DeviceState, TableReport  # noqa: E402
-from dealer_console.pit.reporter import PitReporter  # noqa: E402
+from dealer_link.pit.report import DeviceState, TableReport  # noqa: E402
+from dealer_link.pit.reporter import PitReporter  # noqa: E402
 
 PHASES = ("betting", "action", "dealing", "players_set", "settlement", "end")
 MARK = " @"
@@ -110,7 +110,7 @@ def run(tables: int, seconds: float) -> int:
     from PySide6.QtCore import Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from dealer_console.link import server as link_server
+    from dealer_link import server as link_server
     from tests.link.helpers import table_dsn
     from tests.link.pg_server import PgServer, find_bin
     from tests.pit.helpers import init_pit, pit_dsn

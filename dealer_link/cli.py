@@ -176,7 +176,7 @@ def _init(conn: Any, games: list[Any]) -> int:
 
     applied = server_schema.apply(conn)
     print("link schema: " + (f"applied {', '.join(applied)}" if applied else "up to date"))
-    from dealer_console.pit import server as pit_server  # the pit's part (docs/pit.md)
+    from dealer_link.pit import server as pit_server  # the pit's part (docs/pit.md)
 
     print("pit schema: " + ("applied" if pit_server.apply(conn) else "up to date"))
     for game in games:

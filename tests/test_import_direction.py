@@ -101,7 +101,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("audit", "reports"),
     ("selftest",),
     ("controller",),
-    ("pit",),
     ("cli",),
 )
 """Lowest first: a module of ``dealer_console`` imports only from its own layer or below. The

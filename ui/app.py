@@ -16,8 +16,8 @@ from PySide6.QtWidgets import QApplication
 from dealer_console.controller import OpenTable, TableController, TableDevices, open_table
 from dealer_console.devices.config import load_devices
 from dealer_console.devices.diagnostics import DeviceDriver
-from dealer_console.pit.table_side import Reporting, report_closed, start_reporting
 from dealer_console.profiles.model import Profile
+from dealer_link.pit.table_side import Reporting, report_closed, start_reporting
 from dealer_link.wiring import start_links
 from ui.background_audit import BackgroundAudit, start_background_audit
 from ui.bridge import ControllerBridge

@@ -278,7 +278,7 @@ def _not_own(db: Database, by: Employee, target: Employee, what: str, action: st
 
 STAFF_VARIABLE = "DEALER_CONSOLE_STAFF"
 """``casino``: this table keeps the casino's staff list, changed only on the link's server
-(``dealer_console/pit/replica.py``, ``docs/pit.md``); its own changes are refused."""
+(``dealer_link/pit/replica.py``, ``docs/pit.md``); its own changes are refused."""
 
 
 def keeps_casino_list() -> bool:

@@ -35,7 +35,7 @@ ACTION_OF_KIND = {kind: action for action, kind in KIND_OF_ACTION.items()}
 
 CASINO_ACTOR = "the casino's staff list, change "
 """The actor of a change a table keeping the casino's list applied from the link's server,
-followed by the change's number (``dealer_console/pit/replica.py``): the server checked the
+followed by the change's number (``dealer_link/pit/replica.py``): the server checked the
 executive's card and logged who (``pit_staff_log``)."""
 
 CARRIED_OVER = "employees_carried_over"

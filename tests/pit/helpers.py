@@ -6,9 +6,9 @@ from pathlib import Path
 
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from dealer_console.link import server as link_server
-from dealer_console.pit import server
-from dealer_console.pit.report import DeviceState, TableReport
+from dealer_link import server as link_server
+from dealer_link.pit import server
+from dealer_link.pit.report import DeviceState, TableReport
 from tests.link.helpers import init_link, table_dsn
 
 EXEC_CARD = ";1111000011110000=1?"

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dealer_console.pit.alerts import (
+from dealer_link.pit.alerts import (
     HEARTBEAT_LOST_MS,
     alerts_of,
     natural,
     pit_alerts,
 )
-from dealer_console.pit.report import DeviceState
-from dealer_console.pit.server import Ack, ReportRow
+from dealer_link.pit.report import DeviceState
+from dealer_link.pit.server import Ack, ReportRow
 from tests.pit.helpers import report
 
 

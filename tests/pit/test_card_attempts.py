@@ -9,10 +9,10 @@ import psycopg
 import pytest
 
 from dealer_console.employees.cardhash import KdfParams, hash_card
-from dealer_console.link import server as link_server
-from dealer_console.link.settings import LinkRefused
-from dealer_console.pit import server
-from dealer_console.pit.sql_cards import LOCK_FAILURES
+from dealer_link import server as link_server
+from dealer_link.pit import server
+from dealer_link.pit.sql_cards import LOCK_FAILURES
+from dealer_link.settings import LinkRefused
 from tests.pit.helpers import (
     DEALER_CARD,
     EXEC_CARD,

@@ -16,9 +16,9 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from dealer_console.cli import main
-from dealer_console.link import server as link_server
-from dealer_console.link.settings import DSN_VARIABLE
-from dealer_console.pit import server
+from dealer_link import server as link_server
+from dealer_link.pit import server
+from dealer_link.settings import DSN_VARIABLE
 from tests.link.helpers import linked_profile_file, table_dsn
 from tests.pit.helpers import as_table, report
 

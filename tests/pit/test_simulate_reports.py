@@ -10,10 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-from dealer_console.link import server as link_server
-from dealer_console.link.settings import DSN_VARIABLE
-from dealer_console.pit import server
 from dealer_console.table_name import TABLE_ID_VARIABLE
+from dealer_link import server as link_server
+from dealer_link.pit import server
+from dealer_link.settings import DSN_VARIABLE
 from tests.link.helpers import table_dsn
 from tests.pit.helpers import init_pit, pit_dsn
 

@@ -17,19 +17,19 @@ from dealer_console.employees import changes
 from dealer_console.employees.audit import verify_staff
 from dealer_console.employees.authorize import Refused, check
 from dealer_console.employees.registry import RegistryError, Role, find, find_by_card
-from dealer_console.link import server as link_server
-from dealer_console.link.settings import DSN_VARIABLE
-from dealer_console.pit import server
-from dealer_console.pit.replica import (
+from dealer_console.table_name import TABLE_ID_VARIABLE
+from dealer_link import server as link_server
+from dealer_link.pit import server
+from dealer_link.pit.replica import (
     DISABLE_BOUND_S,
     STAFF_VARIABLE,
     StaffFeed,
     applied_version,
     apply_pending,
 )
-from dealer_console.pit.reporter import PitReporter
-from dealer_console.pit.table_side import start_reporting
-from dealer_console.table_name import TABLE_ID_VARIABLE
+from dealer_link.pit.reporter import PitReporter
+from dealer_link.pit.table_side import start_reporting
+from dealer_link.settings import DSN_VARIABLE
 from tests.controller.conftest import Rig, start_rig
 from tests.link.helpers import table_dsn
 from tests.pit.helpers import DEALER_CARD, EXEC_CARD, SUPER_CARD, init_pit, pit_dsn, report

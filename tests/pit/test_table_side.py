@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from dealer_console.link import server as link_server
-from dealer_console.link.settings import DSN_VARIABLE
-from dealer_console.pit import server
-from dealer_console.pit.server import ReportRow
-from dealer_console.pit.table_side import ShiftFigures, report_closed, shift_start, start_reporting
 from dealer_console.reports.shift import shift_report
 from dealer_console.round import commands as c
-from dealer_console.storage.connection import open_for_reading
+from dealer_console.table_db import open_for_reading
 from dealer_console.table_name import TABLE_ID_VARIABLE
+from dealer_link import server as link_server
+from dealer_link.pit import server
+from dealer_link.pit.server import ReportRow
+from dealer_link.pit.table_side import ShiftFigures, report_closed, shift_start, start_reporting
+from dealer_link.settings import DSN_VARIABLE
 from tests.controller.conftest import start_rig
 from tests.link.helpers import table_dsn
 from tests.pit.helpers import init_pit, pit_dsn, report
@@ -74,7 +74,7 @@ def test_a_table_s_changes_reach_the_pit(tmp_path: Path, link_dsn: str,
 
 def test_the_heartbeat_goes_on_while_nothing_changes(link_dsn: str) -> None:
     init_pit(link_dsn).close()
-    from dealer_console.pit.reporter import PitReporter
+    from dealer_link.pit.reporter import PitReporter
 
     reporter = PitReporter(table_dsn(link_dsn, "t1"), "t1", heartbeat_s=0.2)
     reporter.offer(report())

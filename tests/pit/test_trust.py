@@ -8,9 +8,9 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from dealer_console.link import server as link_server
-from dealer_console.link.settings import LinkRefused
-from dealer_console.pit import server
+from dealer_link import server as link_server
+from dealer_link.pit import server
+from dealer_link.settings import LinkRefused
 from tests.link.pg_server import PgServer
 from tests.pit.helpers import (
     DEALER_CARD,

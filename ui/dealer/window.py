@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QSizePolicy,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import (
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
 from dealer_console.employees.registry import Employee, Role
-from dealer_console.errors import ConsoleError
 from dealer_console.round.state import Phase
 from ui import theme
 from ui.bridge import ControllerBridge
@@ -36,8 +34,9 @@ from ui.supervisor.win_page import WinPageDesk
 from ui.technician.area import TechnicianArea
 from ui.technician.setup_screen import SetupContext
 from ui.widgets.card_prompt import CardPrompt
-from ui.widgets.current_stack import StackPage
 from ui.widgets.fault_banner import FaultBanner
+from ui.widgets.kit import act
+from ui.widgets.pages import PageStack
 from ui.widgets.phase_bar import PhaseBar
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import PHASES
@@ -49,7 +48,7 @@ DEVICE_SHARE = 55
 """The most of the header's width (per cent) the device list may take from the round's title."""
 
 
-class DealerArea(StackPage):
+class DealerArea(QWidget):
     """The dealer's table: its strips have fixed heights and its page scrolls, so its height
     never depends on its width (a stack would otherwise take the page's wish for a need)."""
 
@@ -146,7 +145,7 @@ class DealerWindow(QMainWindow):
         body.addWidget(self.phase_bar)
         self.dealer_area = DealerArea()
         self.dealer_area.setLayout(body)
-        self.areas = QStackedWidget()
+        self.areas = PageStack()
         """The dealer's table, or a staff area (the supervisor's screens) in its place."""
         self.areas.addWidget(self.dealer_area)
         central = QWidget()
@@ -164,14 +163,11 @@ class DealerWindow(QMainWindow):
 
     def act(self, command: Callable[[], object]) -> bool:
         """Run a dealer's command; a refusal is shown in plain words with what to do."""
-        try:
-            command()
-        except ConsoleError as exc:
-            self._say(str(exc))
-            return False
+        return act(command, self._say, self._said_nothing)
+
+    def _said_nothing(self) -> None:
         self.phase_bar.clear_message()
         self.phase_bar.instruction.show()
-        return True
 
     def _say(self, problem: str, todo: str = "") -> None:
         """A refusal or a notice in the phase bar, in the sentence's place (the bar keeps its

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QWidget
 
-from dealer_console.pit.report import DeviceState, TableReport
-from dealer_console.pit.server import Ack, ReportRow
+from dealer_link.pit.report import DeviceState, TableReport
+from dealer_link.pit.server import Ack, ReportRow
 from ui.pit.window import PitWindow
 
 DEVICES = (DeviceState("Shuffler", True), DeviceState("Bet sensors", True),
@@ -68,7 +68,7 @@ def table_page() -> QWidget:
 
 def staff_link_down_page() -> QWidget:
     """The supervisor's staff screen of a table working from its copy of the casino's list
-    (the words a :class:`~dealer_console.pit.replica.StaffFeed` gives while the server does
+    (the words a :class:`~dealer_link.pit.replica.StaffFeed` gives while the server does
     not answer; no server needed)."""
     from ui.gallery.player import ScreenPlayer
 

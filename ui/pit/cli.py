@@ -56,7 +56,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_console.cli import CommandError
-    from dealer_console.link.settings import LinkError, dsn_from_environment
+    from dealer_link.settings import LinkError, dsn_from_environment
 
     try:
         dsn = dsn_from_environment()
@@ -67,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
 
         return run_pit(dsn, full_screen=args.full_screen, quit_after=args.quit_after)
     from dealer_console.cli.employees_cmd import read_card
-    from dealer_console.link import server as link_server
-    from dealer_console.pit import server
+    from dealer_link import server as link_server
+    from dealer_link.pit import server
 
     try:
         with link_server.connect(dsn) as conn:

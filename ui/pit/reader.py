@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import QMetaObject, QObject, Qt, QThread, QTimer, Signal, Slot
 
-from dealer_console.link import server as link_server
-from dealer_console.link.settings import LinkRefused
-from dealer_console.pit import server
+from dealer_link import server as link_server
+from dealer_link.pit import server
+from dealer_link.settings import LinkRefused
 
 POLL_MS = 200
 """How often the pit asks for every table's report: a change reaches the screen within this
@@ -85,7 +85,7 @@ class _Worker(QObject):
 
 
 class PitReader(QObject):
-    """``read`` carries every table's :class:`~dealer_console.pit.server.ReportRow` list,
+    """``read`` carries every table's :class:`~dealer_link.pit.server.ReportRow` list,
     ``failed`` a one-line reason, ``acked`` an acknowledgement's answer."""
 
     read = Signal(object)

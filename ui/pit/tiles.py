@@ -1,7 +1,7 @@
 """A table's tile on the pit and the alerts strip: what needs a person, loud and first.
 
-Drawn only from :class:`~dealer_console.pit.server.ReportRow` values (the reader's answer);
-no rule here beyond the words and colours of ``dealer_console/pit/alerts.py``'s alerts."""
+Drawn only from :class:`~dealer_link.pit.server.ReportRow` values (the reader's answer);
+no rule here beyond the words and colours of ``dealer_link/pit/alerts.py``'s alerts."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from dealer_console.money import format_cents
-from dealer_console.pit.alerts import Alert, alerts_of
-from dealer_console.pit.server import ReportRow
+from dealer_link.pit.alerts import Alert, alerts_of
+from dealer_link.pit.server import ReportRow
 from ui import theme
 
 LOUD = {"jackpot": (theme.FAULT_RED, theme.ON_FILL), "closed": (theme.FAULT_RED, theme.ON_FILL),

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_console.money import format_cents
-from dealer_console.pit.alerts import Alert, alerts_of, natural, pit_alerts
-from dealer_console.pit.server import Ack, ReportRow
+from dealer_link.pit.alerts import Alert, alerts_of, natural, pit_alerts
+from dealer_link.pit.server import Ack, ReportRow
 from ui import theme
 from ui.pit.tiles import TITLES, AlertRow, Tile, phase_words
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic

@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject, Signal
 from sqlite_utils import Database
 
 from dealer_console.controller import TableController
-from dealer_console.storage.connection import open_for_reading
+from dealer_console.table_db import open_for_reading
 
 Work = Callable[[Database], Any]
 Question = Callable[[], object]

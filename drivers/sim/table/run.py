@@ -17,9 +17,9 @@ from sqlite_utils import Database, Migrations
 from dealer_console.cli import CommandError
 from dealer_console.controller import OpenTable, TableController, open_table
 from dealer_console.errors import ConsoleError
-from dealer_link.settings import LinkError
-from dealer_console.pit.table_side import Reporting, start_reporting
 from dealer_console.round.state import Phase
+from dealer_link.pit.table_side import Reporting, start_reporting
+from dealer_link.settings import LinkError
 from dealer_link.wiring import start_links
 from drivers.sim.table.dealer import FAULTS, RandomDealer, SimError, install_sim_staff
 from drivers.sim.table.summary import format_summary, summary

@@ -10,8 +10,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
-from dealer_console.pit import server
-from dealer_console.pit.server import Ack, ReportRow
+from dealer_link.pit import server
+from dealer_link.pit.server import Ack, ReportRow
 from tests.pit.helpers import DEALER_CARD, SUPER_CARD, as_table, init_pit, pit_dsn, report
 from ui.fit_check import screen_problems
 from ui.gallery.pit import PIT_PAGES, sample_rows

@@ -14,10 +14,10 @@ from psycopg.conninfo import conninfo_to_dict
 from pytestqt.qtbot import QtBot
 from ui.testing import ScreenPlayer
 
-from dealer_console.link.settings import DSN_VARIABLE
-from dealer_console.pit import server
-from dealer_console.pit.replica import STAFF_VARIABLE
 from dealer_console.table_name import TABLE_ID_VARIABLE
+from dealer_link.pit import server
+from dealer_link.pit.replica import STAFF_VARIABLE
+from dealer_link.settings import DSN_VARIABLE
 from drivers.sim.table.choices import SIM_STAFF
 from tests.link.helpers import table_dsn
 from tests.link.pg_server import PgServer

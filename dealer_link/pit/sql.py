@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dealer_console.link.sql_base import ADMIN_ROLE, REFUSED, TABLE_ROLE
 from dealer_console.link.sql_base import DEFINER as _DEFINER
-from dealer_console.pit.sql_cards import CARD_SCHEMA, CARD_TABLES, STAFF_ROLES
+from dealer_link.pit.sql_cards import CARD_SCHEMA, CARD_TABLES, STAFF_ROLES
 
 PIT_ROLE = "dealer_pit"
 """The group of the podium's logins: read the reports, write only through a card."""

@@ -31,9 +31,9 @@ from sqlite_utils import Database
 from dealer_console.employees import events
 from dealer_console.employees.changes import STAFF_VARIABLE, keeps_casino_list
 from dealer_console.employees.registry import find
-from dealer_console.link.server import Connection
-from dealer_console.pit.server import StaffChange, staff_key, staff_since
 from dealer_console.storage.identity import StorageError
+from dealer_link.pit.server import StaffChange, staff_key, staff_since
+from dealer_link.server import Connection
 
 log = logging.getLogger(__name__)
 ACTOR = events.CASINO_ACTOR

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from dealer_console.pit.server import Ack, ReportRow
-from dealer_console.pit.sql_cards import ALERT_KINDS
+from dealer_link.pit.server import Ack, ReportRow
+from dealer_link.pit.sql_cards import ALERT_KINDS
 
 HEARTBEAT_S = 2.0
 """How often a table reports when nothing changes."""

@@ -2,7 +2,7 @@
 report read, an alert acknowledged and the staff list changed on a card, a pit login made.
 
 Every call is one server-side function (``pit/sql.py``); the connection is the link's
-(:func:`dealer_console.link.server.connect`), so the same timeouts and keepalives hold.
+(:func:`dealer_link.server.connect`), so the same timeouts and keepalives hold.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from pathlib import Path
 
 from dealer_console.employees.cardhash import hash_card
 from dealer_console.employees.registry import RegistryError, check_id, check_name, check_track
-from dealer_console.link.server import Connection, call
-from dealer_console.link.settings import LinkError, LinkRefused
 from dealer_console.link.sql_base import ADMIN_ROLE
-from dealer_console.pit.report import DeviceState, TableReport
-from dealer_console.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
-from dealer_console.pit.sql import _KEY as KEY
+from dealer_link.pit.report import DeviceState, TableReport
+from dealer_link.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
+from dealer_link.pit.sql import _KEY as KEY
+from dealer_link.server import Connection, call
+from dealer_link.settings import LinkError, LinkRefused
 
 STAFF_READABLE = "(employee_id, name, role, enabled, version)"
 """The columns of ``pit_staff`` an auditor reads: not the card's verifier, hash or tag."""

@@ -4,7 +4,7 @@ and as a heartbeat, on a connection of its own.
 The owner thread only :meth:`PitReporter.offer` s a new report (a lock-guarded value and an
 event), never waits for the network, as the link's sender (``link/sender.py``). The
 reporter sends the newest report only (a change overtaken by another is not sent), and
-every :data:`~dealer_console.pit.alerts.HEARTBEAT_S` even when nothing changed, so the pit
+every :data:`~dealer_link.pit.alerts.HEARTBEAT_S` even when nothing changed, so the pit
 tells a quiet table from a lost one. A server that does not answer is retried with a
 growing pause; the table plays on (the pit then shows the heartbeat lost).
 """
@@ -16,11 +16,11 @@ import threading
 import time
 from collections.abc import Callable
 
-from dealer_console.link import server as link_server
-from dealer_console.link.settings import LinkError
-from dealer_console.pit import server
-from dealer_console.pit.alerts import HEARTBEAT_S
-from dealer_console.pit.report import TableReport
+from dealer_link import server as link_server
+from dealer_link.pit import server
+from dealer_link.pit.alerts import HEARTBEAT_S
+from dealer_link.pit.report import TableReport
+from dealer_link.settings import LinkError
 
 MAX_PAUSE_S = 5.0
 STATEMENT_TIMEOUT_S = 5.0

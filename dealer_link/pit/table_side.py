@@ -20,16 +20,16 @@ from sqlite_utils import Database
 from dealer_console.controller.controller import TableController
 from dealer_console.controller.table_root import OpenTable
 from dealer_console.controller.view import TableSnapshot
+from dealer_console.link.health import HealthView
 from dealer_console.link.hook import LinkHook
-from dealer_console.link.sender import HealthView
-from dealer_console.link.settings import DSN_VARIABLE, LinkError, dsn_from_environment
-from dealer_console.pit.replica import StaffFeed, applied_version, apply_pending, keeps_casino_list
-from dealer_console.pit.report import DeviceState, TableReport
-from dealer_console.pit.reporter import PitReporter
 from dealer_console.reports.shift import shift_report
 from dealer_console.storage.connection import TableDatabase
 from dealer_console.table_db import open_for_reading
 from dealer_console.table_name import TABLE_ID_VARIABLE
+from dealer_link.pit.replica import StaffFeed, applied_version, apply_pending, keeps_casino_list
+from dealer_link.pit.report import DeviceState, TableReport
+from dealer_link.pit.reporter import PitReporter
+from dealer_link.settings import DSN_VARIABLE, LinkError, dsn_from_environment
 
 EVENTS_KEPT = 12
 SHIFT_HOURS = 8
