@@ -49,6 +49,10 @@ def offered(st: RoundState, rules: RoundRules | None = None) -> list[c.Command]:
         out.extend(c.RemoveWager(seat, kind) for seat, kind in sorted(st.wagers))
     if c.SetPlayerHand in accepts:
         out.extend(c.SetPlayerHand(seat) for seat in RoundSnapshot.of(st).players_to_set())
+        # Catfish Bend, "Irregularities": a hand reset the House Way after a first foul may
+        # be set again; whether it may is the round's answer, given once per view
+        out.extend(c.SetPlayerHand(seat) for seat, how in sorted(st.set_how.items())
+                   if how == "foul_reset_house_way")
     return out
 
 

@@ -150,3 +150,25 @@ def test_the_last_amount_typed_goes_in_with_start_game(play: list[ScreenPlayer],
     p.type_amount(p.betting.keypad, 30)
     p.start_game()
     assert p.ctl.state.wagers == {(1, "base"): 2500, (2, "base"): 3000}
+
+
+def test_a_hand_reset_after_a_first_foul_can_be_set_again(play: list[ScreenPlayer],
+                                                          tmp_path: Path) -> None:
+    """Catfish Bend, "Irregularities": a player's first foul is set the House Way and the
+    player may set the hand again; the screen lets the dealer touch that seat again, as the
+    round's offers say (never a widget's own check)."""
+    p = start(play, "catfish-bend-fortune", tmp_path / "t.db")
+    p.open_round()
+    p.until_hands_set()
+    if p.phase is Phase.BANKER_SET:
+        p.next_step()
+    p.touch_foul(2)
+    p.tap(p.hand_page.own)
+    assert p.ctl.state.set_how.get(2) == "foul_reset_house_way"
+    hand = p.ctl.state.hands[2]
+    fair = next((i, j) for i in range(7) for j in range(i + 1, 7)
+                if not p.ctl.preview_setting(2, [hand[i], hand[j]]).foul
+                and p.ctl.preview_setting(2, [hand[i], hand[j]]) != p.ctl.state.settings[2])
+    p.set_own(2, fair)
+    assert p.ctl.state.set_how.get(2) != "foul_reset_house_way"
+    assert audit(p.ctl.table.db).ok

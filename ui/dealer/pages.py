@@ -244,7 +244,7 @@ class HandPage(Page):
         todo = r.players_to_set()
         # Catfish Bend, "Irregularities": a hand reset after a first foul may be set again
         again = [s for s, how in r.set_how.items() if how == "foul_reset_house_way"
-                 and self.ctl.check(c.SetPlayerHand(s, self.ctl.house_way(s))) is None]
+                 and view.why_not(c.SetPlayerHand(s)) is None]
         seat = r.banker_seat if self._banker else (
             focus if focus in todo or focus in again else (todo[0] if todo else None))
         if seat != self._seat:

@@ -55,6 +55,10 @@ class DealerArea(QWidget):
     def hasHeightForWidth(self) -> bool:
         return False
 
+    def heightForWidth(self, _width: int) -> int:
+        # a stack asks each page directly, shown or not (QStackedLayout::heightForWidth)
+        return -1
+
 
 class DealerWindow(QMainWindow):
     def __init__(self, controller: TableController, bridge: ControllerBridge,

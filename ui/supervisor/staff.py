@@ -78,10 +78,13 @@ class StaffScreen(SupervisorScreen):
         self.add_button = TouchButton("Add an employee", ButtonRole.PRIMARY)
         self.add_button.clicked.connect(self.show_add)
         left = QVBoxLayout()
-        left.addWidget(_label("Staff", "heading"))
+        heading = QHBoxLayout()  # the list's source beside its title: no height taken from it
+        heading.addWidget(_label("Staff", "heading"))
         self.source = _label(role="hint")
         """Whose list and since when, where the table keeps the casino's (``docs/pit.md``)."""
-        left.addWidget(self.source)
+        self.source.setWordWrap(True)
+        heading.addWidget(self.source, 1)
+        left.addLayout(heading)
         self._show_source()
         if self.ctl.staff.list_status is not None:  # the link can go down between views
             ticker = QTimer(self)

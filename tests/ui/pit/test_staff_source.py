@@ -12,7 +12,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 from pytestqt.qtbot import QtBot
-from ui.testing import ScreenPlayer
+from ui.gallery.player import ScreenPlayer
 
 from dealer_console.table_name import TABLE_ID_VARIABLE
 from dealer_link.pit import server
