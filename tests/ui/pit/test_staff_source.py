@@ -12,7 +12,6 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 from pytestqt.qtbot import QtBot
-from ui.gallery.player import ScreenPlayer
 
 from dealer_console.table_name import TABLE_ID_VARIABLE
 from dealer_link.pit import server
@@ -22,6 +21,7 @@ from drivers.sim.table.choices import SIM_STAFF
 from tests.link.helpers import table_dsn
 from tests.link.pg_server import PgServer
 from tests.pit.helpers import EXEC_CARD, init_pit
+from ui.gallery.player import ScreenPlayer
 from ui.supervisor.staff import StaffScreen
 
 
