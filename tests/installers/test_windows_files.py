@@ -35,7 +35,8 @@ def test_the_pyinstaller_spec_runs_and_bundles_what_the_console_reads(tmp_path: 
         return make
 
     hooks = type("hooks", (), {
-        "collect_submodules": staticmethod(lambda name: [f"{name}.x"]),
+        "collect_submodules": staticmethod(
+            lambda name, filter=None: [m for m in [f"{name}.x"] if filter is None or filter(m)]),
         "copy_metadata": staticmethod(lambda name: [(f"{name}.dist-info", ".")])})
     import sys
     import types

@@ -67,6 +67,7 @@ def test_a_paytable_over_100_percent_is_shown_refused(play: list[ScreenPlayer],
     console = start_console(profile, tmp_path / "t.db", simulated=True, link="in-process")
     p = ScreenPlayer(console)
     play.append(p)
+    console.window.resize(1280, 800)  # the table's screen: every screen's button in sight
     console.window.show()
     p.wait(lambda: all(d.connected for d in p.ctl.snapshot().devices), "the devices")
     screen = open_profile(p)
