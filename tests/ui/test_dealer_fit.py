@@ -188,11 +188,12 @@ def test_every_dealer_page_fits_both_screens(started: list[ScreenPlayer], tmp_pa
         _lay_out(p.window, QSize(width, height))
         problems = screen_problems(p.window, QSize(width, height))
         assert not problems, f"{state} at {width}x{height}: " + "; ".join(problems[:6])
-        # what the dealer touches is whole on screen, never scrolled half away
+        # what the dealer touches or must read at once is whole on screen, never scrolled
+        # half away: the keypads, the phase bar, a fault and the card prompt in the top strip
         page = p.window.stack.currentWidget()
         assert page is not None
-        for part in (p.window.phase_bar, *page.findChildren(AmountKeypad),
-                     *page.findChildren(NumberPad)):
+        for part in (p.window.phase_bar, p.window.faults, p.window.card_prompt,
+                     *page.findChildren(AmountKeypad), *page.findChildren(NumberPad)):
             if part.isVisible():
                 shown = part.visibleRegion().boundingRect().size()
                 assert shown == part.size(), f"{state} at {width}x{height}: {part!r} shows " \

@@ -92,7 +92,7 @@ class DealerWindow(QMainWindow):
         header.addWidget(self.devices)
         header.addWidget(self.colours)
 
-        self.faults = FaultBanner()
+        self.faults = FaultBanner(compact=True)
         self.table = TableView(controller.rules.seats)
         self.table.seat_tapped.connect(self._seat_tapped)
         self.stack, self.pages = build_pages(controller, self.act)
@@ -139,7 +139,7 @@ class DealerWindow(QMainWindow):
         self.top_row.setContentsMargins(0, 0, 0, 0)
         self.top_row.addWidget(self.title, 2)
         self.top_row.addWidget(self.header, 3)
-        self.top_row.addWidget(self.fault_area, 3)
+        self.top_row.addWidget(self.fault_area, 4)  # a fault says more than the devices: room
         body = QVBoxLayout()
         body.setContentsMargins(theme.SPACING // 2, 0, theme.SPACING // 2, 0)
         body.setSpacing(0)

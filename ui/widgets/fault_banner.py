@@ -20,8 +20,11 @@ WARNING_SIGN = "\u26a0"
 class FaultBanner(QFrame):
     """``set_faults([(device, problem, remedy), ...])``; hidden while there are none."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, compact: bool = False) -> None:
         super().__init__(parent)
+        self.compact = compact
+        """Each fault as one wrapped sentence in small bold type (the dealer's top strip, a fixed
+        height: three columns there cut the words), instead of three columns."""
         self.setProperty("role", "fault")
         # grows with wrapped text: a fault's words are never cut off
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
@@ -41,7 +44,8 @@ class FaultBanner(QFrame):
         return self._faults
 
     def set_faults(self, faults: Sequence[Fault]) -> None:
-        if tuple(faults) == self._faults and len(self._labels) == 3 * len(self._faults):
+        per_fault = 1 if self.compact else 3
+        if tuple(faults) == self._faults and len(self._labels) == per_fault * len(self._faults):
             return  # the same faults: the labels laid out stay (redrawn on every change)
         self._faults = tuple(faults)
         for label in self._labels:
@@ -49,6 +53,12 @@ class FaultBanner(QFrame):
             label.deleteLater()
         self._labels = []
         for row, (device, problem, remedy) in enumerate(self._faults):
+            if self.compact:
+                line = self._label(f"{WARNING_SIGN} {device}: {problem}"
+                                   + (f" - {remedy}" if remedy else ""), "line")
+                line.setStyleSheet(f"font-size: {theme.FONT_SMALL}px; font-weight: bold;")
+                self._grid.addWidget(line, row, 0, 1, 3)
+                continue
             cells = (
                 self._label(f"{WARNING_SIGN} {device}", "device"),
                 self._label(problem, "problem"),
