@@ -16,6 +16,7 @@ from dealer_console.round.jackpot_kinds import SPOT_OF_KIND
 from dealer_console.round.machine import button_seat
 from dealer_console.round.rules import ActionSeatMethod, Banking, DealMethod
 from dealer_console.round.seats import piles_in_deal_order, seven_piles
+from dealer_console.round.snapshot import RoundSnapshot
 from dealer_console.round.state import Phase, RoundState
 from drivers.sim.table.choices import HANDS, _amount, planned_wagers, random_setting, rng_for
 from drivers.sim.table.fault_plan import Counters, FaultPlan
@@ -210,7 +211,11 @@ class PhasePolicy:
 
     def _players_set(self) -> None:
         st = self.state
-        left = [s for s in st.seats_with_base() if s != st.banker_seat and s not in st.settings]
+        # the round says whose hand is set now (Catfish Bend: the house's after a player
+        # banker's, so not in this step)
+        todo = set(RoundSnapshot.of(st).players_to_set())
+        left = [s for s in st.seats_with_base() if s != st.banker_seat and s not in st.settings
+                and s in todo]
         again = []
         if self.rules.foul.value == "reset_once_then_dead":
             # Catfish Bend's second chance: a hand reset after a first foul may be set again.
