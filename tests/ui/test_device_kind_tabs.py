@@ -9,6 +9,7 @@ from typing import Any
 from dealer_console.controller import TableController, open_table
 from dealer_console.devices.kinds import DeviceKind
 from dealer_console.profiles.loader import get_profile
+from dealer_link.wiring import start_links
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.dealer import install_sim_staff
 from tests.drivers.test_adding_a_device import LampDriver, lamp_kind
@@ -19,7 +20,8 @@ __all__ = ["lamp_kind"]  # the fixture, used below
 
 def test_simulated_it_shows_in_health_and_the_technicians_device_list(
         lamp_kind: DeviceKind, tmp_path: Path, qtbot: Any) -> None:
-    opened = open_table(tmp_path / "table.db", get_profile("washington-face-up"), actor="test")
+    opened = open_table(tmp_path / "table.db", get_profile("washington-face-up"), actor="test",
+                        links=start_links)
     install_sim_staff(opened.db)
     hardware = SimulatedHardware(seed=1, link="in-process",
                                  devices=("shuffler", "test-lamp")).start()
