@@ -21,7 +21,6 @@ from dealer_console.controller.controller import TableController
 from dealer_console.controller.table_root import OpenTable
 from dealer_console.controller.view import TableSnapshot
 from dealer_console.link.health import HealthView
-from dealer_console.link.hook import LinkHook
 from dealer_console.reports.shift import shift_report
 from dealer_console.storage.connection import TableDatabase
 from dealer_console.table_db import open_for_reading
@@ -163,8 +162,7 @@ def start_reporting(controller: TableController, opened: OpenTable, *,
     reporter = reporter_from_environment(opened.db_path, feed)
     if reporter is None:
         return None
-    port = opened.jackpot.link if opened.jackpot is not None else None
-    hook = port if isinstance(port, LinkHook) else None  # the link's health, not the port's
+    hook = opened.link
     listener = TableReporting(
         reporter, link=(lambda: hook.health.view()) if hook is not None else (lambda: None),
         staff=feed.status if feed is not None else None)

@@ -14,8 +14,9 @@ from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.money import format_cents
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
-from ui.dealer.page_kit import Act, Page, Scroller, clear_layout, label
+from ui.dealer.page_kit import Act, Page, Scroller, clear_layout
 from ui.widgets.amount_keypad import AmountKeypad
+from ui.widgets.kit import label
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import kind_name, seat_name
 

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QHBoxLayout,
-    QLabel,
     QScrollArea,
     QScroller,
     QVBoxLayout,
@@ -21,14 +20,6 @@ from dealer_console.controller import TableController, TableSnapshot
 
 Act = Callable[[Callable[[], object]], bool]
 """Run a command; a refusal is shown to the dealer and False returned."""
-
-
-def label(text: str = "", role: str = "") -> QLabel:
-    widget = QLabel(text)
-    widget.setWordWrap(True)
-    if role:
-        widget.setProperty("role", role)
-    return widget
 
 
 def clear_layout(layout: QGridLayout | QHBoxLayout | QVBoxLayout) -> None:

@@ -21,9 +21,10 @@ from dealer_console.round.state import MisdealReason, Phase
 from dealer_console.round.values import DICE_RANGE
 from ui import theme
 from ui.dealer.betting import BankPage, BettingPage
-from ui.dealer.page_kit import Act, Page, Scroller, label, layout_widgets
+from ui.dealer.page_kit import Act, Page, Scroller, layout_widgets
 from ui.dealer.settle_page import EndPage, SettlementPage
 from ui.widgets.card import CardRow
+from ui.widgets.kit import label
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import MISDEALS, seat_name

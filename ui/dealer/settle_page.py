@@ -22,8 +22,9 @@ from dealer_console.round.snapshot import RoundSnapshot
 from dealer_console.setting import Setting
 from ui import theme
 from ui.dealer.jackpot_panel import JackpotPanel
-from ui.dealer.page_kit import Act, Page, clear_layout, label
+from ui.dealer.page_kit import Act, Page, clear_layout
 from ui.widgets.card import CardRow
+from ui.widgets.kit import label
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 from ui.words import kind_name, line_words, seat_name
 
