@@ -47,6 +47,9 @@ def diagnostics_text(d: DiagnosticsSnapshot) -> str:
         f"  events dropped {d.events_unread_dropped}",
         f"last error: {d.last_error or 'none'}",
     ]
+    if d.internal_errors or d.loop_restarts:  # the driver's own faults, survived (issue 22)
+        lines.append(f"driver faults {d.internal_errors}  restarts of its loop "
+                     f"{d.loop_restarts}: report them with the frames saved to a file")
     if d.extra:  # the device's own details (each bet-sensor node), one wrapped line
         lines.append("; ".join(f"{k}: {v.strip()}" for k, v in sorted(d.extra.items())))
     return "\n".join(lines)
