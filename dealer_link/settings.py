@@ -76,3 +76,11 @@ def dsn_from_environment(given: str | None = None) -> str:
     """The server's address: ``given`` (a command's ``--dsn``) or the environment's."""
     value = given if given is not None else os.environ.get(DSN_VARIABLE, "")
     return check_dsn(value)
+
+
+def has_link_login() -> bool:
+    """The table has a login on the link's server (its address and its name both set): only
+    then is the PostgreSQL client loaded, so a table without a link starts without it."""
+    from dealer_console.table_name import TABLE_ID_VARIABLE
+
+    return bool(os.environ.get(DSN_VARIABLE)) and bool(os.environ.get(TABLE_ID_VARIABLE))

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dealer_console.jackpot_values.config import TableJackpots
 from dealer_console.link.health import LinkHealth
 from dealer_console.link.hook import LinkHook
 from dealer_console.table_name import TABLE_ID_VARIABLE
-from dealer_link.asker import HitAsker
-from dealer_link.sender import OutboxSender
 from dealer_link.settings import LinkError, check_link_name, dsn_from_environment
+
+if TYPE_CHECKING:
+    from dealer_link.sender import OutboxSender
 
 
 def table_id_from_environment() -> str:
@@ -30,6 +32,11 @@ def start_links(db_path: str | Path, jackpots: TableJackpots | None
     linked = {g.spot: g for g in (jackpots.games if jackpots else ()) if g.linked}
     if not linked:
         return None, []
+    # the PostgreSQL client and its threads only for a table that plays a linked game: every
+    # other table starts without loading them
+    from dealer_link.asker import HitAsker
+    from dealer_link.sender import OutboxSender
+
     dsn = dsn_from_environment()
     table_id = table_id_from_environment()
     health = LinkHealth()

@@ -17,7 +17,7 @@ from dealer_console.controller import OpenTable, TableController, TableDevices, 
 from dealer_console.devices.config import load_devices
 from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.profiles.model import Profile
-from dealer_link.pit.table_side import Reporting, report_closed, start_reporting
+from dealer_link.settings import has_link_login
 from dealer_link.wiring import start_links
 from ui.background_audit import BackgroundAudit, start_background_audit
 from ui.bridge import ControllerBridge
@@ -27,6 +27,7 @@ from ui.theme import apply_theme
 from ui.watchdog import SystemdWatchdog
 
 if TYPE_CHECKING:
+    from dealer_link.pit.table_side import Reporting
     from drivers.sim.hardware import SimulatedHardware
     from ui.world import WorldWindow
 
@@ -66,6 +67,16 @@ def jackpot_spots(profile: Profile) -> tuple[int, ...]:
     return tuple(g.spot for g in profile.jackpots.games) if profile.jackpots else (1,)
 
 
+def _start_pit(controller: TableController, opened: OpenTable) -> Reporting | None:
+    """Report to the pit where the table has a login on the link's server; the pit's module
+    (and the PostgreSQL client under it) is loaded only then."""
+    if not has_link_login():
+        return None
+    from dealer_link.pit.table_side import start_reporting
+
+    return start_reporting(controller, opened)
+
+
 def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
                   devices_file: str | Path | None = None, link: str = "pty",
                   four_colour: bool = False, meter_display: bool = True) -> Console:
@@ -103,7 +114,7 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
         bridge = ControllerBridge(controller)
         controller.start()
         window = DealerWindow(controller, bridge, four_colour=four_colour)
-        pit = start_reporting(controller, opened)  # the pit (docs/pit.md)
+        pit = _start_pit(controller, opened)  # the pit (docs/pit.md)
     except BaseException:
         for driver in drivers:
             driver.stop()
@@ -146,7 +157,12 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
     if not report.ok:
         if not full_screen:  # a technician's terminal: one line, status 2
             raise SelfTestFailed(report)
-        closed = report_closed(Path(db_path), [f"{c.item}: {c.detail}" for c in report.failures])
+        closed = None
+        if has_link_login():  # the pit hears the table is closed (docs/pit.md)
+            from dealer_link.pit.table_side import report_closed
+
+            closed = report_closed(Path(db_path),
+                                   [f"{c.item}: {c.detail}" for c in report.failures])
         try:  # the pit hears the table is closed (docs/pit.md)
             return show_self_test_failure(app, report, watchdog, quit_after)
         finally:

@@ -28,7 +28,7 @@ from dealer_console.table_name import TABLE_ID_VARIABLE
 from dealer_link.pit.replica import StaffFeed, applied_version, apply_pending, keeps_casino_list
 from dealer_link.pit.report import DeviceState, TableReport
 from dealer_link.pit.reporter import PitReporter
-from dealer_link.settings import DSN_VARIABLE, LinkError, dsn_from_environment
+from dealer_link.settings import LinkError, dsn_from_environment, has_link_login
 
 EVENTS_KEPT = 12
 SHIFT_HOURS = 8
@@ -126,7 +126,7 @@ def reporter_from_environment(db_path: Path, feed: StaffFeed | None = None
     """A reporter for this table if it has a login on the link's server (both variables set),
     else None; a bad address is a :class:`LinkError` (the console says it at start).
     ``feed``: the casino's staff list's changes are fetched on each pass."""
-    if not os.environ.get(DSN_VARIABLE) or not os.environ.get(TABLE_ID_VARIABLE):
+    if not has_link_login():
         return None
     figures = ShiftFigures(db_path)
     return PitReporter(dsn_from_environment(), os.environ[TABLE_ID_VARIABLE],

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from dealer_console.jackpot.display import MeterDisplay, meter_display
 from dealer_console.storage.connection import TableDatabase
 from dealer_console.table_db import open_for_reading
-from dealer_link import server
-from dealer_link.display import with_linked_meters
 from ui.widgets.reader import BackgroundReader
+
+if TYPE_CHECKING:
+    from dealer_link.server import Connection
 
 
 class MeterReader(BackgroundReader):
@@ -38,7 +40,7 @@ class MeterReader(BackgroundReader):
         self._links = dict(links or {})
         self._dsn = dsn
         self._db: TableDatabase | None = None
-        self._link: server.Connection | None = None
+        self._link: Connection | None = None
         self.answered.connect(self.read)
 
     def request(self) -> None:
@@ -66,6 +68,10 @@ class MeterReader(BackgroundReader):
     def _linked(self, display: MeterDisplay) -> MeterDisplay:
         if self._dsn is None:
             raise RuntimeError("this table has no address for its jackpot link")
+        # the PostgreSQL client loaded on the reader's thread, by a linked table only
+        from dealer_link import server
+        from dealer_link.display import with_linked_meters
+
         if self._link is None:
             self._link = server.connect(self._dsn, who="meter display")
         return with_linked_meters(display, self._links, self._link)

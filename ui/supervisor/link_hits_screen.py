@@ -19,8 +19,6 @@ from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.jackpot_values.link_records import LinkedHit
 from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
-from dealer_link import server
-from dealer_link.display import linked_hits
 from ui.bridge import ControllerBridge
 from ui.supervisor.jackpot_screen import fill, table_widget, when
 from ui.supervisor.session import Session
@@ -43,6 +41,11 @@ class LinkReader(BackgroundReader):
         self.ask(lambda: self._read(links))
 
     def _read(self, links: list[str]) -> list[LinkedHit]:
+        # the PostgreSQL client is loaded here, on the reader's thread, the first time a
+        # linked table's supervisor looks: an unlinked table's start never loads it
+        from dealer_link import server
+        from dealer_link.display import linked_hits
+
         conn = server.connect(self.dsn, who=self.who)
         try:
             hits = [hit for link in links for hit in linked_hits(conn, link)]
