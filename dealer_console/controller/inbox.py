@@ -17,18 +17,35 @@ from dealer_console.devices.events import DeviceEvent
 
 class Inbox:
     def __init__(self, wake: Callable[[], None] | None = None) -> None:
-        self.wake = wake
-        """Called after an event is queued (the console's Qt bridge emits a queued signal; a
-        headless owner pumps)."""
         self._queue: queue.SimpleQueue[DeviceEvent] = queue.SimpleQueue()
         self._ready: deque[DeviceEvent] = deque()
         self._held: list[DeviceEvent] = []
+        self._wake = wake
+
+    @property
+    def wake(self) -> Callable[[], None] | None:
+        """Called after an event is queued (the console's Qt bridge emits a queued signal; a
+        headless owner pumps)."""
+        return self._wake
+
+    @wake.setter
+    def wake(self, wake: Callable[[], None] | None) -> None:
+        # The drivers run before their owner is ready: their first events (a device
+        # connected) can be queued before the console's bridge sets its wake, and nothing
+        # woke the owner for them until the next event, which a quiet device never sends
+        # (CI, stop 29: a console never saw its devices connect). A wake set over waiting
+        # events is called at once. Set first, checked after: an event queued in between is
+        # seen by one of the two.
+        self._wake = wake
+        if wake is not None and (self._ready or not self._queue.empty()):
+            wake()
 
     def put(self, event: DeviceEvent) -> None:
         """Any thread: queue ``event`` and wake the owner."""
         self._queue.put(event)
-        if self.wake is not None:
-            self.wake()
+        wake = self._wake
+        if wake is not None:
+            wake()
 
     def next(self, timeout: float) -> DeviceEvent | None:
         """Owner thread: the next event (held ones put back first), waiting up to ``timeout``
@@ -49,8 +66,9 @@ class Inbox:
         if self._held:
             self._ready.extend(self._held)
             self._held.clear()
-            if self.wake is not None:
-                self.wake()
+            wake = self._wake
+            if wake is not None:
+                wake()
 
     def drop_held(self) -> None:
         """A new deal or a new round: the facts held for the old one are void."""

@@ -43,6 +43,20 @@ def test_the_inbox_holds_an_early_fact_and_puts_it_back_after_the_next_turn() ->
     assert inbox.next(0) is None
 
 
+def test_events_queued_before_the_owner_s_wake_are_woken_for_when_it_is_set() -> None:
+    """The drivers start before the console's bridge: a device's first event (connected) came
+    before the wake was set and was never pumped until the device spoke again."""
+    inbox = Inbox()
+    early = LinkHealthChanged(device=LINK_DEVICE, seq=1)
+    inbox.put(early)
+    woken: list[int] = []
+    inbox.wake = lambda: woken.append(1)
+    assert woken == [1]
+    assert inbox.next(0) is early
+    inbox.wake = lambda: woken.append(2)  # nothing waiting: not woken for nothing
+    assert woken == [1]
+
+
 def test_one_view_per_turn_of_the_loop(rig: Rig) -> None:
     ctl = rig.controller
     views: list[TableSnapshot] = []
