@@ -11,6 +11,8 @@ staff list changed on a card the server checks, with the guesses at a card bound
   oldest of those leaves the window, or until a link administrator lifts it
   (``pit_card_unlock``, written in ``pit_card_unlocks`` with a reason). A refusal while
   locked is recorded but does not count: the lock ends at the time it says.
+- **The trace is bounded too.** A refusal that does not count (made while locked, or before
+  any card was read) is written at most :data:`FLOOD_PER_MINUTE` times a minute per login.
 - Attempts of one login are taken one at a time (an advisory lock on the login), so two
   swipes at once cannot both slip under the bound.
 """
@@ -22,6 +24,9 @@ from dealer_console.link.sql_base import DEFINER as _DEFINER
 
 LOCK_FAILURES = 5
 LOCK_WINDOW_MIN = 10
+FLOOD_PER_MINUTE = 20
+"""Refusals that do not count towards the lock (a locked login's, a wrong table's) written
+per login per minute at most; the rest are refused unwritten (the lock bounds the others)."""
 ALERT_KINDS = ("jackpot", "closed", "device", "heartbeat", "link")
 STAFF_ROLES = ("dealer", "supervisor", "technician", "executive")
 
@@ -92,6 +97,17 @@ CARD_SCHEMA: tuple[str, ...] = (
         text_out text := p_refusal;
         n integer;
     BEGIN
+        -- a refusal that does not count (the login locked, a wrong table or id) is bounded
+        -- by nothing else: past a minute's share, it is refused unwritten, so a hostile
+        -- login cannot fill the server's disk with its trace; the trace keeps its start
+        IF NOT p_counts AND (SELECT count(*) FROM pit_card_attempts a
+                WHERE a.login = session_user AND NOT a.counts
+                  AND a.at > clock_timestamp() - interval '1 minute') >= {FLOOD_PER_MINUTE}
+        THEN
+            RETURN regexp_replace(text_out || ' (not written down: this login made more '
+                'than {FLOOD_PER_MINUTE} refused attempts in the last minute)',
+                '{NAME_FORBIDDEN}', '?', 'g');
+        END IF;
         -- the caller's words are in it (a table's name, an employee id): no control or
         -- formatting character reaches an administrator's terminal or screen
         INSERT INTO pit_card_attempts (caller, action, refusal, counts)

@@ -11,7 +11,7 @@ import pytest
 from dealer_console.employees.cardhash import KdfParams, hash_card
 from dealer_link import server as link_server
 from dealer_link.pit import server
-from dealer_link.pit.sql_cards import LOCK_FAILURES
+from dealer_link.pit.sql_cards import FLOOD_PER_MINUTE, LOCK_FAILURES
 from dealer_link.settings import LinkRefused
 from tests.pit.helpers import (
     DEALER_CARD,
@@ -99,6 +99,33 @@ def test_five_refused_cards_lock_the_login_until_the_administrator_lifts_it(
     unlocks = admin.execute(b"SELECT login, reason FROM pit_card_unlocks").fetchall()
     assert [str(u[0]) for u in unlocks] == [login]
     assert server.card_attempts(admin, 3)[0].refusal.startswith("card attempts from the login")
+    admin.close()
+
+
+def test_a_locked_login_cannot_flood_the_trace(link_dsn: str) -> None:
+    """Issue 27: a locked login's refusals did not count, so nothing bounded them: a hostile
+    table could write rows without end. A minute's share is written, the rest refused
+    unwritten, and every other login's trace goes on."""
+    admin = init_pit(link_dsn)
+    with as_table(link_dsn, "t1") as t1, as_table(link_dsn, "t2") as t2:
+        server.send_report(t1, report(jackpots_waiting=1))
+        login = str(t1.info.user)
+        for n in range(LOCK_FAILURES):
+            with pytest.raises(LinkRefused):
+                server.acknowledge(t1, "t1", "jackpot", f";99990000{n:04d}=9?")
+        words = []
+        for _ in range(FLOOD_PER_MINUTE + 15):
+            with pytest.raises(LinkRefused) as refused:
+                server.acknowledge(t1, "t1", "jackpot", SUPER_CARD)
+            words.append(str(refused.value))
+        assert all("locked until" in w for w in words)  # still told why, written or not
+        assert "not written down" not in words[FLOOD_PER_MINUTE - 1]
+        assert all("not written down" in w for w in words[FLOOD_PER_MINUTE:])
+        counted = [r[4] for r in _attempts(admin) if r[0] == login]
+        assert counted == ["true"] * LOCK_FAILURES + ["false"] * FLOOD_PER_MINUTE
+        with pytest.raises(LinkRefused, match="no table t9"):  # another login: written
+            server.acknowledge(t2, "t9", "jackpot", SUPER_CARD)
+        assert [r[0] for r in _attempts(admin)][-1] == str(t2.info.user)
     admin.close()
 
 
