@@ -22,6 +22,7 @@ keeps the table's own list as before.
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 import threading
 from datetime import UTC, datetime
@@ -32,7 +33,7 @@ from dealer_console.employees import events
 from dealer_console.employees.changes import STAFF_VARIABLE, keeps_casino_list
 from dealer_console.employees.registry import find
 from dealer_console.storage.identity import StorageError
-from dealer_link.pit.server import StaffChange, staff_key, staff_since
+from dealer_link.pit.server import StaffChange, staff_holds, staff_key, staff_since
 from dealer_link.server import Connection
 
 log = logging.getLogger(__name__)
@@ -41,15 +42,44 @@ DISABLE_BOUND_S = 5.0
 """A change made on the server is in force at every connected table within this: the
 reporter's pass (at least every 2 s, ``alerts.HEARTBEAT_S``) fetches it and the owner thread
 applies it within half a second (``ui/app.py``), with room for a loaded machine."""
-__all__ = ["STAFF_VARIABLE", "StaffFeed", "applied_version", "apply_pending",
-           "keeps_casino_list"]
+__all__ = ["STAFF_VARIABLE", "StaffFeed", "applied_change", "applied_version",
+           "apply_pending", "keeps_casino_list"]
+
+Point = tuple[int, str]
+"""A change of the casino's list by its number and its mark: where a table's fetch resumes."""
+
+_ACTOR_TAIL = re.compile(r"^(\d+)(?: \((?:mark ([0-9a-f]+))?(?:; )?"
+                         r"(?:the list taken whole at change (\d+), mark ([0-9a-f]*))?\))?$")
+
+
+def _actor(version: int, mark: str, whole: Point | None = None) -> str:
+    """The actor of a change applied from the list: its number, its mark, and after the
+    server went back the point the list was taken whole at (where the next fetch resumes,
+    so a change held back then is not applied by a restart)."""
+    parts = [f"mark {mark}"] if mark else []
+    if whole is not None:
+        parts.append(f"the list taken whole at change {whole[0]}, mark {whole[1]}")
+    return f"{ACTOR}{version}" + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def applied_change(db: Database) -> Point:
+    """Where this table's replica resumes, read from its own log: the last change of the
+    casino's list it applied (or the point it last took the whole list at)."""
+    row = db.execute("SELECT actor FROM employee_log WHERE actor LIKE ? ORDER BY entry DESC "
+                     "LIMIT 1", [ACTOR + "%"]).fetchone()
+    if row is None:
+        return 0, ""
+    found = _ACTOR_TAIL.match(str(row[0])[len(ACTOR):])
+    if found is None:  # not a form this console writes: the list is taken whole again
+        return 1, ""
+    if found.group(3) is not None:
+        return int(found.group(3)), found.group(4)
+    return int(found.group(1)), found.group(2) or ""
 
 
 def applied_version(db: Database) -> int:
-    """The last change of the casino's list this table applied, read from its own log."""
-    row = db.execute("SELECT actor FROM employee_log WHERE actor LIKE ? ORDER BY entry DESC "
-                     "LIMIT 1", [ACTOR + "%"]).fetchone()
-    return int(str(row[0])[len(ACTOR):]) if row else 0
+    """The number of the last change of the casino's list this table applied."""
+    return applied_change(db)[0]
 
 
 def _now() -> str:
@@ -64,10 +94,13 @@ def _clock(stamp: str) -> str:
 class StaffFeed:
     """The changes fetched from the server (reporter thread) waiting for the owner thread."""
 
-    def __init__(self, start_after: int = 0) -> None:
+    def __init__(self, start_after: int = 0, mark: str = "") -> None:
         self._lock = threading.Lock()
         self._pending: list[StaffChange] = []
-        self._seen = start_after
+        self._whole = False
+        """The pending changes are the whole list, taken after the server went back."""
+        self._seen: Point = (start_after, mark)
+        self._applied: Point = (start_after, mark)
         self._key: bytes | None = None
         self.heard_at: str | None = None
         """When the server last answered (UTC), or None: not yet."""
@@ -75,20 +108,35 @@ class StaffFeed:
         """When the server stopped answering (UTC), or None: it answers."""
         self.problem = ""
         """Why the last changes fetched could not be applied, or empty."""
+        self.went_back = ""
+        """What the table did when the server no longer held its last change, or empty."""
 
     def fetch(self, conn: Connection) -> int:
-        """Ask for the changes after the newest one held; how many came (reporter thread)."""
+        """Ask for the changes after the newest one held; how many came (reporter thread).
+
+        A server restored from a backup numbers its next changes as the lost ones were: the
+        table would skip them (a disable among them). So each pass first asks whether the
+        server still holds the table's last change, by number and mark; when it does not,
+        the whole list is taken (:func:`apply_pending` says what it applies of it)."""
         key = self._key if self._key is not None else staff_key(conn)
         with self._lock:
-            after = self._seen
-        changes = staff_since(conn, after)
+            after, mark = self._seen
+        whole = after > 0 and not staff_holds(conn, after, mark)
+        changes = staff_since(conn, 0 if whole else after)
         with self._lock:
             self._key = key
-            fresh = [c for c in changes if c.version > self._seen]
+            self.heard_at, self.failing_since = _now(), None
+            if whole:
+                self._pending, self._whole = list(changes), True
+                self._seen = (changes[-1].version, changes[-1].mark) if changes else (0, "")
+                self.went_back = (f"the server no longer holds change {after} this table "
+                                  f"applied (restored from a backup?): its list taken whole "
+                                  f"at {_clock(self.heard_at)}")
+                return len(changes)
+            fresh = [c for c in changes if c.version > self._seen[0]]
             self._pending.extend(fresh)
             if fresh:
-                self._seen = fresh[-1].version
-            self.heard_at, self.failing_since = _now(), None
+                self._seen = (fresh[-1].version, fresh[-1].mark)
         return len(fresh)
 
     def failed(self) -> None:
@@ -96,23 +144,31 @@ class StaffFeed:
             if self.failing_since is None:
                 self.failing_since = _now()
 
-    def rewind(self, before: int, problem: str) -> None:
-        """Changes taken but not applied (the table's file refused the write): forget them
-        and everything after, so the next pass asks the server again from ``before`` (a
-        change taken is never silently lost: a disable would then never reach this table)."""
+    def rewind(self, problem: str) -> None:
+        """Changes taken but not applied (the table's file refused the write): forget them,
+        so the next pass asks the server again from the last point applied (a change taken
+        is never silently lost: a disable would then never reach this table)."""
         with self._lock:
-            self._pending, self._seen = [], min(self._seen, before)
+            self._pending, self._whole = [], False
+            self._seen = self._applied
             self.problem = problem[:200]
 
-    def settled(self) -> None:
-        """The changes taken were applied: no problem to say."""
+    def settled(self, point: Point, held_back: int = 0) -> None:
+        """The changes taken were applied up to ``point``: no problem to say."""
         with self._lock:
+            self._applied = point
             self.problem = ""
+            if held_back:
+                self.went_back = self.went_back.split(";")[0] + (
+                    f"; {held_back} change(s) held back (an enable, a role or a card the "
+                    f"server's older list would give back): an executive makes them again "
+                    f"at the pit")
 
-    def take(self) -> tuple[bytes | None, list[StaffChange]]:
+    def take(self) -> tuple[bytes | None, list[StaffChange], bool]:
         with self._lock:
             pending, self._pending = self._pending, []
-            return self._key, pending
+            whole, self._whole = self._whole, False
+            return self._key, pending, whole
 
     def status(self) -> str:
         """What the table says of its list, in words: while the server does not answer,
@@ -126,27 +182,33 @@ class StaffFeed:
                 return (f"staff list: the casino's, copy from {_clock(self.heard_at)} "
                         f"(link down)")
             if self.problem:
-                return (f"staff list: the casino's, changes after {self._seen} not applied "
-                        f"yet ({self.problem}); asked again")
+                return (f"staff list: the casino's, changes after {self._seen[0]} not "
+                        f"applied yet ({self.problem}); asked again")
+            if self.went_back:
+                return f"staff list: the casino's; {self.went_back}"
             if self.heard_at is None:
                 return "staff list: the casino's, not yet heard from the server"
-            return (f"staff list: the casino's, change {self._seen}, heard "
+            return (f"staff list: the casino's, change {self._seen[0]}, heard "
                     f"{_clock(self.heard_at)}")
 
 
 def apply_pending(db: Database, feed: StaffFeed) -> int:
     """Apply the fetched changes not yet in this table's log, in the server's order, each a
     staff event of the chain (owner thread). Returns how many were applied."""
-    key, changes = feed.take()
+    key, changes, whole = feed.take()
     if not changes:
         return 0  # the usual case, every half second: nothing to write
     try:
-        done = _apply_all(db, key, changes)
+        if whole:
+            done, held_back = _take_whole(db, key, changes)
+        else:
+            done, held_back = _apply_all(db, key, changes), 0
     except (sqlite3.Error, StorageError) as exc:  # a busy or full file: asked again
         log.warning("the casino's staff list's changes were not applied: %s", exc)
-        feed.rewind(min(c.version for c in changes) - 1, str(exc))
+        feed.rewind(str(exc))
         return 0
-    feed.settled()
+    feed.settled(applied_change(db) if done else (changes[-1].version, changes[-1].mark),
+                 held_back)
     return done
 
 
@@ -154,9 +216,7 @@ def _apply_all(db: Database, key: bytes | None, changes: list[StaffChange]) -> i
     done = 0
     with db.atomic():
         last = applied_version(db)
-        if key is not None:
-            db.execute("UPDATE employee_secret SET secret = ? WHERE id = 1 AND secret <> ?",
-                       [key, key])
+        _take_key(db, key)
         if last == 0:
             _set_aside(db, {c.employee_id.casefold() for c in changes})
         for change in sorted(changes, key=lambda c: c.version):
@@ -166,6 +226,63 @@ def _apply_all(db: Database, key: bytes | None, changes: list[StaffChange]) -> i
             last = change.version
             done += 1
     return done
+
+
+def _take_key(db: Database, key: bytes | None) -> None:
+    if key is not None:
+        db.execute("UPDATE employee_secret SET secret = ? WHERE id = 1 AND secret <> ?",
+                   [key, key])
+
+
+def _takes_away(old_enabled: bool, old_role: str, old_card: str, change: StaffChange) -> bool:
+    """Whether a change of the whole list may be applied after the server went back: the
+    server's older list may still give rights the table's newer copy took away (a card
+    disabled or replaced, a role lowered), so only what gives none back is applied."""
+    if not change.enabled:
+        return True  # disabled, whatever else it says
+    return old_enabled and old_role == change.role and old_card == change.card_hash
+
+
+def _take_whole(db: Database, key: bytes | None,
+                changes: list[StaffChange]) -> tuple[int, int]:
+    """The server went back (``StaffFeed.fetch``): its whole list against the table's copy.
+    Applied: employees it has that the table lacks, disables, names; the table's employees
+    of the casino's list it no longer has are disabled. Held back: an enable, a role or a
+    card it would give back, until an executive makes the change again at the pit (a new
+    change, applied as any). Every event written names the point taken, where the next
+    fetch resumes. Returns (applied, held back)."""
+    point = (changes[-1].version, changes[-1].mark)
+    done = held_back = 0
+    with db.atomic():
+        _take_key(db, key)
+        listed = {c.employee_id.casefold() for c in changes}
+        for (employee_id,) in db.execute(
+                "SELECT DISTINCT l.employee_id FROM employee_log l JOIN employees e ON "
+                "e.employee_id = l.employee_id WHERE e.enabled = 1 AND l.actor LIKE ? "
+                "ORDER BY l.employee_id", [ACTOR + "%"]).fetchall():
+            if str(employee_id).casefold() in listed:
+                continue
+            row = events.employee_row(db, str(employee_id))
+            row["enabled"] = 0
+            events.record(db, "disable", str(employee_id), _actor(0, "", point),
+                          "no longer on the casino's staff list (the server went back)", row)
+            done += 1
+        for change in changes:
+            old = find(db, change.employee_id)
+            if old is not None:
+                before = events.employee_row(db, old.employee_id)
+                same = (old.enabled == change.enabled and before["role"] == change.role
+                        and before["card_hash"] == change.card_hash
+                        and before["name"] == change.name)
+                if same:
+                    continue
+                if not _takes_away(old.enabled, str(before["role"]),
+                                   str(before["card_hash"]), change):
+                    held_back += 1
+                    continue
+            _apply(db, change, point)
+            done += 1
+    return done, held_back
 
 
 def _set_aside(db: Database, casino: set[str]) -> None:
@@ -181,7 +298,7 @@ def _set_aside(db: Database, casino: set[str]) -> None:
                       "not on the casino's staff list, which this table now keeps", row)
 
 
-def _apply(db: Database, change: StaffChange) -> None:
+def _apply(db: Database, change: StaffChange, whole: Point | None = None) -> None:
     old = find(db, change.employee_id)
     employee_id = change.employee_id if old is None else old.employee_id
     row: dict[str, object] = {
@@ -202,4 +319,5 @@ def _apply(db: Database, change: StaffChange) -> None:
             action = "role"
     detail = (f"{change.name}, {change.role}{'' if change.enabled else ', disabled'}: "
               f"applied from the casino's staff list")
-    events.record(db, action, employee_id, f"{ACTOR}{change.version}", detail, row)
+    events.record(db, action, employee_id, _actor(change.version, change.mark, whole),
+                  detail, row)

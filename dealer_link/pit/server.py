@@ -200,13 +200,23 @@ class StaffChange:
     card_hash: str
     enabled: bool
     version: int
+    mark: str
+    """Random, made with the change: a server restored from a backup numbers its next
+    changes as the lost ones were, but never marks them alike."""
 
 
 def staff_since(conn: Connection, version: int) -> list[StaffChange]:
     """The staff list's changes after ``version``, in the server's order (a table's login)."""
-    return [StaffChange(str(e), str(n), str(r), str(t), str(h), bool(on), int(str(v)))
-            for e, n, r, t, h, on, v in call(conn, "SELECT * FROM pit_staff_since(%s)",
-                                             [version])]
+    return [StaffChange(str(e), str(n), str(r), str(t), str(h), bool(on), int(str(v)), str(m))
+            for e, n, r, t, h, on, v, m in call(conn, "SELECT * FROM pit_staff_since(%s)",
+                                                [version])]
+
+
+def staff_holds(conn: Connection, version: int, mark: str) -> bool:
+    """Whether the server still holds change ``version`` with ``mark`` (a table's login);
+    False after a restore that lost it."""
+    rows = call(conn, "SELECT pit_staff_holds(%s, %s)", [version, mark])
+    return bool(rows and rows[0][0])
 
 
 def staff_key(conn: Connection) -> bytes:

@@ -85,13 +85,15 @@ SCHEMA: tuple[str, ...] = (
         card_crypt text NOT NULL,
         card_hash text NOT NULL,
         enabled boolean NOT NULL,
-        version bigint NOT NULL
+        version bigint NOT NULL,
+        mark text NOT NULL
     )
     """,
     """
     CREATE TABLE pit_staff_log (
         entry bigserial PRIMARY KEY,
         version bigint NOT NULL,
+        mark text NOT NULL,
         employee_id text NOT NULL,
         detail text NOT NULL,
         by_employee text,
@@ -185,11 +187,23 @@ SCHEMA: tuple[str, ...] = (
     """,
     f"""
     CREATE FUNCTION pit_staff_since(p_version bigint) RETURNS TABLE (employee_id text,
-        name text, role text, card_tag text, card_hash text, enabled boolean, version bigint)
+        name text, role text, card_tag text, card_hash text, enabled boolean, version bigint,
+        mark text)
     LANGUAGE sql STABLE {_DEFINER} AS $$
-        SELECT s.employee_id, s.name, s.role, s.card_tag, s.card_hash, s.enabled, s.version
+        SELECT s.employee_id, s.name, s.role, s.card_tag, s.card_hash, s.enabled, s.version,
+               s.mark
         FROM pit_staff s WHERE s.version > p_version AND pit_caller() IS NOT NULL
         ORDER BY s.version
+    $$
+    """,
+    # whether the server still holds the change a table applied last: after a restore from
+    # a backup the numbers start again below it and mean other changes (each has a random
+    # mark no restore brings back)
+    f"""
+    CREATE FUNCTION pit_staff_holds(p_version bigint, p_mark text) RETURNS boolean
+    LANGUAGE sql STABLE {_DEFINER} AS $$
+        SELECT pit_caller() IS NOT NULL AND (p_version = 0 OR EXISTS (
+            SELECT 1 FROM pit_staff_log l WHERE l.version = p_version AND l.mark = p_mark))
     $$
     """,
     *CARD_SCHEMA,
@@ -213,5 +227,6 @@ _GRANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
      (PIT_ROLE, TABLE_ROLE, ADMIN_ROLE)),
     ("pit_card_unlock(text, text)", (ADMIN_ROLE,)),
     ("pit_staff_since(bigint)", (TABLE_ROLE,)),
+    ("pit_staff_holds(bigint, text)", (TABLE_ROLE,)),
     ("pit_staff_key()", (TABLE_ROLE,)),
 )

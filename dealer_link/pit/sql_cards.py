@@ -213,6 +213,7 @@ CARD_SCHEMA: tuple[str, ...] = (
         old pit_staff;
         gate record;
         v bigint;
+        m text;
     BEGIN
         IF p_reason IS NULL OR length(btrim(p_reason)) = 0 OR length(p_reason) > 200 THEN
             refusal := 'a change to the staff list needs a reason, in words (at most 200)';
@@ -284,20 +285,21 @@ CARD_SCHEMA: tuple[str, ...] = (
             RETURN;
         END IF;
         v := nextval('pit_staff_version');
+        m := encode(gen_random_bytes(8), 'hex');
         IF old.employee_id IS NULL THEN
             INSERT INTO pit_staff (employee_id, name, role, card_tag, card_crypt, card_hash,
-                                   enabled, version)
+                                   enabled, version, mark)
             VALUES (p_employee, p_name, p_role, pit_tag(p_card),
-                    crypt(p_card, gen_salt('bf', 8)), p_card_hash, p_enabled, v);
+                    crypt(p_card, gen_salt('bf', 8)), p_card_hash, p_enabled, v, m);
         ELSE
             UPDATE pit_staff s SET name = p_name, role = p_role, enabled = p_enabled,
-                version = v, card_tag = COALESCE(pit_tag(p_card), s.card_tag),
+                version = v, mark = m, card_tag = COALESCE(pit_tag(p_card), s.card_tag),
                 card_crypt = COALESCE(crypt(p_card, gen_salt('bf', 8)), s.card_crypt),
                 card_hash = COALESCE(p_card_hash, s.card_hash)
             WHERE s.employee_id = p_employee;
         END IF;
-        INSERT INTO pit_staff_log (version, employee_id, detail, by_employee, reason)
-        VALUES (v, p_employee, format('%s %s (%s), %s%s%s at %s', CASE WHEN old.employee_id
+        INSERT INTO pit_staff_log (version, mark, employee_id, detail, by_employee, reason)
+        VALUES (v, m, p_employee, format('%s %s (%s), %s%s%s at %s', CASE WHEN old.employee_id
                 IS NULL THEN 'added' ELSE 'changed' END, p_employee, p_name, p_role,
                 CASE WHEN p_enabled THEN '' ELSE ', disabled' END,
                 CASE WHEN p_card IS NOT NULL AND old.employee_id IS NOT NULL

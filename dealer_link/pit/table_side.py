@@ -25,7 +25,7 @@ from dealer_console.reports.shift import shift_report
 from dealer_console.storage.connection import TableDatabase
 from dealer_console.table_db import open_for_reading
 from dealer_console.table_name import TABLE_ID_VARIABLE
-from dealer_link.pit.replica import StaffFeed, applied_version, apply_pending, keeps_casino_list
+from dealer_link.pit.replica import StaffFeed, applied_change, apply_pending, keeps_casino_list
 from dealer_link.pit.report import DeviceState, TableReport
 from dealer_link.pit.reporter import PitReporter
 from dealer_link.settings import LinkError, dsn_from_environment, has_link_login
@@ -157,7 +157,7 @@ def start_reporting(controller: TableController, opened: OpenTable, *,
     server), and keep the casino's staff list where its configuration says so. The caller
     stops it when the table closes and applies the staff list's changes on its thread.
     ``staff`` False: report only (``simulate``, whose staff are its own, applies no list)."""
-    feed = (StaffFeed(applied_version(opened.db)) if staff and keeps_casino_list()
+    feed = (StaffFeed(*applied_change(opened.db)) if staff and keeps_casino_list()
             else None)
     reporter = reporter_from_environment(opened.db_path, feed)
     if reporter is None:

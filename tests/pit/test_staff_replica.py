@@ -99,8 +99,10 @@ def test_a_card_disabled_at_the_pit_is_refused_at_the_table_within_the_bound(
     actors = [a for (a,) in db.execute("SELECT actor FROM employee_log WHERE actor LIKE "
                                        "'the casino%' ORDER BY entry")]
     set_aside = [a for a in actors if a.endswith("change 0")]
-    assert set_aside and actors[len(set_aside):] == [
-        f"the casino's staff list, change {v}" for v in (1, 2, 3, 4)]
+    applied = [re.fullmatch(r"the casino's staff list, change (\d+) \(mark ([0-9a-f]{16})\)", a)
+               for a in actors[len(set_aside):]]
+    assert set_aside and [m and int(m.group(1)) for m in applied] == [1, 2, 3, 4]
+    assert len({m.group(2) for m in applied if m}) == 4  # each change its own mark
     # the table's own staff (the simulator's) are off: the list is the casino's
     own = find(db, "SIM-S1")
     assert own is not None and not own.enabled
