@@ -234,13 +234,16 @@ def _take_key(db: Database, key: bytes | None) -> None:
                    [key, key])
 
 
-def _takes_away(old_enabled: bool, old_role: str, old_card: str, change: StaffChange) -> bool:
+def _takes_away(before: dict[str, object], change: StaffChange) -> bool:
     """Whether a change of the whole list may be applied after the server went back: the
     server's older list may still give rights the table's newer copy took away (a card
-    disabled or replaced, a role lowered), so only what gives none back is applied."""
+    disabled or replaced, a role lowered, a PIN changed after it leaked), so only what gives
+    none back is applied."""
     if not change.enabled:
         return True  # disabled, whatever else it says
-    return old_enabled and old_role == change.role and old_card == change.card_hash
+    return (bool(before["enabled"]) and before["role"] == change.role
+            and before["card_hash"] == change.card_hash
+            and before["pin_hash"] == change.pin_hash)
 
 
 def _take_whole(db: Database, key: bytes | None,
@@ -273,11 +276,11 @@ def _take_whole(db: Database, key: bytes | None,
                 before = events.employee_row(db, old.employee_id)
                 same = (old.enabled == change.enabled and before["role"] == change.role
                         and before["card_hash"] == change.card_hash
+                        and before["pin_hash"] == change.pin_hash
                         and before["name"] == change.name)
                 if same:
                     continue
-                if not _takes_away(old.enabled, str(before["role"]),
-                                   str(before["card_hash"]), change):
+                if not _takes_away(before, change):
                     held_back += 1
                     continue
             _apply(db, change, point)
@@ -304,20 +307,27 @@ def _apply(db: Database, change: StaffChange, whole: Point | None = None) -> Non
     row: dict[str, object] = {
         "employee_id": employee_id, "name": change.name, "role": change.role,
         "enabled": int(change.enabled), "card_tag": change.card_tag,
-        "card_hash": change.card_hash, "created_at": _now(), "pin_hash": None}
+        "card_hash": change.card_hash, "created_at": _now(), "pin_hash": change.pin_hash}
+    before: dict[str, object] = {"pin_hash": change.pin_hash}
     if old is None:
         action = "add"
     else:
         before = events.employee_row(db, old.employee_id)
         row["employee_id"], row["created_at"] = employee_id, before["created_at"]
-        row["pin_hash"] = before["pin_hash"]
         if old.enabled != change.enabled:
             action = "enable" if change.enabled else "disable"
         elif before["card_hash"] != change.card_hash:
             action = "recard"
+        elif before["pin_hash"] != change.pin_hash:
+            action = "pin"  # the table's PIN lock counts again from here, as at a table
         else:
             action = "role"
-    detail = (f"{change.name}, {change.role}{'' if change.enabled else ', disabled'}: "
-              f"applied from the casino's staff list")
-    events.record(db, action, employee_id, _actor(change.version, change.mark, whole),
-                  detail, row)
+    detail = (f"{change.name}, {change.role}{'' if change.enabled else ', disabled'}"
+              f"{', PIN changed' if action == 'pin' else ''}: applied from the casino's "
+              f"staff list")
+    actor = _actor(change.version, change.mark, whole)
+    events.record(db, action, employee_id, actor, detail, row)
+    if action not in ("add", "pin") and before["pin_hash"] != change.pin_hash:
+        # a new PIN with another change: its own entry, so the PIN lock counts from it
+        events.record(db, "pin", employee_id, actor,
+                      f"{change.name}: PIN changed, applied from the casino's staff list", row)

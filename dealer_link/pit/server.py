@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dealer_console.employees.cardhash import hash_card
+from dealer_console.employees.pins import check_pin
 from dealer_console.employees.registry import RegistryError, check_id, check_name, check_track
 from dealer_console.link.sql_base import ADMIN_ROLE
 from dealer_link.pit.report import DeviceState, TableReport
@@ -141,9 +142,11 @@ def _refused(refusal: object) -> None:
 
 
 def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str, name: str,
-              role: str, card_track: str | None, enabled: bool, reason: str) -> int:
+              role: str, card_track: str | None, enabled: bool, reason: str,
+              pin: str | None = None) -> int:
     """Change the casino's staff list on an executive's card (``executive_track``; None only
-    for the link administrator's login, to put the first executives on it). Returns the
+    for the link administrator's login, to put the first executives on it). ``pin``: a new
+    PIN, sent only as the tables' salted hash (None: the PIN on file stays). Returns the
     change's version, the order every table's replica applies it in."""
     executive = None if executive_track is None else track_of(executive_track)
     card = None if card_track is None else track_of(card_track)
@@ -152,12 +155,15 @@ def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str
         check_name(name)
         if card is not None:
             check_track(card)  # what every table's reader can read back
+        if pin is not None:
+            check_pin(pin)
     except RegistryError as exc:
         raise LinkError(str(exc)) from None
     [(refusal, version)] = call(conn, "SELECT * FROM pit_staff_set(%s, %s, %s, %s, %s, %s, "
-                                "%s, %s)", [executive, employee_id, name, role, card,
-                                            None if card is None else hash_card(card),
-                                            enabled, reason])
+                                "%s, %s, %s)", [executive, employee_id, name, role, card,
+                                                None if card is None else hash_card(card),
+                                                enabled, reason,
+                                                None if pin is None else hash_card(pin)])
     _refused(refusal)
     return int(str(version))
 
@@ -203,13 +209,16 @@ class StaffChange:
     mark: str
     """Random, made with the change: a server restored from a backup numbers its next
     changes as the lost ones were, but never marks them alike."""
+    pin_hash: str | None = None
+    """The employee's PIN as the tables' salted hash, or None: no PIN on file."""
 
 
 def staff_since(conn: Connection, version: int) -> list[StaffChange]:
     """The staff list's changes after ``version``, in the server's order (a table's login)."""
-    return [StaffChange(str(e), str(n), str(r), str(t), str(h), bool(on), int(str(v)), str(m))
-            for e, n, r, t, h, on, v, m in call(conn, "SELECT * FROM pit_staff_since(%s)",
-                                                [version])]
+    return [StaffChange(str(e), str(n), str(r), str(t), str(h), bool(on), int(str(v)), str(m),
+                        None if p is None else str(p))
+            for e, n, r, t, h, on, v, m, p in call(conn, "SELECT * FROM pit_staff_since(%s)",
+                                                   [version])]
 
 
 def staff_holds(conn: Connection, version: int, mark: str) -> bool:

@@ -86,7 +86,8 @@ SCHEMA: tuple[str, ...] = (
         card_hash text NOT NULL,
         enabled boolean NOT NULL,
         version bigint NOT NULL,
-        mark text NOT NULL
+        mark text NOT NULL,
+        pin_hash text
     )
     """,
     """
@@ -188,10 +189,10 @@ SCHEMA: tuple[str, ...] = (
     f"""
     CREATE FUNCTION pit_staff_since(p_version bigint) RETURNS TABLE (employee_id text,
         name text, role text, card_tag text, card_hash text, enabled boolean, version bigint,
-        mark text)
+        mark text, pin_hash text)
     LANGUAGE sql STABLE {_DEFINER} AS $$
         SELECT s.employee_id, s.name, s.role, s.card_tag, s.card_hash, s.enabled, s.version,
-               s.mark
+               s.mark, s.pin_hash
         FROM pit_staff s WHERE s.version > p_version AND pit_caller() IS NOT NULL
         ORDER BY s.version
     $$
@@ -223,7 +224,7 @@ _GRANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
      "jsonb)", (TABLE_ROLE,)),
     ("pit_reports()", (PIT_ROLE, ADMIN_ROLE)),
     ("pit_acknowledge(text, text, text)", (PIT_ROLE, TABLE_ROLE)),
-    ("pit_staff_set(text, text, text, text, text, text, boolean, text)",
+    ("pit_staff_set(text, text, text, text, text, text, boolean, text, text)",
      (PIT_ROLE, TABLE_ROLE, ADMIN_ROLE)),
     ("pit_card_unlock(text, text)", (ADMIN_ROLE,)),
     ("pit_staff_since(bigint)", (TABLE_ROLE,)),

@@ -203,7 +203,7 @@ CARD_SCHEMA: tuple[str, ...] = (
     """,
     f"""
     CREATE FUNCTION pit_staff_set(p_track text, p_employee text, p_name text, p_role text,
-        p_card text, p_card_hash text, p_enabled boolean, p_reason text,
+        p_card text, p_card_hash text, p_enabled boolean, p_reason text, p_pin_hash text,
         OUT refusal text, OUT change bigint) LANGUAGE plpgsql {_DEFINER} AS $$
     DECLARE
         caller text := pit_caller();
@@ -229,6 +229,9 @@ CARD_SCHEMA: tuple[str, ...] = (
               OR p_card_hash !~ '{HASH_PATTERN}') THEN
             refusal := 'a card is track-2 data, and its hash the tables'' scrypt form at '
                 'the tables'' cost';
+        ELSIF p_pin_hash IS NOT NULL AND p_pin_hash !~ '{HASH_PATTERN}' THEN
+            refusal := 'a PIN comes as the tables'' scrypt hash at the tables'' cost, never '
+                'as its digits';
         ELSIF p_role IS NULL OR p_role NOT IN ({_in(STAFF_ROLES)}) THEN
             refusal := format('no staff role %s', left(p_role, 20));
         ELSIF p_enabled IS NULL OR (p_card IS NULL) <> (p_card_hash IS NULL) THEN
@@ -263,11 +266,14 @@ CARD_SCHEMA: tuple[str, ...] = (
         END IF;
         SELECT * INTO old FROM pit_staff s WHERE s.employee_id = p_employee FOR UPDATE;
         -- as at every table: an executive's card never changes its holder's own record,
-        -- but for stepping down while another executive is enabled
+        -- but for stepping down while another executive is enabled, or a new PIN of their
+        -- own (a check added to their own card, no right)
         IF who.employee_id = p_employee AND NOT (NOT p_enabled AND p_card IS NULL
                 AND p_role = old.role AND p_name = old.name
                 AND EXISTS (SELECT 1 FROM pit_staff s WHERE s.role = 'executive' AND s.enabled
-                            AND s.employee_id <> p_employee)) THEN
+                            AND s.employee_id <> p_employee))
+           AND NOT (p_pin_hash IS NOT NULL AND p_enabled AND old.enabled AND p_card IS NULL
+                AND p_role = old.role AND p_name = old.name) THEN
             refusal := pit_card_refuse(caller, action, format('%s may not change their own '
                 'record (only step down while another executive is enabled): another '
                 'executive''s card is needed', who.name), false);
@@ -288,11 +294,13 @@ CARD_SCHEMA: tuple[str, ...] = (
         m := encode(gen_random_bytes(8), 'hex');
         IF old.employee_id IS NULL THEN
             INSERT INTO pit_staff (employee_id, name, role, card_tag, card_crypt, card_hash,
-                                   enabled, version, mark)
+                                   enabled, version, mark, pin_hash)
             VALUES (p_employee, p_name, p_role, pit_tag(p_card),
-                    crypt(p_card, gen_salt('bf', 8)), p_card_hash, p_enabled, v, m);
+                    crypt(p_card, gen_salt('bf', 8)), p_card_hash, p_enabled, v, m,
+                    p_pin_hash);
         ELSE
             UPDATE pit_staff s SET name = p_name, role = p_role, enabled = p_enabled,
+                pin_hash = COALESCE(p_pin_hash, s.pin_hash),
                 version = v, mark = m, card_tag = COALESCE(pit_tag(p_card), s.card_tag),
                 card_crypt = COALESCE(crypt(p_card, gen_salt('bf', 8)), s.card_crypt),
                 card_hash = COALESCE(p_card_hash, s.card_hash)
@@ -303,7 +311,8 @@ CARD_SCHEMA: tuple[str, ...] = (
                 IS NULL THEN 'added' ELSE 'changed' END, p_employee, p_name, p_role,
                 CASE WHEN p_enabled THEN '' ELSE ', disabled' END,
                 CASE WHEN p_card IS NOT NULL AND old.employee_id IS NOT NULL
-                     THEN ', new card' ELSE '' END, caller),
+                     THEN ', new card' ELSE '' END
+                || CASE WHEN p_pin_hash IS NOT NULL THEN ', new PIN' ELSE '' END, caller),
                 who.employee_id, p_reason);
         change := v;
     END $$

@@ -187,7 +187,7 @@ def test_the_server_takes_only_what_every_table_takes(link_dsn: str) -> None:
     with as_table(link_dsn, "t1") as t1:
         for employee, name, card, card_hash, words in cases:
             [(refusal, change)] = t1.execute(
-                "SELECT * FROM pit_staff_set(%s, %s, %s, 'dealer', %s, %s, true, 'hired')",
+                "SELECT * FROM pit_staff_set(%s, %s, %s, 'dealer', %s, %s, true, 'hired', NULL)",
                 [EXEC_CARD.strip(";?"), employee, name, card, card_hash]).fetchall()
             assert change is None and words in str(refusal), (employee, name, refusal)
         assert server.set_staff(t1, executive_track=EXEC_CARD, employee_id="X2",

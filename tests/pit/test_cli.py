@@ -47,6 +47,20 @@ def test_the_pit_set_up_by_its_commands(tmp_path: Path, link_dsn: str,
     monkeypatch.setattr("sys.stdin", io.StringIO(";1010101010?\n;2020202020?\n"))
     assert main(["pit", "staff", "S1", "--name", "Sam Super", "--role", "supervisor",
                  "--new-card", "--reason", "hired"]) == 0
+    # a PIN typed twice, sent as its hash only; two that differ change nothing
+    monkeypatch.setattr("sys.stdin", io.StringIO(";1010101010?\n4821\n4821\n"))
+    assert main(["pit", "staff", "S1", "--name", "Sam Super", "--role", "supervisor",
+                 "--new-pin", "--reason", "his PIN for jackpots"]) == 0
+    assert "S1 (Sam Super, supervisor, new PIN) recorded" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO(";1010101010?\n4821\n4822\n"))
+    assert main(["pit", "staff", "S1", "--name", "Sam Super", "--role", "supervisor",
+                 "--new-pin", "--reason", "typo"]) == 2
+    assert "the two PINs differ" in capsys.readouterr().err
+    with link_server.connect(link_dsn) as admin:
+        logged = [str(r[0]) for r in admin.execute(
+            b"SELECT detail FROM pit_staff_log WHERE employee_id = 'S1' ORDER BY entry")]
+        assert len(logged) == 2 and "new PIN" in logged[1]
+        assert "4821" not in repr(admin.execute(b"SELECT * FROM pit_staff_log").fetchall())
     # a table's login cannot put anyone on the list without an executive's card
     monkeypatch.setenv(DSN_VARIABLE, table_dsn(link_dsn, "t1"))
     monkeypatch.setattr("sys.stdin", io.StringIO(";3030303030?\n"))

@@ -191,3 +191,44 @@ def test_changes_the_table_s_file_refused_are_asked_for_again(casino_table: Rig,
     assert "change 3, heard" in feed.status()
     assert authorised(db, SUPER_CARD, Role.SUPERVISOR)
     assert verify_staff(db) == []
+
+
+def test_a_pin_set_at_the_pit_is_the_pin_at_every_table(casino_table: Rig,
+                                                       link_dsn: str) -> None:
+    """Issue 27: PINs are the casino's list's too. A PIN set on an executive's card at the pit
+    reaches the table with the list (its hash only), replaces any PIN the table had, and
+    starts the table's PIN lock afresh; the server refuses a PIN sent as digits."""
+    from dealer_console.employees import pins
+
+    db = casino_table.opened.db
+    feed = StaffFeed(applied_version(db))
+    with link_server.connect(table_dsn(link_dsn, "t1")) as conn:
+        feed.fetch(conn)
+    apply_pending(db, feed)
+    sam = find(db, "S1")
+    assert sam is not None and pins.verify(db, sam, "4821") is pins.PinCheck.NONE_ON_FILE
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="S1", name="Sam Super",
+                         role="supervisor", card_track=None, enabled=True,
+                         reason="his PIN for jackpots", pin="4821")
+        # an executive sets their own PIN (a check on their own card, no right)
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
+                         role="executive", card_track=None, enabled=True,
+                         reason="her own PIN", pin="90210")
+        [(refusal, version)] = link_server.call(
+            pit, "SELECT * FROM pit_staff_set(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            [track(EXEC_CARD), "S1", "Sam Super", "supervisor", None, None, True,
+             "a PIN sent as digits", "4821"])
+        assert "never as its digits" in str(refusal) and version is None
+    with link_server.connect(table_dsn(link_dsn, "t1")) as conn:
+        assert feed.fetch(conn) == 2
+    assert apply_pending(db, feed) == 2
+    sam, ella = find(db, "S1"), find(db, "X1")
+    assert sam is not None and ella is not None
+    assert pins.verify(db, sam, "4821") is pins.PinCheck.RIGHT
+    assert pins.verify(db, sam, "1111") is pins.PinCheck.WRONG
+    assert pins.verify(db, ella, "90210") is pins.PinCheck.RIGHT
+    actions = [a for (a,) in db.execute("SELECT action FROM employee_log WHERE employee_id = "
+                                        "'S1' ORDER BY entry")]
+    assert actions[-1] == "pin"  # the table's PIN lock counts from here
+    assert verify_staff(db) == []

@@ -13,6 +13,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from sqlite_utils import Database
 
+from dealer_console.employees import pins
 from dealer_console.employees.audit import verify_staff
 from dealer_console.employees.authorize import Refused, check
 from dealer_console.employees.registry import Role, find
@@ -109,12 +110,21 @@ def test_a_server_restored_behind_the_table_with_no_change_since(
     _pass(db, feed, link_dsn)
     _backup(pg_server, dbname, tmp_path / "link.dump")
     _change(link_dsn, "X2", "Xena Exec", "executive", True, NEW_CARD)
-    assert _pass(db, feed, link_dsn) == 1 and authorised(db, NEW_CARD, Role.EXECUTIVE)
+    with link_server.connect(pit_dsn(link_dsn)) as pit:  # Dana's PIN, changed after a leak
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="D1", name="Dana Dealer",
+                         role="dealer", card_track=None, enabled=True, reason="leaked",
+                         pin="4821")
+    assert _pass(db, feed, link_dsn) == 2 and authorised(db, NEW_CARD, Role.EXECUTIVE)
     _restore(pg_server, dbname, tmp_path / "link.dump")
-    # the server lost Xena: the table disables her (no right is kept the server lacks)
+    # the server lost Xena: the table disables her (no right is kept the server lacks); it
+    # lost Dana's new PIN too: the table keeps it (the old one may be the leaked one)
     assert _pass(db, feed, link_dsn) == 1
-    assert not authorised(db, NEW_CARD) and "no longer holds change 4" in feed.status()
+    assert not authorised(db, NEW_CARD) and "no longer holds change 5" in feed.status()
+    assert "1 change(s) held back" in feed.status()
+    dana = find(db, "D1")
+    assert dana is not None and pins.verify(db, dana, "4821") is pins.PinCheck.RIGHT
     # the next change after the restore is applied as any
     assert _change(link_dsn, "S1", "Sam Super", "supervisor", False) == 4
     assert _pass(db, feed, link_dsn) == 1 and not authorised(db, SUPER_CARD)
+    assert pins.verify(db, dana, "4821") is pins.PinCheck.RIGHT
     assert verify_staff(db) == []

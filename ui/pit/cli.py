@@ -4,7 +4,8 @@ pit commands (Qt is imported only when the screen opens).
 - ``pit`` opens the screen (the pit's login in ``DEALER_CONSOLE_LINK_DSN``);
 - ``pit add-login LOGIN --credentials FILE``: the podium's login (the administrator's);
 - ``pit staff EMPLOYEE --name ... --role ... --reason ...``: a change to the casino's staff
-  list, on an executive's card swiped at the terminal (``--first``: the administrator's login
+  list (``--new-card``, ``--new-pin``, ``--disable``), on an executive's card swiped at the
+  terminal (``--first``: the administrator's login
   puts the casino's first executive on it, no card, while the list has none);
 - ``pit unlock-cards LOGIN --reason ...``: lift a login's lock on card attempts (five refused
   cards in ten minutes lock it; the administrator's login, written with the reason);
@@ -42,6 +43,9 @@ def register(subparsers: Any) -> None:
     staff.add_argument("--new-card", action="store_true",
                        help="swipe the employee's card (needed for someone new)")
     staff.add_argument("--disable", action="store_true", help="take the card off (kept listed)")
+    staff.add_argument("--new-pin", action="store_true",
+                       help="type the employee's new PIN twice (sent only as its hash; the "
+                            "tables apply it with the list)")
     staff.add_argument("--reason", required=True, type=label(200))
     staff.add_argument("--first", action="store_true",
                        help="the administrator's login, no executive's card: the first "
@@ -66,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         from ui.pit.app import run_pit
 
         return run_pit(dsn, full_screen=args.full_screen, quit_after=args.quit_after)
-    from dealer_console.cli.employees_cmd import read_card
+    from dealer_console.cli.employees_cmd import read_card, read_pin
     from dealer_link import server as link_server
     from dealer_link.pit import server
 
@@ -86,12 +90,15 @@ def run(args: argparse.Namespace) -> int:
                 return 0
             executive = None if args.first else read_card("an executive's card")
             card = read_card(f"{args.name}'s card") if args.new_card else None
+            new_pin = read_pin() if args.new_pin else None
             version = server.set_staff(conn, executive_track=executive,
                                        employee_id=args.employee, name=args.name,
                                        role=args.role, card_track=card,
-                                       enabled=not args.disable, reason=args.reason)
+                                       enabled=not args.disable, reason=args.reason,
+                                       pin=new_pin)
     except LinkError as exc:
         raise CommandError(str(exc)) from None
     print(f"staff list: {args.employee} ({args.name}, {args.role}"
-          f"{', disabled' if args.disable else ''}) recorded as change {version}")
+          f"{', disabled' if args.disable else ''}{', new PIN' if new_pin else ''}) recorded "
+          f"as change {version}")
     return 0
