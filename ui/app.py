@@ -125,8 +125,11 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
     console = Console(opened, controller, bridge, window, drivers, hardware, pit=pit)
     if pit is not None and pit.feed is not None:  # the casino's staff list, on this thread
         staff_timer = QTimer(window)
-        staff_timer.timeout.connect(
-            lambda: controller.staff.applied_elsewhere(pit.apply_staff(opened.db)))
+        def staff_turn() -> None:
+            controller.staff.applied_elsewhere(pit.apply_staff(opened.db))
+            controller.staff.check_trouble()  # the dealer's top strip says it within 0.5 s
+
+        staff_timer.timeout.connect(staff_turn)
         staff_timer.start(500)
     if devices_file is not None:
         window.setup_context.devices_path = Path(devices_file)

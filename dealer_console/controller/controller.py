@@ -35,7 +35,12 @@ from dealer_console.controller.inbox import Inbox
 from dealer_console.controller.jackpot_desk import JackpotDesk
 from dealer_console.controller.jackpot_steps import JackpotSteps
 from dealer_console.controller.link_device import LINK_DEVICE as LINK_DEVICE
-from dealer_console.controller.link_device import LinkAnswered, LinkHealthChanged, link_device
+from dealer_console.controller.link_device import (
+    LinkAnswered,
+    LinkHealthChanged,
+    link_device,
+    staff_list_device,
+)
 from dealer_console.controller.offers import answered, supervisor_problems
 from dealer_console.controller.questions import SettingPreview, preview, sets_own_hand, wager_hint
 from dealer_console.controller.staff import StaffDesk
@@ -433,7 +438,8 @@ class TableController(JackpotSteps):
         void_problem, deck_count_problem = supervisor_problems(self.check)
         return build_view(self.rules, self.state, ViewParts(
             title=self.opened.profile.title, waiting_for=self.waiting_for,
-            devices=self.device_desk.views() + link_device(self._link),
+            devices=(self.device_desk.views() + link_device(self._link)
+                     + staff_list_device(self.staff.trouble())),
             jackpot=jackpot.view(self.state), jackpot_game=jackpot.game,
             jackpot_armed=jackpot.armed, notice=self._notice, card_wanted=self.cards.prompt,
             win_page=jackpot.win_page, bench=self.bench.view(),

@@ -30,6 +30,20 @@ class LinkAnswered(DeviceEvent):
     answer: HitAnswer
 
 
+STAFF_LIST = "staff-list"
+"""The casino's staff list's line among the devices, shown only while it is in trouble."""
+
+
+def staff_list_device(trouble: tuple[str, str] | None) -> tuple[DeviceView, ...]:
+    """The casino's staff list's line: none while the table's copy is the server's (or the
+    table keeps its own list). Not a device that is down (the table works from its copy):
+    a fault the dealer's top strip, the technician and the pit show."""
+    if trouble is None:
+        return ()
+    fault, todo = trouble
+    return (DeviceView(STAFF_LIST, "Staff list", True, "a copy", fault, todo),)
+
+
 def link_device(hook: LinkHook | None) -> tuple[DeviceView, ...]:
     """The link's line in the device area: none for a table without a linked game."""
     if hook is None:

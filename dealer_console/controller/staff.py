@@ -47,6 +47,11 @@ class StaffDesk:
         """Whose list the table keeps and since when, in words, where it keeps the casino's
         ("staff list: the casino's, copy from 14:02:11 (link down)"; set by the pit's
         reporting, ``pit/table_side.py``); None: the table keeps its own."""
+        self.list_trouble: Callable[[], tuple[str, str] | None] | None = None
+        """What is wrong with the casino's list at this table and what to do, while it
+        authorises from a copy the server may have changed since (the link down, the server
+        gone back, changes not applied); None when nothing is (set with ``list_status``)."""
+        self._trouble_shown: tuple[str, str] | None = None
 
     def version(self) -> tuple[int, int]:
         """Changes to the staff list that may end a session: this console's own (counted by
@@ -67,6 +72,18 @@ class StaffDesk:
         this desk's own changes (a card disabled at the pit ends its session here)."""
         if count:
             self._version += 1
+            self._changed()
+
+    def trouble(self) -> tuple[str, str] | None:
+        """The casino's list's trouble as the last view showed it (see ``list_trouble``)."""
+        return self._trouble_shown
+
+    def check_trouble(self) -> None:
+        """Read the list's trouble again (the owner's timer): a change is a change of the
+        table, so the dealer's screen says it within the timer's period."""
+        now = self.list_trouble() if self.list_trouble is not None else None
+        if now != self._trouble_shown:
+            self._trouble_shown = now
             self._changed()
 
     def employees(self) -> list[Employee]:

@@ -110,6 +110,9 @@ class StaffFeed:
         """Why the last changes fetched could not be applied, or empty."""
         self.went_back = ""
         """What the table did when the server no longer held its last change, or empty."""
+        self._went_back_shown = False
+        """The dealer's top strip says the server went back, until a change made after it
+        is applied here (the floor has acted) or the console restarts."""
 
     def fetch(self, conn: Connection) -> int:
         """Ask for the changes after the newest one held; how many came (reporter thread).
@@ -132,11 +135,13 @@ class StaffFeed:
                 self.went_back = (f"the server no longer holds change {after} this table "
                                   f"applied (restored from a backup?): its list taken whole "
                                   f"at {_clock(self.heard_at)}")
+                self._went_back_shown = True
                 return len(changes)
             fresh = [c for c in changes if c.version > self._seen[0]]
             self._pending.extend(fresh)
             if fresh:
                 self._seen = (fresh[-1].version, fresh[-1].mark)
+                self._went_back_shown = False
         return len(fresh)
 
     def failed(self) -> None:
@@ -169,6 +174,27 @@ class StaffFeed:
             pending, self._pending = self._pending, []
             whole, self._whole = self._whole, False
             return self._key, pending, whole
+
+    def trouble(self) -> tuple[str, str] | None:
+        """What is wrong with the table's copy and what to do, for the dealer's top strip,
+        the technician and the pit (None: the copy is the server's as last heard)."""
+        with self._lock:
+            if self.failing_since is not None:
+                since = (f"from {_clock(self.heard_at)}" if self.heard_at is not None
+                         else "as this table last applied it")
+                # one line in the dealer's top strip, nothing for the dealer to do (the
+                # link's own line says to call the technician); the risk, a card disabled
+                # at the pit since then still working here, is the staff screen's and
+                # docs/pit.md's
+                return f"this table's copy {since} (link down)", ""
+            if self.problem:
+                return (f"the casino's changes after {self._seen[0]} are not applied yet",
+                        "asked again every few seconds; call the technician if it stays")
+            if self._went_back_shown:
+                held = self.went_back.partition("; ")[2].partition(" (")[0]
+                return ("the link's server went back (restored?)" + (f"; {held}" if held else ""),
+                        "an executive makes them again at the pit" if held else "")
+            return None
 
     def status(self) -> str:
         """What the table says of its list, in words: while the server does not answer,

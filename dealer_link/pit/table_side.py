@@ -168,6 +168,7 @@ def start_reporting(controller: TableController, opened: OpenTable, *,
         staff=feed.status if feed is not None else None)
     if feed is not None:  # the supervisor's staff screen says whose list, since when
         controller.staff.list_status = feed.status
+        controller.staff.list_trouble = feed.trouble
     controller.add_listener(listener)
     listener(controller.snapshot())
     reporter.start()

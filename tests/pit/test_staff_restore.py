@@ -89,6 +89,9 @@ def test_a_table_finds_the_server_went_back_and_gives_no_right_back(
     assert isinstance(check(db, track(DEALER_CARD), Role.DEALER), Refused)
     status = feed.status()
     assert "no longer holds change 4" in status and "1 change(s) held back" in status
+    trouble = feed.trouble()  # the dealer's top strip, the technician and the pit
+    assert trouble == ("the link's server went back (restored?); 1 change(s) held back",
+                       "an executive makes them again at the pit")
     assert applied_change(db)[0] == 5
     # a restart resumes from the point taken: Dana stays off
     again = StaffFeed(*applied_change(db))
@@ -127,4 +130,5 @@ def test_a_server_restored_behind_the_table_with_no_change_since(
     assert _change(link_dsn, "S1", "Sam Super", "supervisor", False) == 4
     assert _pass(db, feed, link_dsn) == 1 and not authorised(db, SUPER_CARD)
     assert pins.verify(db, dana, "4821") is pins.PinCheck.RIGHT
+    assert feed.trouble() is None  # a change made after the restore: the floor has acted
     assert verify_staff(db) == []

@@ -77,6 +77,34 @@ def test_the_staff_screen_says_whose_list_and_since_when(casino_console: ScreenP
     p.wait(lambda: "heard" in screen.source.text(), "the link back said", 30)
 
 
+def test_the_dealer_s_screen_says_when_cards_are_checked_against_a_copy(
+        casino_console: ScreenPlayer, link_dsn: str, pg_server: PgServer) -> None:
+    """Issue 27: a table working from its copy says since when where the dealer looks (a
+    supervisor swipes there), not only on the staff screen; and stops saying it when the
+    link is back."""
+    p = casino_console
+    status = p.ctl.staff.list_status
+    assert status is not None
+    p.wait(lambda: "change 4" in status(), "the casino's list applied", 30)
+    assert not [f for f in p.window.faults.faults() if f[0] == "Staff list"]
+    login = str(conninfo_to_dict(table_dsn(link_dsn, "t1"))["user"])
+    _cut(pg_server, login, down=True)
+
+    def staff_faults() -> list[tuple[str, str, str]]:
+        return [f for f in p.window.faults.faults() if f[0] == "Staff list"]
+
+    try:
+        p.wait(lambda: bool(staff_faults()), "the dealer told of the copy", 30)
+        [(_title, fault, todo)] = staff_faults()
+        assert re.fullmatch(r"this table's copy from \d\d:\d\d:\d\d \(link down\)",
+                            fault), fault
+        assert todo == ""  # the dealer has nothing to do: the cards still work
+        assert p.window.fault_area.isVisible()
+    finally:
+        _cut(pg_server, login, down=False)
+    p.wait(lambda: not staff_faults(), "the copy's line gone with the link back", 30)
+
+
 def test_a_table_keeping_its_own_list_says_nothing_of_it(qtbot: QtBot,
                                                          tmp_path: Path) -> None:
     p = ScreenPlayer.start("washington-face-up", tmp_path / "table.db")
