@@ -22,14 +22,11 @@ import psycopg
 
 from dealer_console.jackpot_values.link_records import HitAnswer, HitAsk
 from dealer_link import server
-from dealer_link.settings import LinkError, LinkRefused
+from dealer_link.settings import ASK_TIMEOUT_S, LinkError, LinkRefused
 
 Reply = Callable[[HitAnswer], object]
 
-ASK_TIMEOUT_S = 15
-"""The longest the server may take over one hit (``statement_timeout`` on the asker's
-connection): a server that hangs gives the table an answer ("no answer": the mark is held and
-the next swipe asks again) instead of a panel that waits for ever."""
+__all__ = ["ASK_TIMEOUT_S", "HitAsker"]
 
 
 class HitAsker:

@@ -14,6 +14,12 @@ import re
 
 from dealer_console.jackpot_values.link_names import LinkError, check_link_name
 
+ASK_TIMEOUT_S = 15
+"""The longest the server may take over one hit (``statement_timeout`` on the asker's
+connection): a server that hangs gives the table an answer ("no answer": the mark is held and
+the next swipe asks again) instead of a panel that waits for ever. Here, with no PostgreSQL
+client, so the simulated dealer waits on it without loading one."""
+
 __all__ = ["LinkError", "check_link_name"]  # the names, below the link (jackpot_values)
 
 DSN_VARIABLE = "DEALER_CONSOLE_LINK_DSN"

@@ -16,7 +16,6 @@ from dealer_console.controller import TableController
 from ui.bridge import ControllerBridge
 from ui.supervisor.jackpot_screen import JackpotScreen
 from ui.supervisor.link_hits_screen import LinkHitsScreen
-from ui.supervisor.meter_chart import MeterChart
 from ui.supervisor.meter_history_screen import MeterHistoryList
 from ui.supervisor.meter_screen import MeterDisplayScreen
 from ui.supervisor.profile import ProfileScreen
@@ -39,6 +38,13 @@ def _recall(controller: TableController, bridge: ControllerBridge, session: Sess
     return RecallScreen(controller, bridge, session)
 
 
+def _meter_chart(controller: TableController, bridge: ControllerBridge,
+                 session: Session) -> QWidget:
+    from ui.supervisor.meter_chart import MeterChart  # pyqtgraph and numpy: when opened
+
+    return MeterChart(controller, bridge, session)
+
+
 def _report(controller: TableController, bridge: ControllerBridge, session: Session) -> QWidget:
     from ui.supervisor.report_screen import ReportScreen
 
@@ -52,7 +58,7 @@ SCREENS: list[Screen] = [
     Screen("Recall", _recall),
     Screen("Shift report", _report),
     Screen("Meter history", MeterHistoryList),
-    Screen("Meter chart", MeterChart),
+    Screen("Meter chart", _meter_chart),
     Screen("Meter display", MeterDisplayScreen),
     Screen("Staff", StaffScreen),
     Screen("Profile and paytables", ProfileScreen),

@@ -9,7 +9,7 @@ import time
 from dealer_console.controller import TableController
 from dealer_console.devices.keypad import Button
 from dealer_console.errors import Refusal, RefusalCode
-from dealer_link.asker import ASK_TIMEOUT_S
+from dealer_link.settings import ASK_TIMEOUT_S
 from drivers.sim.table.choices import rng_for
 from drivers.sim.table.fault_plan import Counters
 from drivers.sim.table.staff import StaffCards
