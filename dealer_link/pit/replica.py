@@ -17,6 +17,10 @@ keeps the table's own list as before.
   casino's cards as the server does.
 - **Kept whole**: the table's own staff commands refuse while it keeps the casino's list
   (``employees/changes.still_executive``): no table changes the list alone.
+- **A server gone back** (restored from a backup) reuses the lost changes' numbers, never
+  their random marks: each pass first asks whether the server still holds the table's last
+  change (:meth:`StaffFeed.fetch`); when not, the whole list is taken and only what gives no
+  right back is applied (:func:`_take_whole`), the rest held back until made again.
 """
 
 from __future__ import annotations
