@@ -280,7 +280,7 @@ def _take_whole(db: Database, key: bytes | None,
                 changes: list[StaffChange]) -> tuple[int, int]:
     """The server went back (``StaffFeed.fetch``): its whole list against the table's copy.
     Applied: employees it has that the table lacks, disables, names; the table's employees
-    of the casino's list it no longer has are disabled. Held back: an enable, a role or a
+    of the casino's list it no longer has are disabled. Held back: an enable, a role, a PIN or a
     card it would give back, until an executive makes the change again at the pit (a new
     change, applied as any). Every event written names the point taken, where the next
     fetch resumes. Returns (applied, held back)."""
