@@ -118,6 +118,11 @@ QLabel[role="refusal"] {{
 QLabel[role="group"] {{ font-size: {FONT_BODY}px; font-weight: bold; color: {TEXT_MUTED}; }}
 
 QFrame[role="panel"] {{ background: {SURFACE}; border-radius: {RADIUS}px; }}
+QFrame[role="panel"][frame="plain"] {{ border: 1px solid {BORDER}; }}
+QFrame[role="panel"][frame="dealer"] {{ border: 3px solid {BORDER}; }}
+QFrame[role="panel"][frame="offered"] {{ border: 1px solid {WARNING_AMBER}; }}
+QFrame[role="panel"][frame="offered-dealer"] {{ border: 3px solid {WARNING_AMBER}; }}
+QFrame[role="panel"][frame="focused"] {{ border: 4px solid {SELECTED}; }}
 QFrame[role="fault"] {{
     background: {FAULT_RED}; border: 3px solid #ffcdd2; border-radius: {RADIUS}px;
 }}

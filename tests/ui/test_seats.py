@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from ui import theme
@@ -16,8 +17,13 @@ def test_the_border_follows_the_seat_in_focus(qtbot: QtBot, tmp_path: Path) -> N
         panels = p.window.table.panels
 
         def bright() -> list[int]:
-            return [seat for seat, panel in panels.items()
-                    if theme.SELECTED in panel.styleSheet()]
+            """The seats drawn with the focus's border (a pixel of its left edge, as the
+            dealer sees it)."""
+            def edge(panel: QWidget) -> str:
+                image = panel.grab().toImage()
+                return str(image.pixelColor(2, image.height() // 2).name())
+
+            return [seat for seat, panel in panels.items() if edge(panel) == theme.SELECTED]
 
         p.seat(2)
         assert bright() == [2]

@@ -7,9 +7,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dealer_console.cards import Card
 from dealer_console.controller import TableSnapshot
@@ -85,12 +93,18 @@ class SeatPanel(QFrame):
         settled = [x for x in r.lines if x.seat == seat]
         self.result.setText("\n".join(line_words(x) for x in settled))
         self.result.setVisible(bool(settled))
-        colour = theme.SELECTED if focused else (
-            theme.WARNING_AMBER if "BANK OFFERED" in badges else theme.BORDER)
-        width = 4 if focused else (3 if seat == 0 else 1)
-        style = f"SeatPanel {{ border: {width}px solid {colour}; }}"
-        if style != self.styleSheet():  # a new sheet re-polishes the panel and its labels
-            self.setStyleSheet(style)
+        frame = "focused" if focused else (
+            ("offered" if "BANK OFFERED" in badges else "plain" if seat else "dealer")
+            + ("-dealer" if seat == 0 and "BANK OFFERED" in badges else ""))
+        if self.property("frame") != frame:
+            # the theme's rule for this frame (ui/theme.py), this panel alone polished again:
+            # a sheet of its own re-polished the panel and every label in it, about 1 ms a
+            # seat at each move of the focus (a stall of the dealer's screen)
+            self.setProperty("frame", frame)
+            self.style().unpolish(self)
+            self.style().polish(self)
+            # the frame's width from the new border: its contents move in by it, as before
+            QApplication.sendEvent(self, QEvent(QEvent.Type.StyleChange))
 
     def _cards(self, view: TableSnapshot, four_colour: bool) -> None:
         """The seat's cards small, as coloured text (the hand in focus is drawn large on the
