@@ -7,17 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
-from PySide6.QtWidgets import (
-    QApplication,
-    QFrame,
-    QHBoxLayout,
-    QLabel,
-    QSizePolicy,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from dealer_console.cards import Card
 from dealer_console.controller import TableSnapshot
@@ -103,8 +95,8 @@ class SeatPanel(QFrame):
             self.setProperty("frame", frame)
             self.style().unpolish(self)
             self.style().polish(self)
-            # the frame's width from the new border: its contents move in by it, as before
-            QApplication.sendEvent(self, QEvent(QEvent.Type.StyleChange))
+            # the frame's width from the new border (its contents move in by it, as before)
+            self.setFrameStyle(self.frameStyle())
 
     def _cards(self, view: TableSnapshot, four_colour: bool) -> None:
         """The seat's cards small, as coloured text (the hand in focus is drawn large on the
