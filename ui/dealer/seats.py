@@ -18,6 +18,9 @@ from dealer_console.round.snapshot import RoundSnapshot
 from ui import theme
 from ui.words import kind_name, line_words, seat_name
 
+SHORT_STRIP = 200
+"""A table strip lower than this (pixels) shows the seats' cards in the small type."""
+
 
 class SeatPanel(QFrame):
     tapped = Signal(int)
@@ -40,8 +43,7 @@ class SeatPanel(QFrame):
         self.cards = QLabel()
         self.cards.setTextFormat(Qt.TextFormat.RichText)
         self.cards.setWordWrap(True)
-        self.cards.setStyleSheet(f"background: {theme.CARD_FACE}; border-radius: 6px; "
-                                 f"padding: 2px 4px; font-size: {theme.FONT_BODY}px;")
+        self.set_card_size(theme.FONT_BODY)
         self.result = QLabel()
         self.result.setWordWrap(True)
         self.result.setStyleSheet(f"font-size: {theme.FONT_SMALL}px; font-weight: bold;")
@@ -52,6 +54,11 @@ class SeatPanel(QFrame):
             layout.addWidget(widget)
         layout.addWidget(self.cards, 1)
         layout.addWidget(self.result)
+
+    def set_card_size(self, pixels: int) -> None:
+        """The small cards' type size (the table's strip sets it from its height)."""
+        self.cards.setStyleSheet(f"background: {theme.CARD_FACE}; border-radius: 6px; "
+                                 f"padding: 2px 4px; font-size: {pixels}px;")
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
@@ -148,6 +155,7 @@ class TableView(QWidget):
     def __init__(self, seats: tuple[int, ...], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.panels: dict[int, SeatPanel] = {}
+        self._card_size = theme.FONT_BODY
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(theme.SPACING // 2)
@@ -156,6 +164,16 @@ class TableView(QWidget):
             panel.tapped.connect(self.seat_tapped)
             row.addWidget(panel, 1)
             self.panels[seat] = panel
+
+    def fit_cards(self, strip_height: int) -> None:
+        """The small cards in the type the strip has room for: on a short strip (a 1280x800
+        screen) the smallest the dealer reads, so a hand's two lines show whole instead of
+        three lines cut in half; on a taller one, the body's."""
+        pixels = theme.FONT_SMALL if strip_height < SHORT_STRIP else theme.FONT_BODY
+        if pixels != self._card_size:
+            self._card_size = pixels
+            for panel in self.panels.values():
+                panel.set_card_size(pixels)
 
     def show_round(self, view: TableSnapshot, focus: int | None, four_colour: bool) -> None:
         for seat, panel in self.panels.items():

@@ -292,7 +292,9 @@ class DealerWindow(QMainWindow):
         height = max(size.height(), 600)
         self.top.setFixedHeight(height * TOP_SHARE // 100)
         # past 800 px, four tenths of the extra height go to the table: bigger cards, more lines
-        self.table_area.setFixedHeight(height * TABLE_SHARE // 100 + max(0, height - 800) * 2 // 5)
+        table_height = height * TABLE_SHARE // 100 + max(0, height - 800) * 2 // 5
+        self.table_area.setFixedHeight(table_height)
+        self.table.fit_cards(table_height)
         self.phase_bar.setFixedHeight(height * BAR_SHARE // 100)
 
     def _place_prompt(self) -> None:
