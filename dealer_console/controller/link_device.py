@@ -37,7 +37,7 @@ STAFF_LIST = "staff-list"
 def staff_list_device(trouble: tuple[str, str] | None) -> tuple[DeviceView, ...]:
     """The casino's staff list's line: none while the table's copy is the server's (or the
     table keeps its own list). Not a device that is down (the table works from its copy):
-    a fault the dealer's top strip, the technician and the pit show."""
+    a fault line the dealer's top strip and the pit show."""
     if trouble is None:
         return ()
     fault, todo = trouble

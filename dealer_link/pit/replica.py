@@ -180,8 +180,8 @@ class StaffFeed:
             return self._key, pending, whole
 
     def trouble(self) -> tuple[str, str] | None:
-        """What is wrong with the table's copy and what to do, for the dealer's top strip,
-        the technician and the pit (None: the copy is the server's as last heard)."""
+        """What is wrong with the table's copy and what to do, for the dealer's top strip
+        and the table's report to the pit (None: the copy is the server's as last heard)."""
         with self._lock:
             if self.failing_since is not None:
                 since = (f"from {_clock(self.heard_at)}" if self.heard_at is not None
