@@ -45,10 +45,14 @@ class Console:
     world: WorldWindow | None = None
     pit: Reporting | None = None
     """The table's reporting to the pit, if it has a login on the link (``docs/pit.md``)."""
+    staff_timer: QTimer | None = None
+    """Applies the casino's staff list on this thread; stopped first: it reads the table."""
 
     def close(self) -> None:
         from ui.meter_display.launcher import close_meter_display
 
+        if self.staff_timer is not None:
+            self.staff_timer.stop()  # a closed window's timer ran on, against a closed file
         if self.pit is not None:
             self.pit.stop()
         close_meter_display(self.bridge)
@@ -131,6 +135,7 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
 
         staff_timer.timeout.connect(staff_turn)
         staff_timer.start(500)
+        console.staff_timer = staff_timer
     if devices_file is not None:
         window.setup_context.devices_path = Path(devices_file)
     if hardware is not None:

@@ -35,9 +35,10 @@ from sqlite_utils import Database
 
 from dealer_console.employees import events
 from dealer_console.employees.changes import STAFF_VARIABLE, keeps_casino_list
+from dealer_console.employees.pins import WRONG_MARK
 from dealer_console.employees.registry import find
 from dealer_console.storage.identity import StorageError
-from dealer_link.pit.server import StaffChange, staff_holds, staff_key, staff_since
+from dealer_link.pit.server import StaffChange, pin_wrong, staff_holds, staff_key, staff_since
 from dealer_link.server import Connection
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,10 @@ class StaffFeed:
         self._went_back_shown = False
         """The dealer's top strip says the server went back, until a change made after it
         is applied here (the floor has acted) or the console restarts."""
+        self._wrong_pins: list[tuple[str, int]] = []
+        """Wrong PINs typed here (employee, the table's log entry) not yet reported."""
+        self._wrong_after: int | None = None
+        """The last log entry looked at for wrong PINs (None: not yet: from now on)."""
 
     def fetch(self, conn: Connection) -> int:
         """Ask for the changes after the newest one held; how many came (reporter thread).
@@ -126,6 +131,7 @@ class StaffFeed:
         server still holds the table's last change, by number and mark; when it does not,
         the whole list is taken (:func:`apply_pending` says what it applies of it)."""
         key = self._key if self._key is not None else staff_key(conn)
+        self._report_wrong_pins(conn)  # before the changes: a PIN taken off comes with them
         with self._lock:
             after, mark = self._seen
         whole = after > 0 and not staff_holds(conn, after, mark)
@@ -147,6 +153,37 @@ class StaffFeed:
                 self._seen = (fresh[-1].version, fresh[-1].mark)
                 self._went_back_shown = False
         return len(fresh)
+
+    def note_wrong_pins(self, db: Database) -> None:
+        """Owner thread: queue the wrong PINs typed here since the last look, for the
+        server's count over the floor (``pit/sql_pins.py``). The first look starts from
+        now: the log's older wrong PINs were this table's alone."""
+        if self._wrong_after is None:
+            row = db.execute("SELECT COALESCE(MAX(entry), 0) FROM employee_log").fetchone()
+            self._wrong_after = int(row[0])
+            return
+        rows = db.execute("SELECT entry, employee_id FROM employee_log WHERE entry > ? AND "
+                          "action = 'swipe_refused' AND detail LIKE ? ORDER BY entry",
+                          [self._wrong_after, f"%{WRONG_MARK}%"]).fetchall()
+        last = db.execute("SELECT COALESCE(MAX(entry), 0) FROM employee_log").fetchone()
+        self._wrong_after = int(last[0])
+        with self._lock:
+            self._wrong_pins.extend((str(e), int(n)) for n, e in rows if e is not None)
+
+    def _report_wrong_pins(self, conn: Connection) -> None:
+        """Reporter thread: each wrong PIN queued, to the server; one that fails stays for
+        the next pass (the server counts a resent one once)."""
+        while True:
+            with self._lock:
+                if not self._wrong_pins:
+                    return
+                employee_id, entry = self._wrong_pins[0]
+            answer = pin_wrong(conn, employee_id, entry)
+            if answer == "locked":
+                log.warning("the server took %s's PIN off the casino's list after wrong PINs "
+                            "across the floor", employee_id)
+            with self._lock:
+                self._wrong_pins.pop(0)
 
     def failed(self) -> None:
         with self._lock:
@@ -225,6 +262,7 @@ class StaffFeed:
 def apply_pending(db: Database, feed: StaffFeed) -> int:
     """Apply the fetched changes not yet in this table's log, in the server's order, each a
     staff event of the chain (owner thread). Returns how many were applied."""
+    feed.note_wrong_pins(db)
     key, changes, whole = feed.take()
     if not changes:
         return 0  # the usual case, every half second: nothing to write
@@ -352,9 +390,10 @@ def _apply(db: Database, change: StaffChange, whole: Point | None = None) -> Non
             action = "pin"  # the table's PIN lock counts again from here, as at a table
         else:
             action = "role"
+    pin_words = ("" if action != "pin" else ", PIN taken off" if change.pin_hash is None
+                 else ", PIN changed")
     detail = (f"{change.name}, {change.role}{'' if change.enabled else ', disabled'}"
-              f"{', PIN changed' if action == 'pin' else ''}: applied from the casino's "
-              f"staff list")
+              f"{pin_words}: applied from the casino's staff list")
     actor = _actor(change.version, change.mark, whole)
     events.record(db, action, employee_id, actor, detail, row)
     if action not in ("add", "pin") and before["pin_hash"] != change.pin_hash:

@@ -228,6 +228,13 @@ def staff_holds(conn: Connection, version: int, mark: str) -> bool:
     return bool(rows and rows[0][0])
 
 
+def pin_wrong(conn: Connection, employee_id: str, entry: int) -> str:
+    """Report a wrong PIN typed at this table (a table's login; ``entry``: the table's own
+    log entry, so a report sent twice counts once). The server's word: ``counted``,
+    ``counted before``, ``locked`` (the PIN taken off the list) or ``not on the list``."""
+    return str(call(conn, "SELECT pit_pin_wrong(%s, %s)", [employee_id, entry])[0][0])
+
+
 def staff_key(conn: Connection) -> bytes:
     """The key of the server's card tags (a table's login)."""
     rows = call(conn, "SELECT pit_staff_key()", [])

@@ -20,13 +20,15 @@ from __future__ import annotations
 from dealer_console.link.sql_base import ADMIN_ROLE, REFUSED, TABLE_ROLE
 from dealer_console.link.sql_base import DEFINER as _DEFINER
 from dealer_link.pit.sql_cards import CARD_SCHEMA, CARD_TABLES, STAFF_ROLES
+from dealer_link.pit.sql_pins import PIN_GRANTS, PIN_SCHEMA, PIN_TABLES
 
 PIT_ROLE = "dealer_pit"
 """The group of the podium's logins: read the reports, write only through a card."""
 AUDITOR_ROLE = "dealer_link_auditor"
 MIGRATION = "pit_0001"
 
-_TABLES = ("pit_reports", "pit_acks", "pit_ack_log", "pit_staff", "pit_staff_log", *CARD_TABLES)
+_TABLES = ("pit_reports", "pit_acks", "pit_ack_log", "pit_staff", "pit_staff_log", *CARD_TABLES,
+           *PIN_TABLES)
 
 SCHEMA: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS pgcrypto",
@@ -208,6 +210,7 @@ SCHEMA: tuple[str, ...] = (
     $$
     """,
     *CARD_SCHEMA,
+    *PIN_SCHEMA,
 )
 
 _KEY = f"""
@@ -230,4 +233,5 @@ _GRANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pit_staff_since(bigint)", (TABLE_ROLE,)),
     ("pit_staff_holds(bigint, text)", (TABLE_ROLE,)),
     ("pit_staff_key()", (TABLE_ROLE,)),
+    *PIN_GRANTS,
 )

@@ -1,0 +1,94 @@
+"""Issue 27: PINs are the casino's, so their lock is too. A guesser spreading wrong PINs over
+the floor (three at one table, two at another) would stay under each table's own lock; each
+table reports the wrong PINs it recorded and the server, counting over every table, takes the
+PIN off the list at five, which every table then applies ("no PIN on file") until an
+executive sets a new one. Real logins on a real server, a real table's chain."""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from sqlite_utils import Database
+
+from dealer_console.employees import pins
+from dealer_console.employees.audit import verify_staff
+from dealer_console.employees.registry import find, log
+from dealer_link import server as link_server
+from dealer_link.pit import server
+from dealer_link.pit.replica import StaffFeed, applied_version, apply_pending
+from dealer_link.pit.sql_pins import FLOOR_LOCK_AFTER
+from tests.controller.conftest import Rig
+from tests.link.helpers import table_dsn
+from tests.pit.helpers import EXEC_CARD, pit_dsn
+from tests.pit.test_staff_replica import casino_table
+
+__all__ = ["casino_table"]  # the fixture, used below
+
+
+def _wrong_pin_here(db: Database) -> int:
+    """A wrong PIN as the table's confirmation logs it (``authorize.refuse``'s words)."""
+    with db.atomic():
+        log(db, "swipe_refused", "S1", "card swipe",
+            f"confirm a jackpot hit{pins.WRONG_MARK}Sam Super's PIN is not right")
+    return int(db.execute("SELECT MAX(entry) FROM employee_log").fetchone()[0])
+
+
+def _pass(db: Database, feed: StaffFeed, link_dsn: str) -> int:
+    apply_pending(db, feed)  # the owner thread notes the wrong PINs
+    with link_server.connect(table_dsn(link_dsn, "t1")) as conn:
+        feed.fetch(conn)  # the reporter thread reports them and fetches the changes
+    return apply_pending(db, feed)
+
+
+def _set_pin(link_dsn: str, pin: str) -> None:
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="S1", name="Sam Super",
+                         role="supervisor", card_track=None, enabled=True, reason="his PIN",
+                         pin=pin)
+
+
+def test_wrong_pins_spread_over_the_floor_take_the_pin_off_every_table(
+        casino_table: Rig, link_dsn: str) -> None:
+    db = casino_table.opened.db
+    _set_pin(link_dsn, "4821")
+    feed = StaffFeed(applied_version(db))
+    _pass(db, feed, link_dsn)
+    sam = find(db, "S1")
+    assert sam is not None and pins.verify(db, sam, "4821") is pins.PinCheck.RIGHT
+    # three wrong PINs here: under this table's own lock, reported to the server
+    entries = [_wrong_pin_here(db) for _ in range(FLOOR_LOCK_AFTER - 2)]
+    assert not pins.locked(db, "S1")
+    _pass(db, feed, link_dsn)
+    assert pins.verify(db, sam, "4821") is pins.PinCheck.RIGHT
+    with link_server.connect(table_dsn(link_dsn, "t1")) as t1:  # a report sent again
+        assert server.pin_wrong(t1, "S1", entries[0]) == "counted before"
+    # two more at another table: five over the floor
+    with link_server.connect(table_dsn(link_dsn, "t2")) as t2:
+        assert server.pin_wrong(t2, "S1", 901) == "counted"
+        assert server.pin_wrong(t2, "S1", 902) == "locked"
+    # the PIN is off the list, and off this table with the next pass
+    assert _pass(db, feed, link_dsn) == 1
+    assert pins.verify(db, sam, "4821") is pins.PinCheck.NONE_ON_FILE
+    last = db.execute("SELECT action, detail FROM employee_log WHERE employee_id = 'S1' "
+                      "ORDER BY entry DESC LIMIT 1").fetchone()
+    assert last[0] == "pin" and "PIN taken off" in last[1]
+    # an executive sets a new PIN at the pit: it works, and the count starts again
+    _set_pin(link_dsn, "7390")
+    assert _pass(db, feed, link_dsn) == 1
+    assert pins.verify(db, sam, "7390") is pins.PinCheck.RIGHT
+    _wrong_pin_here(db)
+    _pass(db, feed, link_dsn)
+    assert pins.verify(db, sam, "7390") is pins.PinCheck.RIGHT
+    assert verify_staff(db) == []
+    with link_server.connect(link_dsn) as admin:
+        logged = [str(r[0]) for r in admin.execute(
+            b"SELECT detail FROM pit_staff_log WHERE employee_id = 'S1' ORDER BY entry")]
+        assert any(d.startswith("PIN taken off after 5 wrong PINs") for d in logged)
+        counted = admin.execute(b"SELECT count(*) FROM pit_pin_failures").fetchone()
+        assert counted is not None and counted[0] == FLOOR_LOCK_AFTER + 1
+
+
+def test_only_a_table_reports_a_wrong_pin(casino_table: Rig, link_dsn: str) -> None:
+    with link_server.connect(pit_dsn(link_dsn)) as pit, pytest.raises(
+            (link_server.LinkRefused, psycopg.errors.InsufficientPrivilege)):
+        server.pin_wrong(pit, "S1", 1)
