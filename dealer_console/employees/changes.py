@@ -286,8 +286,8 @@ def keeps_casino_list() -> bool:
 
 
 def own_list() -> None:
-    """A table keeping the casino's list changes nothing of it alone: the change is made at
-    the pit or through the server (a PIN stays the table's: the server's list holds none)."""
+    """A table keeping the casino's list changes nothing of it alone, its PINs included: the
+    change is made at the pit or through the server."""
     if keeps_casino_list():
         raise RegistryError("this table keeps the casino's staff list: change it on an "
                             "executive's card at the pit or with \"dealer-console pit staff\"")

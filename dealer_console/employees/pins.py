@@ -20,7 +20,7 @@ from sqlite_utils import Database
 from dealer_console.employees import events
 from dealer_console.employees.authorize import RefusalReason, authorise
 from dealer_console.employees.cardhash import DEFAULT_KDF, KdfParams, card_matches, hash_card
-from dealer_console.employees.changes import Change, still_executive
+from dealer_console.employees.changes import Change, keeps_casino_list, own_list, still_executive
 from dealer_console.employees.registry import Employee, RegistryError, Role, get
 
 PIN_MIN = 4
@@ -80,6 +80,7 @@ def set_pin_by(db: Database, by: Employee, employee_id: str, pin: str, *,
     check_pin(pin)
     target = get(db, employee_id)
     with db.atomic():
+        own_list()  # the casino's list holds the PINs: set at the pit (docs/pit.md)
         still_executive(db, by)
         target = get(db, target.employee_id)
         changed = has_pin(db, target.employee_id)
@@ -131,7 +132,14 @@ def wrong_until_lock(db: Database, employee_id: str, now: datetime) -> int:
     return next(k for k in range(1, LOCK_AFTER + 1) if lock_reached([*times, *[now] * k]))
 
 
+def where_set() -> str:
+    """Where an executive sets a PIN for this table: its Staff screen, or the pit where the
+    table keeps the casino's list."""
+    return ("at the pit (dealer-console pit staff --new-pin)" if keeps_casino_list()
+            else "on the Staff screen")
+
+
 def lock_words(employee: Employee) -> str:
     hours = int(LOCK_WINDOW.total_seconds() // 3600)
     return (f"{employee.name}'s PIN is locked after {LOCK_AFTER} wrong PINs within {hours} "
-            "hours: an executive sets a new one on the Staff screen")
+            f"hours: an executive sets a new one {where_set()}")

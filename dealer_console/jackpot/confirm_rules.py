@@ -220,7 +220,7 @@ def pin_may_follow(db: Database, employee: Employee, action: str) -> None:
     if not pins.has_pin(db, employee.employee_id):
         refuse(db, employee.employee_id, SwipeRefused(
             RefusalReason.NO_PIN, f"{employee.name} has no PIN on file: an executive "
-            "sets one on the Staff screen"), action)
+            f"sets one {pins.where_set()}"), action)
     if pins.locked(db, employee.employee_id):
         refuse(db, employee.employee_id, SwipeRefused(
             RefusalReason.PIN_LOCKED, pins.lock_words(employee)), action)
@@ -241,8 +241,8 @@ def check_pin(db: Database, wanted: PinWanted, pin: str) -> None:
     if to_lock <= 0:  # this wrong PIN locks it
         told = f"wrong PIN: {pins.lock_words(wanted.employee)}"
     elif check is pins.PinCheck.NONE_ON_FILE or left <= 0:
-        told = (f"{wanted.employee.name} has no PIN on file: an executive sets one on "
-                "the Staff screen" if check is pins.PinCheck.NONE_ON_FILE else
+        told = (f"{wanted.employee.name} has no PIN on file: an executive sets one "
+                f"{pins.where_set()}" if check is pins.PinCheck.NONE_ON_FILE else
                 f"wrong PIN {pins.WRONG_PINS_ALLOWED} times: the confirmation is "
                 "called off; swipe the card again")
     elif to_lock < left:  # the PIN locks before this swipe's tries run out

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlite_utils import Database
 
-from dealer_console.employees import changes
+from dealer_console.employees import changes, pins
 from dealer_console.employees.audit import verify_staff
 from dealer_console.employees.authorize import Refused, check
 from dealer_console.employees.registry import RegistryError, Role, find, find_by_card
@@ -165,7 +165,12 @@ def test_no_table_changes_the_casino_s_list_alone(casino_table: Rig) -> None:
         changes.set_enabled_by(db, executive, "SIM-S1", False, reason="alone")
     with pytest.raises(RegistryError, match="keeps the casino's staff list"):
         changes.setup(db, "X9", "Xavier", "9999000099990000", actor="a technician")
+    with pytest.raises(RegistryError, match="keeps the casino's staff list"):
+        pins.set_pin_by(db, executive, "SIM-S1", "4821")  # PINs are the casino's list's too
     assert db.execute("SELECT COUNT(*) FROM employee_log").fetchone()[0] == before
+    sim_s1 = find(db, "SIM-S1")
+    assert sim_s1 is not None
+    assert "at the pit (dealer-console pit staff --new-pin)" in pins.lock_words(sim_s1)
 
 
 def test_changes_the_table_s_file_refused_are_asked_for_again(casino_table: Rig,
