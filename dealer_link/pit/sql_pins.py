@@ -11,6 +11,9 @@ new PIN at the pit.
 
 - A report is counted once: the table's own log entry names it (``UNIQUE (login, entry)``),
   so a report sent again after a lost answer is not a second wrong PIN.
+- One table's login counts for at most ``FLOOR_LOCK_AFTER - 1``: a table's own guesses are
+  its own lock's business, and a table login in the wrong hands, reporting wrong PINs that
+  were never typed, cannot take anyone's PIN off the floor alone.
 - The reports are append-only, as every trace of the pit.
 """
 
@@ -61,13 +64,15 @@ PIN_SCHEMA: tuple[str, ...] = (
             RETURN 'counted before';
         END IF;
         PERFORM 1 FROM pit_staff s WHERE s.employee_id = p_employee FOR UPDATE;
-        SELECT count(*) INTO n FROM pit_pin_failures f
-        WHERE f.employee_id = p_employee
-          AND f.at > clock_timestamp() - interval '{_HOURS} hours'
-          AND f.at > COALESCE((SELECT max(l.recorded_at) FROM pit_staff_log l
-                               WHERE l.employee_id = p_employee
-                                 AND (l.detail LIKE '%new PIN%'
-                                      OR l.detail LIKE 'PIN taken off%')), '-infinity');
+        SELECT COALESCE(sum(least(per.c, {FLOOR_LOCK_AFTER - 1})), 0) INTO n FROM (
+            SELECT count(*) AS c FROM pit_pin_failures f
+            WHERE f.employee_id = p_employee
+              AND f.at > clock_timestamp() - interval '{_HOURS} hours'
+              AND f.at > COALESCE((SELECT max(l.recorded_at) FROM pit_staff_log l
+                                   WHERE l.employee_id = p_employee
+                                     AND (l.detail LIKE '%new PIN%'
+                                          OR l.detail LIKE 'PIN taken off%')), '-infinity')
+            GROUP BY f.login) per;
         IF n < {FLOOR_LOCK_AFTER}
            OR (SELECT s.pin_hash FROM pit_staff s WHERE s.employee_id = p_employee) IS NULL THEN
             RETURN 'counted';

@@ -88,6 +88,18 @@ def test_wrong_pins_spread_over_the_floor_take_the_pin_off_every_table(
         assert counted is not None and counted[0] == FLOOR_LOCK_AFTER + 1
 
 
+def test_one_table_alone_takes_no_pin_off_the_floor(casino_table: Rig, link_dsn: str) -> None:
+    """A table's login in the wrong hands could report wrong PINs never typed: one login counts
+    for at most four, so it takes two tables to reach five (a table's own guesses are its own
+    lock's business)."""
+    _set_pin(link_dsn, "4821")
+    with link_server.connect(table_dsn(link_dsn, "t1")) as t1:
+        answers = [server.pin_wrong(t1, "S1", entry) for entry in range(1, 9)]
+    assert answers == ["counted"] * 8
+    with link_server.connect(table_dsn(link_dsn, "t2")) as t2:
+        assert server.pin_wrong(t2, "S1", 1) == "locked"  # four from one table, one more
+
+
 def test_only_a_table_reports_a_wrong_pin(casino_table: Rig, link_dsn: str) -> None:
     with link_server.connect(pit_dsn(link_dsn)) as pit, pytest.raises(
             (link_server.LinkRefused, psycopg.errors.InsufficientPrivilege)):
