@@ -11,13 +11,11 @@ from pathlib import Path
 from PySide6.QtWidgets import QWidget
 
 from dealer_console.cards import parse_cards
-from dealer_console.controller import LINK_DEVICE
 from dealer_console.devices.keypad import Button
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
 from dealer_console.profiles.model import Profile
 from dealer_console.round import commands as c
 from drivers.sim.table.world import shuffled_deck
-from ui.app import start_console
 from ui.gallery.player import ScreenPlayer
 from ui.meter_display.window import MeterDisplayWindow
 
@@ -61,17 +59,7 @@ def two_game_profile(folder: Path) -> Profile:
 
 def start_player(profile: Profile, db: Path, *, meter_display: bool = True) -> ScreenPlayer:
     """A console as ``ScreenPlayer.start`` makes one, for a profile that is not shipped."""
-    console = start_console(profile, db, simulated=True, link="in-process",
-                            meter_display=meter_display)
-    console.window.resize(1280, 800)
-    console.window.show()
-    if console.world is not None:
-        console.world.show()
-    player = ScreenPlayer(console)
-    # the jackpot link is not hardware: a table plays the base game without it
-    player.wait(lambda: all(d.connected for d in player.ctl.snapshot().devices
-                           if d.name != LINK_DEVICE), "the devices to connect")
-    return player
+    return ScreenPlayer.start(profile, db, meter_display=meter_display)
 
 
 def deal_a_hit(p: ScreenPlayer, cards: str, seats: Iterable[int] | None = None,

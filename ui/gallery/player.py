@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 from dealer_console.cards import parse_cards
 from dealer_console.controller import LINK_DEVICE
 from dealer_console.profiles.loader import find_profile
+from dealer_console.profiles.model import Profile
 from dealer_console.round.state import Phase
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.choices import SIM_STAFF, UNKNOWN_CARD
@@ -54,9 +55,13 @@ class ScreenPlayer:
         the devices not counted)."""
 
     @classmethod
-    def start(cls, profile: str, db: Path, link: str = "in-process") -> ScreenPlayer:
-        """A console on ``profile``: a shipped profile's name, or the path of a TOML file."""
-        console = start_console(find_profile(profile), db, simulated=True, link=link)
+    def start(cls, profile: str | Profile, db: Path, link: str = "in-process", *,
+              meter_display: bool = True) -> ScreenPlayer:
+        """A console on ``profile``: a shipped profile's name, the path of a TOML file, or a
+        profile made in a test."""
+        chosen = profile if isinstance(profile, Profile) else find_profile(profile)
+        console = start_console(chosen, db, simulated=True, link=link,
+                                meter_display=meter_display)
         console.window.resize(1280, 800)
         console.window.show()
         if console.world is not None:
