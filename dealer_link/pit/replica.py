@@ -113,15 +113,32 @@ class StaffFeed:
         """When the server stopped answering (UTC), or None: it answers."""
         self.problem = ""
         """Why the last changes fetched could not be applied, or empty."""
-        self.went_back = ""
-        """What the table did when the server no longer held its last change, or empty."""
+        self._gone_back: tuple[int, str] | None = None
+        """The change the server no longer held and when the list was taken whole, or
+        None: it never went back while this console ran."""
         self._went_back_shown = False
         """The dealer's top strip says the server went back, until a change made after it
         is applied here (the floor has acted) or the console restarts."""
+        self._held_back = 0
+        """Changes held back when the list was last taken whole."""
         self._wrong_pins: list[tuple[str, int]] = []
         """Wrong PINs typed here (employee, the table's log entry) not yet reported."""
         self._wrong_after: int | None = None
         """The last log entry looked at for wrong PINs (None: not yet: from now on)."""
+
+    @property
+    def went_back(self) -> str:
+        """What the table did when the server no longer held its last change, or empty."""
+        if self._gone_back is None:
+            return ""
+        lost, at = self._gone_back
+        words = (f"the server no longer holds change {lost} this table applied (restored "
+                 f"from a backup?): its list taken whole at {at}")
+        if self._held_back:
+            words += (f"; {self._held_back} change(s) held back (an enable, a role, a card or "
+                      f"a PIN the server's older list would give back): an executive makes "
+                      f"them again at the pit")
+        return words
 
     def fetch(self, conn: Connection) -> int:
         """Ask for the changes after the newest one held; how many came (reporter thread).
@@ -142,9 +159,8 @@ class StaffFeed:
             if whole:
                 self._pending, self._whole = list(changes), True
                 self._seen = (changes[-1].version, changes[-1].mark) if changes else (0, "")
-                self.went_back = (f"the server no longer holds change {after} this table "
-                                  f"applied (restored from a backup?): its list taken whole "
-                                  f"at {_clock(self.heard_at)}")
+                self._gone_back = (after, _clock(self.heard_at))
+                self._held_back = 0  # counted again by this taking
                 self._went_back_shown = True
                 return len(changes)
             fresh = [c for c in changes if c.version > self._seen[0]]
@@ -205,10 +221,7 @@ class StaffFeed:
             self._applied = point
             self.problem = ""
             if held_back:
-                self.went_back = self.went_back.split(";")[0] + (
-                    f"; {held_back} change(s) held back (an enable, a role or a card the "
-                    f"server's older list would give back): an executive makes them again "
-                    f"at the pit")
+                self._held_back = held_back
 
     def take(self) -> tuple[bytes | None, list[StaffChange], bool]:
         with self._lock:
@@ -232,8 +245,9 @@ class StaffFeed:
                 return (f"the casino's changes after {self._seen[0]} are not applied yet",
                         "asked again every few seconds; call the technician if it stays")
             if self._went_back_shown:
-                held = self.went_back.partition("; ")[2].partition(" (")[0]
-                return ("the link's server went back (restored?)" + (f"; {held}" if held else ""),
+                held = self._held_back
+                return ("the link's server went back (restored?)"
+                        + (f"; {held} change(s) held back" if held else ""),
                         "an executive makes them again at the pit" if held else "")
             return None
 
