@@ -143,7 +143,9 @@ def test_a_backed_out_hit_is_crossed_not_starred_and_its_back_out_is_a_point(
     assert any("(backed out)" in label.toPlainText() for label in chart.labels)
 
 
-def test_the_time_axis_reads_the_clock() -> None:
+def test_the_time_axis_reads_the_clock(qapp: object) -> None:
+    """(``qapp``: an axis is a widget; run first on a worker, without an application, the
+    test crashed its process.)"""
     from datetime import datetime
 
     axis = ClockAxis("bottom")
