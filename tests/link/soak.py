@@ -111,8 +111,11 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
 
     def launch(name: str) -> None:
         db = folder / f"{name}.db"
+        # --rounds is the table's total: each run (a killed one resumed included) plays its
+        # own ``rounds`` more, so a second run is as long as the first and can be killed too
+        total = rounds * (runs_each - runs_left[name] + 1)
         argv = [*CLI, "simulate", "--profile", str(profile), "--devices", "in-process",
-                "--faults", "jackpot-hands", "--rounds", str(rounds), "--db", str(db),
+                "--faults", "jackpot-hands", "--rounds", str(total), "--db", str(db),
                 "--seed", str(int(name[1:]))]
         if db.exists():
             argv.append("--resume")

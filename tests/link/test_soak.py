@@ -16,7 +16,7 @@ from tests.link.soak import run_soak
 @pytest.mark.slow
 def test_tables_survive_kills_a_restart_and_a_cut_with_nothing_lost_or_doubled(
         tmp_path: Path, pg_server: PgServer) -> None:
-    result = run_soak(pg_server, tmp_path, tables=4, runs_each=2, rounds=12, kills=2)
+    result = run_soak(pg_server, tmp_path, tables=4, runs_each=2, rounds=8, kills=2)
     assert result.table_problems == [], "\n".join(result.table_problems)
     assert result.link_problems == []
     assert result.kills == 2 and result.restarted and result.cuts >= 1 and result.cut_all >= 1
