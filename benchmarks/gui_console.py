@@ -15,7 +15,8 @@ the path a real serial shuffler takes), every round played by clicks on the scre
    beyond the interval. p99 and max; aim p99 <= 16 ms, max <= 100 ms.
 3. Cold start: a fresh process (this script with ``--child-cold-start``) from its start, as
    the parent saw it, to an interactive table: the window shown and painted, every device
-   connected, the phase bar's primary button saying START GAME. Best and median; aim <= 1.5 s.
+   connected, the phase bar's primary button saying START GAME. Best and median; aim <= 0.8 s.
+   The modules' bytecode is compiled first, as in a release.
 
 The player waits in a real Qt event loop (as the console's ``app.exec``), never by sleeping
 the GUI thread, so a device event reaches the screens as fast as it would at the table.
@@ -301,8 +302,15 @@ def child_cold_start(db: str) -> int:
 
 
 def bench_cold_start(runs: int, workdir: Path) -> None:
+    """A table's release carries its modules compiled (``installers/linux/build.sh``), so the
+    starts read bytecode: a first, uncounted start writes it to a cache of this run's own,
+    whether or not this shell lets Python write bytecode."""
     times = []
-    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+               PYTHONPYCACHEPREFIX=str(workdir / "bytecode"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([sys.executable, __file__, "--child-cold-start", str(workdir / "warm.db")],
+                   capture_output=True, env=env, check=True)
     for i in range(runs):
         db = workdir / f"cold-{i}.db"
         started = time.monotonic()
@@ -315,7 +323,7 @@ def bench_cold_start(runs: int, workdir: Path) -> None:
     best, median = min(times), statistics.median(times)
     print(f"cold start to an interactive table, {runs} fresh "
           f"process{'es' if runs > 1 else ''}: best {best:.3f} s   "
-          f"median {median:.3f} s   aim <= 1.5 s: {verdict(median, 1.5)}")
+          f"median {median:.3f} s   aim <= 0.8 s: {verdict(median, 0.8)}")
 
 
 def main() -> int:
