@@ -442,7 +442,10 @@ class DeviceThread:
                 self._last_heard = self._now()
                 self._lost_reason = ""
                 self._guarded(self._on_open)
-            self._run_commands()
+            if self._run_commands() and not self._lost_reason:
+                # what the commands queued goes on the wire now, not after the read's wait
+                # (a serial read waits its whole timeout when the device is quiet)
+                self._guarded(self._on_tick, self._now())
             try:
                 data = self._transport.read() if not self._lost_reason else b""
             except TransportError as exc:
@@ -499,12 +502,15 @@ class DeviceThread:
             self._transport = None
             self._on_close()
 
-    def _run_commands(self) -> None:
+    def _run_commands(self) -> int:
+        """Run the queued commands; returns how many ran."""
+        ran = 0
         while True:
             try:
                 action = self._commands.get_nowait()
             except queue.Empty:
-                return
+                return ran
+            ran += 1
             try:
                 action()
             except Exception:

@@ -105,7 +105,10 @@ class SimulatedHardware:
             self.servers.append(server)
             self._serial.append(name)
             return server.path
-        link = InProcessLink(double, name, faults)
+        # a driver's command goes out at once and the double answers within the call, so the
+        # link waits as long as a serial read's timeout: polling faster only takes the
+        # interpreter from the table's own thread (issue 24's rounds per second)
+        link = InProcessLink(double, name, faults, poll_interval=0.02)
         self.links[name] = link
         return link.open
 
@@ -176,14 +179,13 @@ def simulated_bet_sensors(hw: SimulatedHardware) -> DeviceDriver:
     # going away are the driver tests' business.
     return BetSensorDriver(
         port, seats=hw.seats, reply_timeout=0.5, tries=5,
-        poll_interval=0.002 if hw.link == "in-process" else 0.02,
+        poll_interval=0.02,
         offline_poll_interval=0.1, silence_timeout=5.0, clock=hw.clock,
         backoff=hw.backoff_for(Backoff(initial=0.01, maximum=0.2)))
 
 
 def simulated_keypad(hw: SimulatedHardware) -> DeviceDriver:
     hw.keypad = SimKeypad(retransmit_s=0.02)
-    fast = hw.link == "in-process"
-    return KeypadDriver(VirtualUsbBackend(hw.keypad), poll_interval=0.001 if fast else 0.005,
+    return KeypadDriver(VirtualUsbBackend(hw.keypad), poll_interval=0.005,
                         backoff=hw.backoff_for(Backoff(initial=0.005, maximum=0.05)),
                         clock=hw.clock, resend_after=0.03)
