@@ -10,6 +10,7 @@ device node, a ``/dev/serial/by-id`` link, ``spy://`` for a traffic dump, ``sock
 from __future__ import annotations
 
 import contextlib
+import threading
 from typing import Protocol
 
 
@@ -61,6 +62,8 @@ class SerialTransport:
             raise TransportError(f"cannot open serial port {url}: {exc}") from exc
         self._errors: tuple[type[BaseException], ...] = (serial.SerialException, OSError,
                                                          *_termios_errors())
+        self._open_lock = threading.Lock()  # interrupt (any thread) never races the close
+        self._open = True
 
     @property
     def port(self) -> str:
@@ -86,6 +89,19 @@ class SerialTransport:
         except self._errors as exc:
             raise TransportError(f"serial port {self._url} failed on write: {exc}") from exc
 
+    def interrupt(self) -> None:
+        """Cut the read's wait short (any thread): a command of the driver's is waiting to go
+        out. A port type without it (a URL's) keeps its poll interval's delay."""
+        with self._open_lock:
+            if not self._open:
+                return
+            cancel = getattr(self._serial, "cancel_read", None)
+            if cancel is not None:
+                with contextlib.suppress(*self._errors, NotImplementedError):
+                    cancel()
+
     def close(self) -> None:
-        with contextlib.suppress(*self._errors):
-            self._serial.close()
+        with self._open_lock:
+            self._open = False
+            with contextlib.suppress(*self._errors):
+                self._serial.close()

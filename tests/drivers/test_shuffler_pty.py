@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from drivers.shuffler.device import ShufflerDriver
 from drivers.sim.faults import Fault, FaultInjector, FaultPlan
 from drivers.sim.pty import PtyServer
 from drivers.sim.shuffler import ShufflerDouble, ShufflerScenario
+from drivers.transport import SerialTransport
 from tests.drivers.conftest import collect_until, wait_until
 
 
@@ -238,3 +240,26 @@ def test_the_heartbeat_does_not_fill_the_queue_with_unchanged_status(tmp_path: P
     assert len(quiet) <= 1, f"{len(quiet)} status events from heartbeats alone"
     assert asked.state is ShufflerState.READY and door.state is ShufflerState.DOOR_OPEN
     assert not after
+
+
+def test_a_command_goes_out_at_once_however_long_the_read_waits(tmp_path: Path) -> None:
+    """A deal asked for while the shuffler is quiet goes on the wire when the driver's thread
+    takes it, not once the serial read's wait runs out (here 4 s: the answer must come well
+    before it)."""
+    double = ShufflerDouble(ShufflerScenario(), ack_timeout=0.05)
+    server = PtyServer(double, link=tmp_path / "shuffler").start()
+    driver = ShufflerDriver(lambda: SerialTransport(server.path, poll_interval=4.0),
+                            ack_timeout=0.05, heartbeat=60.0, silence_timeout=60.0,
+                            backoff=Backoff(initial=0.01, maximum=0.1), first_deal_id=100)
+    driver.start()
+    try:
+        collect_until(driver, lambda e: isinstance(e, ShufflerStatus))
+        time.sleep(0.3)  # the hello and status exchanged: the line is quiet, the read waits
+        asked = time.monotonic()
+        deal_id = driver.start_deal(7)
+        events = collect_until(driver, lambda e: isinstance(e, FirstPositionDrawn)
+                               and e.deal_id == deal_id, timeout=10.0)
+        assert time.monotonic() - asked < 2.0, [type(e).__name__ for e in events]
+    finally:
+        driver.stop()
+        server.stop()
