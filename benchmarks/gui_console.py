@@ -104,7 +104,10 @@ def loop_player(db: Path) -> ScreenPlayer:
     from ui.gallery.player import ScreenPlayer
 
     class LoopPlayer(ScreenPlayer):
-        def wait(self, done: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+        def wait(self, want: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
+            def done() -> bool:
+                return want() and self.drawn()
+
             if done():
                 QApplication.processEvents()  # the screens drawn from the view just reached
                 return

@@ -98,7 +98,7 @@ class ScreenPlayer:
         app = QApplication.instance()
         assert app is not None
         deadline = time.monotonic() + timeout
-        while not done():
+        while not (done() and self.drawn()):
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no {what} within {timeout:.0f} s "
                                    f"(phase {self.phase.value}, "
@@ -115,9 +115,12 @@ class ScreenPlayer:
             self.taps += 1
         clear_the_way(widget)
         QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
-        app = QApplication.instance()
-        assert app is not None
-        app.processEvents()
+        self.wait(lambda: True, "the screens drawn after the touch")
+
+    def drawn(self) -> bool:
+        """True when the screens show the table's newest view (the bridge draws at most once
+        a frame, so a change may wait a few milliseconds to be drawn)."""
+        return not self.console.bridge.drawing_due
 
     def button(self, text: str, within: QWidget | None = None) -> QPushButton:
         """The visible button with exactly ``text``."""
