@@ -108,9 +108,6 @@ def loop_player(db: Path) -> ScreenPlayer:
             def done() -> bool:
                 return want() and self.drawn()
 
-            if done():
-                QApplication.processEvents()  # the screens drawn from the view just reached
-                return
             deadline = time.monotonic() + timeout
             loop = QEventLoop()
             timer = QTimer()
@@ -118,14 +115,19 @@ def loop_player(db: Path) -> ScreenPlayer:
             timer.setInterval(1)
             timer.timeout.connect(
                 lambda: loop.quit() if done() or time.monotonic() > deadline else None)
-            timer.start()
-            loop.exec()
-            timer.stop()
-            QApplication.processEvents()  # the screens drawn from the view just reached
-            if not done():
-                raise TimeoutError(f"no {what} within {timeout:.0f} s (phase "
-                                   f"{self.phase.value}, bar: "
-                                   f"{self.window.phase_bar.message_text()!r})")
+            # the events processed once the loop has quit may bring a new change to draw:
+            # the wait ends only when it is done after them
+            while True:
+                QApplication.processEvents()  # the screens drawn from the view just reached
+                if done():
+                    return
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no {what} within {timeout:.0f} s (phase "
+                                       f"{self.phase.value}, bar: "
+                                       f"{self.window.phase_bar.message_text()!r})")
+                timer.start()
+                loop.exec()
+                timer.stop()
 
     return LoopPlayer.start(PROFILE, db, link="pty")
 
