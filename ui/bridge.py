@@ -1,8 +1,8 @@
 """The one small adapter between the table controller and Qt (plover's engine bridge is the
 model): a driver's I/O thread only calls the controller's ``wake``, which emits a signal; the
 signal is queued to the GUI thread, which applies the events there (the owner of the
-database), a few per turn of the event loop. The changes of one turn reach the screens as one
-``changed`` signal carrying the controller's newest frozen view."""
+database), a few per turn of the event loop. The changes reach the screens as one ``changed``
+signal carrying the controller's newest frozen view, once the events waiting are applied."""
 
 from __future__ import annotations
 
@@ -15,10 +15,7 @@ from dealer_console.controller import TableController, TableSnapshot
 PUMP_BATCH = 4
 """Device events applied per turn of the event loop."""
 FRAME_S = 0.016
-"""The screens are drawn at most once a frame (60 a second): a change after a quiet spell is
-drawn at once; the changes of a burst (a deal's seven hands, each its own turn) are drawn
-together a frame after the last drawing, so input and the events still arriving get the
-event loop in between instead of a redraw each."""
+"""The longest a change waits to be drawn while device events keep coming (60 a second)."""
 
 
 class ControllerBridge(QObject):
@@ -30,13 +27,13 @@ class ControllerBridge(QObject):
         super().__init__(parent)
         self.controller = controller
         self._woken.connect(self._pump, Qt.ConnectionType.QueuedConnection)
-        self._latest: TableSnapshot | None = None
-        self._scheduled = False
-        self._drawn_at = 0.0
         self._frame = QTimer(self)
         self._frame.setSingleShot(True)
         self._frame.setTimerType(Qt.TimerType.PreciseTimer)
         self._frame.timeout.connect(self._deliver)
+        self._latest: TableSnapshot | None = None
+        self._scheduled = False
+        self._undrawn_since = 0.0
         self._attached = True
         controller.wake = self._woken.emit  # called on I/O threads: only emits
         controller.add_listener(self._changed)
@@ -48,27 +45,35 @@ class ControllerBridge(QObject):
             self._woken.emit()
 
     def _changed(self, view: TableSnapshot) -> None:
-        # many changes before the next frame are drawn once, with the newest view
+        # the changes made before the next drawing are drawn once, with the newest view
         self._latest = view
         if not self._scheduled:
             self._scheduled = True
-            wait = FRAME_S - (time.monotonic() - self._drawn_at)
-            self._frame.start(max(0, round(wait * 1000)))
+            self._undrawn_since = time.monotonic()
+            self._frame.start(0)
 
     def _deliver(self) -> None:
+        # a change is drawn once no device event waits (a deal's seven hands drawn together,
+        # not one redraw a hand), or a frame after it when they keep coming; a dealer's touch
+        # is drawn at once
+        if (self.controller.events_waiting
+                and time.monotonic() - self._undrawn_since < FRAME_S):
+            self._frame.start(1)
+            return
         self._scheduled = False
-        self._drawn_at = time.monotonic()
         if self._latest is not None and self._attached:
             self.changed.emit(self._latest)
 
     @property
     def drawing_due(self) -> bool:
-        """A change is waiting for its frame to reach the screens."""
+        """A change is waiting to reach the screens."""
         return self._scheduled and self._attached
 
     def detach(self) -> None:
         """Stop listening (before the window closes: nothing reaches a deleted widget)."""
         self.controller.wake = None
         self._attached = False
+        self._frame.stop()
         if self._changed in self.controller.listeners:
             self.controller.remove_listener(self._changed)
+

@@ -197,6 +197,11 @@ class TableController(JackpotSteps):
         the owner thread; never touches the database here."""
         self.inbox.put(event)
 
+    @property
+    def events_waiting(self) -> bool:
+        """Device events are queued for :meth:`pump`."""
+        return self.inbox.waiting
+
     @one_turn
     def pump(self, timeout: float = 0.0, max_events: int | None = None) -> int:
         """Apply queued device events on the owner thread; wait up to ``timeout`` for the

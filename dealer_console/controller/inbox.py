@@ -40,6 +40,11 @@ class Inbox:
         if wake is not None and (self._ready or not self._queue.empty()):
             wake()
 
+    @property
+    def waiting(self) -> bool:
+        """Events wait for the owner (the ones held back until a transition not counted)."""
+        return bool(self._ready) or not self._queue.empty()
+
     def put(self, event: DeviceEvent) -> None:
         """Any thread: queue ``event`` and wake the owner."""
         self._queue.put(event)
