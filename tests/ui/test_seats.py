@@ -1,13 +1,18 @@
-"""The table as on the felt: the seat in focus is the one drawn with the bright border."""
+"""The table as on the felt: the seat in focus is the one drawn with the bright border, and
+each seat's small cards show whole on the smaller screen."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
+from tests.ui.test_dealer_fit import _lay_out as lay_out
 from ui import theme
+from ui.dealer.window import DealerWindow
+from ui.gallery.dealer import players_foul
 from ui.gallery.player import ScreenPlayer
 
 
@@ -33,3 +38,27 @@ def test_the_border_follows_the_seat_in_focus(qtbot: QtBot, tmp_path: Path) -> N
         assert bright() == [2]
     finally:
         p.close()
+
+
+def test_at_1280x800_each_seat_shows_its_cards_whole(qtbot: QtBot) -> None:
+    """The strip is short there (128 px): a seat with a badge and a wager, or with two wagers
+    and the focus's border, still shows both lines of its small cards, and the house's place
+    has no "no wager" line taking their room (the dealer's picture of a foul hand). Four or
+    five cards with a 10 among them can still wrap to a third line in a seat with the focus's
+    thicker border: that seat's cards then scroll."""
+    window = players_foul()  # seat 1 ACTION and a wager, seat 3 two wagers in focus
+    try:
+        assert isinstance(window, DealerWindow)
+        lay_out(window, QSize(1280, 800))
+        panels = window.table.panels
+        assert not panels[0].wagers.isVisible()
+        with_cards = [seat for seat, panel in panels.items() if panel.cards.isVisible()]
+        assert with_cards == [1, 3, 5, 0] and panels[1].badges.isVisible()
+        for seat in with_cards:
+            cards = panels[seat].cards
+            shown = cards.visibleRegion().boundingRect().size()
+            needed = cards.heightForWidth(cards.width())
+            assert shown == cards.size() and needed <= cards.height(), \
+                f"seat {seat}: {shown.height()} of {cards.height()} px shown, {needed} needed"
+    finally:
+        window.close()

@@ -20,6 +20,7 @@ from ui.words import kind_name, line_words, seat_name
 
 SHORT_STRIP = 200
 """A table strip lower than this (pixels) shows the seats' cards in the small type."""
+NO_WAGER = "no wager"
 
 
 class SeatPanel(QFrame):
@@ -36,7 +37,7 @@ class SeatPanel(QFrame):
         self.title.setProperty("role", "group")
         self.badges = QLabel()
         self.badges.setWordWrap(True)
-        self.badges.setStyleSheet(f"color: {theme.WARNING_AMBER}; font-weight: bold;")
+        self._badge_style(theme.FONT_BODY)
         self.wagers = QLabel()
         self.wagers.setWordWrap(True)
         self.wagers.setStyleSheet(f"font-size: {theme.FONT_SMALL}px;")
@@ -47,18 +48,31 @@ class SeatPanel(QFrame):
         self.result = QLabel()
         self.result.setWordWrap(True)
         self.result.setStyleSheet(f"font-size: {theme.FONT_SMALL}px; font-weight: bold;")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 1, 6, 1)
-        layout.setSpacing(2)
+        self._lines = QVBoxLayout(self)
+        self._lines.setContentsMargins(6, 1, 6, 1)
+        self._lines.setSpacing(2)
         for widget in (self.title, self.badges, self.wagers):
-            layout.addWidget(widget)
-        layout.addWidget(self.cards, 1)
-        layout.addWidget(self.result)
+            self._lines.addWidget(widget)
+        self._lines.addWidget(self.cards, 1)
+        self._lines.addWidget(self.result)
+
+    def _badge_style(self, pixels: int) -> None:
+        self.badges.setStyleSheet(f"color: {theme.WARNING_AMBER}; font-weight: bold; "
+                                  f"font-size: {pixels}px;")
 
     def set_card_size(self, pixels: int) -> None:
         """The small cards' type size (the table's strip sets it from its height)."""
         self.cards.setStyleSheet(f"background: {theme.CARD_FACE}; border-radius: 6px; "
                                  f"padding: 2px 4px; font-size: {pixels}px;")
+
+    def set_short(self, short: bool) -> None:
+        """On a short strip the seat's name and badges take the small type and its lines close
+        up: a hand's two lines of cards then show whole under a badge and a wager, where
+        they were cut in half (1280x800)."""
+        pixels = theme.FONT_SMALL if short else theme.FONT_BODY
+        self.title.setStyleSheet(f"font-size: {pixels}px;" if short else "")
+        self._badge_style(pixels)
+        self._lines.setSpacing(0 if short else 2)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
@@ -87,7 +101,10 @@ class SeatPanel(QFrame):
             badges.append("JACKPOT HAND")
         self.badges.setText("  ".join(badges))
         self.badges.setVisible(bool(badges))
-        self.wagers.setText(_wagers(r, seat))
+        wagers = _wagers(r, seat)
+        # the house never wagers: its place keeps the line for its cards
+        self.wagers.setText(wagers)
+        self.wagers.setVisible(seat != 0 or wagers != NO_WAGER)
         self._cards(view, four_colour)
         settled = [x for x in r.lines if x.seat == seat]
         self.result.setText("\n".join(line_words(x) for x in settled))
@@ -143,7 +160,7 @@ def _wagers(r: RoundSnapshot, seat: int) -> str:
              for (s, kind), cents in sorted(r.wagers.items()) if s == seat]
     if seat == r.banker_seat and r.banker_kind == "player" and r.banker_wager:
         parts.insert(0, f"Bank {format_cents(r.banker_wager)}")
-    return "\n".join(parts) if parts else "no wager"
+    return "\n".join(parts) if parts else NO_WAGER
 
 
 class TableView(QWidget):
@@ -173,6 +190,7 @@ class TableView(QWidget):
         if pixels != self._card_size:
             self._card_size = pixels
             for panel in self.panels.values():
+                panel.set_short(pixels == theme.FONT_SMALL)
                 panel.set_card_size(pixels)
 
     def show_round(self, view: TableSnapshot, focus: int | None, four_colour: bool) -> None:
