@@ -76,4 +76,3 @@ class ControllerBridge(QObject):
         self._frame.stop()
         if self._changed in self.controller.listeners:
             self.controller.remove_listener(self._changed)
-

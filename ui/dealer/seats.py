@@ -102,7 +102,8 @@ class SeatPanel(QFrame):
         self.badges.setText("  ".join(badges))
         self.badges.setVisible(bool(badges))
         wagers = _wagers(r, seat)
-        # the house never wagers: its place keeps the line for its cards
+        # the house's place without a wager of its own (a house wager shows) keeps the line
+        # for its cards
         self.wagers.setText(wagers)
         self.wagers.setVisible(seat != 0 or wagers != NO_WAGER)
         self._cards(view, four_colour)

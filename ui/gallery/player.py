@@ -118,8 +118,8 @@ class ScreenPlayer:
         self.wait(lambda: True, "the screens drawn after the touch")
 
     def drawn(self) -> bool:
-        """True when the screens show the table's newest view (the bridge draws at most once
-        a frame, so a change may wait a few milliseconds to be drawn)."""
+        """True when the screens show the table's newest view (the bridge holds a change while
+        device events wait to be applied, at most a frame)."""
         return not self.console.bridge.drawing_due
 
     def button(self, text: str, within: QWidget | None = None) -> QPushButton:
