@@ -316,8 +316,11 @@ def test_the_light_test_ends_with_the_rounds_lights_back(tmp_path: Path) -> None
                 what="every light blinking",
             )
             driver.set_light(Spot(5, 2), LightMode.ON, LightColour.GREEN)  # shown after it
-            wait_until(lambda: bus.light(2, 1) == (LightMode.ON, LightColour.RED), what="back")
-            wait_until(lambda: bus.light(5, 2) == (LightMode.ON, LightColour.GREEN), what="new")
-            assert bus.light(2, 2)[0] is LightMode.OFF and bus.light(5, 1)[0] is LightMode.OFF
+            # every light back as the round had it (the nodes are sent theirs in turn, in no
+            # fixed order: wait for all four, not for two and then look at the others)
+            wait_until(lambda: (bus.light(2, 1), bus.light(5, 2), bus.light(2, 2)[0],
+                                bus.light(5, 1)[0])
+                       == ((LightMode.ON, LightColour.RED), (LightMode.ON, LightColour.GREEN),
+                           LightMode.OFF, LightMode.OFF), what="the round's lights back")
             driver.run_test_action("lights off")
             wait_until(lambda: bus.light(2, 1)[0] is LightMode.OFF, what="lights off")
