@@ -44,6 +44,9 @@ class SeatPanel(QFrame):
         self.cards = QLabel()
         self.cards.setTextFormat(Qt.TextFormat.RichText)
         self.cards.setWordWrap(True)
+        # from the top: a seat taller than the strip (it scrolls) shows its first cards,
+        # not the blank middle of its card block
+        self.cards.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.set_card_size(theme.FONT_BODY)
         self.result = QLabel()
         self.result.setWordWrap(True)
