@@ -316,6 +316,12 @@ def _take_key(db: Database, key: bytes | None) -> None:
                    [key, key])
 
 
+def _rights(before: dict[str, object], change: StaffChange) -> bool:
+    """Whether the change leaves the employee's role, card and PIN as the table has them."""
+    return (before["role"], before["card_hash"], before["pin_hash"]) == (
+        change.role, change.card_hash, change.pin_hash)
+
+
 def _takes_away(before: dict[str, object], change: StaffChange) -> bool:
     """Whether a change of the whole list may be applied after the server went back: the
     server's older list may still give rights the table's newer copy took away (a card
@@ -323,9 +329,7 @@ def _takes_away(before: dict[str, object], change: StaffChange) -> bool:
     none back is applied."""
     if not change.enabled:
         return True  # disabled, whatever else it says
-    return (bool(before["enabled"]) and before["role"] == change.role
-            and before["card_hash"] == change.card_hash
-            and before["pin_hash"] == change.pin_hash)
+    return bool(before["enabled"]) and _rights(before, change)
 
 
 def _take_whole(db: Database, key: bytes | None,
@@ -356,11 +360,8 @@ def _take_whole(db: Database, key: bytes | None,
             old = find(db, change.employee_id)
             if old is not None:
                 before = events.employee_row(db, old.employee_id)
-                same = (old.enabled == change.enabled and before["role"] == change.role
-                        and before["card_hash"] == change.card_hash
-                        and before["pin_hash"] == change.pin_hash
-                        and before["name"] == change.name)
-                if same:
+                if (old.enabled == change.enabled and before["name"] == change.name
+                        and _rights(before, change)):  # nothing to apply
                     continue
                 if not _takes_away(before, change):
                     held_back += 1
