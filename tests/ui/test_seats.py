@@ -43,9 +43,9 @@ def test_the_border_follows_the_seat_in_focus(qtbot: QtBot, tmp_path: Path) -> N
 def test_at_1280x800_each_seat_shows_its_cards_whole(qtbot: QtBot) -> None:
     """The strip is short there (128 px): a seat with a badge and a wager, or with two wagers
     and the focus's border, still shows both lines of its small cards, and the house's place
-    has no "no wager" line taking their room (the dealer's picture of a foul hand). Four or
-    five cards with a 10 among them can still wrap to a third line in a seat with the focus's
-    thicker border: that seat's cards then scroll."""
+    has no "no wager" line taking their room (the dealer's picture of a foul hand, the hands
+    not set yet). A set hand's five high cards still need a third line at this width: those
+    seats' cards scroll (docs/dealer-console.md)."""
     window = players_foul()  # seat 1 ACTION and a wager, seat 3 two wagers in focus
     try:
         assert isinstance(window, DealerWindow)
