@@ -46,6 +46,7 @@ class RandomDealer:
                                      self.counters)
         self.policy = PhasePolicy(controller, world, seed, self.plan, self.waiting,
                                   self.jackpot, self.counters, hold_before_end)
+        self._finished: tuple[int, int] | None = None  # (round in play, rounds finished)
 
     @property
     def state(self) -> RoundState:
@@ -66,9 +67,14 @@ class RandomDealer:
                                       if d.name != LINK_DEVICE), "device connection")
 
     def finished_rounds(self) -> int:
-        row = self.ctl.table.db.execute(
-            "SELECT COUNT(*) FROM rounds WHERE status IN ('complete', 'voided')").fetchone()
-        return int(row[0])
+        """Counted again only when a new round has opened: the count scans the table's rounds,
+        and :meth:`run` asks before every step (a long run slowed as its database grew)."""
+        round_id = self.state.round_id
+        if self._finished is None or self._finished[0] != round_id:
+            row = self.ctl.table.db.execute(
+                "SELECT COUNT(*) FROM rounds WHERE status IN ('complete', 'voided')").fetchone()
+            self._finished = (round_id, int(row[0]))
+        return self._finished[1]
 
     def run(self, rounds: int) -> None:
         while self.finished_rounds() < rounds:
