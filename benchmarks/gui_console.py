@@ -267,6 +267,9 @@ def bench_stalls(rounds: int, workdir: Path) -> None:
 def child_cold_start(db: str) -> int:
     """Start the console as ``dealer-console gui --simulated`` does and print, on the shared
     monotonic clock, when it is ready for the dealer; then close it."""
+    from ui.app_cmd import import_core_before_qt
+
+    import_core_before_qt(simulated=True)  # as the command does
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 

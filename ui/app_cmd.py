@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 from typing import Any
 
 from dealer_console.cli.checks import file_path, label, seconds
@@ -45,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc.args[0] if isinstance(exc, KeyError) else exc)) from None
     from dealer_console.errors import ConsoleError
     from dealer_console.storage.connection import StorageError
+
+    import_core_before_qt(simulated=args.simulated)
     from ui.app import run_app
 
     if args.simulated and args.devices:
@@ -64,3 +67,12 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(exc)) from None
     except ConsoleError as exc:
         raise CommandError(f"{args.db}: {exc}") from None
+
+
+def import_core_before_qt(*, simulated: bool) -> None:
+    """The console's own modules imported before PySide6 is: once it is, its import hook
+    (for its ``__feature__`` switches) does work for every later import, about 35 ms of a
+    start for the core, the link and the simulated devices (``benchmarks/gui_console.py``)."""
+    sim = ("drivers.sim.hardware", "drivers.sim.table.dealer") if simulated else ()
+    for module in ("dealer_console.controller", "dealer_link.wiring", *sim):
+        importlib.import_module(module)
