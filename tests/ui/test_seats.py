@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSize
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from pytestqt.qtbot import QtBot
 
+from dealer_console.round.state import Phase
 from tests.ui.test_dealer_fit import _lay_out as lay_out
 from ui import theme
 from ui.dealer.window import DealerWindow
@@ -44,8 +45,8 @@ def test_at_1280x800_each_seat_shows_its_cards_whole(qtbot: QtBot) -> None:
     """The strip is short there (128 px): a seat with a badge and a wager, or with two wagers
     and the focus's border, still shows both lines of its small cards, and the house's place
     has no "no wager" line taking their room (the dealer's picture of a foul hand, the hands
-    not set yet). A set hand's five high cards still need a third line at this width: those
-    seats' cards scroll (docs/dealer-console.md)."""
+    not set yet). A set hand's five high cards need a third line at this width:
+    settlement gives the strip that room (the next test)."""
     window = players_foul()  # seat 1 ACTION and a wager, seat 3 two wagers in focus
     try:
         assert isinstance(window, DealerWindow)
@@ -55,10 +56,47 @@ def test_at_1280x800_each_seat_shows_its_cards_whole(qtbot: QtBot) -> None:
         with_cards = [seat for seat, panel in panels.items() if panel.cards.isVisible()]
         assert with_cards == [1, 3, 5, 0] and panels[1].badges.isVisible()
         for seat in with_cards:
-            cards = panels[seat].cards
-            shown = cards.visibleRegion().boundingRect().size()
-            needed = cards.heightForWidth(cards.width())
-            assert shown == cards.size() and needed <= cards.height(), \
-                f"seat {seat}: {shown.height()} of {cards.height()} px shown, {needed} needed"
+            _assert_whole(seat, panels[seat].cards)
     finally:
         window.close()
+
+
+def _assert_whole(seat: int, label: QLabel) -> None:
+    shown = label.visibleRegion().boundingRect().size()
+    needed = label.heightForWidth(label.width())
+    assert shown == label.size() and needed <= label.height(), \
+        f"seat {seat}: {shown.height()} of {label.height()} px shown, {needed} needed"
+
+
+def test_at_1280x800_settlement_shows_every_set_hand_and_result_whole(
+        themed: QApplication, tmp_path: Path) -> None:
+    """Set hands take three lines in a 1280x800 seat (the high hand's five cards, two), so
+    in settlement the short strip is taller (``TALLER_TABLE``): every seat's set hand shows
+    whole, the house's and the seat with two wagers included, and so does each seat's result
+    as it is settled, seat by seat."""
+    p = ScreenPlayer.start("washington-face-up", tmp_path / "t.db")
+    try:
+        assert p.hardware.shuffler is not None
+        p.hardware.shuffler.script(seed=21)  # the dealer's settlement picture's deal
+        for seat in (1, 2, 3, 4, 5, 6):
+            p.bet(seat, "Base", 10 + 5 * seat)
+        p.bet(3, "Fortune", 5)
+        p.start_game()
+        p.until_hands_set()
+        while p.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
+            p.next_step()
+        panels = p.window.table.panels
+        settled = 0
+        while p.phase is Phase.SETTLEMENT:
+            lay_out(p.window, QSize(1280, 800))
+            for seat, panel in panels.items():
+                assert panel.cards.isVisible(), seat
+                _assert_whole(seat, panel.cards)
+                if panel.result.isVisible():
+                    _assert_whole(seat, panel.result)
+            assert sum(panel.result.isVisible() for panel in panels.values()) == settled
+            p.tap(p.window.pages[Phase.SETTLEMENT].one)  # type: ignore[attr-defined]
+            settled += 1
+        assert settled == 6
+    finally:
+        p.close()

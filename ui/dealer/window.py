@@ -27,7 +27,7 @@ from ui.dealer.betting import BettingPage
 from ui.dealer.next_step import next_step, typed_step
 from ui.dealer.page_kit import Scroller
 from ui.dealer.pages import build_pages
-from ui.dealer.seats import TableView
+from ui.dealer.seats import SHORT_STRIP, TableView
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.session import Session, SessionGuard
 from ui.supervisor.win_page import WinPageDesk
@@ -43,6 +43,11 @@ from ui.words import PHASES
 
 TOP_SHARE, TABLE_SHARE, BAR_SHARE = 9, 16, 15
 """The top strip's, the table's and the phase bar's share of the screen's height (per cent)."""
+
+TALLER_TABLE = {Phase.SETTLEMENT: 10}
+"""A short screen's table strip takes this much more of the height (per cent) in a phase whose
+page leaves the room: in settlement every seat shows its set hand (a high hand's five cards
+take two lines in a 1280x800 seat) and its result."""
 
 DEVICE_SHARE = 55
 """The most of the header's width (per cent) the device list may take from the round's title."""
@@ -68,6 +73,8 @@ class DealerWindow(QMainWindow):
         self.bridge = bridge
         self.four_colour = four_colour
         self.focus: int | None = None
+        self._phase: Phase | None = None  # the phase the strips were last fitted for
+        self._fitted = QSize(1280, 800)  # and the size
         self._notice_seen = 0
         self.on_closed: list[Callable[[], object]] = []
         """Called once the window is closed (a screenshot's console is stopped with it)."""
@@ -288,13 +295,17 @@ class DealerWindow(QMainWindow):
     def _fit_parts(self, size: QSize) -> None:
         """The strips' heights from the screen's: fixed whatever the page holds (the keypad
         and the phase bar never move), the table taller on a taller screen (bigger cards,
-        more lines); the page takes the rest and scrolls what does not fit."""
+        more lines), and on a short screen taller in a phase of ``TALLER_TABLE``; the page
+        takes the rest and scrolls what does not fit."""
+        self._fitted = size
         height = max(size.height(), 600)
         self.top.setFixedHeight(height * TOP_SHARE // 100)
         # past 800 px, four tenths of the extra height go to the table: bigger cards, more lines
         table_height = height * TABLE_SHARE // 100 + max(0, height - 800) * 2 // 5
+        self.table.fit_cards(table_height)  # the screen's type, whatever the phase
+        if table_height < SHORT_STRIP and self._phase in TALLER_TABLE:
+            table_height += height * TALLER_TABLE[self._phase] // 100
         self.table_area.setFixedHeight(table_height)
-        self.table.fit_cards(table_height)
         self.phase_bar.setFixedHeight(height * BAR_SHARE // 100)
 
     def _place_prompt(self) -> None:
@@ -323,6 +334,10 @@ class DealerWindow(QMainWindow):
         self.header.setVisible(not view.faults and view.card_wanted is None)
         self.fault_area.setVisible(bool(view.faults))
         self._place_prompt()
+        refit = (r.phase in TALLER_TABLE) != (self._phase in TALLER_TABLE)
+        self._phase = r.phase
+        if refit:
+            self._fit_parts(self._fitted)
         page = self.pages.get(r.phase)
         current = self.focus
         if page is not None:
