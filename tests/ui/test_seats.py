@@ -13,7 +13,7 @@ from dealer_console.round.state import Phase
 from tests.ui.test_dealer_fit import _lay_out as lay_out
 from ui import theme
 from ui.dealer.window import DealerWindow
-from ui.gallery.dealer import players_foul
+from ui.gallery.dealer import players_foul, to_settlement
 from ui.gallery.player import ScreenPlayer
 
 
@@ -78,13 +78,7 @@ def test_at_1280x800_settlement_shows_every_set_hand_and_result_whole(
     try:
         assert p.hardware.shuffler is not None
         p.hardware.shuffler.script(seed=21)  # the dealer's settlement picture's deal
-        for seat in (1, 2, 3, 4, 5, 6):
-            p.bet(seat, "Base", 10 + 5 * seat)
-        p.bet(3, "Fortune", 5)
-        p.start_game()
-        p.until_hands_set()
-        while p.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
-            p.next_step()
+        to_settlement(p)
         panels = p.window.table.panels
         settled = 0
         while p.phase is Phase.SETTLEMENT:

@@ -89,6 +89,12 @@ def players_foul() -> QWidget:
 def settlement() -> QWidget:
     """The whole table's settlement on one page, the next seat marked."""
     p = _player("washington-face-up")
+    to_settlement(p)
+    return p.window
+
+
+def to_settlement(p: ScreenPlayer) -> None:
+    """Every seat wagered (seat 3 a Fortune wager too), dealt and set the House Way."""
     for seat in (1, 2, 3, 4, 5, 6):
         p.bet(seat, "Base", 10 + 5 * seat)
     p.bet(3, "Fortune", 5)
@@ -96,7 +102,6 @@ def settlement() -> QWidget:
     p.until_hands_set()
     while p.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
         p.next_step()
-    return p.window
 
 
 def same_wagers() -> QWidget:
