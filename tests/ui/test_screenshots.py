@@ -100,3 +100,33 @@ def test_the_galleries_and_the_screen_player_are_not_shipped() -> None:
             "meter-display-last-hit"} <= set(PAGES)
     spec = (root / "installers" / "windows" / "dealer-console.spec").read_text()
     assert '"ui.gallery"' in spec  # the Windows bundle leaves it out too
+
+
+def test_a_picture_is_written_again_only_when_the_screen_changed(themed: QApplication,
+                                                                 qtbot: QtBot,
+                                                                 tmp_path: Path) -> None:
+    """A run of the tests renders every picture: one whose file already shows it (but for the
+    anti-aliasing of glyphs, a few levels of a channel) is left alone, so the run leaves
+    ``docs/screenshots`` as it was; a screen that changed is written."""
+    page = QWidget()
+    qtbot.addWidget(page)
+    label = QLabel("Seat 1 settled")
+    QVBoxLayout(page).addWidget(label)
+    path = render(page, tmp_path / "page.png", (400, 300))
+    first = path.read_bytes()
+    image = QImage(str(path))
+    # the same picture with glyph-sized noise, saved as another file's bytes would be
+    for x in range(0, 400, 5):
+        colour = image.pixelColor(x, 150)
+        image.setPixelColor(x, 150, colour.lighter(102) if colour.value() < 250 else colour)
+    assert image.save(str(path), "PNG")
+    noisy = path.read_bytes()
+    assert noisy != first
+    render(page, path, (400, 300))
+    assert path.read_bytes() == noisy  # left alone
+    label.setText("Seat 2 settled")
+    render(page, path, (400, 300))
+    assert path.read_bytes() not in (noisy, first)
+    assert QImage(str(path)).size().width() == 400
+    render(page, path, (420, 300))  # another size: written
+    assert QImage(str(path)).width() == 420
