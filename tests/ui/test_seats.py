@@ -13,7 +13,7 @@ from dealer_console.round.state import Phase
 from tests.ui.test_dealer_fit import _lay_out as lay_out
 from ui import theme
 from ui.dealer.window import DealerWindow
-from ui.gallery.dealer import players_foul, to_settlement
+from ui.gallery.dealer import jackpot_two_hits, players_foul, to_settlement
 from ui.gallery.player import ScreenPlayer
 
 
@@ -62,9 +62,11 @@ def test_at_1280x800_each_seat_shows_its_cards_whole(qtbot: QtBot) -> None:
 
 
 def _assert_whole(seat: int, label: QLabel) -> None:
-    shown = label.visibleRegion().boundingRect().size()
+    """The label's text shows whole: its whole width and, from its top (where the cards are
+    drawn), at least the height its text needs."""
+    shown = label.visibleRegion().boundingRect()
     needed = label.heightForWidth(label.width())
-    assert shown == label.size() and needed <= label.height(), \
+    assert shown.top() == 0 and shown.width() == label.width() and shown.height() >= needed, \
         f"seat {seat}: {shown.height()} of {label.height()} px shown, {needed} needed"
 
 
@@ -94,3 +96,20 @@ def test_at_1280x800_settlement_shows_every_set_hand_and_result_whole(
         assert settled == 6
     finally:
         p.close()
+
+
+def test_at_1280x800_the_end_of_a_jackpot_round_shows_every_hand_whole(qtbot: QtBot) -> None:
+    """At the end of the round the strip is as tall as in settlement: a jackpot seat with two
+    badges and two wagers shows its set hand whole (its last result line may scroll)."""
+    window = jackpot_two_hits()  # seat 1 ACTION and JACKPOT HAND, Base and Jackpot wagers
+    try:
+        assert isinstance(window, DealerWindow)
+        lay_out(window, QSize(1280, 800))
+        panels = window.table.panels
+        assert panels[1].badges.text().count("JACKPOT") == 1 and "ACTION" in panels[1].badges.text()
+        with_cards = [seat for seat, panel in panels.items() if panel.cards.isVisible()]
+        assert with_cards == [1, 2, 3, 0]
+        for seat in with_cards:
+            _assert_whole(seat, panels[seat].cards)
+    finally:
+        window.close()

@@ -44,10 +44,11 @@ from ui.words import PHASES
 TOP_SHARE, TABLE_SHARE, BAR_SHARE = 9, 16, 15
 """The top strip's, the table's and the phase bar's share of the screen's height (per cent)."""
 
-TALLER_TABLE = {Phase.SETTLEMENT: 10}
+TALLER_TABLE = {Phase.SETTLEMENT: 10, Phase.END: 10}
 """A short screen's table strip takes this much more of the height (per cent) in a phase whose
-page leaves the room: in settlement every seat shows its set hand (a high hand's five cards
-take two lines in a 1280x800 seat) and its result."""
+page can give the room: there every seat shows its set hand (a high hand's five cards take two
+lines in a 1280x800 seat), in settlement with its results, and at the end of a jackpot round
+under two badges and two wagers (the jackpot page's hand buttons stay over 48 px)."""
 
 DEVICE_SHARE = 55
 """The most of the header's width (per cent) the device list may take from the round's title."""
