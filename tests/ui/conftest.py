@@ -31,7 +31,6 @@ def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
         player.close()
 
 
-
 @pytest.fixture(autouse=True)
 def delete_closed_windows(qapp: QApplication) -> Iterator[None]:
     """Every window left hidden after a test is deleted. Closing a window only hides it: a
@@ -42,8 +41,9 @@ def delete_closed_windows(qapp: QApplication) -> Iterator[None]:
     test)."""
     yield
     for window in qapp.topLevelWidgets():
-        if shiboken6.isValid(window) and not window.isVisible():  # a window deleted with
-            for view in window.findChildren(GraphicsView):        # another is not valid
+        # a window deleted with another one (its dialog) is no longer valid
+        if shiboken6.isValid(window) and not window.isVisible():
+            for view in window.findChildren(GraphicsView):
                 view.close()
             window.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
