@@ -293,9 +293,9 @@ class DeviceThread:
         """Run ``action`` on the I/O thread at its next turn (within one poll interval; at
         once where the transport can cut its wait short, as the in-process link can)."""
         self._commands.put(action)
-        interrupt = getattr(self._transport, "interrupt", None)
-        if interrupt is not None:
-            interrupt()
+        transport = self._transport  # the I/O thread may drop it meanwhile
+        if transport is not None:
+            transport.interrupt()
 
     # ----------------------------------------------------------------- for subclasses
     def _on_open(self) -> None:

@@ -38,6 +38,9 @@ class Transport(Protocol):
 
     def write(self, data: bytes) -> None: ...
 
+    def interrupt(self) -> None:
+        """Cut a read's wait short (any thread): a command is waiting to go out."""
+
     def close(self) -> None: ...
 
 
@@ -63,7 +66,6 @@ class SerialTransport:
         self._errors: tuple[type[BaseException], ...] = (serial.SerialException, OSError,
                                                          *_termios_errors())
         self._open_lock = threading.Lock()  # interrupt (any thread) never races the close
-        self._open = True
 
     @property
     def port(self) -> str:
@@ -93,7 +95,7 @@ class SerialTransport:
         """Cut the read's wait short (any thread): a command of the driver's is waiting to go
         out. A port type without it (a URL's) keeps its poll interval's delay."""
         with self._open_lock:
-            if not self._open:
+            if not self._serial.is_open:
                 return
             cancel = getattr(self._serial, "cancel_read", None)
             if cancel is not None:
@@ -101,7 +103,5 @@ class SerialTransport:
                     cancel()
 
     def close(self) -> None:
-        with self._open_lock:
-            self._open = False
-            with contextlib.suppress(*self._errors):
-                self._serial.close()
+        with self._open_lock, contextlib.suppress(*self._errors):
+            self._serial.close()

@@ -103,6 +103,9 @@ class UsbKeypadTransport:
             raise TransportError(f"keypad {self.port}: {describe(exc)}") from exc
         self._dev = dev
 
+    def interrupt(self) -> None:
+        """Nothing to cut short: a read waits one poll interval (a few milliseconds)."""
+
     def read(self) -> bytes:
         """One IN transfer, or b"" when nothing came within the poll interval."""
         if self._dev is None:

@@ -99,6 +99,9 @@ class _Breaking:
     def write(self, data: bytes) -> None:
         self._inner.write(data)
 
+    def interrupt(self) -> None:
+        self._inner.interrupt()
+
     def close(self) -> None:
         self._inner.close()
 

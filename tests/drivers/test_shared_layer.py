@@ -132,6 +132,9 @@ class LineTransport:
             raise TransportError("line unplugged")
         self.line.from_driver.append(data)
 
+    def interrupt(self) -> None:
+        pass  # its reads wait 5 ms at most
+
     def close(self) -> None:
         pass
 
