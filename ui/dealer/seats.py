@@ -105,10 +105,10 @@ class SeatPanel(QFrame):
         self.badges.setText("  ".join(badges))
         self.badges.setVisible(bool(badges))
         wagers = _wagers(r, seat)
+        self.wagers.setText(wagers or NO_WAGER)
         # the house's place without a wager of its own (a house wager shows) keeps the line
         # for its cards
-        self.wagers.setText(wagers)
-        self.wagers.setVisible(seat != 0 or wagers != NO_WAGER)
+        self.wagers.setVisible(seat != 0 or bool(wagers))
         self._cards(view, four_colour)
         settled = [x for x in r.lines if x.seat == seat]
         self.result.setText("\n".join(line_words(x) for x in settled))
@@ -160,11 +160,12 @@ def mini_cards(cards: Sequence[Card], four_colour: bool) -> str:
 
 
 def _wagers(r: RoundSnapshot, seat: int) -> str:
+    """The seat's wagers a line each, or "" for none."""
     parts = [f"{kind_name(kind)} {format_cents(cents)}"
              for (s, kind), cents in sorted(r.wagers.items()) if s == seat]
     if seat == r.banker_seat and r.banker_kind == "player" and r.banker_wager:
         parts.insert(0, f"Bank {format_cents(r.banker_wager)}")
-    return "\n".join(parts) if parts else NO_WAGER
+    return "\n".join(parts)
 
 
 class TableView(QWidget):
