@@ -271,12 +271,12 @@ def child_cold_start(db: str) -> int:
 
     import_core_before_qt(simulated=True)  # as the command does
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication
 
     from dealer_console.profiles.loader import get_profile
     from ui.app import start_console
+    from ui.application import application
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = application()
     quiet_offscreen()
     console = start_console(get_profile(PROFILE), db, simulated=True)
     painted = [False]
@@ -356,10 +356,10 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
+    from ui.application import application
     from ui.theme import apply_theme
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
+    app = application()
     apply_theme(app)
     quiet_offscreen()
     print(f"dealer console, {PROFILE}, simulated devices on pseudo-terminals, "

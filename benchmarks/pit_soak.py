@@ -108,12 +108,12 @@ def run_tables(logins_file: Path, seconds: float) -> int:
 
 def run(tables: int, seconds: float) -> int:
     from PySide6.QtCore import Qt, QTimer
-    from PySide6.QtWidgets import QApplication
 
     from dealer_link import server as link_server
     from tests.link.helpers import table_dsn
     from tests.link.pg_server import PgServer, find_bin
     from tests.pit.helpers import init_pit, pit_dsn
+    from ui.application import application
     from ui.pit.app import open_pit
     from ui.pit.window import PitWindow
     from ui.theme import apply_theme
@@ -140,8 +140,7 @@ def run(tables: int, seconds: float) -> int:
         dsn = pg.dsn("pit_soak")
         init_pit(dsn).close()
         logins = [(f"t{i:02d}", table_dsn(dsn, f"t{i:02d}")) for i in range(1, tables + 1)]
-        app = QApplication.instance() or QApplication(sys.argv[:1])
-        assert isinstance(app, QApplication)
+        app = application()
         apply_theme(app)
         window, reader = open_pit(pit_dsn(dsn))
         window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)

@@ -10,6 +10,8 @@ fixture's tests in a group named after their module. Without xdist the marks do 
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from hypothesis import settings
 
@@ -62,3 +64,13 @@ def _name_the_group(item: pytest.Item, group: str) -> None:
     from _pytest.nodeid import coerce_node_id
 
     item._id = coerce_node_id(f"{item.nodeid}@{group}")
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    """A worker whose Qt application took over Python's cycle collection (``ui/application.py``)
+    collects what is due after every test too, so a test without an event loop cannot pile up
+    cycles for the next."""
+    application = sys.modules.get("ui.application")
+    collector = application.collector() if application is not None else None
+    if collector is not None:
+        collector.collect_due()

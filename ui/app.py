@@ -5,13 +5,11 @@ outside the console."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
 
 from dealer_console.controller import OpenTable, TableController, TableDevices, open_table
 from dealer_console.devices.config import load_devices
@@ -19,6 +17,7 @@ from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.profiles.model import Profile
 from dealer_link.settings import has_link_login
 from dealer_link.wiring import start_links
+from ui.application import application
 from ui.background_audit import BackgroundAudit, start_background_audit
 from ui.bridge import ControllerBridge
 from ui.dealer.window import DealerWindow
@@ -87,8 +86,7 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
     """Open the table and its devices, make the dealer's window (the caller shows it and runs
     Qt) and, on a table with a jackpot game unless ``meter_display`` is False, show the meter
     display on the table's monitor."""
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
+    app = application()
     apply_theme(app)
     Path(db_path).parent.mkdir(parents=True, exist_ok=True)
     opened = open_table(db_path, profile, actor="console", links=start_links)
@@ -159,7 +157,7 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
             quit_after: float | None = None, devices_file: str | None = None,
             four_colour: bool = False, full_screen: bool = False,
             meter_display: bool = True) -> int:
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = application()
     watchdog = SystemdWatchdog(parent=app)  # pings from this thread's event loop
     report = power_on_check(profile, db_path, devices_file, simulated=simulated)
     if not report.ok:

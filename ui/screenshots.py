@@ -24,6 +24,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ui import theme
+from ui.application import application
 from ui.fit_check import fit_problems
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.card import CardRow
@@ -210,8 +211,7 @@ _gallery_pages()
 
 def themed_app() -> QApplication:
     """The running application, or a new one; themed either way."""
-    existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    app = application()
     theme.apply_theme(app)
     return app
 

@@ -1,5 +1,6 @@
-"""The UI kit's tests run in the themed application the console runs in; ``play`` collects
-the consoles a test starts and closes them after it."""
+"""The UI kit's tests run in the application the console runs in (Python's cycles collected on
+its thread, ``ui/application.py``), themed where they ask for ``themed``; ``play`` collects the
+consoles a test starts and closes them after it."""
 
 from __future__ import annotations
 
@@ -9,8 +10,16 @@ import pytest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from ui.application import application
 from ui.gallery.player import ScreenPlayer
 from ui.theme import apply_theme
+
+
+@pytest.fixture(autouse=True)
+def gui_thread_collects(qapp: QApplication) -> None:
+    """pytest-qt's application collects cycles on its thread as the console's does: without
+    it a device thread destroyed a dead window's Qt objects and the worker hung."""
+    assert application() is qapp
 
 
 @pytest.fixture

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
 
+from ui.application import application
 from ui.pit.reader import PitReader
 from ui.pit.window import PitWindow
 from ui.theme import apply_theme
@@ -26,8 +24,7 @@ def open_pit(dsn: str) -> tuple[PitWindow, PitReader]:
 
 
 def run_pit(dsn: str, *, full_screen: bool = False, quit_after: float | None = None) -> int:
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
+    app = application()
     apply_theme(app)
     window, reader = open_pit(dsn)
     app.aboutToQuit.connect(reader.stop)
