@@ -66,3 +66,16 @@ def test_a_generation_is_collected_when_its_count_passes_the_threshold(
         collected.append(found.collect_due())
     assert collected == [0] * found.thresholds[1] + [1]
     del young
+
+
+def test_the_first_full_collection_sets_aside_what_survives_it(qapp: QApplication) -> None:
+    found = collector()
+    assert found is not None
+    kept = []
+    while not found.frozen:  # young collections until an old one is due, then that one
+        kept.extend([] for _ in range(found.thresholds[0] + 1))
+        found.collect_due()
+    assert gc.get_freeze_count() > len(kept)  # the survivors, these among them
+    kept.extend([] for _ in range(found.thresholds[0] + 1))
+    found.collect_due()
+    assert gc.get_count()[0] < found.thresholds[0]  # and collecting goes on after
