@@ -1,11 +1,12 @@
-"""The suite's own set-up for parallel workers (``pytest -n auto --dist loadgroup``,
+"""The suite's own set-up for parallel workers (``pytest -n N --dist loadgroup``,
 ``scripts/run-tests``).
 
-A fixture the suite shares wider than one test (the built .deb and the table PC it is
-installed on, the PostgreSQL server, a module's database) is built once per worker that needs
-it. So that it is built once in all, every test using such a fixture is put in one
-``xdist_group``: a session fixture's tests in a group named after the fixture, a module
-fixture's tests in a group named after their module. Without xdist the marks do nothing.
+A fixture the suite shares wider than one test (the table PC the package is installed on, the
+PostgreSQL server, a module's database) is built once per worker that needs it. So that it is
+built once in all, every test using such a fixture is put in one ``xdist_group``: a session
+fixture's tests in a group named after the fixture, a module fixture's tests in a group named
+after their module. Without xdist the marks do nothing. A fixture the workers share through a
+lock (``BUILT_ONCE_FOR_ALL``) groups nothing: its tests go to whichever worker is free.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
 
 
+BUILT_ONCE_FOR_ALL = {"deb"}
+"""Session fixtures the first worker builds and the others reuse (``tests/installers``: the
+package, about 20 s to build)."""
+
+
 def _group(item: pytest.Item) -> str | None:
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
@@ -32,7 +38,7 @@ def _group(item: pytest.Item) -> str | None:
             # only the suite's own fixtures: a plugin's session fixture (qapp) is cheap
             if not str(definition.baseid).startswith("tests"):
                 continue
-            if definition.scope == "session":
+            if definition.scope == "session" and name not in BUILT_ONCE_FOR_ALL:
                 groups.append(f"session-{name}")
             elif definition.scope == "module":
                 groups.append(f"module-{item.nodeid.split('::')[0]}")

@@ -7,14 +7,20 @@ The root's dependencies (sway, Qt's system libraries, Python 3.11) are this mach
 dpkg is told not to look for them in the empty root (``--force-depends``). A program of the
 installed release is run as the kernel would run its launcher: the release's interpreter
 with the launcher's own first-line flags (that line names ``/opt/...``, which is inside the
-root here)."""
+root here).
+
+The package is built once for the whole run, whichever workers run its tests (``deb``): the
+first worker to ask builds it under a lock in the run's shared temporary folder, the others
+wait for it, so its tests need not wait in line on one worker."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -103,9 +109,18 @@ def new_root(path: Path) -> Path:
 def deb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if shutil.which("dpkg-deb") is None or not Path("/usr/bin/python3.11").exists():
         pytest.skip("building the package needs dpkg-deb and /usr/bin/python3.11")
-    out = tmp_path_factory.mktemp("deb")
-    built = run_script(LINUX / "build-deb.sh", "--out", str(out), "--quick")
-    return Path(built.stdout.strip().splitlines()[-1])
+    run = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run = run.parent  # the workers' folders are in one folder of this run
+    out = run / "deb"
+    with (run / "deb.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not out.is_dir():
+            # built beside, moved in whole: a build that failed leaves nothing to reuse
+            building = Path(tempfile.mkdtemp(prefix="deb-", dir=run))
+            run_script(LINUX / "build-deb.sh", "--out", str(building), "--quick")
+            building.rename(out)
+    return next(out.glob("*.deb"))
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,9 @@ import pytest
 from tests.installers.conftest import dpkg, launch, new_root
 
 USER = "dc-kiosk-test"
+
+# one system user for the module's kiosks, made and removed by each test: one worker runs them
+pytestmark = pytest.mark.xdist_group("kiosk-user")
 WATCHDOG_USEC = 2_000_000
 """A short watchdog, so a ping shows within a second (the unit says 30 s)."""
 

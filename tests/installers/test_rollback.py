@@ -56,12 +56,12 @@ def later_release(out: Path, *, older_may_open: bool) -> Path:
     return Path(built.stdout.strip().splitlines()[-1])
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def later_safe(tmp_path_factory: pytest.TempPathFactory, deb: Path) -> Path:
     return later_release(tmp_path_factory.mktemp("later-safe"), older_may_open=True)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def later_unsafe(tmp_path_factory: pytest.TempPathFactory, deb: Path) -> Path:
     return later_release(tmp_path_factory.mktemp("later-unsafe"), older_may_open=False)
 
