@@ -1,10 +1,12 @@
 """The one background reader: questions run off the GUI thread, the answer comes back on it;
 questions asked while one runs collapse to the newest; a kept thread ends on ``close`` with its
-own clean-up run on it."""
+own clean-up run on it; a reader let go while it reads dies on the GUI thread."""
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 
 from pytestqt.qtbot import QtBot
 
@@ -76,3 +78,20 @@ def test_a_kept_thread_stays_and_closes_on_its_own_thread(qtbot: QtBot) -> None:
     assert not reader.running and closed_on == ["kept-reader"]
     reader.ask(lambda: "after")  # a closed reader asks nothing more
     assert not reader.busy
+
+
+def test_a_reader_let_go_while_it_reads_dies_on_the_gui_thread(qtbot: QtBot) -> None:
+    """A screen closed during a read lets its reader go; the worker thread must not be the one
+    to drop the reader's last reference, or the Qt object is destroyed there (the hang of
+    ``ui/application.py``)."""
+    died_on: list[str] = []
+    gate = threading.Event()
+    reader = BackgroundReader("let-go-reader")
+    weakref.finalize(reader, lambda: died_on.append(threading.current_thread().name))
+    reader.ask(lambda: gate.wait(10))
+    del reader  # the screen that held it is gone
+    gc.collect()
+    assert died_on == []  # alive while it reads
+    gate.set()
+    qtbot.waitUntil(lambda: bool(died_on), timeout=10_000)
+    assert died_on == [threading.main_thread().name]

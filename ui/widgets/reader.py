@@ -13,7 +13,13 @@ it reads (``latest_only=False``), so a busy table never starves its display.
 
 The worker thread ends when nothing waits, unless the reader ``keeps`` it (the meter display
 keeps its connections on it from read to read; ``close`` then ends it and runs ``closing``
-there)."""
+there).
+
+A reader is a Qt object, so it must die on the GUI thread (``ui/application.py``), yet a screen
+closed during a read lets go of it while its worker thread still holds it: the thread would
+drop the last reference and destroy it there (it did, in a test: a crash). So while a worker
+thread runs, the GUI thread holds the reader too (``_READING``), and lets go of it only once
+that thread has ended."""
 
 from __future__ import annotations
 
@@ -29,6 +35,9 @@ from dealer_console.table_db import open_for_reading
 
 Work = Callable[[Database], Any]
 Question = Callable[[], object]
+
+_READING: set[BackgroundReader] = set()
+"""Readers whose worker thread runs, held by the GUI thread (see the module's note)."""
 
 
 def db_file(controller: TableController) -> str:
@@ -46,6 +55,7 @@ class BackgroundReader(QObject):
     answered = Signal(object)
     failed = Signal(str)
     _finished = Signal(int, bool, object)
+    _ended = Signal(object)
 
     def __init__(self, name: str = "reader", *, latest_only: bool = True,
                  keep: bool = False, closing: Callable[[], object] | None = None,
@@ -59,6 +69,7 @@ class BackgroundReader(QObject):
         self._thread: threading.Thread | None = None
         self._closed = False
         self._finished.connect(self._deliver)
+        self._ended.connect(self._let_go)
 
     @property
     def running(self) -> bool:
@@ -75,6 +86,7 @@ class BackgroundReader(QObject):
             self.busy = True
             self._waiting = (self._asked, question)
             if self._thread is None:
+                _READING.add(self)
                 self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
                 self._thread.start()
             self._lock.notify()
@@ -88,6 +100,7 @@ class BackgroundReader(QObject):
             self._lock.notify()
         if thread is not None:
             thread.join()
+            _READING.discard(self)  # ended: this thread holds the reader now
 
     def _run(self) -> None:
         while True:
@@ -106,6 +119,15 @@ class BackgroundReader(QObject):
             self._finished.emit(number, ok, result)
         if self.closing is not None and self._closed:
             self.closing()
+        self._ended.emit(threading.current_thread())
+
+    def _let_go(self, ended: threading.Thread) -> None:
+        # on the GUI thread, once the worker thread is gone (it has returned: the join is
+        # short), unless a new question started another
+        ended.join()
+        with self._lock:
+            if self._thread is None:
+                _READING.discard(self)
 
     def failure(self, exc: Exception) -> str:
         """The one line a screen shows for a failed question."""
