@@ -8,15 +8,14 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtWidgets import QApplication
-
+from ui.application import application
 from ui.gallery.player import ScreenPlayer
 
 ROYAL = "As Ks Qs Js Ts 2d 3c"
 
 
 def main(db: str) -> None:
-    app = QApplication.instance() or QApplication([])
+    app = application()
     player = ScreenPlayer.start("washington-face-up", Path(db))
     player.deal_jackpot_hands([ROYAL])
     player.tap(player.button("CONFIRM, then swipe the card"))
