@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
+from dealer_console import clock
 from dealer_console.audit.verify import AuditReport, audit
 from dealer_console.storage.anchor import journal_for, key_path, load_key, read_journal
 from dealer_console.table_db import open_for_reading
@@ -98,7 +98,7 @@ class BackgroundAudit(BackgroundReader):
     def _log(self, lines: list[str]) -> None:
         if self.log is None:
             return
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        stamp = clock.stamp("seconds")
         try:
             with open(self.log, "a", encoding="utf-8") as out:
                 out.write("".join(f"{stamp} {line}\n" for line in lines))

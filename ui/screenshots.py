@@ -8,7 +8,9 @@ sample values; adding a screen is one line in ``PAGES``.
 ``render`` refuses a widget whose layout cannot fit the size asked for: a screen that does not
 fit 1280x800 is a bug to see here, not on the table. It leaves a picture file alone when it
 already shows the screen but for anti-aliasing, so running the tests (which render the
-pictures) changes only the pictures of screens that changed.
+pictures) changes only the pictures of screens that changed. The galleries' consoles run on a
+held clock (:data:`GALLERY_TIME`), so a screen that shows a date or a time is drawn the same on
+every day.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from dealer_console import clock
 from ui import theme
 from ui.application import application
 from ui.fit_check import fit_problems
@@ -36,6 +40,8 @@ __all__ = ["PAGES", "SIZES", "fit_problems", "render", "render_gallery", "ui_kit
 
 SIZES: tuple[tuple[int, int], ...] = ((1280, 800), (1920, 1080))
 DEFAULT_DIR = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+GALLERY_TIME = datetime(2026, 3, 14, 20, 0, tzinfo=UTC)
+"""Where the galleries' clock starts (an evening shift), one second on at every reading."""
 SETTLE_PASSES = 4
 """Layout passes a render allows before it judges the fit: a label's wrapped words are measured
 again at the width the last pass gave it, as a live screen does over its first frames."""
@@ -225,13 +231,14 @@ def render_gallery(out_dir: str | Path = DEFAULT_DIR,
     written = []
     for name, build in (PAGES if pages is None else pages).items():
         for width, height in sizes:
-            widget = build()
-            try:
-                written.append(render(widget, Path(out_dir) / f"{name}-{width}x{height}.png",
-                                      (width, height), check))
-            finally:
-                widget.close()
-                widget.deleteLater()
+            with clock.held_at(GALLERY_TIME):
+                widget = build()
+                try:
+                    written.append(render(widget, Path(out_dir) / f"{name}-{width}x{height}.png",
+                                          (width, height), check))
+                finally:
+                    widget.close()
+                    widget.deleteLater()
     return written
 
 

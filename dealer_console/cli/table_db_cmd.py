@@ -9,10 +9,10 @@ recorded in the new database's event log, in the anchor's history and in the sel
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from dealer_console import clock
 from dealer_console.cli import CommandError
 from dealer_console.cli.checks import file_path, label
 
@@ -134,7 +134,7 @@ def _new(anchor: Path, db: Path, employee_id: str, name: str) -> int:
             f"anchored in {anchor} (first event {made.first_event[:16]})")
     log = os.environ.get("DEALER_CONSOLE_SELFTEST_LOG")
     if log:
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        stamp = clock.stamp("seconds")
         with open(log, "a", encoding="utf-8") as out:
             out.write(f"{stamp} NOTE  {line}\n")
     print(line)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.employees import events
 from dealer_console.employees.authorize import RefusalReason, Refused, authorise, refuse
 from dealer_console.employees.cardhash import DEFAULT_KDF, KdfParams, card_tag, hash_card
@@ -48,7 +49,6 @@ from dealer_console.employees.registry import (
     executive_ever_made,
     find,
     get,
-    now,
 )
 
 
@@ -306,7 +306,7 @@ def _new_row(db: Database, employee_id: str, name: str, role: Role, track: str,
              kdf: KdfParams) -> events.Row:
     return {"employee_id": employee_id, "name": name, "role": role.value, "enabled": 1,
             "card_tag": card_tag(track, card_secret(db)), "card_hash": hash_card(track, kdf),
-            "created_at": now()}
+            "created_at": clock.stamp()}
 
 
 def _by(by: Employee) -> str:

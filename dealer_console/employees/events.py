@@ -11,11 +11,11 @@ differs from the replay.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.storage import eventlog
 
 KIND_OF_ACTION = {
@@ -67,7 +67,7 @@ def record(db: Database, action: str, employee_id: str | None, actor: str, detai
            employee: Row | None) -> eventlog.Event:
     """Append the event of one log entry (and of the employee's row after the change, when
     there is one) and write both tables from it; inside the caller's transaction."""
-    at = datetime.now(UTC).isoformat(timespec="microseconds")
+    at = clock.stamp()
     entry = int(db.execute("SELECT COALESCE(MAX(entry), 0) + 1 FROM employee_log")
                 .fetchone()[0])
     payload: Row = {"log": {"entry": entry, "recorded_at": at, "employee_id": employee_id,

@@ -15,7 +15,6 @@ import secrets
 import sqlite3
 import unicodedata
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from enum import Enum
 
 from sqlite_utils import Database, Migrations
@@ -181,10 +180,6 @@ def apply_migrations(db: Database) -> None:
 
     STORAGE_MIGRATIONS.apply(db)
     MIGRATIONS.apply(db)
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 # -- checks on what a change is given -------------------------------------------------------

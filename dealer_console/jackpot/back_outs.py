@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.employees import registry
 from dealer_console.employees.authorize import Refused as SwipeRefused
 from dealer_console.employees.authorize import log_accepted, permits
@@ -60,7 +61,7 @@ def _backable(db: Database, hit_id: int, reason: str) -> HitRecord:
 def _back_out(db: Database, hit: HitRecord, reason: str, employee: Employee, *,
               log_swipe: str | None) -> int:
     with db.atomic():
-        at = registry.now()
+        at = clock.stamp()
         adjustment_id = 1 + int(db.execute(
             "SELECT COALESCE(MAX(adjustment_id), 0) FROM jackpot_adjustments").fetchone()[0])
         fact = {"hit_id": hit.hit_id, "adjustment_id": adjustment_id,

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.cards import Card, format_cards
 from dealer_console.employees import pins, registry
 from dealer_console.employees.authorize import (
@@ -130,7 +130,7 @@ def confirm_hit(
             cards=format_cards(cards) if cards is not None else None,
             detected_line_no=detected_line_no, employee_id=employee.employee_id,
             employee_name=employee.name, employee_role=employee.role.value,
-            confirmed_at=registry.now(),
+            confirmed_at=clock.stamp(),
             second=None if second is None else (second.employee_id, second.name,
                                                 second.role.value)), result, linked)
         if second is None:
@@ -235,7 +235,7 @@ def check_pin(db: Database, wanted: PinWanted, pin: str) -> None:
         return
     wanted.wrong += 1
     left = pins.WRONG_PINS_ALLOWED - wanted.wrong
-    to_lock = (pins.wrong_until_lock(db, wanted.employee.employee_id, datetime.now(UTC)) - 1
+    to_lock = (pins.wrong_until_lock(db, wanted.employee.employee_id, clock.now()) - 1
                if check is pins.PinCheck.WRONG else left)
     off = True
     if to_lock <= 0:  # this wrong PIN locks it

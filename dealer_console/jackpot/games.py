@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.employees import registry
 from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.jackpot.schema import GAME_INSTALLED, MIGRATIONS
@@ -57,7 +58,7 @@ def install_game(db: Database, game: GameConfig, *, actor: str) -> None:
             raise JackpotError(
                 "all jackpots on a table are of one type: house and progressive cannot mix"
             )
-        at = registry.now()
+        at = clock.stamp()
         if eventlog.has_log(db):
             eventlog.append(db, GAME_INSTALLED, setup_payload(game, actor), round_id=None,
                             recorded_at=at)
@@ -171,7 +172,7 @@ def ledger(
         "INSERT INTO jackpot_ledger (recorded_at, spot, level, kind, round_id, seat, hit_id, "
         "adjustment_id, meter_delta_micro, reserve_delta_micro, meter_after_micro, "
         "reserve_after_micro) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [registry.now(), spot, level, kind, round_id, seat, hit_id, adjustment_id,
+        [clock.stamp(), spot, level, kind, round_id, seat, hit_id, adjustment_id,
          meter_delta, reserve_delta, meter_after, reserve_after],
     )
     return MeterState(meter_after, reserve_after)
@@ -202,7 +203,7 @@ def take_wagers(db: Database, round_id: int, spot: int, seats: Iterable[int]) ->
                 )
             db.execute(
                 "INSERT INTO jackpot_wagers VALUES (?, ?, ?, ?, ?)",
-                [round_id, spot, seat, game.wager_cents, registry.now()],
+                [round_id, spot, seat, game.wager_cents, clock.stamp()],
             )
             for lv in game.levels:
                 ledger(

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.employees.registry import Employee, Role
-from dealer_console.employees.registry import now as registry_now
 from dealer_console.jackpot_values.config import GameConfig
 
 
@@ -38,7 +38,7 @@ def record_ask(db: Database, *, round_id: int, spot: int, seat: int, line_no: in
     with db.atomic():
         db.execute("INSERT INTO jackpot_link_asks (round_id, spot, seat, line_no, link, "
                    "employee_id, asked_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   [round_id, spot, seat, line_no, link, employee_id, registry_now()])
+                   [round_id, spot, seat, line_no, link, employee_id, clock.stamp()])
 
 
 def refuse_ask(db: Database, *, round_id: int, spot: int, seat: int, why: str) -> None:
@@ -46,7 +46,7 @@ def refuse_ask(db: Database, *, round_id: int, spot: int, seat: int, why: str) -
     with db.atomic():
         db.execute("UPDATE jackpot_link_asks SET refused_at = ?, refusal = ? WHERE round_id = ? "
                    "AND spot = ? AND seat = ? AND refused_at IS NULL",
-                   [registry_now(), why[:500], round_id, spot, seat])
+                   [clock.stamp(), why[:500], round_id, spot, seat])
 
 
 def open_asks(db: Database, round_id: int) -> list[OpenAsk]:

@@ -29,11 +29,11 @@ from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.cards import Card
 from dealer_console.employees.authorize import Refused as SwipeRefused
 from dealer_console.employees.authorize import log_accepted
 from dealer_console.employees.registry import Employee
-from dealer_console.employees.registry import now as registry_now
 from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.jackpot import confirm_rules, games, linked
 from dealer_console.jackpot.confirm_rules import HitKey, PinWanted
@@ -204,7 +204,7 @@ class JackpotSystem:
         if self.link is not None:  # ... and owed to the link in this same transaction
             self.link.record(db, round_id, taken,
                              {s: games.game_config(db, s).wager_cents for s in taken},
-                             registry_now())
+                             clock.stamp())
 
     def _link_check(self, taken: Mapping[int, list[int]], confirming: bool = False) -> None:
         assert self.link is not None

@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
+from dealer_console import clock
 from dealer_console.jackpot_values.meters import MeterState
 
 
@@ -81,4 +81,4 @@ class LinkHealth:
 
 
 def now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return clock.now().strftime("%Y-%m-%dT%H:%M:%S.%fZ")

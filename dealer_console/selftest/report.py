@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
+
+from dealer_console import clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ class Report:
     def append_to_log(self, log: Path) -> None:
         """Add this result to the self-test log with the time (UTC) and force it to disk: a
         failed start must leave its reason behind even if the machine is switched off."""
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        stamp = clock.stamp("seconds")
         text = "".join(f"{stamp} {line}\n" for line in self.lines())
         with open(log, "a", encoding="utf-8") as out:
             out.write(text)

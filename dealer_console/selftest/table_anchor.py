@@ -15,8 +15,9 @@ import os
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from pathlib import Path
+
+from dealer_console import clock
 
 ANCHOR_ENV = "DEALER_CONSOLE_TABLE_ANCHOR"
 
@@ -94,7 +95,7 @@ def add(path: Path, db_path: Path, act: str, by: str) -> Anchor:
         raise TableAnchorError(f"{path}: the anchor must be kept outside the database's "
                                f"folder ({db_path.parent})")
     anchor = Anchor(str(db_path), first, act, by,
-                    datetime.now(UTC).isoformat(timespec="seconds"))
+                    clock.stamp("seconds"))
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8") as out:
         out.write(json.dumps(asdict(anchor), sort_keys=True) + "\n")

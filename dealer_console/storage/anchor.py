@@ -24,12 +24,12 @@ import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from hashlib import sha256
 from pathlib import Path
 
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.errors import ConsoleError
 from dealer_console.storage.eventlog import GENESIS, last_event
 
@@ -127,7 +127,7 @@ def take(db: Database, key: bytes | None) -> Checkpoint:
     rounds = int(db.execute("SELECT COUNT(*) FROM rounds WHERE status IN ('complete', 'voided')"
                             ).fetchone()[0])
     return Checkpoint(seq, head, head_mac(key, seq, head) if key is not None else None, rounds,
-                      datetime.now(UTC).isoformat(timespec="seconds"))
+                      clock.stamp("seconds"))
 
 
 def parse(text: str, source: str) -> Checkpoint:

@@ -12,10 +12,11 @@ import hashlib
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from sqlite_utils import Database
+
+from dealer_console import clock
 
 GENESIS = "0" * 64
 """The ``prev_hash`` of the first event."""
@@ -66,10 +67,6 @@ def event_hash(
     return hashlib.sha256((prev_hash + body).encode("ascii")).hexdigest()
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
 def has_log(db: Database) -> bool:
     """Whether ``db`` holds an event log (a table database does; a bare jackpot or registry
     database made by a test does not)."""
@@ -101,7 +98,7 @@ def append(
     prev_seq, prev_hash = last_event(db)
     seq = prev_seq + 1
     payload_json = canonical_json(dict(payload))
-    at = recorded_at or _now()
+    at = recorded_at or clock.stamp()
     digest = event_hash(prev_hash, seq, round_id, kind, payload_json, at, device, device_seq)
     db.execute(
         "INSERT INTO events (seq, round_id, kind, payload, recorded_at, device, device_seq,"

@@ -14,11 +14,11 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping
-from datetime import UTC, datetime
 from typing import Any, Final
 
 from sqlite_utils import Database, Migrations
 
+from dealer_console import clock
 from dealer_console.storage import eventlog
 
 MIGRATIONS = Migrations("dealer_console_test_mode")
@@ -82,10 +82,6 @@ def _sessions_in_the_log(db: Database) -> None:
                     "backfilled": True}, round_id=None)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
 def _log(db: Database, kind: str, payload: Mapping[str, Any]) -> None:
     """The event and its row, one transaction (a table without an event log keeps the row)."""
     MIGRATIONS.apply(db)
@@ -101,12 +97,13 @@ def log_entered(db: Database, employee_id: str) -> int:
     row = db.execute("SELECT COALESCE(MAX(session), 0) + 1 FROM test_mode_sessions").fetchone()
     session = int(row[0])
     _log(db, TEST_MODE_ENTERED, {"session": session, "employee_id": employee_id,
-                                 "entered_at": _now()})
+                                 "entered_at": clock.stamp("seconds")})
     return session
 
 
 def log_left(db: Database, session: int, seconds: int) -> None:
-    _log(db, TEST_MODE_LEFT, {"session": session, "left_at": _now(), "seconds": seconds})
+    _log(db, TEST_MODE_LEFT, {"session": session, "left_at": clock.stamp("seconds"),
+                              "seconds": seconds})
 
 
 def settings_text(settings: object | None) -> str | None:
@@ -125,7 +122,8 @@ def log_device_setup(db: Database, device: str, old: object | None, new: object,
     row = db.execute("SELECT COALESCE(MAX(setup), 0) + 1 FROM device_setups").fetchone()
     setup = int(row[0])
     _log(db, DEVICE_SETUP_SAVED, {
-        "setup": setup, "recorded_at": _now(), "device": device, "old": settings_text(old),
+        "setup": setup, "recorded_at": clock.stamp("seconds"), "device": device,
+        "old": settings_text(old),
         "new": settings_text(new), "employee_id": employee_id, "employee_name": employee_name})
     return setup
 

@@ -130,3 +130,21 @@ def test_a_picture_is_written_again_only_when_the_screen_changed(themed: QApplic
     assert QImage(str(path)).size().width() == 400
     render(page, path, (420, 300))  # another size: written
     assert QImage(str(path)).width() == 420
+
+
+def test_the_galleries_draw_on_a_held_clock(themed: QApplication, tmp_path: Path) -> None:
+    """A page that shows the time is drawn the same on every day (``GALLERY_TIME``)."""
+    from dealer_console import clock
+    from ui.screenshots import GALLERY_TIME
+
+    seen = []
+
+    def dated() -> QWidget:
+        seen.append(clock.now())
+        page = QWidget()
+        QVBoxLayout(page).addWidget(QLabel(f"Shift of {seen[-1]:%d %b %Y}"))
+        return page
+
+    render_gallery(tmp_path, {"dated": dated})
+    assert seen == [GALLERY_TIME, GALLERY_TIME]  # each size's page built on a new clock
+    assert clock.now() != GALLERY_TIME  # and the real one back after

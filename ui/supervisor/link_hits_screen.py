@@ -10,11 +10,10 @@ Refresh. While the server cannot be reached the screen says so and keeps the las
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from dealer_console import clock
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.jackpot_values.link_records import LinkedHit
 from dealer_console.jackpot_values.meters import MICRO
@@ -133,7 +132,7 @@ class LinkHitsScreen(QWidget):
         self.refresh.setEnabled(True)
         self.status.setProperty("role", "hint")
         self.status.style().polish(self.status)
-        at = datetime.now(UTC).strftime("%H:%M:%S UTC")
+        at = clock.now().strftime("%H:%M:%S UTC")
         self.status.setText(f"{len(hits)} hits on the link, read from its server at {at}. "
                             "Each was paid off the shared meter by the server, in its order."
                             if hits else f"No hit on the link yet (read at {at}).")

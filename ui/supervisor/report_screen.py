@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.controller import TableController
 from dealer_console.reports.shift import ShiftReport, detail_lines, shift_report, summary_lines
 from dealer_console.reports.shift_pdf import write_shift_pdf
@@ -98,7 +99,7 @@ class ReportScreen(QWidget):
         kinetic(scroll)
         self.report_page = scroll
 
-        now = datetime.now(UTC)
+        now = clock.now()
         self.picker = TimeRangePicker(now)
         self.picker.set_range(now - timedelta(hours=8), now + timedelta(minutes=1))
         self.show_button = TouchButton("Show the report", ButtonRole.PRIMARY)

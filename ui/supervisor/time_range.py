@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from dealer_console import clock
 from ui import theme
 from ui.widgets.touch import ButtonRole, TouchButton
 
@@ -70,7 +71,7 @@ class TimeRangePicker(QWidget):
 
     def __init__(self, now: datetime | None = None) -> None:
         super().__init__()
-        now = (now or datetime.now(UTC)).astimezone(UTC)
+        now = (now or clock.now()).astimezone(UTC)
         self.start = TimeField("From", now - timedelta(hours=1))
         self.end = TimeField("To", now + timedelta(minutes=1))
         quick = QHBoxLayout()
@@ -91,7 +92,7 @@ class TimeRangePicker(QWidget):
 
     def last(self, hours: int) -> None:
         """The last ``hours`` hours up to now, or (0) today from local midnight."""
-        now = datetime.now(UTC)
+        now = clock.now()
         if hours:
             start = now - timedelta(hours=hours)
         else:

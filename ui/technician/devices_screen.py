@@ -8,7 +8,6 @@ thread by a timer; no driver thread ever touches a widget."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_console import clock
 from dealer_console.controller import TITLES, TableController
 from dealer_console.devices.diagnostics import DiagnosticsSnapshot, RawFrame
 from ui import theme
@@ -104,7 +104,7 @@ class DevicePanel(QWidget):
             self.frames.appendPlainText("\n".join(frame_line(f) for f in new))
 
     def save_frames(self) -> Path | None:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        stamp = clock.now().strftime("%Y%m%dT%H%M%SZ")
         path = self.save_dir / f"frames-{self.device}-{stamp}.txt"
         try:
             self.save_dir.mkdir(parents=True, exist_ok=True)
