@@ -87,7 +87,8 @@ def test_core_packages_exist() -> None:
 # -- the layers inside the core ----------------------------------------------------------------
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "money", "input_checks", "cards", "program_info", "award_words", "table_name"),
+    ("errors", "money", "input_checks", "cards", "program_info", "award_words", "table_name",
+     "clock"),
     ("hands", "setting", "seven"),
     ("house_ways",),
     ("config_file", "paytables"),
