@@ -6,6 +6,9 @@ consequence from ``preview_setting``."""
 
 from __future__ import annotations
 
+from html import escape
+
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
@@ -24,6 +27,7 @@ from ui.dealer.betting import BankPage, BettingPage
 from ui.dealer.page_kit import Act, Page, Scroller, layout_widgets
 from ui.dealer.settle_page import EndPage, SettlementPage
 from ui.widgets.card import CardRow
+from ui.widgets.card_text import setting_on_dark
 from ui.widgets.kit import label
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.touch import ButtonRole, TouchButton
@@ -218,6 +222,7 @@ class HandPage(Page):
         self.cards = CardRow(card_height=theme.CARD_HEIGHT)
         self.cards.tapped.connect(self._tap)
         self.detail = label()
+        self.detail.setTextFormat(Qt.TextFormat.RichText)  # the House Way's cards in colour
         self.house_way = TouchButton("House Way", ButtonRole.PRIMARY, money=True)
         self.house_way.clicked.connect(self._house_way)
         self.own = TouchButton("Set as shown", ButtonRole.SECONDARY, money=True)
@@ -281,25 +286,26 @@ class HandPage(Page):
             if preview.foul and self._banker:
                 # the banker never plays a foul hand (rules README, "Setting and comparing
                 # hands"; Catfish Bend, "Player Banker"): the round resets it
-                self.detail.setText("FOUL: the low hand beats the high hand. The banker's "
-                                    "hand is then set the House Way.")
+                said = ("FOUL: the low hand beats the high hand. The banker's hand is then set "
+                        "the House Way.")
             elif preview.foul:
-                self.detail.setText(f"FOUL: the low hand beats the high hand. "
-                                    f"{preview.consequence.capitalize()}.")
+                said = (f"FOUL: the low hand beats the high hand. "
+                        f"{preview.consequence.capitalize()}.")
             else:
-                self.detail.setText("Set by the player: not foul.")
+                said = "Set by the player: not foul."
+            self.detail.setText(escape(said))
             self._loud(preview.foul)
             self.own.setEnabled(True)
         else:
             self.cards.set_cards(format_cards(self._hand).split())
             self.cards.set_selected(self._low)
             self._loud(False)
-            self.detail.setText(f"House Way: {format_cards(way.low)} | {format_cards(way.high)}"
-                                f" - {way.rule}" + (
-                                    "\nor touch the two cards of the low hand"
-                                    + ("; then the house's hand is turned over and set the "
-                                       "House Way" if self._house_after else "")
-                                    if not self._banker or self._house_after else ""))
+            then = ("or touch the two cards of the low hand"
+                    + ("; then the house's hand is turned over and set the House Way"
+                       if self._house_after else "")
+                    if not self._banker or self._house_after else "")
+            self.detail.setText(f"House Way: {setting_on_dark(way, self.four_colour)} - "
+                                f"{escape(way.rule)}" + (f"<br>{escape(then)}" if then else ""))
             self.own.setEnabled(False)
 
     def _loud(self, foul: bool) -> None:

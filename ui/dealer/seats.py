@@ -5,17 +5,15 @@ focus."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from dealer_console.cards import Card
 from dealer_console.controller import TableSnapshot
 from dealer_console.money import format_cents
 from dealer_console.round.snapshot import RoundSnapshot
 from ui import theme
+from ui.widgets.card_text import mini_cards
 from ui.words import kind_name, line_words, seat_name
 
 SHORT_STRIP = 200
@@ -143,20 +141,6 @@ class SeatPanel(QFrame):
         setting = r.banker_setting if self.seat == r.banker_seat else r.settings.get(self.seat)
         lines = [setting.low, setting.high] if setting is not None else [hand[:4], hand[4:]]
         self.cards.setText("<br>".join(mini_cards(cards, four_colour) for cards in lines))
-
-
-def mini_cards(cards: Sequence[Card], four_colour: bool) -> str:
-    """Cards as short coloured text: rank and suit symbol, the suit's colour."""
-    out = []
-    for card in cards:
-        text = str(card)
-        if text == "JK":
-            out.append(f"<b style='color:{theme.JOKER_COLOUR}'>JK</b>")
-            continue
-        rank, suit = text[0].replace("T", "10"), text[1]
-        colour = theme.suit_colour(suit, four_colour)
-        out.append(f"<b style='color:{colour}'>{rank}{theme.SUIT_SYMBOLS[suit]}</b>")
-    return " ".join(out)
 
 
 def _wagers(r: RoundSnapshot, seat: int) -> str:

@@ -5,6 +5,9 @@ seat by seat. Then the End page: the jackpot panel and END GAME."""
 
 from __future__ import annotations
 
+from html import escape
+
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -19,20 +22,14 @@ from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.money import format_cents
 from dealer_console.round import commands as c
 from dealer_console.round.snapshot import RoundSnapshot
-from dealer_console.setting import Setting
 from ui import theme
 from ui.dealer.jackpot_panel import JackpotPanel
 from ui.dealer.page_kit import Act, Page, clear_layout
 from ui.widgets.card import CardRow
+from ui.widgets.card_text import setting_on_dark
 from ui.widgets.kit import label
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 from ui.words import kind_name, line_words, seat_name
-
-
-def setting_words(setting: Setting | None) -> str:
-    if setting is None:
-        return ""
-    return f"{format_cards(setting.low)} | {format_cards(setting.high)}"
 
 
 def money_handled(r: RoundSnapshot) -> list[str]:
@@ -107,9 +104,12 @@ class SettlementPage(Page):
         for index, s in enumerate(r.plan_seats):
             name = seat_name(s, r.banker_seat, r.banker_kind)
             done = " - settled" if s in r.settled_seats else " - next" if s == seat else ""
-            lines = "\n".join(line_words(x) for x in r.lines_of(s)) or "nothing"
-            cell = label(f"{name}{done}   {setting_words(r.settings.get(s))}\n{lines}",
+            lines = "<br>".join(escape(line_words(x)) for x in r.lines_of(s)) or "nothing"
+            setting = r.settings.get(s)
+            hand = "" if setting is None else setting_on_dark(setting, self.four_colour)
+            cell = label(f"{escape(name + done)}&nbsp;&nbsp; {hand}<br>{lines}",
                          "group" if s == seat else "hint" if done else "")
+            cell.setTextFormat(Qt.TextFormat.RichText)
             self.rows.addWidget(cell, index // 2, index % 2)
         for text in money_handled(r):
             self.money.addWidget(label(text, "hint"))

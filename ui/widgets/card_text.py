@@ -1,0 +1,39 @@
+"""Cards as short coloured text: rank and suit symbol in the suit's colour, for the lines where
+a hand is read in passing rather than looked at (the seat strip, the House Way's proposal, the
+settlement's lines). The dealer reads the same symbols and colours as on the large cards, never
+the notation's letters (``Jd 5h``); a text on the screen's dark ground gets a card's white
+behind it, so the black suits stay black."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dealer_console.cards import Card
+from dealer_console.setting import Setting
+from ui import theme
+
+
+def mini_cards(cards: Sequence[Card], four_colour: bool) -> str:
+    """Rich text: each card's rank and suit symbol in the suit's colour (the joker ``JK``)."""
+    out = []
+    for card in cards:
+        text = str(card)
+        if text == "JK":
+            out.append(f"<b style='color:{theme.JOKER_COLOUR}'>JK</b>")
+            continue
+        rank, suit = text[0].replace("T", "10"), text[1]
+        colour = theme.suit_colour(suit, four_colour)
+        out.append(f"<b style='color:{colour}'>{rank}{theme.SUIT_SYMBOLS[suit]}</b>")
+    return " ".join(out)
+
+
+def cards_on_dark(cards: Sequence[Card], four_colour: bool) -> str:
+    """:func:`mini_cards` on a card's white, for a line on the screen's dark ground."""
+    return (f"<span style='background-color:{theme.CARD_FACE}'>&nbsp;"
+            f"{mini_cards(cards, four_colour)}&nbsp;</span>")
+
+
+def setting_on_dark(setting: Setting, four_colour: bool) -> str:
+    """A set hand as its low and high hands side by side (low first, as on the felt)."""
+    return (f"{cards_on_dark(setting.low, four_colour)} | "
+            f"{cards_on_dark(setting.high, four_colour)}")
