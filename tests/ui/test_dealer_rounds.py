@@ -15,6 +15,7 @@ from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
 from dealer_console.round.state import Phase
 from drivers.sim.table.world import shuffled_deck
+from tests.ui.shown_cards import NOTATION, shown_cards
 from ui import theme
 from ui.gallery.player import ScreenPlayer
 
@@ -107,14 +108,6 @@ def test_a_player_s_foul_is_shown_at_once_with_the_profile_s_consequence(
     assert 2 in p.ctl.state.dead  # California: the foul hand loses
 
 
-def _shown_cards(text: str) -> list[str]:
-    """The cards a rich-text line shows, as the notation spells them (``10♥`` -> ``Th``)."""
-    symbols = {"\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"}
-    plain = re.sub(r"<[^>]+>", " ", text).replace("&nbsp;", " ")
-    return [("T" if rank == "10" else rank) + symbols[suit]
-            for rank, suit in re.findall(r"(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])", plain)]
-
-
 def test_the_house_way_and_the_settlement_show_cards_as_the_cards_show_them(
         play: list[ScreenPlayer], tmp_path: Path) -> None:
     """Suit symbols in the suits' colours, never the notation's letters (``Jd 5h``)."""
@@ -126,8 +119,8 @@ def test_the_house_way_and_the_settlement_show_cards_as_the_cards_show_them(
     p.seat(2)
     way = p.ctl.house_way(2)
     proposal = p.hand_page.detail.text()
-    assert _shown_cards(proposal) == [str(c) for c in way.low + way.high if str(c) != "JK"]
-    assert not re.search(r"\b[2-9TJQKA][shdc]\b", re.sub(r"<[^>]+>", " ", proposal))
+    assert shown_cards(proposal) == [str(c) for c in way.low + way.high if str(c) != "JK"]
+    assert not NOTATION.search(re.sub(r"<[^>]+>", " ", proposal))
     assert any(theme.suit_colour(suit) in proposal for suit in "shdc")  # in the suits' colours
     p.next_step()  # every player's hand the House Way
     assert p.phase is Phase.SETTLEMENT
@@ -137,7 +130,7 @@ def test_the_house_way_and_the_settlement_show_cards_as_the_cards_show_them(
     shown = {int(re.match(r"Seat (\d)", cell).group(1)): cell for cell in cells}  # type: ignore[union-attr]
     assert set(shown) == set(p.ctl.state.settings)
     for seat, setting in p.ctl.state.settings.items():
-        assert _shown_cards(shown[seat]) == [str(c) for c in setting.low + setting.high
+        assert shown_cards(shown[seat]) == [str(c) for c in setting.low + setting.high
                                             if str(c) != "JK"]
 
 

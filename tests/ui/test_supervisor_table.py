@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 
 from dealer_console.audit.verify import audit
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from dealer_console.setting import Setting, make_setting
+from tests.ui.shown_cards import NOTATION, shown_cards
 from ui.gallery.player import ScreenPlayer
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.table_actions import TableActions
@@ -103,6 +105,12 @@ def test_a_supervisor_reconstructs_a_player_bankers_hand(play: list[ScreenPlayer
     p.wait(lambda: p.phase is Phase.PLAYERS_SET, "the players' turn")
     screen = table_screen(p, p.open_supervisor("executive"))
     p.tap(screen.sections["Banker's hand"])
+    now = p.ctl.state.banker_setting
+    assert now is not None
+    set_now = screen.banker_detail.text().split("<br>")[0]
+    assert set_now.startswith("Set now:")
+    assert shown_cards(set_now) == [str(x) for x in now.low + now.high if str(x) != "JK"]
+    assert not NOTATION.search(re.sub(r"<[^>]+>", " ", screen.banker_detail.text()))
     (i, j), wanted = _other_setting(p)
     p.tap(screen.banker_cards.views[i])
     p.tap(screen.banker_cards.views[j])

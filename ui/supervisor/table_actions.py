@@ -11,6 +11,8 @@ that need it (rules README, "Round procedure", misdeal)."""
 
 from __future__ import annotations
 
+from html import escape
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -31,6 +33,7 @@ from ui.bridge import ControllerBridge
 from ui.supervisor.common import SupervisorScreen, who
 from ui.supervisor.session import Session
 from ui.widgets.card import CardRow
+from ui.widgets.card_text import setting_on_dark
 from ui.widgets.kit import label as _label
 from ui.widgets.number_pad import NumberPad
 from ui.widgets.pages import PageStack
@@ -160,6 +163,7 @@ class TableActions(SupervisorScreen):
         self.banker_cards = CardRow(card_height=theme.CARD_HEIGHT)
         self.banker_cards.tapped.connect(self.tap_card)
         self.banker_detail = _label()
+        self.banker_detail.setTextFormat(Qt.TextFormat.RichText)
         self.house_way = TouchButton("Set the House Way", ButtonRole.PRIMARY,
                                      money=True)
         self.house_way.clicked.connect(lambda: self.reconstruct(None))
@@ -230,18 +234,19 @@ class TableActions(SupervisorScreen):
         else:
             self.banker_cards.set_cards(format_cards(hand).split())
             self.banker_cards.set_selected(self._low)
-        lines = []
+        lines = []  # rich text: the hands' cards as the cards show them
         if r.banker_setting is not None:
-            lines.append(f"Set now: {r.banker_setting}")
+            lines.append(f"Set now: {setting_on_dark(r.banker_setting, False)}")
         if way is not None:
-            lines.append(f"House Way: {way} ({way.rule})" if way.rule else f"House Way: {way}")
+            lines.append(f"House Way: {setting_on_dark(way, False)}"
+                         + (f" ({escape(way.rule)})" if way.rule else ""))
         if chosen is None and hand:
             lines.append("Touch the two cards of the low hand to set it otherwise.")
         if chosen is not None:
             why = self.ctl.check(c.ReconstructBankerHand(chosen, self.who))
             if why:
-                lines.append(f"Refused as shown: {why}")
-        self.banker_detail.setText("\n".join(lines))
+                lines.append(f"Refused as shown: {escape(why)}")
+        self.banker_detail.setText("<br>".join(lines))
         self.house_way.setEnabled(problem is None)
         self.as_shown.setEnabled(problem is None and chosen is not None and self.ctl.check(
             c.ReconstructBankerHand(chosen, self.who)) is None)

@@ -13,27 +13,29 @@ from dealer_console.setting import Setting
 from ui import theme
 
 
+def _mini_card(card: Card, four_colour: bool) -> str:
+    text = str(card)
+    if text == "JK":
+        return f"<b style='color:{theme.JOKER_COLOUR}'>JK</b>"
+    rank, suit = text[0].replace("T", "10"), text[1]
+    return (f"<b style='color:{theme.suit_colour(suit, four_colour)}'>"
+            f"{rank}{theme.SUIT_SYMBOLS[suit]}</b>")
+
+
 def mini_cards(cards: Sequence[Card], four_colour: bool) -> str:
-    """Rich text: each card's rank and suit symbol in the suit's colour (the joker ``JK``)."""
-    out = []
-    for card in cards:
-        text = str(card)
-        if text == "JK":
-            out.append(f"<b style='color:{theme.JOKER_COLOUR}'>JK</b>")
-            continue
-        rank, suit = text[0].replace("T", "10"), text[1]
-        colour = theme.suit_colour(suit, four_colour)
-        out.append(f"<b style='color:{colour}'>{rank}{theme.SUIT_SYMBOLS[suit]}</b>")
-    return " ".join(out)
+    """Rich text: each card's rank and suit symbol in the suit's colour (the joker ``JK``); a
+    narrow place may break the line between cards."""
+    return " ".join(_mini_card(card, four_colour) for card in cards)
 
 
 def cards_on_dark(cards: Sequence[Card], four_colour: bool) -> str:
-    """:func:`mini_cards` on a card's white, for a line on the screen's dark ground."""
-    return (f"<span style='background-color:{theme.CARD_FACE}'>&nbsp;"
-            f"{mini_cards(cards, four_colour)}&nbsp;</span>")
+    """The cards on a card's white, for a line on the dark ground; kept on one line."""
+    shown = "&nbsp;".join(_mini_card(card, four_colour) for card in cards)
+    return f"<span style='background-color:{theme.CARD_FACE}'>&nbsp;{shown}&nbsp;</span>"
 
 
 def setting_on_dark(setting: Setting, four_colour: bool) -> str:
-    """A set hand as its low and high hands side by side (low first, as on the felt)."""
-    return (f"{cards_on_dark(setting.low, four_colour)} | "
+    """A set hand as its low and high hands side by side (low first, as on the felt); a narrow
+    line breaks between the two hands, never inside one."""
+    return (f"{cards_on_dark(setting.low, four_colour)}&nbsp;| "
             f"{cards_on_dark(setting.high, four_colour)}")
