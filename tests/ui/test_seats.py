@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 from dealer_console.round.state import Phase
 from tests.ui.test_dealer_fit import _lay_out as lay_out
 from ui import theme
+from ui.dealer.pages import HandPage
 from ui.dealer.window import DealerWindow
 from ui.gallery.dealer import jackpot_two_hits, players_foul, to_settlement
 from ui.gallery.player import ScreenPlayer
@@ -45,8 +46,8 @@ def test_at_1280x800_each_seat_shows_its_cards_whole(qtbot: QtBot) -> None:
     """The strip is short there (128 px): a seat with a badge and a wager, or with two wagers
     and the focus's border, still shows both lines of its small cards, and the house's place
     has no "no wager" line taking their room (the dealer's picture of a foul hand, the hands
-    not set yet). A set hand's five high cards need a third line at this width:
-    settlement gives the strip that room (the next test)."""
+    not set yet). A set hand's five high cards need a third line at this width: while the
+    hands are set and in settlement the strip has that room (the tests below)."""
     window = players_foul()  # seat 1 ACTION and a wager, seat 3 two wagers in focus
     try:
         assert isinstance(window, DealerWindow)
@@ -113,3 +114,45 @@ def test_at_1280x800_the_end_of_a_jackpot_round_shows_every_hand_whole(qtbot: Qt
             _assert_whole(seat, panels[seat].cards)
     finally:
         window.close()
+
+
+def test_at_1280x800_the_hands_are_set_with_every_seat_whole_and_the_page_s_buttons_in_view(
+        themed: QApplication, tmp_path: Path) -> None:
+    """While the banker's hand and then the players' are set the short strip is taller too
+    (``TALLER_TABLE``): a seat with three wagers, or with ACTION over its wager, shows its
+    cards whole, before and after its hand is set, and the hand page's cards shrink to leave
+    its buttons in view (the page does not scroll them away)."""
+    p = ScreenPlayer.start("washington-face-up", tmp_path / "t.db")
+    try:
+        assert p.hardware.shuffler is not None
+        p.hardware.shuffler.script(seed=21)
+        p.bet(1, "Base", 25)
+        p.bet(3, "Base", 50)
+        p.bet(3, "Fortune", 5)
+        p.chip(3)  # and its jackpot wager: three wager lines
+        p.bet(5, "Base", 10)
+        p.start_game()
+        p.until_hands_set()
+        panels = p.window.table.panels
+        steps = 0
+        while p.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
+            page = p.window.pages[p.phase]
+            assert isinstance(page, HandPage)
+            lay_out(p.window, QSize(1280, 800))
+            assert panels[3].wagers.text().count("\n") == 2  # three wagers
+            for seat, panel in panels.items():
+                if panel.cards.isVisible():
+                    _assert_whole(seat, panel.cards)
+            buttons = [b for b in (page.house_way, page.own, page.clear) if b.isVisible()]
+            assert buttons or p.phase is Phase.BANKER_SET  # the house's hand: the bar sets it
+            for button in buttons:
+                shown = button.visibleRegion().boundingRect()
+                assert shown.size() == button.size(), f"{button.text()}: {shown} shown"
+            if buttons:
+                p.tap(page.house_way)  # the hand in focus set the House Way
+            else:
+                p.next_step()
+            steps += 1
+        assert steps == 4 and p.phase is Phase.SETTLEMENT  # the banker's, seats 1, 3 and 5
+    finally:
+        p.close()

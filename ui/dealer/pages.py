@@ -219,7 +219,7 @@ class HandPage(Page):
     def __init__(self, ctl: TableController, act: Act) -> None:
         super().__init__(ctl, act)
         self.heading = label(role="heading")
-        self.cards = CardRow(card_height=theme.CARD_HEIGHT)
+        self.cards = CardRow(card_height=theme.CARD_HEIGHT, grows=True)
         self.cards.tapped.connect(self._tap)
         self.detail = label()
         self.detail.setTextFormat(Qt.TextFormat.RichText)  # the House Way's cards in colour

@@ -44,11 +44,13 @@ from ui.words import PHASES
 TOP_SHARE, TABLE_SHARE, BAR_SHARE = 9, 16, 15
 """The top strip's, the table's and the phase bar's share of the screen's height (per cent)."""
 
-TALLER_TABLE = {Phase.SETTLEMENT: 10, Phase.END: 10}
+TALLER_TABLE = {Phase.BANKER_SET: 10, Phase.PLAYERS_SET: 10, Phase.SETTLEMENT: 10, Phase.END: 10}
 """A short screen's table strip takes this much more of the height (per cent) in a phase whose
 page can give the room: there every seat shows its set hand (a high hand's five cards take two
-lines in a 1280x800 seat), in settlement with its results, and at the end of a jackpot round
-under two badges and two wagers (the jackpot page's hand buttons stay over 48 px)."""
+lines in a 1280x800 seat) under up to three wagers or a badge; while the hands are set the hand
+page's large cards shrink for it (its row ``grows``: its buttons stay in view), in settlement
+every seat's results show, and at the end of a jackpot round its hands under two badges and two
+wagers (the jackpot page's hand buttons stay over 48 px)."""
 
 DEVICE_SHARE = 55
 """The most of the header's width (per cent) the device list may take from the round's title."""

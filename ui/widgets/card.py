@@ -283,14 +283,20 @@ class CardRow(QWidget):
     and five high). ``tapped(index)`` gives the card's index counted across all groups.
 
     Cards are drawn at ``card_height`` when there is room and shrink to fit the width and
-    height the layout gives, so one screen works at 1280x800 and 1920x1080."""
+    height the layout gives, so one screen works at 1280x800 and 1920x1080. A row that
+    ``grows`` asks its layout only for its smallest cards and is drawn as large as the room it
+    is given (it needs a stretch in its layout): on a page in a scroll area, which lays its page
+    out at the height the page prefers, the row then shrinks to leave the page's buttons in
+    view instead of pushing them below it."""
 
     tapped = Signal(int)
 
     def __init__(self, cards: str | Iterable[str] = "", *, card_height: int = theme.CARD_HEIGHT,
-                 four_colour: bool = False, parent: QWidget | None = None) -> None:
+                 four_colour: bool = False, grows: bool = False,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._card_height = card_height
+        self._grows = grows
         self._four_colour = four_colour
         self._groups: list[tuple[QLabel | None, list[CardView]]] = []
         self.views: list[CardView] = []
@@ -405,6 +411,8 @@ class CardRow(QWidget):
         return max(24, best)
 
     def sizeHint(self) -> QSize:
+        if self._grows:
+            return self.minimumSizeHint()
         return QSize(self._width_for(self._card_height),
                      self._card_height + self._label_height())
 
