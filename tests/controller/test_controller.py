@@ -5,6 +5,7 @@ shown as faults and the round going on when they return; a restart in the middle
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -202,7 +203,9 @@ def test_a_jackpot_hit_confirmed_by_keypad_and_card(tmp_path: Path) -> None:
         rig.until(lambda: not ctl.snapshot().jackpot_pending, "the confirmation")
         payload = rig.opened.db.execute(
             "SELECT payload FROM events WHERE kind = 'jackpot_hit'").fetchone()[0]
-        assert "500020000000" not in payload and "2912" not in payload  # no card data logged
+        # no card data logged (the track's expiry as itself, not four digits of a time)
+        assert "500020000000" not in payload
+        assert not re.search(r"(?<![0-9a-f])2912(?![0-9a-f])", payload)
         assert '"who":"Sim Executive (SIM-X1, executive)"' in payload or hit.needs != "executive"
         refused = rig.opened.db.execute(
             "SELECT COUNT(*) FROM employee_log WHERE action = 'swipe_refused'").fetchone()[0]
