@@ -99,9 +99,11 @@ def test_at_1280x800_settlement_shows_every_set_hand_and_result_whole(
         p.close()
 
 
-def test_at_1280x800_the_end_of_a_jackpot_round_shows_every_hand_whole(qtbot: QtBot) -> None:
-    """At the end of the round the strip is as tall as in settlement: a jackpot seat with two
-    badges and two wagers shows its set hand whole (its last result line may scroll)."""
+def test_at_1280x800_the_end_of_a_jackpot_round_shows_every_hand_and_result_whole(
+        qtbot: QtBot) -> None:
+    """At the end of the round the strip is taller still than in settlement: a jackpot seat
+    with two badges and two wagers shows its set hand and both its result lines whole, and
+    an empty seat its "no wager"."""
     window = jackpot_two_hits()  # seat 1 ACTION and JACKPOT HAND, Base and Jackpot wagers
     try:
         assert isinstance(window, DealerWindow)
@@ -112,6 +114,11 @@ def test_at_1280x800_the_end_of_a_jackpot_round_shows_every_hand_whole(qtbot: Qt
         assert with_cards == [1, 2, 3, 0]
         for seat in with_cards:
             _assert_whole(seat, panels[seat].cards)
+        for seat, panel in panels.items():
+            for part in (panel.result, panel.wagers):
+                if part.isVisible():
+                    _assert_whole(seat, part)
+        assert panels[1].result.text().count("\n") == 1  # two result lines
     finally:
         window.close()
 

@@ -44,13 +44,19 @@ from ui.words import PHASES
 TOP_SHARE, TABLE_SHARE, BAR_SHARE = 9, 16, 15
 """The top strip's, the table's and the phase bar's share of the screen's height (per cent)."""
 
-TALLER_TABLE = {Phase.BANKER_SET: 10, Phase.PLAYERS_SET: 10, Phase.SETTLEMENT: 10, Phase.END: 10}
+TALLER_TABLE = {Phase.BANKER_SET: 10, Phase.PLAYERS_SET: 10, Phase.SETTLEMENT: 10, Phase.END: 15}
 """A short screen's table strip takes this much more of the height (per cent) in a phase whose
 page can give the room: there every seat shows its set hand (a high hand's five cards take two
 lines in a 1280x800 seat) under up to three wagers or a badge; while the hands are set the hand
 page's large cards shrink for it (its row ``grows``: its buttons stay in view), in settlement
-every seat's results show, and at the end of a jackpot round its hands under two badges and two
-wagers (the jackpot page's hand buttons stay over 48 px)."""
+every seat's results show, and at the end of a jackpot round its hands and results under two
+badges and two wagers (the jackpot page's hand buttons stay over 48 px: about 60)."""
+
+
+def _taller(phase: Phase | None) -> int:
+    """How much taller (per cent of the screen) a short screen's strip is in ``phase``."""
+    return 0 if phase is None else TALLER_TABLE.get(phase, 0)
+
 
 DEVICE_SHARE = 55
 """The most of the header's width (per cent) the device list may take from the round's title."""
@@ -306,8 +312,8 @@ class DealerWindow(QMainWindow):
         # past 800 px, four tenths of the extra height go to the table: bigger cards, more lines
         table_height = height * TABLE_SHARE // 100 + max(0, height - 800) * 2 // 5
         self.table.fit_cards(table_height)  # the screen's type, whatever the phase
-        if table_height < SHORT_STRIP and self._phase in TALLER_TABLE:
-            table_height += height * TALLER_TABLE[self._phase] // 100
+        if table_height < SHORT_STRIP:
+            table_height += height * _taller(self._phase) // 100
         self.table_area.setFixedHeight(table_height)
         self.phase_bar.setFixedHeight(height * BAR_SHARE // 100)
 
@@ -337,7 +343,7 @@ class DealerWindow(QMainWindow):
         self.header.setVisible(not view.faults and view.card_wanted is None)
         self.fault_area.setVisible(bool(view.faults))
         self._place_prompt()
-        refit = (r.phase in TALLER_TABLE) != (self._phase in TALLER_TABLE)
+        refit = _taller(r.phase) != _taller(self._phase)
         self._phase = r.phase
         if refit:
             self._fit_parts(self._fitted)
