@@ -15,7 +15,7 @@ from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
 from dealer_console.round.state import Phase
 from drivers.sim.table.world import shuffled_deck
-from tests.ui.shown_cards import NOTATION, shown_cards
+from tests.ui.shown_cards import NOTATION, shown_cards, spelled
 from ui import theme
 from ui.gallery.player import ScreenPlayer
 
@@ -87,13 +87,19 @@ def test_the_banker_s_ace_high_pai_gow_pushes_every_base_wager(play: list[Screen
     assert base and all(x.outcome == "push" for x in base)
 
 
-def test_a_player_s_foul_is_shown_at_once_with_the_profile_s_consequence(
-        play: list[ScreenPlayer], tmp_path: Path) -> None:
-    p = start(play, "california-face-up", tmp_path / "t.db")
+def players_hands(play: list[ScreenPlayer], db: Path) -> ScreenPlayer:
+    """A California round dealt, the banker's hand set: the players' hands to set."""
+    p = start(play, "california-face-up", db)
     p.open_round()
     p.until_hands_set()
     p.next_step()  # the banker's hand
     assert p.phase is Phase.PLAYERS_SET
+    return p
+
+
+def test_a_player_s_foul_is_shown_at_once_with_the_profile_s_consequence(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = players_hands(play, tmp_path / "t.db")
     hand = p.ctl.state.hands[2]
     fouls = [(i, j) for i in range(7) for j in range(i + 1, 7)
              if p.ctl.preview_setting(2, [hand[i], hand[j]]).foul]
@@ -111,15 +117,10 @@ def test_a_player_s_foul_is_shown_at_once_with_the_profile_s_consequence(
 def test_the_house_way_and_the_settlement_show_cards_as_the_cards_show_them(
         play: list[ScreenPlayer], tmp_path: Path) -> None:
     """Suit symbols in the suits' colours, never the notation's letters (``Jd 5h``)."""
-    p = start(play, "california-face-up", tmp_path / "t.db")
-    p.open_round()
-    p.until_hands_set()
-    p.next_step()  # the banker's hand
-    assert p.phase is Phase.PLAYERS_SET
+    p = players_hands(play, tmp_path / "t.db")
     p.seat(2)
-    way = p.ctl.house_way(2)
     proposal = p.hand_page.detail.text()
-    assert shown_cards(proposal) == [str(c) for c in way.low + way.high if str(c) != "JK"]
+    assert shown_cards(proposal) == spelled(p.ctl.house_way(2))
     assert not NOTATION.search(re.sub(r"<[^>]+>", " ", proposal))
     assert any(theme.suit_colour(suit) in proposal for suit in "shdc")  # in the suits' colours
     p.next_step()  # every player's hand the House Way
@@ -130,8 +131,7 @@ def test_the_house_way_and_the_settlement_show_cards_as_the_cards_show_them(
     shown = {int(re.match(r"Seat (\d)", cell).group(1)): cell for cell in cells}  # type: ignore[union-attr]
     assert set(shown) == set(p.ctl.state.settings)
     for seat, setting in p.ctl.state.settings.items():
-        assert shown_cards(shown[seat]) == [str(c) for c in setting.low + setting.high
-                                            if str(c) != "JK"]
+        assert shown_cards(shown[seat]) == spelled(setting)
 
 
 def test_a_misdeal_with_the_deck_count(play: list[ScreenPlayer], tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from dealer_console.audit.verify import audit
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from dealer_console.setting import Setting, make_setting
-from tests.ui.shown_cards import NOTATION, shown_cards
+from tests.ui.shown_cards import NOTATION, shown_cards, spelled
 from ui.gallery.player import ScreenPlayer
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.table_actions import TableActions
@@ -109,7 +109,7 @@ def test_a_supervisor_reconstructs_a_player_bankers_hand(play: list[ScreenPlayer
     assert now is not None
     set_now = screen.banker_detail.text().split("<br>")[0]
     assert set_now.startswith("Set now:")
-    assert shown_cards(set_now) == [str(x) for x in now.low + now.high if str(x) != "JK"]
+    assert shown_cards(set_now) == spelled(now)
     assert not NOTATION.search(re.sub(r"<[^>]+>", " ", screen.banker_detail.text()))
     (i, j), wanted = _other_setting(p)
     p.tap(screen.banker_cards.views[i])
