@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QApplication, QLabel, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -133,6 +133,22 @@ def test_a_picture_is_written_again_only_when_the_screen_changed(themed: QApplic
     assert noisy != first
     render(page, path, (400, 300))
     assert path.read_bytes() == noisy  # left alone
+    # and a few pixels of a glyph's edge further apart (seen: 3 pixels by 33 levels)
+    image = QImage(str(path))
+    for x in (10, 200, 390):
+        colour = image.pixelColor(x, 20)
+        image.setPixelColor(x, 20, colour.lighter(100 + 33 * 100 // max(colour.value(), 1))
+                            if colour.value() < 200 else colour.darker(115))
+    assert image.save(str(path), "PNG")
+    edged = path.read_bytes()
+    render(page, path, (400, 300))
+    assert path.read_bytes() == edged  # left alone
+    # one pixel far off is a change (a dot of a glyph that is not there)
+    image = QImage(str(path))
+    image.setPixelColor(200, 150, QColor("white"))
+    assert image.save(str(path), "PNG")
+    render(page, path, (400, 300))
+    assert QImage(str(path)).pixelColor(200, 150) != QColor("white")  # written
     label.setText("Seat 2 settled")
     render(page, path, (400, 300))
     assert path.read_bytes() not in (noisy, first)
