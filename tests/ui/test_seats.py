@@ -163,3 +163,28 @@ def test_at_1280x800_the_hands_are_set_with_every_seat_whole_and_the_page_s_butt
         assert steps == 4 and p.phase is Phase.SETTLEMENT  # the banker's, seats 1, 3 and 5
     finally:
         p.close()
+
+
+def test_at_1280x800_during_the_deal_a_seat_under_three_wagers_shows_its_cards_whole(
+        themed: QApplication, tmp_path: Path) -> None:
+    """The deal's page has the room (its buttons take a third of it), so the strip is taller
+    while the hands arrive (``TALLER_TABLE``): seat 3's hand shows whole under its three
+    wagers, and seat 1's under ACTION and its wager."""
+    p = ScreenPlayer.start("washington-face-up", tmp_path / "t.db")
+    try:
+        assert p.hardware.shuffler is not None
+        p.hardware.shuffler.script(seed=21, hand_interval=0.5)  # the deal takes 3-4 s
+        p.bet(1, "Base", 25)
+        p.bet(3, "Base", 50)
+        p.bet(3, "Fortune", 5)
+        p.chip(3)
+        p.start_game()
+        p.wait(lambda: 3 in p.ctl.state.hands and 1 in p.ctl.state.hands, "seat 3's hand")
+        assert p.phase is Phase.DEALING
+        lay_out(p.window, QSize(1280, 800))
+        panels = p.window.table.panels
+        assert "ACTION" in panels[1].badges.text() and panels[3].wagers.text().count("\n") == 2
+        for seat in (1, 3):
+            _assert_whole(seat, panels[seat].cards)
+    finally:
+        p.close()
