@@ -6,18 +6,24 @@ from __future__ import annotations
 import re
 
 from dealer_console.setting import Setting
+from ui.theme import SUIT_SYMBOLS
 
-SYMBOLS = {"\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"}
+SUIT_OF_SYMBOL = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 NOTATION = re.compile(r"\b[2-9TJQKA][shdc]\b")
 """A card in the notation's letters (``Jd``), which a screen never shows."""
+
+
+def plain(text: str) -> str:
+    """A rich text's words, its tags and non-breaking spaces as spaces."""
+    return re.sub(r"<[^>]+>", " ", text).replace("&nbsp;", " ")
 
 
 def shown_cards(text: str) -> list[str]:
     """The cards a rich-text line shows by rank and suit symbol, as the notation spells them
     (``10♥`` -> ``Th``); the joker (``JK``) is left out."""
-    plain = re.sub(r"<[^>]+>", " ", text).replace("&nbsp;", " ")
-    return [("T" if rank == "10" else rank) + SYMBOLS[suit]
-            for rank, suit in re.findall(r"(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])", plain)]
+    symbols = "".join(SUIT_OF_SYMBOL)
+    return [("T" if rank == "10" else rank) + SUIT_OF_SYMBOL[suit]
+            for rank, suit in re.findall(f"(10|[2-9JQKA])([{symbols}])", plain(text))]
 
 
 def spelled(setting: Setting) -> list[str]:

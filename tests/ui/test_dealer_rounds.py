@@ -15,7 +15,7 @@ from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
 from dealer_console.round.state import Phase
 from drivers.sim.table.world import shuffled_deck
-from tests.ui.shown_cards import NOTATION, shown_cards, spelled
+from tests.ui.shown_cards import NOTATION, plain, shown_cards, spelled
 from ui import theme
 from ui.gallery.player import ScreenPlayer
 
@@ -121,7 +121,7 @@ def test_the_house_way_and_the_settlement_show_cards_as_the_cards_show_them(
     p.seat(2)
     proposal = p.hand_page.detail.text()
     assert shown_cards(proposal) == spelled(p.ctl.house_way(2))
-    assert not NOTATION.search(re.sub(r"<[^>]+>", " ", proposal))
+    assert not NOTATION.search(plain(proposal))
     assert any(theme.suit_colour(suit) in proposal for suit in "shdc")  # in the suits' colours
     p.next_step()  # every player's hand the House Way
     assert p.phase is Phase.SETTLEMENT

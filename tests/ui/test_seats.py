@@ -62,6 +62,14 @@ def test_at_1280x800_each_seat_shows_its_cards_whole(qtbot: QtBot) -> None:
         window.close()
 
 
+def _three_wagers_at_seat_3(p: ScreenPlayer) -> None:
+    """Seat 1 a base wager (it takes ACTION on the seeded deal), seat 3 three wager lines."""
+    p.bet(1, "Base", 25)
+    p.bet(3, "Base", 50)
+    p.bet(3, "Fortune", 5)
+    p.chip(3)  # and its jackpot wager
+
+
 def _assert_whole(seat: int, label: QLabel) -> None:
     """The label's text shows whole: its whole width and, from its top (where the cards are
     drawn), at least the height its text needs."""
@@ -133,10 +141,7 @@ def test_at_1280x800_the_hands_are_set_with_every_seat_whole_and_the_page_s_butt
     try:
         assert p.hardware.shuffler is not None
         p.hardware.shuffler.script(seed=21)
-        p.bet(1, "Base", 25)
-        p.bet(3, "Base", 50)
-        p.bet(3, "Fortune", 5)
-        p.chip(3)  # and its jackpot wager: three wager lines
+        _three_wagers_at_seat_3(p)
         p.bet(5, "Base", 10)
         p.start_game()
         p.until_hands_set()
@@ -174,10 +179,7 @@ def test_at_1280x800_during_the_deal_a_seat_under_three_wagers_shows_its_cards_w
     try:
         assert p.hardware.shuffler is not None
         p.hardware.shuffler.script(seed=21, hand_interval=0.5)  # the deal takes 3-4 s
-        p.bet(1, "Base", 25)
-        p.bet(3, "Base", 50)
-        p.bet(3, "Fortune", 5)
-        p.chip(3)
+        _three_wagers_at_seat_3(p)
         p.start_game()
         p.wait(lambda: 3 in p.ctl.state.hands and 1 in p.ctl.state.hands, "seat 3's hand")
         assert p.phase is Phase.DEALING

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from pathlib import Path
 
 from dealer_console.audit.verify import audit
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from dealer_console.setting import Setting, make_setting
-from tests.ui.shown_cards import NOTATION, shown_cards, spelled
+from tests.ui.shown_cards import NOTATION, plain, shown_cards, spelled
 from ui.gallery.player import ScreenPlayer
 from ui.supervisor.area import SupervisorArea
 from ui.supervisor.table_actions import TableActions
@@ -110,7 +109,7 @@ def test_a_supervisor_reconstructs_a_player_bankers_hand(play: list[ScreenPlayer
     set_now = screen.banker_detail.text().split("<br>")[0]
     assert set_now.startswith("Set now:")
     assert shown_cards(set_now) == spelled(now)
-    assert not NOTATION.search(re.sub(r"<[^>]+>", " ", screen.banker_detail.text()))
+    assert not NOTATION.search(plain(screen.banker_detail.text()))
     (i, j), wanted = _other_setting(p)
     p.tap(screen.banker_cards.views[i])
     p.tap(screen.banker_cards.views[j])
