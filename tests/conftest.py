@@ -54,9 +54,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if marked is not None:  # a module's own group (the kiosk tests' one system user)
             group = str(marked.args[0] if marked.args else marked.kwargs.get("name", "default"))
         else:
-            group = _group(item)
-            if group is None:
+            found = _group(item)
+            if found is None:
                 continue
+            group = found
             item.add_marker(pytest.mark.xdist_group(group))
         if loadgroup:
             _name_the_group(item, group)
