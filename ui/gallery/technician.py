@@ -48,6 +48,10 @@ def tests() -> QWidget:
     p.hardware.bus.set_online(5, True)  # back, so the dealer's screen has no fault; the
     p.wait(lambda: not p.ctl.snapshot().faults, "seat 5's node back")  # FAIL stays shown
     p.hardware.bus.place(2, 1)
+    # the bus is polled on its own clock: the chip is shown once a poll has seen it (a picture
+    # taken before showed "spot 1: ..." on a loaded machine)
+    spot = area.tests.results[("bet-sensors", "seat 2 spot 1 chip")]
+    p.wait(lambda: "chip on" in spot.text(), "seat 2's chip")
     for button in (Button.START_GAME, Button.SEAT_3, Button.CONFIRM):
         p.hardware.keypad.tap(button)
     p.swipe("supervisor")
