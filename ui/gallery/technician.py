@@ -5,9 +5,11 @@ by touch, stopped when its window closes."""
 from __future__ import annotations
 
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QWidget
 
 from dealer_console.devices.keypad import Button
@@ -58,12 +60,37 @@ def tests() -> QWidget:
     return p.window
 
 
+def _between_bursts(p: ScreenPlayer, device: str, after: int) -> Callable[[], bool]:
+    """True once the device has sent more than ``after`` frames and then none for a fifth of
+    a second: its frames come in bursts (a status asked and answered each heartbeat), so
+    this is the end of the same burst each time."""
+    last = [0, time.monotonic()]
+
+    def done() -> bool:
+        frames = p.ctl.frames(device, 0)
+        number, now = (frames[-1].number if frames else 0), time.monotonic()
+        if number != last[0]:
+            last[:] = [number, now]
+        return number > after and now - last[1] >= 0.2
+
+    return done
+
+
 def devices() -> QWidget:
+    """The shuffler's frames shown up to the end of a burst, then held (paused, the counters
+    no longer read): the picture is the same each time it is drawn."""
     p, area = _area()
     p.tap(area.buttons["Devices"])
-    panel = area.devices.panels["shuffler"]
-    p.wait(lambda: panel.frames.toPlainText().count("\n") > 12, "some frames")
+    screen = area.devices
+    panel = screen.panels["shuffler"]
+    # past the start's quick exchanges, one heartbeat's burst in (frames 25 to 28)
+    p.wait(_between_bursts(p, "shuffler", 24), "some frames")
+    screen.refresh()
+    screen.timer.stop()
     p.tap(panel.pause)
+    # laid out in one piece, as the refreshes' pieces left its scroll bar a little different
+    panel.frames.setPlainText(panel.frames.toPlainText())
+    panel.frames.moveCursor(QTextCursor.MoveOperation.End)
     return p.window
 
 
