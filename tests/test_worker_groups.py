@@ -63,7 +63,7 @@ def _workers(tmp_path: Path) -> tuple[dict[str, set[str]], str]:
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-v",
-         "-p", "no:cacheprovider", "tests"],
+         "-p", "no:cacheprovider", "-p", "no:pytest-qt", "tests"],  # no Qt in these
         cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     ran: dict[str, set[str]] = defaultdict(set)
