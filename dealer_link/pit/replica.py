@@ -29,10 +29,11 @@ import logging
 import re
 import sqlite3
 import threading
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.employees import events
 from dealer_console.employees.changes import STAFF_VARIABLE, keeps_casino_list
 from dealer_console.employees.pins import WRONG_MARK
@@ -88,7 +89,7 @@ def applied_version(db: Database) -> int:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return clock.stamp("seconds")
 
 
 def _clock(stamp: str) -> str:

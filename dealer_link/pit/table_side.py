@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from dealer_console import clock
 from dealer_console.controller.controller import TableController
 from dealer_console.controller.table_root import OpenTable
 from dealer_console.controller.view import TableSnapshot
@@ -66,7 +67,7 @@ class ShiftFigures:
     """The shift's drop and hold, read (on the reporter's thread) from a read-only connection
     of its own, again only when the round moved on."""
 
-    def __init__(self, db_path: Path, clock: Callable[[], datetime] = datetime.now) -> None:
+    def __init__(self, db_path: Path, clock: Callable[[], datetime] = clock.now) -> None:
         self.db_path, self.clock = db_path, clock
         self._db: TableDatabase | None = None
         self._key: tuple[int | None, str] | None = None
@@ -104,7 +105,7 @@ class TableReporting:
         self._notice = 0
 
     def __call__(self, view: TableSnapshot) -> None:
-        now = datetime.now().strftime("%H:%M:%S")
+        now = clock.now().astimezone().strftime("%H:%M:%S")  # the floor's time of day
         step = (view.round.round_id, view.round.phase.value)
         if step != self._last:
             self.events.appendleft(f"{now} round {step[0]}: {step[1].replace('_', ' ')}")
