@@ -16,6 +16,7 @@ from ui.dealer.pages import HandPage
 from ui.dealer.window import DealerWindow
 from ui.gallery.dealer import jackpot_two_hits, players_foul, to_settlement
 from ui.gallery.player import ScreenPlayer
+from ui.widgets.touch import TouchButton
 
 
 def test_the_border_follows_the_seat_in_focus(qtbot: QtBot, tmp_path: Path) -> None:
@@ -129,6 +130,36 @@ def test_at_1280x800_the_end_of_a_jackpot_round_shows_every_hand_and_result_whol
         assert panels[1].result.text().count("\n") == 1  # two result lines
     finally:
         window.close()
+
+
+def test_at_1280x800_a_paid_jackpot_s_award_shows_whole_and_the_jackpot_page_stays_touchable(
+        themed: QApplication, tmp_path: Path) -> None:
+    """Once a seat's jackpot hand is paid its result has a third line, the award (two lines at
+    this width, as "Jackpot: take $1.00" is): the strip at the end of the round has room for
+    it under two badges, two wagers and the set hand, and the jackpot page below keeps every
+    button a finger's size."""
+    p = ScreenPlayer.start("washington-face-up", tmp_path / "t.db")
+    try:
+        assert p.hardware.shuffler is not None
+        p.hardware.shuffler.script(seed=21)
+        p.deal_jackpot_hands(["As Ks Qs Js Ts 2d 3c"])  # seat 1's royal flush
+        p.tap(p.button("CONFIRM, then swipe the card"))
+        p.swipe("supervisor")  # a supervisor's card pays it
+        lay_out(p.window, QSize(1280, 800))
+        seat = p.window.table.panels[1]
+        assert seat.badges.text() == "ACTION  JACKPOT PAID"
+        assert seat.result.text().count("\n") == 2 and "pay $" in seat.result.text()
+        for part in (seat.badges, seat.wagers, seat.cards, seat.result):
+            _assert_whole(1, part)
+        page = p.window.pages[Phase.END]
+        buttons = [b for b in page.findChildren(TouchButton) if b.isVisible()]
+        assert buttons and min(b.height() for b in buttons) >= theme.TOUCH_MIN, \
+            sorted((b.height(), b.text()) for b in buttons)[:3]
+        for button in buttons:  # and all in view: the page does not scroll them away
+            shown = button.visibleRegion().boundingRect()
+            assert shown.size() == button.size(), f"{button.text()}: {shown} shown"
+    finally:
+        p.close()
 
 
 def test_at_1280x800_the_hands_are_set_with_every_seat_whole_and_the_page_s_buttons_in_view(

@@ -45,14 +45,14 @@ TOP_SHARE, TABLE_SHARE, BAR_SHARE = 9, 16, 15
 """The top strip's, the table's and the phase bar's share of the screen's height (per cent)."""
 
 TALLER_TABLE = {Phase.DEALING: 10, Phase.DEAL_CHECK: 10, Phase.BANKER_SET: 10,
-                Phase.PLAYERS_SET: 10, Phase.SETTLEMENT: 10, Phase.END: 15}
+                Phase.PLAYERS_SET: 10, Phase.SETTLEMENT: 10, Phase.END: 21}
 """A short screen's table strip takes this much more of the height (per cent) in a phase whose
 page can give the room: there every seat shows its hand under up to three wagers or a badge
 (while it arrives, and set: a high hand's five cards take two lines in a 1280x800 seat). The
 deal's page has room to spare; while the hands are set the hand page's large cards shrink for
 it (its row ``grows``: its buttons stay in view); in settlement every seat's results show, and
-at the end of a jackpot round its hands and results under two badges and two wagers (the
-jackpot page's hand buttons stay over 48 px: about 60)."""
+at the end of a jackpot round its hands and results under two badges and two wagers, a paid
+award's line included (the jackpot page's hand buttons stay over 48 px: about 50)."""
 
 
 def _taller(phase: Phase | None) -> int:
