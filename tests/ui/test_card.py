@@ -7,8 +7,10 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from dealer_console.cards import CardError, parse_cards
+from tests.ui.shown_cards import NOTATION, shown_cards
 from ui import theme
 from ui.widgets.card import CardRow, CardView, card_width
+from ui.widgets.card_text import symbols
 
 
 def _colours(view: CardView, qtbot: QtBot, height: int = 140) -> set[str]:
@@ -151,3 +153,19 @@ def test_cards_shrink_to_fit_a_narrow_row_and_stay_whole(themed: QApplication,
         assert view.width() == card_width(view.height())
     row.resize(2000, 300)
     assert all(view.height() == 200 for view in row.views)  # never beyond the height asked
+
+
+@pytest.mark.parametrize("stored", ["2c Th JK As 9d", "Qs Qc 8s 3d 2s Jh Tc"])
+def test_a_stored_hand_reads_as_the_cards_show_it_in_plain_text(stored: str) -> None:
+    """``symbols``: the notation's letters become rank and suit symbol, ten as 10, the joker
+    as JK, the order kept."""
+    shown = symbols(stored)
+    assert shown_cards(shown) == [c for c in stored.split() if c != "JK"]
+    assert not NOTATION.search(shown) and shown.count(" ") == stored.count(" ")
+    assert ("JK" in shown) == ("JK" in stored) and "10" in shown
+    assert symbols(stored, together=True) == shown.replace(" ", "\u00a0")  # one line
+
+
+@pytest.mark.parametrize("stored", ["", "cards unread", "2c 2c"])
+def test_text_that_is_not_a_hand_is_shown_as_it_was_stored(stored: str) -> None:
+    assert symbols(stored) == stored

@@ -21,6 +21,7 @@ from dealer_console.jackpot_values.meters import MICRO, MeterState
 from dealer_console.money import format_cents
 from dealer_console.table_name import table_name
 from drivers.sim.table.choices import SIM_STAFF
+from tests.ui.shown_cards import NOTATION, shown_cards
 from ui.gallery.jackpot import NATURAL_SF, jackpot_screen, play_a_jackpot_hit, press
 from ui.gallery.player import ScreenPlayer
 from ui.supervisor.jackpot_screen import JackpotScreen
@@ -81,13 +82,18 @@ def test_the_awards_list_and_a_reprint_from_the_screen(player: ScreenPlayer) -> 
     player.end_game()
     screen = jackpot_screen(player)
     row = [screen.table.item(0, c).text() for c in range(screen.table.columnCount())]
-    assert row == ["1\nround 1\nseat 2", f"line 1: 7 card natural straight flush\n{NATURAL_SF}",
-                   format_cents(hit.amount_cents),
-                   f"before {format_cents(before.meter_micro // MICRO)}\n"
-                   f"after {format_cents(meters(player)['main'].meter_micro // MICRO)}",
-                   NAMES["executive"], "paid"]
+    hand = row[1].split("\n", 1)
+    assert row[0] == "1\nround 1\nseat 2" and hand[0] == "line 1: 7 card natural straight flush"
+    assert row[2:] == [format_cents(hit.amount_cents),
+                       f"before {format_cents(before.meter_micro // MICRO)}\n"
+                       f"after {format_cents(meters(player)['main'].meter_micro // MICRO)}",
+                       NAMES["executive"], "paid"]
+    # the hand by rank and suit symbol, as the cards show it, in the list and below it
+    detail = screen.detail.text()
+    assert shown_cards(hand[1]) == NATURAL_SF.split() and not NOTATION.search(hand[1])
+    assert shown_cards(detail) == NATURAL_SF.split() and not NOTATION.search(detail), detail
     assert f"Confirmed by {NAMES['executive']} (SIM-X1, executive), at " in (
-        screen.detail.text())  # the whole name, id and role below the list
+        detail)  # the whole name, id and role below the list
     player.tap(screen.print_page)  # round 2 now: the screen prints an earlier round's award
     desk = player.window.win_pages
     player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")

@@ -35,6 +35,7 @@ from dealer_console.money import format_cents
 from ui import theme
 from ui.bridge import ControllerBridge
 from ui.supervisor.session import Session
+from ui.widgets.card_text import symbols
 from ui.widgets.kit import act
 from ui.widgets.pages import PageStack
 from ui.widgets.text_keyboard import TextKeyboard
@@ -72,7 +73,7 @@ def status_words(entry: AwardEntry) -> str:
 def award_row(entry: AwardEntry) -> tuple[str, ...]:
     h = entry.hit
     return (f"{h.hit_id}\nround {h.round_id}\nseat {h.seat}",
-            f"line {h.line_no}: {h.line_label}\n{h.cards or 'cards not read'}",
+            f"line {h.line_no}: {h.line_label}\n{symbols(h.cards or '') or 'cards not read'}",
             format_cents(h.amount_cents),
             f"before {meter_words(h.meter_before_micro)}\nafter {meter_words(h.meter_after_micro)}",
             h.employee_name + ("" if h.second_employee_name is None
@@ -223,7 +224,8 @@ class JackpotScreen(QWidget):
         h = entry.hit
         self.detail.setText(
             f"Award {h.hit_id}: round {h.round_id}, seat {h.seat}, {h.line_label} "
-            f"({h.cards or 'cards not read'}), {format_cents(h.amount_cents)} "
+            f"({symbols(h.cards or '', together=True) or 'cards not read'}), "
+            f"{format_cents(h.amount_cents)} "
             f"({format_cents(h.from_meter_cents)} off the meter, "
             f"{format_cents(h.from_tray_cents)} from the tray). Confirmed by "
             f"{h.confirmers}, at {when(h.confirmed_at)}. "
