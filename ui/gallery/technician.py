@@ -64,14 +64,15 @@ def _between_bursts(p: ScreenPlayer, device: str, after: int) -> Callable[[], bo
     """True once the device has sent more than ``after`` frames and then none for a fifth of
     a second: its frames come in bursts (a status asked and answered each heartbeat), so
     this is the end of the same burst each time."""
-    last = [0, time.monotonic()]
+    last_number, since = 0, time.monotonic()
 
     def done() -> bool:
-        frames = p.ctl.frames(device, 0)
-        number, now = (frames[-1].number if frames else 0), time.monotonic()
-        if number != last[0]:
-            last[:] = [number, now]
-        return number > after and now - last[1] >= 0.2
+        nonlocal last_number, since
+        new = p.ctl.frames(device, last_number)  # only those not seen yet
+        now = time.monotonic()
+        if new:
+            last_number, since = new[-1].number, now
+        return last_number > after and now - since >= 0.2
 
     return done
 
