@@ -30,7 +30,7 @@ class JackpotSteps:
 
     @one_turn
     def jackpot_hand(self, line_no: int) -> None:
-        """The hand button: set, move or (pressed again) clear the selected seat's mark."""
+        """The hand button: mark the selected seat, or (pressed again) clear the dealer's own mark."""
         self.jackpot.hand(line_no)
 
     @one_turn

@@ -49,6 +49,14 @@ def refuse_ask(db: Database, *, round_id: int, spot: int, seat: int, why: str) -
                    [clock.stamp(), why[:500], round_id, spot, seat])
 
 
+def was_refused(db: Database, round_id: int, spot: int, seat: int) -> bool:
+    """The link's server refused to pay this seat's hit this round, and the table recorded
+    why: that record is what lets the dealer take the console's mark back (``marks.py``)."""
+    return db.execute("SELECT 1 FROM jackpot_link_asks WHERE round_id = ? AND spot = ? AND "
+                      "seat = ? AND refused_at IS NOT NULL LIMIT 1",
+                      [round_id, spot, seat]).fetchone() is not None
+
+
 def open_asks(db: Database, round_id: int) -> list[OpenAsk]:
     """The round's asks neither refused nor answered by a recorded hit."""
     return [OpenAsk(int(r[0]), int(r[1]), int(r[2])) for r in db.execute(

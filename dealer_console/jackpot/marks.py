@@ -3,10 +3,14 @@
 Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 d: the dealer selects
 the winner's seat and then the line's hand button, and a second press of that button undoes
 the first. The console also marks, on its own, every hand it can see qualifies (item 2: the
-best hand among the player's seven cards); the dealer's buttons correct it. A seat holds at
-most one mark per game (a hand wins its highest line only), so pressing another line moves the
-mark. A mark is made only on a line the seat's cards win (``qualify.why_not``): the dealer can
-take a mark back, never put one where the cards do not qualify.
+best hand among the player's seven cards). A seat holds at most one mark per game (a hand wins
+its highest line only). A mark is made only on a line the seat's cards win
+(``qualify.why_not``), and the second press undoes only the dealer's own press: a mark the
+console read from the cards stays until a supervisor's card confirms it (items 9 e-f), or the
+jackpot link refuses to pay it (its refusal recorded, ``linked.was_refused``). Were the
+dealer able to take it back alone, a qualifying hand could go unpaid with no record, or be
+left out while a lower hit took the meter first and be marked again after (item 9 c's order,
+and with it the amount and the confirmer's level, undone).
 
 Item 9 c: when one round holds several meter pays, the first paid is the seat at the dealer's
 far right, and the rest follow counter-clockwise. Seats are numbered 1-7 from the dealer's
@@ -96,14 +100,20 @@ class GameMarks:
             raise mark_refusal(f"seat {seat} placed no jackpot wager this round")
         self.selected = seat
 
-    def press_hand(self, number: int) -> Mark | None:
-        """The hand button ``number`` (1 = top line) for the selected seat: set, move or clear."""
+    def press_hand(self, number: int, *, undo_detected: bool = False) -> Mark | None:
+        """The hand button ``number`` (1 = top line) for the selected seat: set, or clear the
+        dealer's own mark; ``undo_detected``: the console's mark may be cleared too (the
+        jackpot link refused to pay it, and the table recorded why)."""
         if self.selected is None:
             raise mark_refusal("select the winning player's seat before pressing a hand button")
         line = self.paytable.line(number)
         seat = self.selected
         current = self.marks.get(seat)
         if current is not None and current.line == line:
+            if current.source is MarkSource.DETECTED and not undo_detected:
+                raise mark_refusal(
+                    f"seat {seat}'s cards win {line.label}: the console marked it from the "
+                    "cards, so it stays marked; call a supervisor to confirm it")
             del self.marks[seat]
             return None
         refused = why_not(self.paytable, self.cards.get(seat), line, seat)

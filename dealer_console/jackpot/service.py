@@ -87,7 +87,9 @@ class JackpotRound:
             raise mark_refusal(f"seat {game.selected}'s hit was sent to the jackpot link, which "
                             "may have paid it: it cannot be changed now; swipe again to learn "
                             "the award")
-        return game.press_hand(line_no)
+        refused = game.selected is not None and linked.was_refused(
+            self.db, self.round_id, spot, game.selected)
+        return game.press_hand(line_no, undo_detected=refused)
 
     def _confirmed(self, spot: int, seat: int) -> bool:
         return hit_for(self.db, self.round_id, spot, seat) is not None
@@ -147,7 +149,9 @@ class JackpotRound:
         pending = self.pending()
         if pending:
             first = pending[0]
+            undo = ("" if first.mark.source is MarkSource.DETECTED
+                    else " or clear its hand button")
             raise mark_refusal(
                 f"seat {first.mark.seat}'s jackpot hand ({first.mark.line.label}) is not "
-                "confirmed: confirm it or clear its hand button before END GAME"
+                f"confirmed: confirm it{undo} before END GAME"
             )

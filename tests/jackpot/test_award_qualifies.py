@@ -70,9 +70,13 @@ def test_the_line_is_marked_on_its_hand_and_refused_on_a_near_miss(
     assert why_not(table, parse_cards(winning, 7), line, 3) is None
     marks = _marks(table, winning)
     assert [m.line for m in marks.in_payment_order()] == [line]  # marked on sight
-    assert marks.press_hand(number) is None  # taken back, and put back
-    mark = marks.press_hand(number)
+    with mark_refused("stays marked"):
+        marks.press_hand(number)  # the console's mark is not the dealer's to take back
+    assert [m.line for m in marks.in_payment_order()] == [line]
+    assert marks.press_hand(number, undo_detected=True) is None  # the link refused it
+    mark = marks.press_hand(number)  # and the dealer's own press puts it back
     assert mark is not None and mark.line == line and mark.agrees
+    assert marks.press_hand(number) is None  # which a second press takes back
 
     marks = _marks(table, near)
     before = dict(marks.marks)

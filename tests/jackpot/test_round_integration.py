@@ -11,6 +11,7 @@ from sqlite_utils import Database
 
 from dealer_console.audit.verify import audit
 from dealer_console.employees.authorize import Refused as SwipeRefused
+from dealer_console.errors import Refusal
 from dealer_console.jackpot import games
 from dealer_console.jackpot.audit import verify_meters
 from dealer_console.jackpot.system import JackpotSystem
@@ -151,7 +152,7 @@ def test_the_tray_pay_is_paid_once_by_the_confirmation_not_by_settlement(tmp_pat
     assert audit(table.db).ok
 
 
-def test_hand_buttons_clear_and_correct_a_mark(tmp_path: Path) -> None:
+def test_a_mark_read_from_the_cards_is_not_the_dealer_s_to_clear(tmp_path: Path) -> None:
     table, system = _table(tmp_path)
     _to_settlement(table, {1: FOUR_KINGS})
     assert [p.mark.seat for p in system.marks(table.state)] == [2]
@@ -159,11 +160,15 @@ def test_hand_buttons_clear_and_correct_a_mark(tmp_path: Path) -> None:
     four = system.current(table.state)
     assert four is not None
     line = four.game(1).paytable.number_of(system.marks(table.state)[0].mark.line)
-    system.press_hand(table.state, 1, line)  # pressed again: cleared
-    assert system.marks(table.state) == []
+    with pytest.raises(Refusal, match="call a supervisor to confirm it"):
+        system.press_hand(table.state, 1, line)  # pressed again: the mark stays
+    assert [p.mark.seat for p in system.marks(table.state)] == [2]
     settle_all(table)
-    table.handle(c.EndGame())  # nothing marked: END GAME goes through
-    assert table.db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 0
+    with pytest.raises(Refusal, match=r"not confirmed: confirm it before END GAME"):
+        table.handle(c.EndGame())  # the hand is paid or the round does not end
+    swipe(system, table, CARDS["supervisor"])
+    table.handle(c.EndGame())
+    assert table.db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 1
 
 
 def test_a_restart_after_the_swipe_never_pays_twice(tmp_path: Path) -> None:

@@ -132,6 +132,9 @@ def test_a_refused_ask_pays_nothing_and_frees_the_mark(tmp_path: Path, link_dsn:
     t = open_linked(tmp_path / "t1.db", "t1", link_dsn)
     try:
         play_to_hit(t, FULL_HOUSE, deliver=False)  # the wagers have not reached the link
+        t.system.select_seat(t.table.state, 1, 3)
+        with mark_refused("stays marked"):
+            t.system.press_hand(t.table.state, 1, 8)  # the console's mark, nothing refused yet
         swipe(t.system, t.table, CARDS["supervisor"])
         with pytest.raises(JackpotRefused, match=r"nothing was paid: .*not received"):
             answered(t.system, t.table, t.answer())
@@ -139,7 +142,8 @@ def test_a_refused_ask_pays_nothing_and_frees_the_mark(tmp_path: Path, link_dsn:
         assert linked.open_asks(t.db, state.round_id) == []
         assert hits.hit_for(t.db, state.round_id, 1, 3) is None
         t.system.select_seat(state, 1, 3)
-        assert t.system.press_hand(state, 1, 8) is None  # the dealer may clear it now
+        assert t.system.press_hand(state, 1, 8) is None  # the dealer may clear it now: the
+        assert linked.was_refused(t.db, state.round_id, 1, 3)  # refusal is on record
     finally:
         t.close()
 

@@ -171,26 +171,27 @@ def test_two_hits_are_listed_in_paying_order_with_the_meter_after_each(
     assert report.ok, report.problems
 
 
-def test_the_hand_button_pressed_again_takes_the_mark_back(play: list[ScreenPlayer],
-                                                           tmp_path: Path) -> None:
+def test_the_hand_button_cannot_take_back_the_console_s_mark(play: list[ScreenPlayer],
+                                                              tmp_path: Path) -> None:
     p = start(play, tmp_path / "t.db")
     deal_to_end(p, [ROYAL])
     jp = panel(p)
     assert set(jp.seat_buttons) == {1, 2, 3}
     p.tap(jp.seat_buttons[1])
     line = p.ctl.snapshot().jackpot_pending[0].line_no
-    p.tap(jp.hand_buttons[line])  # the detected mark, pressed again: taken back
-    assert not p.ctl.snapshot().jackpot_pending
-    assert p.window.phase_bar.primary.isEnabled()
-    p.tap(jp.hand_buttons[line])  # and pressed once more: marked again
+    p.tap(jp.hand_buttons[line])  # the detected mark, pressed again: it stays, said why
     (hit,) = p.ctl.snapshot().jackpot_pending
     assert (hit.seat, hit.line_no) == (1, line)
-    p.tap(jp.hand_buttons[line])
+    shown = p.window.phase_bar.message_text()
+    assert "seat 1's cards win" in shown and "call a supervisor to confirm it" in shown, shown
+    assert not p.window.phase_bar.primary.isEnabled()  # END GAME waits for the confirmation
     p.tap(jp.seat_buttons[3])
     p.tap(jp.hand_buttons[line + 1])  # a line seat 3's cards do not win: refused (issue 23)
-    assert not p.ctl.snapshot().jackpot_pending
+    assert [h.seat for h in p.ctl.snapshot().jackpot_pending] == [1]
     shown = p.window.phase_bar.message_text()
     assert "cannot mark" in shown and "seat 3's cards" in shown, shown
+    confirm_with(p, "supervisor")
+    assert not p.ctl.snapshot().jackpot_pending
     p.end_game()
 
 
@@ -286,20 +287,27 @@ def test_a_hit_on_the_second_game_picked_on_screen_and_by_the_keypad(
         (1, 1, "Royal flush"), (2, 1, "Royal flush")]
     line = pending[1].line_no
     assert f"(game 2, hand {line})" in jp.hits.text()
-    # on screen: game 2, seat 1, its hand button again -> game 2's mark taken back, not game 1's
+    # on screen: game 2, seat 1, its hand button again: game 2's mark is the console's (read
+    # from the cards), so the press is refused and both marks stay
     p.tap(jp.game_buttons[2])
     assert p.ctl.snapshot().jackpot_game == 2
     p.tap(jp.seat_buttons[1])
     p.tap(jp.hand_buttons[line])
-    assert [(h.spot, h.seat) for h in p.ctl.snapshot().jackpot_pending] == [(1, 1)]
-    # the keypad: game 1's key, then game 2's, the seat and the hand button mark it again
+    assert "call a supervisor to confirm it" in p.window.phase_bar.message_text()
+    assert [(h.spot, h.seat) for h in p.ctl.snapshot().jackpot_pending] == [(1, 1), (2, 1)]
+    # the keypad: game 1's key, then game 2's, the seat and the hand button: game 2 picked,
+    # the press refused the same way
     assert p.hardware.keypad is not None and set(p.world.game_buttons) == {1, 2}
     p.tap(p.world.game_buttons[1])
     p.wait(lambda: p.ctl.snapshot().jackpot_game == 1, "game 1 picked on the keypad")
+    notice = p.ctl.snapshot().notice
+    before = notice.number if notice else 0
     for button in (Button.GAME_2, Button.SEAT_1, Button.for_hand_line(line)):
         p.hardware.keypad.tap(button)
-    p.wait(lambda: len(p.ctl.snapshot().jackpot_pending) == 2, "game 2's mark by the keypad")
+    p.wait(lambda: (n := p.ctl.snapshot().notice) is not None and n.number > before
+           and "stays marked" in n.what, "the keypad's press refused")
     assert p.ctl.snapshot().jackpot_game == 2
+    assert len(p.ctl.snapshot().jackpot_pending) == 2
     game_2 = p.ctl.snapshot().jackpot_pending[1]
     assert (game_2.spot, game_2.level) == (2, "minor")
     confirm_with(p, "supervisor")

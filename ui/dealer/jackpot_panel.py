@@ -3,7 +3,8 @@ button; the marked hits in the order they will be paid, with the card each needs
 meter as it will be after the hits before it; CONFIRM, then the swipe.
 
 Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9: the dealer selects
-the seat, then the hand button (pressed again, it takes the mark back); a supervisor confirms
+the seat, then the hand button (pressed again, it takes back the dealer's own press, never a
+mark the console read from the cards); a supervisor confirms
 by card (an executive above the game's level); several meter pays are paid in order. Where the
 profile asks for a PIN (``pin_required``), an accepted card brings up a masked number pad for
 the confirmer's PIN (the controller checks it, ``TableSnapshot.jackpot_pin_for``). The panel
