@@ -159,8 +159,10 @@ def parse(text: str, source: str) -> Checkpoint:
 
 
 def journal_for(db_path: str | os.PathLike[str]) -> Path:
-    """The checkpoint journal beside a database: ``table.db.checkpoints``."""
-    return Path(f"{os.fspath(db_path)}{JOURNAL_SUFFIX}")
+    """The checkpoint journal beside a database: ``table.db.checkpoints``, beside the file
+    itself when it is reached through a symbolic link (as SQLite keeps its ``-wal`` there), so
+    every name of the table's database finds the same journal."""
+    return Path(f"{os.path.realpath(db_path)}{JOURNAL_SUFFIX}")
 
 
 def append(journal: Path, checkpoint: Checkpoint) -> None:

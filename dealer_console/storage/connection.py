@@ -33,6 +33,7 @@ from dealer_console.storage.identity import (
     Schema,
     StorageError,
     check_contents,
+    check_one_name,
     check_path,
     has_log,
     inode,
@@ -196,6 +197,7 @@ def open_table_db(path: str | Path, schema: Schema, *, create: bool = True) -> T
         raise NotATableDatabase(f"{file}: no such table database (the console makes it on its "
                                 "first start)")
     if exists:  # refused before the lock file is made beside it
+        check_one_name(file)
         _verify(file, schema, writing=True)
         _check_writable(file)
     elif not os.access(file.parent, os.W_OK):

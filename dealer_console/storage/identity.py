@@ -106,6 +106,23 @@ def check_path(path: Path, *, must_exist: bool) -> bool:
     return True
 
 
+def check_one_name(path: Path) -> None:
+    """Refuse a table database with a second name (a hard link) for writing. SQLite names its
+    write-ahead log and the console its writer's lock after the name opened, so a writer
+    through the other name would keep a log and a lock of its own: two writers on one file,
+    each one's rounds invisible to a reader through the other name. A symbolic link is fine:
+    it leads to the one file, whose log and lock both writers find."""
+    try:
+        links = path.stat().st_nlink
+    except OSError:
+        return
+    if links > 1:
+        raise StorageError(
+            f"{path}: the file has {links} names (hard links): a table's database must have "
+            "one name, or a writer through another name keeps its rounds apart. Remove the "
+            "other link (find it with: find / -samefile on this file) and start again")
+
+
 def read_header(path: Path) -> Header:
     """The header of ``path``, refusing anything that is not a whole SQLite file.
 

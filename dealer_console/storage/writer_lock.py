@@ -10,6 +10,11 @@ audits, the jackpot reports) never take it and work alongside the writer.
 
 Within one process the lock is shared: the process is one writer, however many connections it
 opens (the round and the jackpot system, a test that reopens the table).
+
+The lock file sits beside the file itself, not beside the name it was opened by: a second
+writer through a symbolic link to the database would otherwise take a lock of its own and
+write the same file alongside the first (``connection.open_table_db`` refuses a file with a
+second hard link, whose name would give SQLite a second write-ahead log).
 """
 
 from __future__ import annotations
@@ -60,11 +65,12 @@ class WriterLock:
 
 def acquire(db_path: Path) -> WriterLock:
     """Take the writer's lock of ``db_path`` now, or refuse at once naming the file."""
-    key = str(db_path.resolve())
+    real = db_path.resolve()
+    key = str(real)
     if key in _held:
         _held[key].count += 1
         return WriterLock(key)
-    path = lock_path(db_path)
+    path = lock_path(real)
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
     except OSError as exc:

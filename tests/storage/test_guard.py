@@ -28,7 +28,8 @@ from dealer_console.storage.connection import (
     StorageError,
     WriteFailed,
 )
-from dealer_console.storage.identity import APPLICATION_ID
+from dealer_console.storage.anchor import journal_for
+from dealer_console.storage.identity import APPLICATION_ID, StorageError
 from dealer_console.storage.writer_lock import DatabaseInUse
 from dealer_console.table_db import open_for_reading, open_table_db, schema_version
 from tests.round.helpers import make_table, play_round
@@ -225,6 +226,34 @@ def test_a_second_writer_is_refused_at_once_and_readers_still_read(
     finally:
         holder.kill()  # like a power cut: the kernel drops the lock with the process
         holder.wait()
+    open_table_db(path).close()
+
+
+def test_a_second_writer_through_another_name_is_refused(tmp_path: Path) -> None:
+    """A symbolic link leads to the same lock (and SQLite to the same log and the console to
+    the same checkpoint journal); a hard link is refused for writing through either name,
+    since each name would get a write-ahead log of its own (outside probe, stop 35)."""
+    path = table_db(tmp_path / "t.db")
+    alias = tmp_path / "alias.db"
+    alias.symlink_to(path.name)
+    assert journal_for(alias) == journal_for(path) == Path(f"{path}.checkpoints")
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "open\n"
+        with pytest.raises(DatabaseInUse, match=f"already open.*process {holder.pid}"):
+            open_table_db(alias)
+    finally:
+        holder.kill()
+        holder.wait()
+    open_table_db(alias).close()  # once the first writer is gone, the link is a fine name
+    before = snapshot(tmp_path)
+    (tmp_path / "hard.db").hardlink_to(path)
+    for name in (path, tmp_path / "hard.db"):
+        with pytest.raises(StorageError, match="2 names \\(hard links\\).*Remove the other"):
+            open_table_db(name)
+    (tmp_path / "hard.db").unlink()
+    assert snapshot(tmp_path) == before  # refused before anything was made or written
     open_table_db(path).close()
 
 
