@@ -217,13 +217,36 @@ def load_round(db: Database, rules: RoundRules, round_id: int) -> RoundState:
     return replay(rows, rules.face_up)
 
 
+class RecordsDisagree(ConsoleError, ValueError):
+    """The rounds table and the event log disagree on which round is unfinished: the file was
+    changed outside the console."""
+
+
 def load_open_round(db: Database, rules: RoundRules) -> RoundState | None:
-    """The unfinished round, rebuilt from its events, or None."""
-    row = db.execute("SELECT round_id FROM rounds WHERE status = 'open'"
-                     " ORDER BY round_id DESC LIMIT 1").fetchone()
-    if row is None:
-        return None
-    return load_round(db, rules, int(row[0]))
+    """The unfinished round, rebuilt from its events, or None.
+
+    Which round is unfinished is the log's answer (its last round, if its events do not finish
+    it), and the rounds table must say the same. An outside review marked a round in play
+    ``complete`` in the rounds table with one UPDATE: the table, which then asked only that
+    table, opened the next round and the first one's locked wagers were never settled. Now
+    such a file is refused, with the evidence left as it is (resuming would overwrite the
+    changed row)."""
+    row = db.execute("SELECT MAX(round_id) FROM events").fetchone()
+    state = None if row is None or row[0] is None else load_round(db, rules, int(row[0]))
+    unfinished = [] if state is None or state.finished else [state.round_id]
+    stored = [int(r[0]) for r in db.execute(
+        "SELECT round_id FROM rounds WHERE status = 'open' ORDER BY round_id")]
+    if stored != unfinished:
+        said = (f"round {', '.join(map(str, stored))} is open" if stored
+                else "no round is open")
+        told = (f"round {state.round_id} is still being played (phase {state.phase.value})"
+                if state is not None and unfinished else "no round is open")
+        raise RecordsDisagree(
+            f"the table's records disagree: the rounds table says {said}, but the event log "
+            f"says {told}. The database was changed outside the console: do not play on it; "
+            "run 'dealer-console audit verify' on it and call the technician")
+    return None if state is None or state.finished else state
 
 
-__all__ = ["EventTuple", "Refused", "Table", "fact_text", "load_open_round", "load_round"]
+__all__ = ["EventTuple", "RecordsDisagree", "Refused", "Table", "fact_text", "load_open_round",
+           "load_round"]

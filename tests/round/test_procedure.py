@@ -3,6 +3,7 @@ engine; refusals that change nothing; ace-high push; fouls; banker rotation."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,11 @@ import pytest
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
 from dealer_console.round.state import Phase
-from dealer_console.round.table import Table, load_open_round
+from dealer_console.profiles.loader import get_profile
+from dealer_console.round.table import RecordsDisagree, Table, load_open_round
+from dealer_console.selftest.database import check_database
+from dealer_console.selftest.report import Report
+from dealer_console.table_db import open_table_db
 from dealer_console.setting import is_foul, make_setting
 from tests.round.helpers import (
     PROFILES,
@@ -309,6 +314,35 @@ def test_state_rebuilt_from_log_matches_memory(tmp_path: Path) -> None:
     rebuilt = load_open_round(table.db, table.rules)
     assert rebuilt is not None
     assert rebuilt == table.state
+
+
+@pytest.mark.parametrize("edit", [
+    "UPDATE rounds SET status = 'complete' WHERE round_id = 1",  # the round in play hidden
+    "UPDATE rounds SET status = 'open' WHERE round_id = 1",  # a finished one reopened
+])
+def test_a_rounds_table_changed_against_the_log_is_refused_at_open(tmp_path: Path,
+                                                                  edit: str) -> None:
+    """Which round is unfinished is the log's answer; the rounds table, edited with one
+    UPDATE, once decided it (an outside probe: round 1's locked wagers never settled)."""
+    table = make_table(tmp_path, "washington-face-up")
+    if "'open'" in edit:
+        play_round(table)  # round 1 complete, round 2 opened
+    else:
+        bet_all(table)
+        start_and_act(table)  # round 1 in play: wagers locked
+    path = Path(table.db.execute("PRAGMA database_list").fetchone()[2])
+    table.db.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute(edit)
+    conn.close()
+    before = path.read_bytes()
+    with pytest.raises(RecordsDisagree, match=r"records disagree: .*audit verify"):
+        Table.open(open_table_db(path), table.rules)
+    report = Report()
+    check_database(report, path, get_profile("washington-face-up"))
+    (failed,) = report.failures
+    assert failed.item == "last round" and "records disagree" in failed.detail
+    assert path.read_bytes() == before  # the evidence left as it was
 
 
 def test_backline_wagers_ride_on_the_seat_and_are_settled_each_once(tmp_path: Path) -> None:
