@@ -43,12 +43,27 @@ class BackOutFacts:
     employee_id: str
     employee_name: str
     recorded_at: str
+    from_meter_cents: int
+    from_tray_cents: int
 
     def words(self) -> str:
         return (f"BACKED OUT at {local_time(self.recorded_at)} by "
                 f"{person(self.employee_name, self.employee_id, 'executive')}: {self.reason} "
-                f"({format_cents(self.amount_cents)} back to the meter, adjustment "
+                f"({returned_words(self.from_meter_cents, self.from_tray_cents)}, adjustment "
                 f"{self.adjustment_id})")
+
+
+def returned_words(from_meter_cents: int, from_tray_cents: int) -> str:
+    """Where a backed-out award goes back, in words: the meter's part returns to the meter
+    (its ledger entries are reversed); a tray pay never came off the meter, so it leaves the
+    meter as it is (an outside review found such a pay called "back to the meter")."""
+    parts = []
+    if from_meter_cents or not from_tray_cents:
+        parts.append(f"{format_cents(from_meter_cents)} back to the meter")
+    if from_tray_cents:
+        parts.append(f"{format_cents(from_tray_cents)} paid from the tray"
+                     + ("" if from_meter_cents else ": the meter unchanged"))
+    return ", ".join(parts)
 
 
 def back_outs(db: Database, *, hit_ids: list[int] | None = None, since: str | None = None,
@@ -66,11 +81,13 @@ def back_outs(db: Database, *, hit_ids: list[int] | None = None, since: str | No
         where.append("a.recorded_at < ?")
         params.append(until)
     sql = ("SELECT a.hit_id, a.adjustment_id, h.amount_cents, a.reason, a.employee_id,"
-           " a.employee_name, a.recorded_at FROM jackpot_adjustments a"
+           " a.employee_name, a.recorded_at, h.from_meter_cents, h.from_tray_cents"
+           " FROM jackpot_adjustments a"
            " JOIN jackpot_hits h ON h.hit_id = a.hit_id"
            + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY a.adjustment_id")
     return {int(r[0]): BackOutFacts(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]),
-                                    str(r[5]), str(r[6])) for r in db.execute(sql, params)}
+                                    str(r[5]), str(r[6]), int(r[7]), int(r[8]))
+            for r in db.execute(sql, params)}
 
 
 def confirmers(name: str, employee_id: str, role: str | None, second_name: str | None = None,

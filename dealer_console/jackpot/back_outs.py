@@ -55,7 +55,23 @@ def _backable(db: Database, hit_id: int, reason: str) -> HitRecord:
         raise JackpotError(f"jackpot hit {hit_id} was paid from the shared meter of link "
                            f"{hit.link} (its hit {hit.link_hit_id}): a back-out is made on the "
                            "link's server by its operator, not at a table")
+    link = _tray_reported_to(db, hit)
+    if link is not None:  # the link counts it paid; a back-out here would never reach it
+        raise JackpotError(f"jackpot hit {hit_id} is a tray pay of link {link}'s game, "
+                           "reported to the link as paid (the link was down when it was "
+                           "paid): a back-out is made on the link's server by its operator, "
+                           "not at a table")
     return hit
+
+
+def _tray_reported_to(db: Database, hit: HitRecord) -> str | None:
+    """The link a tray pay of a linked game was owed to as a report (``link/outbox.py``)."""
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+                  "'link_tray_owed'").fetchone() is None:
+        return None
+    row = db.execute("SELECT link FROM link_tray_owed WHERE round_id = ? AND spot = ? AND "
+                     "seat = ? LIMIT 1", [hit.round_id, hit.spot, hit.seat]).fetchone()
+    return None if row is None else str(row[0])
 
 
 def _back_out(db: Database, hit: HitRecord, reason: str, employee: Employee, *,

@@ -30,7 +30,13 @@ from fractions import Fraction
 
 from sqlite_utils import Database
 
-from dealer_console.award_words import BackOutFacts, back_outs, confirmers, local_time
+from dealer_console.award_words import (
+    BackOutFacts,
+    back_outs,
+    confirmers,
+    local_time,
+    returned_words,
+)
 from dealer_console.money import dollars_in_text, format_cents
 
 JACKPOT_AWARD = "jackpot_award"
@@ -284,8 +290,9 @@ def summary_lines(report: ShiftReport) -> list[tuple[str, str]]:
     ]
     if report.back_outs:
         rows.append(("Jackpot awards backed out",
-                     f"{report.backed_out}, {format_cents(report.backed_out_cents)} back to "
-                     "the meter"))
+                     f"{report.backed_out}, "
+                     + returned_words(sum(b.from_meter_cents for b in report.back_outs),
+                                      sum(b.from_tray_cents for b in report.back_outs))))
     return rows
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import psycopg
 
 from dealer_console.audit.verify import audit
+from dealer_console.jackpot.back_outs import back_out_problem
 from dealer_console.link import outbox
 from dealer_console.link.progress import progress_path
 from dealer_console.round import commands as c
@@ -63,6 +64,10 @@ def test_a_tray_pay_is_paid_at_the_table_while_the_link_is_down_and_reported_aft
             settle_all(t.table)
             t.table.handle(c.EndGame())  # the base game goes on
             assert audit(t.db).ok, audit(t.db).problems
+            # backed out here, it would stay paid on the link, which has the report: refused
+            # at the table like a hit the link paid (an outside review, stop 35)
+            why = back_out_problem(t.db, hit.hit_id, "misread")
+            assert why is not None and f"tray pay of link {LINK}'s game" in why, why
         finally:
             pg_server.start()
         _until(lambda: t.hook.health.view().up and t.hook.health.view().owed == 0,

@@ -29,7 +29,7 @@ from dealer_console.round.table import Table
 from dealer_console.table_db import open_table_db
 from tests.jackpot.conftest import CARDS, add_staff
 from tests.jackpot.swipes import back_out_by_card, swipe
-from tests.jackpot.test_round_integration import SEVEN_SF, _to_settlement
+from tests.jackpot.test_round_integration import FOUR_KINGS, SEVEN_SF, _to_settlement
 from tests.round.helpers import settle_all
 
 BOTH = "Sam Super (S1, supervisor) and Ella Exec (X1, executive)"
@@ -128,3 +128,35 @@ def test_the_command_line_lists_the_back_out_as_its_own_line(table: Table) -> No
     lines = out.getvalue().splitlines()
     assert lines[0].startswith(f"{hit_id} ") and f"confirmed by {BOTH}" in lines[0]
     assert lines[1].startswith(f"{hit_id} BACKED OUT at ") and "wrong seat" in lines[1]
+
+
+def test_a_tray_pay_backed_out_is_never_said_to_go_back_to_the_meter(tmp_path: Path) -> None:
+    """A tray pay never came off the meter, so its back-out leaves the meter as it was; the
+    words said "back to the meter" (an outside review, stop 35). The award is still struck
+    from paid out, as every back-out is."""
+    db = open_table_db(tmp_path / "table.db")
+    add_staff(db)
+    pt = load("fupgpp-wa03")
+    games.install_game(db, GameConfig(
+        spot=1, paytable=pt, mode=JackpotMode.HOUSE,
+        levels=level_configs(pt, {lv: {"seed": "$1,000", "contribution": "15%",
+                                       "reserve": "2%"} for lv in pt.levels})), actor="test")
+    system = JackpotSystem(db)
+    table = Table.open(db, round_rules(get_profile("washington-face-up"), None, None),
+                       jackpot=system)
+    _to_settlement(table, {1: FOUR_KINGS})
+    settle_all(table)
+    hit = swipe(system, table, CARDS["supervisor"])
+    assert hit is not None and hit.from_tray_cents == hit.amount_cents > 0
+    table.handle(c.EndGame())
+    meters = games.meter_states(db, 1)
+    before = shift_report(db, *_whole_day())
+    back_out_by_card(db, hit_id=hit.hit_id, reason="misread", track=CARDS["executive"])
+    assert games.meter_states(db, 1) == meters
+    after = shift_report(db, *_whole_day())
+    assert after.paid_cents == before.paid_cents - hit.amount_cents
+    tray = f"{format_cents(hit.amount_cents)} paid from the tray: the meter unchanged"
+    assert dict(summary_lines(after))["Jackpot awards backed out"] == f"1, {tray}"
+    status = dict(win_page_lines(hits.get_hit(db, hit.hit_id), "Table 4"))["Status"]
+    assert f"misread ({tray}, adjustment 1)" in status and "back to the meter" not in status
+    assert audit(db).ok, audit(db).problems
