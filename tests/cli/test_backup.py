@@ -14,7 +14,9 @@ import pytest
 
 from dealer_console.cli import main
 from dealer_console.round.table import Table
+from dealer_console.storage import backup as backup_module
 from dealer_console.storage.anchor import Journal, journal_for
+from dealer_console.storage.identity import StorageError
 from tests.round.helpers import make_table, play_round
 
 CLI = [sys.executable, "-m", "dealer_console.cli"]
@@ -93,3 +95,35 @@ def test_backup_never_overwrites_and_leaves_nothing_when_it_fails(
     assert main(["backup", "--db", str(db), "--to", str(out / "b.db")]) == 2
     assert "hash chain is broken" in capsys.readouterr().err
     assert list(out.iterdir()) == []
+
+
+def test_a_round_ended_during_the_backup_leaves_the_copy_auditing_clean(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    """The table goes on while it is backed up: a round that ends after the snapshot writes
+    its checkpoint before the journal is copied. Copied whole, the journal made the backup's
+    own audit call the copy BEHIND (an outside review, stop 35); its lines past the copy's
+    last event stay out."""
+    table = _live_table(tmp_path)
+    journal = Journal(journal_for(tmp_path / "table.db"), None)
+    snapshot = backup_module._copy
+
+    def table_goes_on(source: Path, partial: Path) -> None:
+        snapshot(source, partial)
+        play_round(table, seed=9)  # ended after the snapshot, before the journal is read
+        journal.write(table.db)
+
+    monkeypatch.setattr(backup_module, "_copy", table_goes_on)
+    done = backup_module.backup(tmp_path / "table.db", tmp_path / "b.db")
+    table.db.close()
+    assert _rounds(tmp_path / "b.db") == 5 and _rounds(tmp_path / "table.db") == 6
+    assert done.journal is not None
+    live = journal_for(tmp_path / "table.db").read_text().splitlines(keepends=True)
+    assert done.journal.read_text() == "".join(live[:5])  # the sixth round's line left out
+    assert main(["audit", "verify", "--db", str(tmp_path / "b.db")]) == 0
+    assert "the chain matches its checkpoints" in capsys.readouterr().out
+    # a journal already at the backup's name belongs to another copy: never overwritten
+    (tmp_path / "c.db.checkpoints").write_text("another copy's\n")
+    with pytest.raises(StorageError, match="c.db.checkpoints: already exists"):
+        backup_module.backup(tmp_path / "table.db", tmp_path / "c.db")
+    assert not (tmp_path / "c.db").exists()
