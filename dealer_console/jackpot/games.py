@@ -75,6 +75,7 @@ def setup_payload(game: GameConfig, actor: str) -> dict[str, object]:
                     "contribution_ppm": lv.contribution_ppm, "reserve_ppm": lv.reserve_ppm}
                    for lv in game.levels],
         "installed_by": actor,
+        "pin_required": game.pin_required, "linked": game.linked,
     } | ({} if game.two_person_above_cents is None
          else {"two_person_above_cents": game.two_person_above_cents})
 
@@ -90,18 +91,24 @@ def game_from_payload(p: dict[str, Any]) -> GameConfig:
         executive_threshold_cents=int(p["executive_threshold_cents"]),
         two_person_above_cents=None if p.get("two_person_above_cents") is None
         else int(p["two_person_above_cents"]),
+        pin_required=bool(p.get("pin_required", False)),
+        linked=None if p.get("linked") is None else str(p["linked"]),
     )
 
 
-def write_game(db: Database, game: GameConfig, *, installed_at: str, installed_by: str) -> None:
-    """The tables of an installed game (the console, and the audit's rebuild from the log)."""
+def write_game(db: Database, game: GameConfig, *, installed_at: str, installed_by: str,
+               pin_and_link: bool = True) -> None:
+    """The tables of an installed game (the console, and the audit's rebuild from the log);
+    ``pin_and_link`` False: the set-up did not record them (an older console's event)."""
     db.execute(
         "INSERT INTO jackpot_games (spot, paytable, mode, wager_cents, fixed_from_meter, "
-        "executive_threshold_cents, installed_at, installed_by, two_person_above_cents) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "executive_threshold_cents, installed_at, installed_by, two_person_above_cents, "
+        "pin_required, linked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [game.spot, game.paytable.name, game.mode.value, game.wager_cents,
          int(game.fixed_from_meter), game.executive_threshold_cents, installed_at,
-         installed_by, game.two_person_above_cents],
+         installed_by, game.two_person_above_cents,
+         int(game.pin_required) if pin_and_link else None,
+         game.linked if pin_and_link else None],
     )
     for position, lv in enumerate(game.levels):
         db.execute(
@@ -133,6 +140,23 @@ def game_config(db: Database, spot: int, paytable: JackpotPaytable | None = None
         executive_threshold_cents=int(threshold),
         two_person_above_cents=None if two_person is None else int(two_person),
     )
+
+
+def pin_and_link(db: Database, spot: int) -> tuple[bool, str | None] | None:
+    """Whether game ``spot``'s confirmations ask for a PIN and the link it plays, as
+    installed; None: installed before they were kept (``schema.py``, 0005)."""
+    row = db.execute("SELECT pin_required, linked FROM jackpot_games WHERE spot = ?",
+                     [spot]).fetchone()
+    if row is None or row[0] is None:
+        return None
+    return bool(row[0]), None if row[1] is None else str(row[1])
+
+
+def record_pin_and_link(db: Database, spot: int, pin_required: bool, linked: str | None) -> None:
+    """Keep the two facts with a game that was installed without them (the console, from its
+    profile, and the audit's rebuild from the event)."""
+    db.execute("UPDATE jackpot_games SET pin_required = ?, linked = ? WHERE spot = ? AND "
+               "pin_required IS NULL", [int(pin_required), linked, spot])
 
 
 def spots(db: Database) -> list[int]:

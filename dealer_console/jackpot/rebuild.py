@@ -29,7 +29,7 @@ from dealer_console.jackpot import back_outs, games, hits
 from dealer_console.jackpot.games import JackpotError
 from dealer_console.jackpot.hits import Confirmation
 from dealer_console.jackpot.qualify import why_not
-from dealer_console.jackpot.schema import BACKED_OUT, GAME_INSTALLED
+from dealer_console.jackpot.schema import BACKED_OUT, GAME_INSTALLED, PIN_AND_LINK_RECORDED
 from dealer_console.jackpot_values import meters
 from dealer_console.jackpot_values.config import GameConfig, JackpotConfigError
 from dealer_console.jackpot_values.link_records import LinkedHit
@@ -69,6 +69,9 @@ class JackpotRebuild:
                 self._install(event, event.recorded_at)
             elif event.kind == BACKED_OUT:
                 self._back_out(event)
+            elif event.kind == PIN_AND_LINK_RECORDED:
+                games.record_pin_and_link(self.shadow, int(p["spot"]), bool(p["pin_required"]),
+                                          None if p["linked"] is None else str(p["linked"]))
             elif event.kind == "game_started" and round_id is not None:
                 self._take_wagers(round_id, p)
             elif event.kind == "jackpot_hit" and round_id is not None:
@@ -90,7 +93,8 @@ class JackpotRebuild:
         if game.spot in games.spots(self.shadow):
             raise JackpotError(f"sensor spot {game.spot} already has a jackpot game")
         games.write_game(self.shadow, game, installed_at=installed_at,
-                         installed_by=str(event.payload["installed_by"]))
+                         installed_by=str(event.payload["installed_by"]),
+                         pin_and_link="pin_required" in event.payload)
 
     def _back_out(self, event: Event) -> None:
         hit = hits.get_hit(self.shadow, int(event.payload["hit_id"]))

@@ -14,6 +14,9 @@ GAME_INSTALLED = "jackpot_game_installed"
 """The event holding a jackpot game's set-up (round_id NULL: it belongs to no round)."""
 BACKED_OUT = "jackpot_backed_out"
 """The event of a manual back-out of a confirmed award (round_id NULL)."""
+PIN_AND_LINK_RECORDED = "jackpot_game_pin_and_link_recorded"
+"""The event recording, for a game installed before they were kept, whether its confirmations
+ask for a PIN and which link it plays (round_id NULL; ``setup.install_from_profile``)."""
 
 _APPEND_ONLY = ("jackpot_ledger", "jackpot_wagers", "jackpot_hits", "jackpot_adjustments")
 
@@ -189,3 +192,16 @@ def _linked_hits(db: Database) -> None:
         )
     """)
     db.execute("CREATE INDEX jackpot_link_asks_seat ON jackpot_link_asks (round_id, spot, seat)")
+
+
+@MIGRATIONS(name="0005_pin_and_link")
+def _pin_and_link(db: Database) -> None:
+    """Whether a game's confirmations ask for the confirmer's PIN, and the link whose shared
+    meters it plays, kept with the game: a later profile that drops either is then refused
+    like any other change of a live jackpot's set-up (an outside review dropped
+    ``pin_required`` and ``linked`` from a profile unnoticed). NULL ``pin_required``: a game
+    installed before, whose two facts the next start records from its profile (event
+    ``jackpot_game_pin_and_link_recorded``); ``linked`` NULL then means the table's own."""
+    db.execute("ALTER TABLE jackpot_games ADD COLUMN pin_required INTEGER "
+               "CHECK (pin_required IN (0, 1))")
+    db.execute("ALTER TABLE jackpot_games ADD COLUMN linked TEXT")

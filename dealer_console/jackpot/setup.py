@@ -1,8 +1,9 @@
 """A table database's jackpot games come from its profile, and stay as the profile says.
 
 On first use the profile's games are installed with their meters at seed. Afterwards a profile
-that says something else (another paytable, wager, mode, seed, rate or threshold, a game added
-or taken away) is refused with every difference listed: the meters of a live jackpot belong to
+that says something else (another paytable, wager, mode, seed, rate or threshold, the PIN asked
+or not, another link or none, a game added or taken away) is refused with every difference
+listed: the meters of a live jackpot belong to
 its players, and changing its set-up is a regulated procedure, not a side effect of editing a
 file (Washington document, "House Jackpot and Progressive Jackpots" and "Progressive systems
 flexibility"; see ``docs/jackpot.md``).
@@ -14,6 +15,8 @@ from sqlite_utils import Database
 
 from dealer_console.errors import ConsoleError
 from dealer_console.jackpot import games
+from dealer_console.jackpot.schema import PIN_AND_LINK_RECORDED
+from dealer_console.storage import eventlog
 from dealer_console.jackpot_values.config import GameConfig, TableJackpots
 
 
@@ -37,6 +40,23 @@ def install_from_profile(db: Database, setup: TableJackpots | None, *, actor: st
             + "; ".join(differences)
             + ". Keep the profile's jackpot set-up as installed, or start a new table database"
               " (changing a live jackpot is a regulated procedure)")
+    _record_pin_and_link(db, wanted)
+
+
+def _record_pin_and_link(db: Database, wanted: tuple[GameConfig, ...]) -> None:
+    """A game installed before the PIN and the link were kept with it gets them from the
+    profile once, with an event, so the audit rebuilds them and every later start holds the
+    profile to them."""
+    missing = [g for g in wanted if games.pin_and_link(db, g.spot) is None]
+    if not missing:
+        return
+    with db.atomic():
+        for game in missing:
+            if eventlog.has_log(db):
+                eventlog.append(db, PIN_AND_LINK_RECORDED, {
+                    "spot": game.spot, "pin_required": game.pin_required,
+                    "linked": game.linked}, round_id=None)
+            games.record_pin_and_link(db, game.spot, game.pin_required, game.linked)
 
 
 def differences_from(db: Database, wanted: tuple[GameConfig, ...]) -> list[str]:
@@ -62,10 +82,22 @@ def differences_from(db: Database, wanted: tuple[GameConfig, ...]) -> list[str]:
             ("two_person_above (cents)", have.two_person_above_cents,
              want.two_person_above_cents),
             ("meters", _levels(have), _levels(want)),
+            *_pin_and_link_differences(db, spot, want),
         ):
             if a != b:
                 out.append(f"spot {spot} {what}: installed {a}, profile {b}")
     return out
+
+
+def _pin_and_link_differences(db: Database, spot: int, want: GameConfig
+                              ) -> list[tuple[str, object, object]]:
+    kept = games.pin_and_link(db, spot)
+    if kept is None:
+        return []  # not kept yet: recorded from this profile (``_record_pin_and_link``)
+    pin, link = kept
+    return [("pin_required", pin, want.pin_required),
+            ("linked", link or "none (the table's own meters)",
+             want.linked or "none (the table's own meters)")]
 
 
 def _levels(game: GameConfig) -> str:

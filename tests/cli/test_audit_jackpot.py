@@ -197,7 +197,7 @@ def test_a_set_up_an_older_console_kept_only_in_its_table_is_backfilled(
     assert setup is not None
     with db.atomic():  # as the older console installed it: tables only
         games.write_game(db, setup.games[0], installed_at="2024-01-01T00:00:00+00:00",
-                         installed_by="console")
+                         installed_by="console", pin_and_link=False)  # not kept then
     db.execute("DELETE FROM _sqlite_migrations WHERE name = '0002_setup_in_the_event_log'")
     db.close()
     open_table_db(path).close()  # what the console does on start: upgrade

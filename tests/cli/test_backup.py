@@ -102,7 +102,7 @@ def test_a_round_ended_during_the_backup_leaves_the_copy_auditing_clean(
         ) -> None:
     """The table goes on while it is backed up: a round that ends after the snapshot writes
     its checkpoint before the journal is copied. Copied whole, the journal made the backup's
-    own audit call the copy BEHIND (an outside review, stop 35); its lines past the copy's
+    own audit call the copy BEHIND (an outside review); its lines past the copy's
     last event stay out."""
     table = _live_table(tmp_path)
     journal = Journal(journal_for(tmp_path / "table.db"), None)

@@ -65,7 +65,7 @@ def test_a_tray_pay_is_paid_at_the_table_while_the_link_is_down_and_reported_aft
             t.table.handle(c.EndGame())  # the base game goes on
             assert audit(t.db).ok, audit(t.db).problems
             # backed out here, it would stay paid on the link, which has the report: refused
-            # at the table like a hit the link paid (an outside review, stop 35)
+            # at the table like a hit the link paid (an outside review)
             why = back_out_problem(t.db, hit.hit_id, "misread")
             assert why is not None and f"tray pay of link {LINK}'s game" in why, why
         finally:

@@ -6,11 +6,13 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from sqlite_utils import Database
 
+from dealer_console.audit.verify import audit
 from dealer_console.config_file import ConfigError
 from dealer_console.jackpot import games
 from dealer_console.jackpot.setup import (
@@ -18,7 +20,7 @@ from dealer_console.jackpot.setup import (
     differences_from,
     install_from_profile,
 )
-from dealer_console.jackpot_values.config import JackpotMode
+from dealer_console.jackpot_values.config import JackpotMode, TableJackpots
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
 from dealer_console.table_db import open_table_db
 
@@ -221,3 +223,54 @@ def test_the_two_game_example_in_the_docs_loads(tmp_path: Path) -> None:
     assert profile.jackpots is not None
     assert [(g.spot, g.paytable.name) for g in profile.jackpots.games] == [
         (1, "fupgpp-wa01"), (2, "fupgpp-ml02")]
+
+
+def test_the_pin_and_the_link_are_held_to_the_installed_game(tmp_path: Path) -> None:
+    """An outside review dropped ``pin_required`` and ``linked`` from a live
+    game's profile and the table opened: the PIN gone, a linked game paid off the table's own
+    meter. Both are kept with the game now; a game installed before they were kept gets them
+    from its profile at the next start, with an event the audit rebuilds."""
+    setup = get_profile("washington-face-up").jackpots
+    assert setup is not None
+    kept = replace(setup.games[0], pin_required=True, linked="pit-1")
+    db = open_table_db(tmp_path / "t.db")
+    install_from_profile(db, TableJackpots((kept,)), actor="test")
+    assert games.pin_and_link(db, 1) == (True, "pit-1")
+    dropped = replace(kept, pin_required=False, linked=None)
+    assert differences_from(db, (dropped,)) == [
+        "spot 1 pin_required: installed True, profile False",
+        "spot 1 linked: installed pit-1, profile none (the table's own meters)"]
+    with pytest.raises(JackpotSetupMismatch, match="pin_required: installed True"):
+        install_from_profile(db, TableJackpots((dropped,)), actor="test")
+    db.close()
+    # installed by a console that did not keep them: recorded once from the profile
+    old = open_table_db(tmp_path / "old.db")
+    with old.atomic():
+        games.write_game(old, kept, installed_at="2024-01-01T00:00:00+00:00",
+                         installed_by="older console", pin_and_link=False)
+    assert games.pin_and_link(old, 1) is None
+    install_from_profile(old, TableJackpots((kept,)), actor="test")
+    assert games.pin_and_link(old, 1) == (True, "pit-1")
+    assert differences_from(old, (dropped,)) != []
+    old.close()
+
+
+def test_the_recorded_pin_and_link_are_rebuilt_by_the_audit(tmp_path: Path) -> None:
+    setup = get_profile("washington-face-up").jackpots
+    assert setup is not None
+    kept = replace(setup.games[0], pin_required=True)
+    path = tmp_path / "t.db"
+    db = open_table_db(path)
+    with db.atomic():  # as a console that did not keep them installed it: tables only
+        games.write_game(db, kept, installed_at="2024-01-01T00:00:00+00:00",
+                         installed_by="console", pin_and_link=False)
+        db.execute("DELETE FROM _sqlite_migrations WHERE name = '0002_setup_in_the_event_log'")
+    db.close()
+    db = open_table_db(path)  # the upgrade writes the set-up to the log, without them
+    install_from_profile(db, TableJackpots((kept,)), actor="test")  # recorded, with its event
+    assert games.pin_and_link(db, 1) == (True, None)
+    assert audit(db).ok, audit(db).problems
+    db.execute("UPDATE jackpot_games SET pin_required = 0")  # a PIN dropped in the table
+    report = audit(db)
+    assert not report.ok and any("pin_required" in p for p in report.problems), report.problems
+    db.close()

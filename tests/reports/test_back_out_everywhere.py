@@ -132,7 +132,7 @@ def test_the_command_line_lists_the_back_out_as_its_own_line(table: Table) -> No
 
 def test_a_tray_pay_backed_out_is_never_said_to_go_back_to_the_meter(tmp_path: Path) -> None:
     """A tray pay never came off the meter, so its back-out leaves the meter as it was; the
-    words said "back to the meter" (an outside review, stop 35). The award is still struck
+    words said "back to the meter" (an outside review). The award is still struck
     from paid out, as every back-out is."""
     db = open_table_db(tmp_path / "table.db")
     add_staff(db)

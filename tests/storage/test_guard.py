@@ -232,7 +232,7 @@ def test_a_second_writer_is_refused_at_once_and_readers_still_read(
 def test_a_second_writer_through_another_name_is_refused(tmp_path: Path) -> None:
     """A symbolic link leads to the same lock (and SQLite to the same log and the console to
     the same checkpoint journal); a hard link is refused for writing through either name,
-    since each name would get a write-ahead log of its own (outside probe, stop 35)."""
+    since each name would get a write-ahead log of its own (an outside review)."""
     path = table_db(tmp_path / "t.db")
     alias = tmp_path / "alias.db"
     alias.symlink_to(path.name)
