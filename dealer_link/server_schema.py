@@ -155,6 +155,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None
     ("0001_link", _v1),
     ("0002_read_only_auditor", _v2_auditor),
     ("0003_trust", server_trust.migrate),
+    ("0004_bounded_hello", server_trust.bound_hello),
 )
 
 

@@ -32,7 +32,7 @@ from dealer_console.link.sql_base import ADMIN_ROLE, HIT_GAP, HOLD_S, REFUSED, T
 from dealer_console.link.sql_base import DEFINER as _DEFINER
 from dealer_console.link.sql_tables import CONFIRM_HIT, CONTRIBUTE
 
-__all__ = ["ADMIN_ROLE", "REFUSED", "TABLE_ROLE", "line_values", "migrate"]
+__all__ = ["ADMIN_ROLE", "REFUSED", "TABLE_ROLE", "bound_hello", "line_values", "migrate"]
 
 _TABLES = ("link_games", "link_levels", "link_tables", "link_contributions", "link_hits",
            "link_incarnation",
@@ -41,6 +41,63 @@ _TABLES = ("link_games", "link_levels", "link_tables", "link_contributions", "li
 _OWN_ROWS = ("link_tables", "link_contributions", "link_hits", "link_sessions")
 """Tables whose rows belong to one table (``table_id``): row security lets a table login at
 its own rows only (and at the ledger's, read-only)."""
+
+# a table says it is there, and what it has recorded of the link (migration 0003, and again
+# in 0004, which bounds the hit number a table may move the server's numbering to)
+HELLO = f"""
+    CREATE OR REPLACE FUNCTION link_hello(p_link text, p_claimed text, p_seen_hit bigint)
+    RETURNS TABLE (table_id text, held bigint, went_back text) LANGUAGE plpgsql {_DEFINER}
+    AS $$
+    DECLARE
+        me text := link_me(p_claimed);
+        reached bigint;
+        called boolean;
+    BEGIN
+        PERFORM link_check_copy();
+        IF NOT EXISTS (SELECT 1 FROM link_games g WHERE g.link = p_link) THEN
+            RAISE EXCEPTION 'link % is not installed on the server', p_link
+                USING ERRCODE = '{REFUSED}';
+        END IF;
+        INSERT INTO link_tables AS t (link, table_id) VALUES (p_link, me)
+            ON CONFLICT ON CONSTRAINT link_tables_pkey DO UPDATE SET last_contact = now();
+        table_id := me;
+        SELECT count(*) INTO held FROM link_contributions c
+            WHERE c.link = p_link AND c.table_id = me;
+        SELECT s.last_value, s.is_called INTO reached, called FROM link_hits_hit_id_seq s;
+        IF NOT called THEN
+            reached := 0;
+        END IF;
+        IF p_seen_hit IS NOT NULL AND p_seen_hit > reached + {HIT_GAP} THEN
+            -- no restore loses a million hits: a number that far on is no hit this link
+            -- gave, and moving the numbers there would let one table end them for all
+            RAISE EXCEPTION 'table % says it recorded link hit number %, more than % beyond '
+                'the last number this server gave (%): not accepted; the link '
+                'administrator checks that table''s database ("dealer-console link '
+                'reconcile")', me, p_seen_hit, {HIT_GAP}, reached
+                USING ERRCODE = '{REFUSED}';
+        END IF;
+        IF p_seen_hit IS NOT NULL AND p_seen_hit > reached THEN
+            -- numbers go on after the table's, never repeating one it holds
+            PERFORM setval('link_hits_hit_id_seq', p_seen_hit);
+        END IF;
+        IF p_seen_hit IS NOT NULL AND NOT EXISTS (SELECT 1 FROM link_hits h
+                WHERE h.hit_id = p_seen_hit AND h.link = p_link AND h.table_id = me) THEN
+            -- the table recorded a hit the server does not have: it has gone back in time
+            went_back := format('the link server has gone back in time: table %s recorded '
+                'its hit number %s, which the server does not have (restored from an older '
+                'copy?); hits it lost must be put back by the link administrator '
+                '("dealer-console link reconcile")', me, p_seen_hit);
+            IF NOT EXISTS (SELECT 1 FROM link_admin_log a WHERE a.link = p_link
+                           AND a.what = 'went back in time' AND a.detail = went_back) THEN
+                INSERT INTO link_admin_log (link, what, detail, reason)
+                VALUES (p_link, 'went back in time', went_back,
+                        'told by the table on reconnecting');
+            END IF;
+        END IF;
+        RETURN NEXT;
+    END $$
+    """
+
 
 _SCHEMA: tuple[str, ...] = (
     "ALTER TABLE link_games ADD COLUMN two_person_above_cents bigint "
@@ -245,51 +302,7 @@ _SCHEMA: tuple[str, ...] = (
         WHERE link = p_link AND table_id = link_me(p_claimed) AND pid = pg_backend_pid();
     $$
     """,
-    # a table says it is there, and what it has recorded of the link
-    f"""
-    CREATE FUNCTION link_hello(p_link text, p_claimed text, p_seen_hit bigint)
-    RETURNS TABLE (table_id text, held bigint, went_back text) LANGUAGE plpgsql {_DEFINER}
-    AS $$
-    DECLARE
-        me text := link_me(p_claimed);
-        reached bigint;
-        called boolean;
-    BEGIN
-        PERFORM link_check_copy();
-        IF NOT EXISTS (SELECT 1 FROM link_games g WHERE g.link = p_link) THEN
-            RAISE EXCEPTION 'link % is not installed on the server', p_link
-                USING ERRCODE = '{REFUSED}';
-        END IF;
-        INSERT INTO link_tables AS t (link, table_id) VALUES (p_link, me)
-            ON CONFLICT ON CONSTRAINT link_tables_pkey DO UPDATE SET last_contact = now();
-        table_id := me;
-        SELECT count(*) INTO held FROM link_contributions c
-            WHERE c.link = p_link AND c.table_id = me;
-        SELECT s.last_value, s.is_called INTO reached, called FROM link_hits_hit_id_seq s;
-        IF NOT called THEN
-            reached := 0;
-        END IF;
-        IF p_seen_hit IS NOT NULL AND p_seen_hit > reached THEN
-            -- numbers go on after the table's, never repeating one it holds
-            PERFORM setval('link_hits_hit_id_seq', p_seen_hit);
-        END IF;
-        IF p_seen_hit IS NOT NULL AND NOT EXISTS (SELECT 1 FROM link_hits h
-                WHERE h.hit_id = p_seen_hit AND h.link = p_link AND h.table_id = me) THEN
-            -- the table recorded a hit the server does not have: it has gone back in time
-            went_back := format('the link server has gone back in time: table %s recorded '
-                'its hit number %s, which the server does not have (restored from an older '
-                'copy?); hits it lost must be put back by the link administrator '
-                '("dealer-console link reconcile")', me, p_seen_hit);
-            IF NOT EXISTS (SELECT 1 FROM link_admin_log a WHERE a.link = p_link
-                           AND a.what = 'went back in time' AND a.detail = went_back) THEN
-                INSERT INTO link_admin_log (link, what, detail, reason)
-                VALUES (p_link, 'went back in time', went_back,
-                        'told by the table on reconnecting');
-            END IF;
-        END IF;
-        RETURN NEXT;
-    END $$
-    """,
+    HELLO,
 )
 
 _READ = ("link_game(text)", "link_meters(text)", "link_hits_of(text)")
@@ -331,6 +344,13 @@ def line_values(pay: MeterPay | FixedPay) -> tuple[str | None, int | None, int |
     if isinstance(pay, MeterPay):
         return pay.level, pay.percent.numerator, pay.percent.denominator, None
     return None, None, None, pay.for_one
+
+
+def bound_hello(cur: psycopg.Cursor[tuple[object, ...]]) -> None:
+    """Migration ``0004_bounded_hello``: a table's hello moves the server's hit numbers only to
+    a number a restore could have lost (an outside review sent the largest bigint: no table of
+    the link got a hit number again, and every hit's mark was held as maybe paid)."""
+    cur.execute(HELLO.encode())
 
 
 def migrate(cur: psycopg.Cursor[tuple[object, ...]]) -> None:

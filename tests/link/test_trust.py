@@ -142,6 +142,23 @@ def test_a_planted_hit_on_another_tables_round_is_refused(
         "table-b", FULL_HOUSE, 600, 600)
 
 
+def test_a_table_cannot_end_the_link_s_hit_numbers(link: tuple[server.Connection, ...]
+                                                   ) -> None:
+    """A table's hello moves the server's hit numbers past one it recorded (a server restored
+    from an older copy). An outside review sent the largest bigint: no table of the link got
+    a hit number again. No restore loses a million hits, so a number beyond that is refused."""
+    conn, a, b = link
+    _refused_and_unchanged(conn, lambda: server.hello(a, LINK, "table-a", seen_hit=2**63 - 1),
+                           LinkRefused, "more than 1000000 beyond the last number")
+    hit = server.confirm_hit(b, LINK, "table-b", round_id=5, spot=1, seat=2,
+                             line_no=FULL_HOUSE, employee_id="S1")
+    assert hit.hit_id == 1  # the other tables' numbers go on
+    said = server.hello(a, LINK, "table-a", seen_hit=1_000)  # what a restore could have lost
+    assert said.went_back is not None and "hit number 1000" in said.went_back
+    assert conn.execute(b"SELECT last_value FROM link_hits_hit_id_seq").fetchone() == (1_000,)
+    assert verify(conn) == []
+
+
 def test_a_table_cannot_change_the_game_or_its_thresholds(
         link: tuple[server.Connection, ...], link_dsn: str) -> None:
     conn, a, _b = link
