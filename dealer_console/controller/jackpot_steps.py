@@ -30,7 +30,8 @@ class JackpotSteps:
 
     @one_turn
     def jackpot_hand(self, line_no: int) -> None:
-        """The hand button: mark the selected seat, or (pressed again) clear the dealer's own mark."""
+        """The hand button: mark the selected seat, or (pressed again) clear the dealer's own
+        mark."""
         self.jackpot.hand(line_no)
 
     @one_turn

@@ -16,8 +16,8 @@ from sqlite_utils import Database
 from dealer_console.errors import ConsoleError
 from dealer_console.jackpot import games
 from dealer_console.jackpot.schema import PIN_AND_LINK_RECORDED
-from dealer_console.storage import eventlog
 from dealer_console.jackpot_values.config import GameConfig, TableJackpots
+from dealer_console.storage import eventlog
 
 
 class JackpotSetupMismatch(ConsoleError, ValueError):

@@ -267,7 +267,8 @@ class JackpotSystem:
         self._need(state).select_seat(spot, seat)
 
     def press_hand(self, state: RoundState, spot: int, line_no: int) -> Mark | None:
-        """The hand button: mark the selected seat, or (pressed again) clear the dealer's own mark."""
+        """The hand button: mark the selected seat, or (pressed again) clear the dealer's own
+        mark."""
         return self._need(state).press_hand(spot, line_no)
 
     def _need(self, state: RoundState) -> JackpotRound:

@@ -124,6 +124,6 @@ def test_a_round_ended_during_the_backup_leaves_the_copy_auditing_clean(
     assert "the chain matches its checkpoints" in capsys.readouterr().out
     # a journal already at the backup's name belongs to another copy: never overwritten
     (tmp_path / "c.db.checkpoints").write_text("another copy's\n")
-    with pytest.raises(StorageError, match="c.db.checkpoints: already exists"):
+    with pytest.raises(StorageError, match=r"c\.db\.checkpoints: already exists"):
         backup_module.backup(tmp_path / "table.db", tmp_path / "c.db")
     assert not (tmp_path / "c.db").exists()

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from dealer_console.profiles.loader import get_profile
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
 from dealer_console.round.state import Phase
-from dealer_console.profiles.loader import get_profile
 from dealer_console.round.table import RecordsDisagree, Table, load_open_round
 from dealer_console.selftest.database import check_database
 from dealer_console.selftest.report import Report
-from dealer_console.table_db import open_table_db
 from dealer_console.setting import is_foul, make_setting
+from dealer_console.table_db import open_table_db
 from tests.round.helpers import (
     PROFILES,
     bet_all,

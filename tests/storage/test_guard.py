@@ -22,14 +22,14 @@ from dealer_console.jackpot.setup import install_from_profile
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round.table import Table
 from dealer_console.storage import eventlog
+from dealer_console.storage.anchor import journal_for
 from dealer_console.storage.connection import (
     LaterSchema,
     NotATableDatabase,
     StorageError,
     WriteFailed,
 )
-from dealer_console.storage.anchor import journal_for
-from dealer_console.storage.identity import APPLICATION_ID, StorageError
+from dealer_console.storage.identity import APPLICATION_ID
 from dealer_console.storage.writer_lock import DatabaseInUse
 from dealer_console.table_db import open_for_reading, open_table_db, schema_version
 from tests.round.helpers import make_table, play_round
@@ -250,7 +250,7 @@ def test_a_second_writer_through_another_name_is_refused(tmp_path: Path) -> None
     before = snapshot(tmp_path)
     (tmp_path / "hard.db").hardlink_to(path)
     for name in (path, tmp_path / "hard.db"):
-        with pytest.raises(StorageError, match="2 names \\(hard links\\).*Remove the other"):
+        with pytest.raises(StorageError, match=r"2 names \(hard links\).*Remove the other"):
             open_table_db(name)
     (tmp_path / "hard.db").unlink()
     assert snapshot(tmp_path) == before  # refused before anything was made or written
