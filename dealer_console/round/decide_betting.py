@@ -7,6 +7,7 @@ from dealer_console.money import format_cents
 from dealer_console.round import commands as c
 from dealer_console.round.events import EventKind as E
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
+from dealer_console.round.rotation import last_base
 from dealer_console.round.rules import (
     BACKLINE_PREFIX,
     Banking,
@@ -40,6 +41,8 @@ def _accept_bank(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     if problem:
         raise Refused(f"seat {cmd.seat}: a banker's wager of {format_cents(cmd.wager_cents)} is "
                       f"{problem}")
+    if rules.house_hand:
+        _house_can_wager(state, rules, cmd.seat)
     prev = state.opening.get("prev_banker")
     consecutive = int(state.opening.get("prev_consecutive", 0)) + 1 if prev == cmd.seat else 1
     if rules.max_consecutive_bank and consecutive > rules.max_consecutive_bank:
@@ -98,6 +101,7 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     if cmd.kind == "house_wager":
         if not (rules.house_hand and state.banker_kind == "player" and cmd.seat == 0):
             raise Refused("the house wagers only at the dealer's spot against a player banker")
+        _house_within_last_wager(state, cents)
     elif cmd.seat not in rules.player_seats:
         raise Refused(f"seat {cmd.seat} is not a player seat here (seats {rules.player_seats})")
     if (cmd.seat, cmd.kind) in state.wagers:
@@ -127,6 +131,33 @@ def _place_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     envy = cmd.kind == "fortune" and threshold is not None and cents >= threshold
     return [(E.WAGER_PLACED, {"seat": cmd.seat, "kind": cmd.kind, "cents": cents,
                               "envy": envy})]
+
+
+def _house_can_wager(state: RoundState, rules: RoundRules, seat: int) -> None:
+    """A seat banks at a table with a house hand only if the house can wager against it: at
+    least the house wager's minimum, at most the player's last wager against the house."""
+    house = rules.limit("house_wager")
+    least = house.minimum if house is not None else 1
+    last = last_base(state, seat)
+    if last is None or last < least:
+        played = ("played no base wager last round" if last is None else
+                  f"last wagered {format_cents(last)}, below the house's least "
+                  f"{format_cents(least)}")
+        raise Refused(f"seat {seat} {played}: the house wagers against a player banker at "
+                      "most the player's last wager against the house, so seat "
+                      f"{seat} cannot bank this round (decline the bank)")
+
+
+def _house_within_last_wager(state: RoundState, cents: int) -> None:
+    """Catfish Bend, "Player Banker": the player banker asks the house for a wager of at most
+    the player's last wager against the house (its base wager as it last played: an outside
+    review had the house wager $1,000 against a banker whose last wager was $20)."""
+    most = last_base(state, state.banker_seat)
+    if most is None or cents > most:
+        limit = ("nothing: it played no base wager last round" if most is None
+                 else f"{format_cents(most)}, its base wager last round")
+        raise Refused(f"the house wagers at most the player banker's last wager against the "
+                      f"house (seat {state.banker_seat}: {limit}), not {format_cents(cents)}")
 
 
 def _remove_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services

@@ -79,6 +79,11 @@ def last_wagers(state: RoundState) -> list[tuple[int, str, int]]:
     return [(int(s), str(k), int(a)) for s, k, a in state.opening.get("last_wagers", [])]
 
 
+def last_base(state: RoundState, seat: int) -> int | None:
+    """Seat ``seat``'s base wager as it last played (None: it has not played one)."""
+    return next((a for s, k, a in last_wagers(state) if s == seat and k == "base"), None)
+
+
 def own_bank(state: RoundState) -> int | None:
     """The bank the seat offered the bank put up the last time it banked, else its own base
     wager as it last played: never an amount of another player's."""
@@ -86,7 +91,7 @@ def own_bank(state: RoundState) -> int | None:
     banks = {int(s): int(a) for s, a in state.opening.get("last_banks", [])}
     if seat in banks:
         return banks[seat]
-    return next((a for s, k, a in last_wagers(state) if s == seat and k == "base"), None)
+    return last_base(state, seat)
 
 
 def _wagers_after(state: RoundState) -> list[tuple[int, str, int]]:

@@ -274,6 +274,33 @@ def test_catfish_player_banker_must_cover_and_house_wagers(tmp_path: Path) -> No
     table.handle(c.PlaceWager(6, "fortune", 500))  # a player banker may play Fortune
 
 
+def test_catfish_house_wagers_at_most_the_player_banker_s_last_wager(tmp_path: Path) -> None:
+    """Catfish Bend, "Player Banker": the player banker may ask the house for a wager up to
+    the player's last wager against the house, never more (an outside review had the house
+    wager $1,000 against a banker whose last wager was $20)."""
+    table = make_table(tmp_path, "catfish-bend-fortune")
+    bet_all(table, seats=[1, 2, 3, 4, 5])  # seat 6 sits the dealer's round out
+    start_and_act(table)
+    deal(table, hands_with({}, 0))
+    table.handle(c.RemainingCards(4))
+    set_all_house_way(table)
+    settle_all(table)
+    table.handle(c.EndGame())
+    assert table.state.offer_seat == 6
+    _refused(table, c.AcceptBank(6, 200_000),
+             "seat 6 played no base wager last round: .* cannot bank this round")
+    table.handle(c.DeclineBank(6))
+    play_round(table, seed=1)  # the house banks; every seat wagers $20 against it
+    assert table.state.offer_seat == 5
+    table.handle(c.AcceptBank(5, 200_000))
+    table.handle(c.PlaceWager(1, "base", 1000))
+    _refused(table, c.PlaceWager(0, "house_wager", 100_000),
+             r"at most the player banker's last wager against the house \(seat 5: \$20\.00")
+    _refused(table, c.PlaceWager(0, "house_wager", 2500), "not \\$25.00")
+    table.handle(c.PlaceWager(0, "house_wager", 2000))
+    table.handle(c.StartGame())
+
+
 def test_fees_and_rake_are_taken_at_start_game(tmp_path: Path) -> None:
     ca = make_table(tmp_path, "california-face-up", name="ca.db")
     take_bank(ca, 100_000)

@@ -12,6 +12,7 @@ from itertools import combinations
 
 from dealer_console.cards import Card
 from dealer_console.round.jackpot_kinds import SPOT_OF_KIND
+from dealer_console.round.rotation import last_base
 from dealer_console.round.rules import Banking, RoundRules
 from dealer_console.round.state import RoundState
 from dealer_console.setting import Setting, is_foul, make_setting
@@ -147,8 +148,10 @@ def planned_wagers(rules: RoundRules, state: RoundState, seed: int) -> list[tupl
     if state.banker_kind == "player" and rules.house_hand:
         house = rules.limit("house_wager")
         assert house is not None
-        out.append((0, "house_wager", _amount(rng, house.minimum, house.maximum,
-                                              house.increment, house.minimum * 10)))
+        # Catfish Bend, "Player Banker": at most the banker's last wager against the house
+        most = min(house.maximum, last_base(state, state.banker_seat) or house.minimum)
+        out.append((0, "house_wager", _amount(rng, house.minimum, most, house.increment,
+                                              house.minimum * 10)))
     return out
 
 

@@ -78,7 +78,8 @@ class PhasePolicy:
                  if limit is not None else 2_000_000)
         if not accept and self._do(c.DeclineBank(st.offer_seat)):
             return
-        self._do(c.AcceptBank(st.offer_seat, wager))
+        if not self._do(c.AcceptBank(st.offer_seat, wager)):
+            self._do(c.DeclineBank(st.offer_seat))  # it may not bank (no wager last round)
 
     def _betting(self) -> None:
         planned = planned_wagers(self.rules, self.state, self.seed)
