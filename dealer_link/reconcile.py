@@ -22,6 +22,10 @@ from dealer_link.settings import LinkError
 
 _HIT = ("round_id, spot, seat, line_no, amount_cents, from_meter_cents, from_tray_cents, "
         "meter_before_micro, meter_after_micro")
+_WHO = "employee_id, second_employee_id"
+"""Who confirmed a hit: the table recorded the ids its console authorised from the cards, so
+a server row rewritten to name others (an outside review did it as the schema's owner, and
+the link's own audit, which sees only the server, found nothing) differs from the table's."""
 
 
 def _table_file(path: Path) -> sqlite3.Connection:
@@ -41,12 +45,13 @@ def differences(conn: Connection, path: Path) -> list[str]:
     try:
         owed = db.execute("SELECT link, table_id, round_id, deal_no, spot, seat, wager_cents "
                           "FROM link_outbox ORDER BY entry").fetchall()
-        hits = db.execute(f"SELECT link, link_hit_id, {_HIT} FROM jackpot_hits WHERE link IS "
-                          "NOT NULL ORDER BY link_hit_id").fetchall()
+        hits = db.execute(f"SELECT link, link_hit_id, {_HIT}, {_WHO} FROM jackpot_hits WHERE "
+                          "link IS NOT NULL ORDER BY link_hit_id").fetchall()
         has_trays = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'link_tray_owed'"
                                ).fetchone() is not None
-        trays = db.execute("SELECT link, table_id, round_id, spot, seat, amount_cents FROM "
-                           "link_tray_owed ORDER BY entry").fetchall() if has_trays else []
+        trays = db.execute("SELECT link, table_id, round_id, spot, seat, amount_cents, "
+                           f"{_WHO} FROM link_tray_owed ORDER BY entry").fetchall(
+                           ) if has_trays else []
     finally:
         db.close()
     tables = sorted({(str(r[0]), str(r[1])) for r in owed})
@@ -58,9 +63,13 @@ def differences(conn: Connection, path: Path) -> list[str]:
                         "link_contributions WHERE link = %s AND table_id = %s",
                         [link, table_id])
             theirs = {tuple(int(str(x)) for x in r[:4]): int(str(r[4])) for r in cur}
-            cur.execute(f"SELECT hit_id, {_HIT} FROM link_hits WHERE link = %s AND "
+            cur.execute(f"SELECT hit_id, {_HIT}, {_WHO} FROM link_hits WHERE link = %s AND "
                         "table_id = %s", [link, table_id])
-            server_hits = {int(str(r[0])): tuple(r[1:]) for r in cur}
+            server_hits: dict[int, tuple[object, ...]] = {}
+            server_who: dict[int, str] = {}
+            for r in cur.fetchall():
+                server_hits[int(str(r[0]))] = tuple(r[1:-2])
+                server_who[int(str(r[0]))] = _names(r[-2:])
             cur.execute("SELECT hit_id, table_id, round_id, seat FROM link_hits WHERE "
                         "link = %s", [link])
             every_hit = {int(str(r[0])): (str(r[1]), r[2], r[3]) for r in cur}
@@ -96,7 +105,11 @@ def differences(conn: Connection, path: Path) -> list[str]:
             if int(str(theirs_hit[4])) != int(r[5]):
                 out.append(f"{what}: the server records it as "
                            f"{format_cents(int(str(theirs_hit[4])))} (its hit {number})")
-        recorded = {int(r[1]): tuple(r[2:]) for r in hits if r[0] == link}
+            if server_who[number] != _names(r[6:8]):
+                out.append(f"{what}: confirmed by {_names(r[6:8])} at the table, by "
+                           f"{server_who[number]} on the server (its hit {number})")
+        recorded = {int(r[1]): tuple(r[2:-2]) for r in hits if r[0] == link}
+        recorded_who = {int(r[1]): _names(r[-2:]) for r in hits if r[0] == link}
         for number in reported:
             server_hits.pop(number, None)
         for number in sorted(set(recorded) | set(server_hits)):
@@ -116,7 +129,16 @@ def differences(conn: Connection, path: Path) -> list[str]:
                 out.append(f"{where} hit {number}: the table recorded {at_table}, the server "
                            f"{on_server} (round, spot, seat, line, amount, from meter, from "
                            "tray, meter before, after)")
+            if at_table is not None and on_server is not None and (
+                    recorded_who[number] != server_who[number]):
+                out.append(f"{where} hit {number}: confirmed by {recorded_who[number]} at the "
+                           f"table, by {server_who[number]} on the server")
     return out
+
+
+def _names(who: tuple[object, ...]) -> str:
+    """Who confirmed, as both sides record it: one employee id, or two joined by '+'."""
+    return "+".join(str(w) for w in who if w is not None)
 
 
 def reconcile(conn: Connection, path: Path) -> list[str]:

@@ -22,6 +22,7 @@ from dealer_console.round.jackpot import JackpotRefused
 from dealer_link import server
 from dealer_link.asker import HitAsker
 from dealer_link.audit import verify
+from dealer_link.reconcile import reconcile
 from dealer_link.settings import LinkRefused
 from tests.jackpot.conftest import CARDS
 from tests.jackpot.swipes import answered, mark_refused, swipe
@@ -199,5 +200,30 @@ def test_a_linked_hit_is_never_paid_from_the_tables_own_meter(tmp_path: Path,
         with pytest.raises(Refusal, match="paid only by the link's server"):
             t.table.handle(c.JackpotHit(3, 8, supervisor, 1))
         assert hits.hit_for(t.db, t.table.state.round_id, 1, 3) is None
+    finally:
+        t.close()
+
+
+def test_reconcile_names_a_confirmer_rewritten_on_the_server(tmp_path: Path,
+                                                             link_dsn: str) -> None:
+    """The table keeps who confirmed each linked hit as its console authorised them; an
+    outside review rewrote the server's row (as the schema's owner, its trigger off) to name
+    another confirmer, and nothing on the server noticed. ``link reconcile`` does."""
+    init_link(link_dsn).close()
+    t = open_linked(tmp_path / "t1.db", "t1", link_dsn)
+    try:
+        play_to_hit(t, FULL_HOUSE)
+        swipe(t.system, t.table, CARDS["supervisor"])
+        hit = answered(t.system, t.table, t.answer())
+        assert hit is not None and hit.link_hit_id is not None
+        with server.connect(link_dsn) as conn:
+            assert reconcile(conn, tmp_path / "t1.db") == []
+            conn.execute(b"ALTER TABLE link_hits DISABLE TRIGGER USER")
+            conn.execute(b"UPDATE link_hits SET employee_id = 'X9'")
+            conn.execute(b"ALTER TABLE link_hits ENABLE TRIGGER USER")
+            conn.commit()
+            assert reconcile(conn, tmp_path / "t1.db") == [
+                f"link {LINK} table t1 hit {hit.link_hit_id}: confirmed by {hit.employee_id} "
+                "at the table, by X9 on the server"]
     finally:
         t.close()
