@@ -53,16 +53,18 @@ class BackOutFacts:
                 f"{self.adjustment_id})")
 
 
-def returned_words(from_meter_cents: int, from_tray_cents: int) -> str:
+def returned_words(from_meter_cents: int, from_tray_cents: int, *, short: bool = False) -> str:
     """Where a backed-out award goes back, in words: the meter's part returns to the meter
     (its ledger entries are reversed); a tray pay never came off the meter, so it leaves the
-    meter as it is (an outside review found such a pay called "back to the meter")."""
+    meter as it is (an outside review found such a pay called "back to the meter").
+    ``short``: for a figure's cell (the shift report's summary), without the explanation."""
     parts = []
     if from_meter_cents or not from_tray_cents:
         parts.append(f"{format_cents(from_meter_cents)} back to the meter")
     if from_tray_cents:
-        parts.append(f"{format_cents(from_tray_cents)} paid from the tray"
-                     + ("" if from_meter_cents else ": the meter unchanged"))
+        parts.append(f"{format_cents(from_tray_cents)} "
+                     + ("from the tray" if short else "paid from the tray"
+                        + ("" if from_meter_cents else ": the meter unchanged")))
     return ", ".join(parts)
 
 

@@ -3,10 +3,9 @@
 On first use the profile's games are installed with their meters at seed. Afterwards a profile
 that says something else (another paytable, wager, mode, seed, rate or threshold, the PIN asked
 or not, another link or none, a game added or taken away) is refused with every difference
-listed: the meters of a live jackpot belong to
-its players, and changing its set-up is a regulated procedure, not a side effect of editing a
-file (Washington document, "House Jackpot and Progressive Jackpots" and "Progressive systems
-flexibility"; see ``docs/jackpot.md``).
+listed: the meters of a live jackpot belong to its players, and changing its set-up is a
+regulated procedure, not a side effect of editing a file (Washington document, "House Jackpot
+and Progressive Jackpots" and "Progressive systems flexibility"; see ``docs/jackpot.md``).
 """
 
 from __future__ import annotations

@@ -292,7 +292,8 @@ def summary_lines(report: ShiftReport) -> list[tuple[str, str]]:
         rows.append(("Jackpot awards backed out",
                      f"{report.backed_out}, "
                      + returned_words(sum(b.from_meter_cents for b in report.back_outs),
-                                      sum(b.from_tray_cents for b in report.back_outs))))
+                                      sum(b.from_tray_cents for b in report.back_outs),
+                                      short=True)))
     return rows
 
 

@@ -156,7 +156,8 @@ def test_a_tray_pay_backed_out_is_never_said_to_go_back_to_the_meter(tmp_path: P
     after = shift_report(db, *_whole_day())
     assert after.paid_cents == before.paid_cents - hit.amount_cents
     tray = f"{format_cents(hit.amount_cents)} paid from the tray: the meter unchanged"
-    assert dict(summary_lines(after))["Jackpot awards backed out"] == f"1, {tray}"
+    assert dict(summary_lines(after))["Jackpot awards backed out"] == (
+        f"1, {format_cents(hit.amount_cents)} from the tray")
     status = dict(win_page_lines(hits.get_hit(db, hit.hit_id), "Table 4"))["Status"]
     assert f"misread ({tray}, adjustment 1)" in status and "back to the meter" not in status
     assert audit(db).ok, audit(db).problems

@@ -64,14 +64,14 @@ def test_each_seat_starts_on_its_base_wager(play: list[ScreenPlayer], tmp_path: 
 def test_a_grey_start_game_says_why_in_dollars(play: list[ScreenPlayer], tmp_path: Path) -> None:
     """Catfish Bend, "Player Banker": a player banks only covering every standard wager."""
     p = start(play, "catfish-bend-fortune", tmp_path / "t.db")
-    p.open_round()  # the house banks the first round
+    p.open_round(seats=(2, 6))  # the house banks the first round; seat 6 wagers $10 on it
     p.until_hands_set()
     p.play_to_end()
     p.end_game()
-    assert p.phase is Phase.BANKER
+    assert p.phase is Phase.BANKER and p.ctl.state.offer_seat == 6
     p.accept_bank(10)
     p.tap(p.button("Same wagers as last round", p.betting))
-    p.bet(0, "House wager", 25)  # the house plays against a player banker
+    p.bet(0, "House wager", 10)  # the house plays against a player banker, up to its $10
     p.wait(lambda: not p.window.phase_bar.primary.isEnabled(), "START GAME to grey")
     sentence = p.window.phase_bar.instruction.text()
     assert "START GAME waits" in sentence and "$10.00" in sentence, sentence
@@ -98,7 +98,7 @@ def test_a_player_banker_sets_before_the_house_s_hand_is_turned_over(
     """Catfish Bend, "Player Banker": the players set, then the player banker, and only then
     does the dealer set the house's hand; "Card Placement": it stays face down until then."""
     p = start(play, "catfish-bend-fortune", tmp_path / "t.db")
-    p.open_round()
+    p.open_round(seats=(2, 6))  # seat 6 wagers $10 against the house: it may bank next
     p.until_hands_set()
     p.play_to_end()
     p.end_game()
@@ -106,7 +106,7 @@ def test_a_player_banker_sets_before_the_house_s_hand_is_turned_over(
     p.accept_bank(1000)
     for seat in (1, 2):
         p.bet(seat, "Base", 20)
-    p.bet(0, "House wager", 20)
+    p.bet(0, "House wager", 10)
     p.start_game()
     p.until_hands_set()
     assert p.phase is Phase.PLAYERS_SET

@@ -182,6 +182,7 @@ def player_banker_first() -> QWidget:
     the house's hand stays face down until then."""
     p = _player("catfish-bend-fortune")
     p.bet(2, "Base", 25)
+    p.bet(6, "Base", 25)  # the next banker: the house wagers up to its last wager
     p.start_game()
     p.until_hands_set()
     p.play_to_end()
