@@ -77,6 +77,8 @@ class DeviceDesk:
         """The deal the shuffler was last asked for."""
         self.deal_open = False
         """The shuffler is still delivering deal :attr:`deal_id`."""
+        self.deal_seen = False
+        """The shuffler has said it took deal :attr:`deal_id` (a status or a fact of it)."""
         self.deal_wanted = False
         """A new deal waits for the shuffler to finish the last."""
         self.lock_id: int | None = None
@@ -149,6 +151,7 @@ class DeviceDesk:
             self.deal_wanted = True
             return
         self.deal_id, self.deal_open, self.deal_wanted = deal_id, True, False
+        self.deal_seen = False
         self.devices.shuffler.start_deal(HANDS, deal_id)
 
     def count_deck(self) -> None:

@@ -32,6 +32,8 @@ from dealer_console.devices.shuffler import (
     DeckChecked,
     FirstPositionDrawn,
     HandDelivered,
+    ShufflerState,
+    ShufflerStatus,
 )
 from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.round import commands as c
@@ -100,6 +102,8 @@ class DeviceEvents:
                 self._deal_fact(event)
             elif isinstance(event, DeckChecked):
                 self._deck_checked(event)
+            elif isinstance(event, ShufflerStatus):
+                self._shuffler_status(event)
             elif isinstance(event, BetsLocked):
                 self._bets_locked(event)
             elif isinstance(event, (LateBet, BetRemoved)):
@@ -119,6 +123,7 @@ class DeviceEvents:
         desk = self.desk
         if event.deal_id != desk.deal_id:
             return  # an earlier deal's report (a void deal, or before a restart)
+        desk.deal_seen = True
         ends = isinstance(event, (CardsLeft, CardCountError))
         if ends:
             desk.deal_open = False
@@ -133,6 +138,24 @@ class DeviceEvents:
             self.inbox.hold(event)
         elif cmd is not None:
             self._handle(cmd, device=event.device, fact=event.key)
+
+    def _shuffler_status(self, event: ShufflerStatus) -> None:
+        """A deal the machine left without its end (a RESET after a jam, a power cycle: the
+        protocol abandons it, and neither CARDS_LEFT nor COUNT_ERROR ever comes) is over: an
+        outside review left a jammed deal open, so the redeal was never asked for and the
+        round waited for good. Ready again, naming that deal (or any deal once this one had
+        begun), the machine is done with it."""
+        desk = self.desk
+        if not desk.deal_open or event.state is not ShufflerState.READY:
+            if desk.deal_open and event.deal_id == desk.deal_id:
+                desk.deal_seen = True  # shuffling or dealing it
+            return
+        if event.deal_id != desk.deal_id and not desk.deal_seen:
+            return  # a status sent before the machine took the request
+        desk.deal_open = False
+        if desk.deal_wanted:
+            desk.request_deal(self.table.state)
+        self._changed()
 
     def _deck_checked(self, event: DeckChecked) -> None:
         desk = self.desk

@@ -14,7 +14,7 @@ import pytest
 from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
 from dealer_console.devices.keypad import Button
-from dealer_console.devices.shuffler import HandDelivered
+from dealer_console.devices.shuffler import HandDelivered, ShufflerState
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
@@ -139,6 +139,29 @@ def test_shuffler_unplugged_in_the_middle_of_the_deal(rig: Rig) -> None:
         "SELECT cards FROM hands WHERE round_id = ? AND void = 0", [ctl.state.round_id])]
     assert len(hands) == 7 and len({card for h in hands for card in h.split()}) == 49
     assert not ctl.snapshot().faults
+
+
+def test_a_jammed_deal_reset_is_over_and_the_redeal_is_asked_for(rig: Rig) -> None:
+    """docs/protocols/shuffler.md: on a jam the rest of the deal never comes, and a RESET
+    abandons it. An outside review found the deal kept open for good after that: the redeal
+    was never asked of the shuffler and the round waited until the console restarted."""
+    ctl = rig.controller
+    shuffler = rig.hardware.shuffler
+    assert shuffler is not None and ctl.devices.shuffler is not None
+    shuffler.script(jam_after=2)
+    bet(rig)
+    start_by_keypad(rig)
+    rig.until(lambda: shuffler.state is ShufflerState.JAM, "the jam")
+    first = ctl.device_desk.deal_id
+    ctl.devices.shuffler.reset()  # the technician cleared the jam
+    rig.until(lambda: not ctl.device_desk.deal_open, "the abandoned deal seen over")
+    shuffler.script(jam_after=None)
+    ctl.do(c.DeclareMisdeal("position_missed", "the shuffler jammed"))
+    ctl.do(c.Redeal())
+    rig.until(lambda: ctl.device_desk.deal_id != first and len(ctl.state.delivered) == 7,
+              "the redeal's seven hands")
+    finish_round(rig)
+    assert audit(rig.opened.db).ok
 
 
 def test_restart_in_the_middle_of_the_deal_resumes_the_same_deal(tmp_path: Path) -> None:
