@@ -25,7 +25,13 @@ from dealer_console.controller.test_desk import TestModeDesk
 from dealer_console.controller.view import Level
 from dealer_console.devices.bet_sensors import BetRemoved, BetsLocked, LateBet
 from dealer_console.devices.events import DeviceEvent
-from dealer_console.devices.keypad import BadRead, Button, ButtonPressed, CardSwiped
+from dealer_console.devices.keypad import (
+    BadRead,
+    Button,
+    ButtonPressed,
+    CardSwiped,
+    KeypadEvent,
+)
 from dealer_console.devices.shuffler import (
     CardCountError,
     CardsLeft,
@@ -96,6 +102,9 @@ class DeviceEvents:
         if self.bench.active:
             self.bench.event(event)  # never the round's
             return
+        if isinstance(event, KeypadEvent) and event.kept:
+            self._kept_press(event)
+            return
         try:
             if isinstance(event, (FirstPositionDrawn, HandDelivered, CardsLeft,
                                   CardCountError)):
@@ -138,6 +147,19 @@ class DeviceEvents:
             self.inbox.hold(event)
         elif cmd is not None:
             self._handle(cmd, device=event.device, fact=event.key)
+
+    def _kept_press(self, event: KeypadEvent) -> None:
+        """A press or swipe the keypad kept while its cable was out is not acted on: it may
+        belong to an earlier round (a START GAME pressed then started the next round in an
+        outside review) or to a step already done by touch. The dealer is told what it was."""
+        if isinstance(event, ButtonPressed):
+            what = f"{event.button.name.replace('_', ' ')} was pressed on the keypad"
+        elif isinstance(event, CardSwiped):
+            what = "a card was swiped on the keypad"
+        else:
+            return  # a release or an unread swipe asks nothing
+        self._tell(Level.WARNING, f"{what} while its cable was out: not used",
+                   "press it again, or swipe again, if it is still wanted")
 
     def _shuffler_status(self, event: ShufflerStatus) -> None:
         """A deal the machine left without its end (a RESET after a jam, a power cycle: the

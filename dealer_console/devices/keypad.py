@@ -140,6 +140,9 @@ class KeypadEvent(DeviceEvent):
 
     session: int
     number: int
+    kept: bool = False
+    """Sent at once after the cable was plugged back: pressed (or swiped) while it was out,
+    maybe in an earlier round (``drivers/keypad/device.py``, ``KEPT_WINDOW``)."""
 
     @property
     def key(self) -> Hashable:

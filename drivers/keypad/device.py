@@ -40,7 +40,13 @@ from drivers.keypad.transport import (
     backend_from_config,
 )
 
-__all__ = ["TEST_ACTIONS", "KeypadConfig", "KeypadDriver"]
+__all__ = ["KEPT_WINDOW", "TEST_ACTIONS", "KeypadConfig", "KeypadDriver"]
+
+KEPT_WINDOW: Final = 0.3
+"""Seconds after the HELLO of a reconnection in which an event is taken as one the keypad kept
+while its cable was out (it sends those at once, from the oldest; a person cannot press a key
+that soon after plugging the cable back). Such an event is delivered marked ``kept``: a START
+GAME pressed in an earlier round must not start this one (an outside review's finding)."""
 
 TEST_ACTIONS: Final = ("light test", "keypad echo", "read card")
 """The technician's tests: all lights on for a moment; each button lights while held; show
@@ -88,6 +94,8 @@ class KeypadDriver(DeviceThread):
         self._session: int | None = None
         self._expected = 0
         self._greeted = False
+        self._greeted_before = False
+        self._kept_until = 0.0
         self._hello_sent = 0.0
         self._last_ping = 0.0
         self._leds = SetLeds()
@@ -194,7 +202,9 @@ class KeypadDriver(DeviceThread):
                 # from its oldest waiting one.
                 self._session = hello.session
                 self._expected = hello.first_number
-            self._greeted = True
+            if self._greeted_before:  # a reconnection: what comes at once was kept
+                self._kept_until = self._now() + KEPT_WINDOW
+            self._greeted = self._greeted_before = True
             self._mark_alive(hello.firmware, hello.serial_number)
             if self._expected > hello.first_number:
                 # Events we already delivered are still waiting in the keypad: release them.
@@ -237,7 +247,7 @@ class KeypadDriver(DeviceThread):
         return True
 
     def _deliver(self, report: Report, session: int, number: int) -> None:
-        ids = {"session": session, "number": number}
+        ids = {"session": session, "number": number, "kept": self._now() < self._kept_until}
         if report.type is ReportType.BUTTON:
             button, action = codec.parse_button(report)
             if action is ButtonAction.PRESSED:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from dealer_console.devices.shuffler import HandDelivered, ShufflerState
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
+from drivers.keypad.device import KEPT_WINDOW
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.world import shuffled_deck
 from tests.controller.conftest import Rig, start_rig
@@ -162,6 +164,33 @@ def test_a_jammed_deal_reset_is_over_and_the_redeal_is_asked_for(rig: Rig) -> No
               "the redeal's seven hands")
     finish_round(rig)
     assert audit(rig.opened.db).ok
+
+
+def test_a_start_game_kept_while_the_keypad_was_unplugged_starts_no_later_round(
+        rig: Rig) -> None:
+    """docs/protocols/keypad.md: presses made while the cable is out are kept and sent once
+    it is back. An outside review pressed START GAME on the unplugged keypad in round 1, played
+    round 1 by touch, and plugged the keypad back in round 2's betting: the kept press started
+    round 2. A kept press is told, never acted on; a press after the replug still works."""
+    ctl = rig.controller
+    keypad = rig.hardware.keypad
+    assert keypad is not None
+    bet(rig)
+    rig.hardware.unplug("keypad")
+    rig.until(lambda: any(d.name == "keypad" for d in ctl.snapshot().faults), "the fault")
+    keypad.tap(Button.START_GAME)  # kept in the keypad
+    ctl.start_game()  # the dealer starts by touch
+    finish_round(rig)
+    ctl.end_game()
+    second = ctl.state.round_id
+    ctl.do(c.PlaceWager(3, "base", 2500))
+    rig.hardware.replug("keypad")
+    rig.until(lambda: "START GAME was pressed on the keypad while its cable was out: not "
+              "used" in notice_text(rig), "the kept press told")
+    assert (ctl.state.round_id, ctl.state.phase) == (second, Phase.BETTING)
+    time.sleep(KEPT_WINDOW)
+    start_by_keypad(rig)  # pressed now, it starts the round
+    assert ctl.state.round_id == second and ctl.state.locked
 
 
 def test_restart_in_the_middle_of_the_deal_resumes_the_same_deal(tmp_path: Path) -> None:
