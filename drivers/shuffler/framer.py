@@ -274,6 +274,9 @@ class Frame:
     packet: Packet | None = None
     message: Message | None = None
     error: str = ""
+    checked: bool = False
+    """The frame passed its CRC (a packet or a message that does not read is still counted
+    bad, but was not damaged on the wire: asking for it again at once brings the same)."""
 
 
 class ShufflerFramer:
@@ -295,7 +298,7 @@ class ShufflerFramer:
                 packet = Packet.parse(chunk.body)
                 message = None if packet.kind in (0x06, 0x15) else decode(packet)
             except (PacketError, MessageError) as exc:
-                frames.append(Frame(chunk.raw, error=str(exc)))
+                frames.append(Frame(chunk.raw, error=str(exc), checked=True))
                 continue
             frames.append(Frame(chunk.raw, packet, message))
         return frames

@@ -137,7 +137,8 @@ class ShufflerDouble:
         with self._lock:
             for frame in self._framer.feed(data):
                 if frame.packet is None:
-                    self._out += [o.frame for o in self._arq.damaged()]
+                    if not frame.checked:  # a packet that does not read: not acknowledged
+                        self._out += [o.frame for o in self._arq.damaged()]
                     continue
                 delivered, out = self._arq.receive(frame.packet, now)
                 self._out += [o.frame for o in out]

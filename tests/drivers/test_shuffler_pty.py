@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dealer_console.cards import Card, check_cards
+from dealer_console.cards import DECK, Card, check_cards
 from dealer_console.devices.events import DeviceConnected, DeviceDisconnected, DeviceEvent
 from dealer_console.devices.shuffler import (
     CardCountError,
@@ -20,6 +20,7 @@ from dealer_console.devices.shuffler import (
     ShufflerStatus,
 )
 from drivers.backoff import Backoff
+from drivers.shuffler import framer as f
 from drivers.shuffler.device import ShufflerDriver
 from drivers.sim.faults import Fault, FaultInjector, FaultPlan
 from drivers.sim.pty import PtyServer
@@ -207,6 +208,23 @@ def test_diagnostics_and_test_actions(rig_factory: RigFactory) -> None:
     assert snap.port == rig.server.path
     assert snap.frames_good > 0 and snap.last_rx and snap.last_tx
     assert all(frame.startswith("7e") and frame.endswith("7e") for frame in snap.last_rx)
+
+
+def test_a_well_framed_packet_that_does_not_read_is_not_asked_for_again_at_once(
+        rig_factory: RigFactory) -> None:
+    """docs/protocols/shuffler.md: a packet that passes its CRC but does not read (a card code
+    above 52) is counted bad and not acknowledged, so the sender resends it on its ACK
+    timeout. A NAK (meant for a frame damaged on the wire) had the sender resend it at once,
+    over and over, pegging the driver's thread (an outside review)."""
+    rig = rig_factory()
+    rig.driver.wait_for(DeviceConnected)
+    payload = f.Hand(7, 1, tuple(DECK[:7])).payload()[:-1] + bytes((53,))
+    rig.double._arq.send(f.Kind.HAND, payload)  # as a faulty machine would send it
+    wait_until(lambda: rig.driver.diagnostics().frames_bad >= 3, what="the packet sent again")
+    snap = rig.driver.diagnostics()
+    assert "card code 53" in snap.last_error
+    nak = "7e 00 15 5f 9b 7e"
+    assert nak not in snap.last_tx, snap.last_tx
 
 
 def test_bad_deal_requests_are_refused_before_the_wire(rig_factory: RigFactory) -> None:
