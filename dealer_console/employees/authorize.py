@@ -83,7 +83,9 @@ def session_ended(db: Database, employee: Employee, required: Role) -> str | Non
 
     Issue 23: a supervisor whose card an executive had disabled went on acting in the session
     the card had opened. The registry is read again: an employee removed, disabled, or whose
-    role changed since the card was accepted ends the session (a new swipe decides anew)."""
+    role changed since the card was accepted ends the session (a new swipe decides anew), and
+    so does a new card for the employee (an outside review kept a session open with the card
+    that had been replaced, as one would replace a stolen card)."""
     now = find(db, employee.employee_id)
     if now is None:
         return f"{employee.name} ({employee.employee_id}) is no longer on the staff list"
@@ -92,6 +94,10 @@ def session_ended(db: Database, employee: Employee, required: Role) -> str | Non
     if now.role is not employee.role:
         return (f"{employee.name}'s role changed from {employee.role.value} to "
                 f"{now.role.value}")
+    if employee.card_hash and now.card_hash != employee.card_hash:
+        # a new card, say for one reported stolen: the old one opened this session
+        return (f"{employee.name} ({employee.employee_id}) has been given a new card: the "
+                "card that opened these screens no longer works")
     refused = permits(now, required)
     return None if isinstance(refused, Employee) else str(refused)
 

@@ -53,6 +53,25 @@ def test_a_disabled_supervisor_s_open_session_cannot_void_a_round(
     assert "supervisor's screens closed" in said
 
 
+def test_a_new_card_ends_the_session_the_old_card_opened(play: list[ScreenPlayer],
+                                                         tmp_path: Path) -> None:
+    """An outside review gave a supervisor a new card (as one would for a card reported
+    stolen) while the screens the old card had opened stayed open: the old card's session
+    voided a round in the supervisor's name. It ends now, as for a disabled card."""
+    p = start(play, tmp_path)
+    p.bet(2, "Base", 50)
+    screen = table_screen(p, p.open_supervisor("supervisor"))
+    p.tap(screen.reason_buttons["Other reason"])
+    screen.reason_keys.type_text("Table closing early")
+    p.tap(screen.reason_keys.ok)
+    changes.recard(p.ctl.table.db, EXECUTIVE_TRACK, "SIM-S1", "5000100000099=2912")
+    p.tap(screen.void_button)
+    assert voided(p) == []  # nothing done on the replaced card
+    assert p.window.supervisor is None
+    said = p.window.phase_bar.message_text()
+    assert "Sim Supervisor (SIM-S1) has been given a new card" in said, said
+
+
 def test_a_change_of_the_table_ends_a_session_whose_card_was_disabled(
         play: list[ScreenPlayer], tmp_path: Path) -> None:
     """Not only an action: the next change of the table's view closes the area too."""
