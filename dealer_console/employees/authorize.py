@@ -94,7 +94,7 @@ def session_ended(db: Database, employee: Employee, required: Role) -> str | Non
     if now.role is not employee.role:
         return (f"{employee.name}'s role changed from {employee.role.value} to "
                 f"{now.role.value}")
-    if employee.card_hash and now.card_hash != employee.card_hash:
+    if employee.card_tag and now.card_tag != employee.card_tag:
         # a new card, say for one reported stolen: the old one opened this session
         return (f"{employee.name} ({employee.employee_id}) has been given a new card: the "
                 "card that opened these screens no longer works")

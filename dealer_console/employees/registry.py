@@ -57,9 +57,10 @@ class Employee:
     name: str
     role: Role
     enabled: bool
-    card_hash: str = field(default="", compare=False, repr=False)
-    """The card on file when this was read (its hash): a session opened by a card ends when
-    the employee is given another (``authorize.session_ended``)."""
+    card_tag: str = field(default="", compare=False, repr=False)
+    """The card on file when this was read, as its tag (the table's keyed hash of the track,
+    the same whichever list or key stretching wrote the row): a session opened by a card ends
+    when the employee is given another (``authorize.session_ended``)."""
 
 
 @MIGRATIONS(name="0001_employees")
@@ -247,14 +248,14 @@ def log(db: Database, action: str, employee_id: str | None, actor: str, detail: 
 
 
 def _row(row: tuple[object, ...]) -> Employee:
-    employee_id, name, role, enabled, card = row
-    return Employee(str(employee_id), str(name), Role(role), bool(enabled), str(card))
+    employee_id, name, role, enabled, tag = row
+    return Employee(str(employee_id), str(name), Role(role), bool(enabled), str(tag))
 
 
 def find(db: Database, employee_id: str) -> Employee | None:
     """The employee with this id, whatever its case (``s1`` finds ``S1``)."""
     row = db.execute(
-        "SELECT employee_id, name, role, enabled, card_hash FROM employees"
+        "SELECT employee_id, name, role, enabled, card_tag FROM employees"
         " WHERE employee_id = ? COLLATE NOCASE",
         [employee_id],
     ).fetchone()
@@ -271,7 +272,7 @@ def get(db: Database, employee_id: str) -> Employee:
 
 def list_employees(db: Database) -> list[Employee]:
     rows = db.execute(
-        "SELECT employee_id, name, role, enabled, card_hash FROM employees ORDER BY employee_id"
+        "SELECT employee_id, name, role, enabled, card_tag FROM employees ORDER BY employee_id"
     ).fetchall()
     return [_row(r) for r in rows]
 

@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 
 from dealer_console.table_name import TABLE_ID_VARIABLE
 from dealer_link.pit import server
-from dealer_link.pit.replica import STAFF_VARIABLE
+from dealer_link.pit.replica import STAFF_VARIABLE, applied_change
 from dealer_link.settings import DSN_VARIABLE
 from drivers.sim.table.choices import SIM_STAFF
 from tests.link.helpers import table_dsn
@@ -59,7 +59,10 @@ def test_the_staff_screen_says_whose_list_and_since_when(casino_console: ScreenP
     p = casino_console
     status = p.ctl.staff.list_status
     assert status is not None
-    p.wait(lambda: "change 4" in status(), "the casino's list applied", 30)
+    p.wait(lambda: "change 4" in status(), "the casino's list heard", 30)
+    # and applied (the owner's half-second pass): a session opened on the table's own list
+    # would end when the casino's replaces it (authorize.session_ended: another card tag)
+    p.wait(lambda: applied_change(p.ctl.table.db)[0] >= 4, "the casino's list applied", 30)
     area = p.open_supervisor("supervisor")  # the casino's card of the sim's supervisor
     p.tap(area.buttons["Staff"])
     screen = area.screens["Staff"]
