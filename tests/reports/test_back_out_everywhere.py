@@ -40,23 +40,28 @@ def table(tmp_path: Path) -> Table:
     """Round 1: seat 3's seven-card straight flush takes the whole meter, more than the
     two-person level: a supervisor's card held, an executive's pays it. Then an executive
     backs it out."""
-    db = open_table_db(tmp_path / "table.db")
-    add_staff(db)
-    pt = load("fupgpp-wa03")
-    games.install_game(db, GameConfig(
-        spot=1, paytable=pt, mode=JackpotMode.HOUSE, executive_threshold_cents=200_000,
-        two_person_above_cents=50_000,
-        levels=level_configs(pt, {lv: {"seed": "$1,000", "contribution": "15%",
-                                       "reserve": "2%"} for lv in pt.levels})), actor="test")
-    system = JackpotSystem(db)
-    table = Table.open(db, round_rules(get_profile("washington-face-up"), None, None),
-                       jackpot=system)
+    table, system = _jackpot_table(tmp_path, executive_threshold_cents=200_000,
+                                   two_person_above_cents=50_000)
     _to_settlement(table, {2: SEVEN_SF})
     settle_all(table)
     assert swipe(system, table, CARDS["supervisor"]) is None  # the first of two, held
     swipe(system, table, CARDS["executive"])
     table.handle(c.EndGame())
     return table
+
+
+def _jackpot_table(tmp_path: Path, **thresholds: int) -> tuple[Table, JackpotSystem]:
+    """A Washington table with WA03 on spot 1 (seed $1,000), its staff on file."""
+    db = open_table_db(tmp_path / "table.db")
+    add_staff(db)
+    pt = load("fupgpp-wa03")
+    games.install_game(db, GameConfig(
+        spot=1, paytable=pt, mode=JackpotMode.HOUSE, **thresholds,
+        levels=level_configs(pt, {lv: {"seed": "$1,000", "contribution": "15%",
+                                       "reserve": "2%"} for lv in pt.levels})), actor="test")
+    system = JackpotSystem(db)
+    return Table.open(db, round_rules(get_profile("washington-face-up"), None, None),
+                      jackpot=system), system
 
 
 def _hit_id(table: Table) -> int:
@@ -134,16 +139,8 @@ def test_a_tray_pay_backed_out_is_never_said_to_go_back_to_the_meter(tmp_path: P
     """A tray pay never came off the meter, so its back-out leaves the meter as it was; the
     words said "back to the meter" (an outside review). The award is still struck
     from paid out, as every back-out is."""
-    db = open_table_db(tmp_path / "table.db")
-    add_staff(db)
-    pt = load("fupgpp-wa03")
-    games.install_game(db, GameConfig(
-        spot=1, paytable=pt, mode=JackpotMode.HOUSE,
-        levels=level_configs(pt, {lv: {"seed": "$1,000", "contribution": "15%",
-                                       "reserve": "2%"} for lv in pt.levels})), actor="test")
-    system = JackpotSystem(db)
-    table = Table.open(db, round_rules(get_profile("washington-face-up"), None, None),
-                       jackpot=system)
+    table, system = _jackpot_table(tmp_path)
+    db = table.db
     _to_settlement(table, {1: FOUR_KINGS})
     settle_all(table)
     hit = swipe(system, table, CARDS["supervisor"])

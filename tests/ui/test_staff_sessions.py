@@ -22,6 +22,7 @@ from tests.ui.test_jackpot_panel import EXECUTIVE_TRACK
 from tests.ui.test_supervisor_table import table_screen
 from ui.gallery.player import ScreenPlayer
 from ui.supervisor.session import IDLE_LOCK_DEFAULT, SessionGuard, idle_lock_seconds
+from ui.supervisor.table_actions import TableActions
 
 
 def start(play: list[ScreenPlayer], tmp_path: Path) -> ScreenPlayer:
@@ -35,14 +36,20 @@ def voided(p: ScreenPlayer) -> list[dict[str, object]]:
         "SELECT payload FROM events WHERE kind = 'round_voided'")]
 
 
-def test_a_disabled_supervisor_s_open_session_cannot_void_a_round(
-        play: list[ScreenPlayer], tmp_path: Path) -> None:
-    p = start(play, tmp_path)
+def void_ready(p: ScreenPlayer) -> TableActions:
+    """The supervisor's table screen, opened by SIM-S1's card, a void's reason typed."""
     p.bet(2, "Base", 50)
     screen = table_screen(p, p.open_supervisor("supervisor"))
     p.tap(screen.reason_buttons["Other reason"])
     screen.reason_keys.type_text("Table closing early")
     p.tap(screen.reason_keys.ok)
+    return screen
+
+
+def test_a_disabled_supervisor_s_open_session_cannot_void_a_round(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    p = start(play, tmp_path)
+    screen = void_ready(p)
     # an executive disables the supervisor's card (the command line on the table PC)
     changes.set_enabled(p.ctl.table.db, EXECUTIVE_TRACK, "SIM-S1", False, reason="left")
     p.tap(screen.void_button)
@@ -59,11 +66,7 @@ def test_a_new_card_ends_the_session_the_old_card_opened(play: list[ScreenPlayer
     stolen) while the screens the old card had opened stayed open: the old card's session
     voided a round in the supervisor's name. It ends now, as for a disabled card."""
     p = start(play, tmp_path)
-    p.bet(2, "Base", 50)
-    screen = table_screen(p, p.open_supervisor("supervisor"))
-    p.tap(screen.reason_buttons["Other reason"])
-    screen.reason_keys.type_text("Table closing early")
-    p.tap(screen.reason_keys.ok)
+    screen = void_ready(p)
     changes.recard(p.ctl.table.db, EXECUTIVE_TRACK, "SIM-S1", "5000100000099=2912")
     p.tap(screen.void_button)
     assert voided(p) == []  # nothing done on the replaced card
