@@ -99,7 +99,7 @@ class JackpotPanel(QWidget):
         self.hands_grid = QGridLayout()
         self.games_title = _label("Game", "group")
         self.seats_title = _label("", "group")
-        self.hands_title = _label("Hand (press again to take it back)", "group")
+        self.hands_title = _label("Hand (press again to undo your own press)", "group")
         self.marking = QWidget()
         marking = QVBoxLayout(self.marking)
         marking.setContentsMargins(0, 0, 0, 0)
