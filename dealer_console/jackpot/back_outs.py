@@ -66,8 +66,7 @@ def _backable(db: Database, hit_id: int, reason: str) -> HitRecord:
 
 def _tray_reported_to(db: Database, hit: HitRecord) -> str | None:
     """The link a tray pay of a linked game was owed to as a report (``link/outbox.py``)."""
-    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
-                  "'link_tray_owed'").fetchone() is None:
+    if not db["link_tray_owed"].exists():
         return None
     row = db.execute("SELECT link FROM link_tray_owed WHERE round_id = ? AND spot = ? AND "
                      "seat = ? LIMIT 1", [hit.round_id, hit.spot, hit.seat]).fetchone()
