@@ -247,7 +247,10 @@ class KeypadDriver(DeviceThread):
         return True
 
     def _deliver(self, report: Report, session: int, number: int) -> None:
-        ids = {"session": session, "number": number, "kept": self._now() < self._kept_until}
+        kept = bool(self._kept_until) and self._now() < self._kept_until
+        if not kept:
+            self._kept_until = 0.0  # the window is over: no clock read per event after it
+        ids = {"session": session, "number": number, "kept": kept}
         if report.type is ReportType.BUTTON:
             button, action = codec.parse_button(report)
             if action is ButtonAction.PRESSED:
