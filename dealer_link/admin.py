@@ -92,6 +92,13 @@ def set_thresholds(conn: Connection, link: str, *, executive_cents: int,
          [link, executive_cents, two_person_cents, reason])
 
 
+def set_cards_on_server(conn: Connection, link: str, on: bool, *, reason: str) -> None:
+    """Whether ``link`` pays off its meter only on cards the server reads itself against the
+    casino's staff list (``server_cards.py``): every table of the link must then keep that
+    list (``DEALER_CONSOLE_STAFF=casino``), or its confirmers' cards are refused."""
+    call(conn, "SELECT link_set_cards_on_server(%s, %s, %s)", [link, on, reason])
+
+
 def adjust(conn: Connection, link: str, level: str, *, delta_micro: int = 0,
            reset: bool = False, reason: str) -> int:
     """A meter reset to seed plus reserve (``reset``) or moved by ``delta_micro`` millionths

@@ -6,6 +6,10 @@ thread) never waits for the network: it hands a :class:`HitAsk` to the asker and
 answer comes back through the ``reply`` callback, called on the asker's thread, which queues
 it for the owner thread (the controller's ``deliver``, as a device event).
 
+Where the link reads the confirmers' cards itself (``server_cards.py``), the asker hands the
+server each card swiped before it asks, and asks with the passes it gets back; the cards live
+in the ask, in memory, and nowhere else.
+
 An answer is one of three: the hit the server paid (the table records exactly that), a refusal
 (the server answered and wrote nothing: the mark may be changed), or a failure (no answer: the
 server may have paid it, so the table keeps the mark and the next swipe asks again; the server
@@ -61,10 +65,12 @@ class HitAsker:
             if self._conn is None or self._conn.closed:
                 self._conn = server.connect(self.dsn, who=self.table_id)
                 self._conn.execute(f"SET statement_timeout = '{ASK_TIMEOUT_S}s'".encode())
+            passes = self._passes(self._conn, ask)
             hit = server.confirm_hit(
                 self._conn, ask.link, self.table_id, round_id=ask.round_id, spot=ask.spot,
                 seat=ask.seat, line_no=ask.line_no, employee_id=ask.employee_id,
-                most_cents=ask.most_cents, second_employee_id=ask.second_employee_id)
+                most_cents=ask.most_cents, second_employee_id=ask.second_employee_id,
+                passes=passes)
         except LinkRefused as exc:
             return HitAnswer(ask, refused=str(exc))
         except (LinkError, psycopg.Error) as exc:
@@ -72,6 +78,25 @@ class HitAsker:
             first = str(exc).strip().splitlines()
             return HitAnswer(ask, failed=first[0] if first else type(exc).__name__)
         return HitAnswer(ask, hit=hit)
+
+    def _passes(self, conn: server.Connection, ask: HitAsk) -> tuple[str | None, str | None]:
+        """The server's pass for each card swiped, where the link reads the cards itself
+        (``dealer_link/server_cards.py``); none where it does not, or on a server from before
+        it. A card the server reads as someone else's than the table did is refused here."""
+        if not ask.cards or not server.reads_cards(conn):
+            return None, None
+        who = (ask.employee_id, ask.second_employee_id)
+        passes: list[str | None] = [None, None]
+        for n, track in enumerate(ask.cards[:2]):
+            card = server.present_card(conn, ask.link, self.table_id, track)
+            if card.passed is None:  # the link takes the ids: no card needed
+                return None, None
+            if card.employee_id != who[n]:
+                raise LinkRefused(f"the server reads the card swiped as employee "
+                                  f"{card.employee_id}'s, where this table read {who[n]}'s: "
+                                  "the table's staff list differs from the casino's")
+            passes[n] = card.passed
+        return passes[0], passes[1]
 
     def _run(self) -> None:
         try:

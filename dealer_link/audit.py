@@ -12,7 +12,8 @@ For each link, its ledger is replayed entry by entry from nothing, to the millio
 - a ``reset`` or ``adjustment`` not tied to a hit was made by a link administrator (a member of
   ``dealer_link_admin``), with a reason; a reset brings the meter to seed plus reserve;
 - each entry's "after" is the running sum, and the meters as they stand are the end of it;
-- every hit names a confirmer on the link's list.
+- every hit names a confirmer on the link's list, and a hit paid off a meter while the link
+  read the cards itself has a card read by the server for each confirmer.
 
 Runs in one read-only, repeatable-read transaction: a consistent picture while tables play,
 and it can be run by the read-only auditor role.
@@ -98,7 +99,27 @@ def verify(conn: Connection) -> list[str]:
         for hit_id, link, employee in cur.fetchall():
             problems.append(f"link {link} hit {hit_id}: confirmed by {employee}, whom the "
                             "link does not know")
+        cur.execute(_UNCARDED)
+        for hit_id, link, employee in cur.fetchall():
+            problems.append(f"link {link} hit {hit_id}: paid off the meter while the link "
+                            f"read the cards itself, with no card of {employee}'s read for it")
     return problems
+
+
+_UNCARDED = """
+SELECT h.hit_id, h.link, e.who FROM link_hits h
+CROSS JOIN LATERAL (VALUES (h.employee_id), (h.second_employee_id)) AS e(who)
+WHERE e.who IS NOT NULL AND h.from_meter_cents > 0
+  AND (SELECT a.detail LIKE '%-> on' FROM link_admin_log a WHERE a.link = h.link
+       AND a.what = 'cards on server' AND a.recorded_at < h.confirmed_at
+       ORDER BY a.entry DESC LIMIT 1)
+  AND NOT EXISTS (SELECT 1 FROM link_card_passes p WHERE p.hit_id = h.hit_id
+                  AND p.employee_id = e.who AND p.used_at IS NOT NULL)
+ORDER BY h.hit_id
+"""
+"""Each confirmer of a hit paid off a meter while its link read the cards itself
+(``server_cards.py``; the switch's changes are in ``link_admin_log``) without a pass of
+theirs used for that hit."""
 
 
 def _replay_link(cur: object, r: _Replay) -> None:

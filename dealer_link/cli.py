@@ -5,8 +5,9 @@ password: libpq reads one from a password file, ``~/.pgpass`` or ``passfile=``).
 creates or upgrades the schema and, with ``--profile``, installs the profile's linked games
 seeded; ``add-table`` makes a table's own login and writes its credentials file;
 ``add-confirmer`` keeps the link's list of who may confirm a linked jackpot; ``thresholds``
-and ``adjust`` change a game's thresholds or a meter (each with a reason: all of these need a
-link administrator's login); ``status`` shows each table's last contact and what the server
+and ``adjust`` change a game's thresholds or a meter; ``cards-on-server`` has the server read
+each confirmer's card itself (each with a reason: all of these need a link administrator's
+login); ``status`` shows each table's last contact and what the server
 has from it; ``audit`` replays every linked meter from its seed (read-only: the auditor role
 can run it) and exits 1 when something does not hold.
 """
@@ -24,6 +25,7 @@ _ACTIONS = (("init", "create or upgrade the link's schema (and install games)"),
             ("add-confirmer", "let an employee confirm linked jackpots (or no longer)"),
             ("thresholds", "change a linked game's executive threshold and two-person level"),
             ("adjust", "reset a linked meter to its seed, or move it by an amount"),
+            ("cards-on-server", "pay off a linked meter only on cards the server reads"),
             ("status", "each table's last contact and what it sent"),
             ("reconcile", "a table's records beside the server's, every difference named"),
             ("audit", "replay every linked meter from its seed and check it"))
@@ -42,8 +44,8 @@ def _money(text: str) -> int:
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("link", help="linked jackpots' server: init, add-table, "
-                                   "add-confirmer, thresholds, adjust, status, reconcile, "
-                                   "audit")
+                                   "add-confirmer, thresholds, adjust, cards-on-server, "
+                                   "status, reconcile, audit")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, helptext in _ACTIONS:
         p = sub.add_parser(name, help=helptext)
@@ -84,6 +86,10 @@ def register(subparsers: Any) -> None:
                              help="to its seed plus its reserve")
             how.add_argument("--by", type=_money,
                              help="move it by this amount (--by=-$12.50 takes off)")
+        elif name == "cards-on-server":
+            p.add_argument("link", type=label(64))
+            p.add_argument("--off", action="store_true",
+                           help="back to the confirmers' ids the tables send")
     parser.set_defaults(func=run)
 
 
@@ -144,6 +150,12 @@ def _act(conn: Any, args: argparse.Namespace, games: list[Any]) -> int:
         print(f"link {args.link}: executive threshold {format_cents(args.executive)}, "
               "two-person level " + ("none" if args.two_person is None
                                       else format_cents(args.two_person)))
+    elif args.action == "cards-on-server":
+        admin.set_cards_on_server(conn, args.link, not args.off, reason=args.reason)
+        print(f"link {args.link}: " + (
+            "hits paid on the confirmers' ids the tables send" if args.off else
+            "hits off the meter paid only on cards the server reads (every table of the "
+            "link keeps the casino's staff list: DEALER_CONSOLE_STAFF=casino)"))
     else:
         after = admin.adjust(conn, args.link, args.level, reset=args.reset,
                              delta_micro=(args.by or 0) * 1_000_000, reason=args.reason)

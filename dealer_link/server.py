@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import psycopg
 from psycopg.conninfo import make_conninfo
@@ -243,7 +243,8 @@ def quote(conn: Connection, link: str, line_no: int) -> meters.Award:
 def confirm_hit(conn: Connection, link: str, table_id: str, *, round_id: int, spot: int,
                 seat: int, line_no: int, employee_id: str,
                 most_cents: int | None = None,
-                second_employee_id: str | None = None) -> LinkedHit:
+                second_employee_id: str | None = None,
+                passes: tuple[str | None, str | None] = (None, None)) -> LinkedHit:
     """Pay a confirmed hit from the linked meter, in the server's order (see the module doc).
 
     The server computes the award from its own meter and paytable lines and checks the
@@ -251,11 +252,51 @@ def confirm_hit(conn: Connection, link: str, table_id: str, *, round_id: int, sp
     :class:`LinkRefused`, nothing paid. Asked again for the same (table, round, spot, seat) it
     returns the hit already recorded (a table that lost the reply, or crashed after the
     server's commit, learns the same amounts), never a second award. ``most_cents`` (the
-    most the table thinks the card may confirm) can only narrow what the server allows."""
+    most the table thinks the card may confirm) can only narrow what the server allows.
+    ``passes``: each confirmer's pass from :func:`present_card`, which a link that reads the
+    cards itself needs (``server_cards.py``)."""
     rows = call(conn, f"SELECT {_HIT_COLUMNS} FROM link_confirm_hit(%s, %s, %s, %s, %s, %s, "
-                "%s, %s, %s)", [link, table_id, round_id, spot, seat, line_no, employee_id,
-                                second_employee_id, most_cents])
+                "%s, %s, %s, %s, %s)", [link, table_id, round_id, spot, seat, line_no,
+                                        employee_id, second_employee_id, most_cents, *passes])
     return _hit(rows[0], link)
+
+
+@dataclass(frozen=True)
+class CardPass:
+    """The server's reading of a card swiped for a linked hit: whose it is and the pass that
+    lets the hit be paid on it (both None when the link does not read the cards itself)."""
+
+    employee_id: str | None
+    passed: str | None = field(default=None, repr=False)
+
+
+def present_card(conn: Connection, link: str, table_id: str, track: str) -> CardPass:
+    """Hand the server a card swiped for a hit on ``link``: it reads it against the casino's
+    staff list (a refusal is :class:`LinkRefused`, written down on the server and counted
+    towards the login's lock on card attempts)."""
+    [(needed, employee, passed, refusal)] = call(
+        conn, "SELECT * FROM link_present_card(%s, %s, %s)", [link, table_id, track_of(track)])
+    if refusal is not None:
+        raise LinkRefused(str(refusal))
+    if not needed:
+        return CardPass(None)
+    return CardPass(str(employee), str(passed))
+
+
+def reads_cards(conn: Connection) -> bool:
+    """Whether the server can read a hit's cards (migration ``0005_cards_on_server``): a
+    console may meet a server not yet brought up to date, and then asks as before."""
+    [(present,)] = call(conn, "SELECT to_regprocedure('link_present_card(text, text, text)') "
+                        "IS NOT NULL", [])
+    return bool(present)
+
+
+def track_of(swiped: str) -> str:
+    """A card's data as every reader gives it: without the start and end sentinels (``;``,
+    ``?``) a keyboard reader types around it, as ``employees`` reads a card."""
+    track = swiped.strip()
+    track = track[1:] if track.startswith(";") else track
+    return track[:-1] if track.endswith("?") else track
 
 
 def hits(conn: Connection, link: str) -> list[LinkedHit]:

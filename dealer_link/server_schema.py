@@ -15,7 +15,7 @@ from collections.abc import Callable
 import psycopg
 from psycopg import sql
 
-from dealer_link import server_trust
+from dealer_link import server_cards, server_trust
 
 AUDITOR_ROLE = "dealer_link_auditor"
 """A role that can read every link table and write none (``GRANT dealer_link_auditor TO
@@ -156,6 +156,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None
     ("0002_read_only_auditor", _v2_auditor),
     ("0003_trust", server_trust.migrate),
     ("0004_bounded_hello", server_trust.bound_hello),
+    ("0005_cards_on_server", server_cards.migrate),
 )
 
 

@@ -16,7 +16,7 @@ award (never their card a second time).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
@@ -209,6 +209,8 @@ class PinWanted:
     key: HitKey
     employee: Employee
     action: str
+    track: str = field(default="", repr=False)
+    """The card swiped, for a link that reads it again itself (memory only, never stored)."""
     wrong: int = 0
     called_off: bool = False
     """A wrong PIN called the confirmation off: the card must be swiped again."""

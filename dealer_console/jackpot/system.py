@@ -79,8 +79,9 @@ class JackpotSystem:
         """The port to the linked games' links (the link's hook implements it), None when
         nothing is linked."""
         self._round: JackpotRound | None = None
-        self._held: tuple[HitKey, Employee] | None = None
-        """The first of two confirmations: ((round, spot, seat, line), who), nothing paid."""
+        self._held: tuple[HitKey, Employee, str] | None = None
+        """The first of two confirmations: ((round, spot, seat, line), who, their card for a
+        link that reads it itself: in memory only), nothing paid."""
         self.pin_spots = pin_spots
         """The games whose confirmations ask for the confirmer's PIN (``pin_required``)."""
         self._pin: PinWanted | None = None
@@ -162,14 +163,17 @@ class JackpotSystem:
                           "call the link's operator")
         return Pay(round_id, spot, seat, line_no, asking.first, asking.second, paid)
 
-    def _ask(self, key: HitKey, first: Employee, second: Employee | None) -> AskingLink:
-        """Send a linked hit to the server (the ask written first, committed)."""
+    def _ask(self, key: HitKey, first: Employee, second: Employee | None,
+             cards: tuple[str, ...]) -> AskingLink:
+        """Send a linked hit to the server (the ask written first, committed), with the cards
+        swiped (``cards``, the first confirmer's first), which a link that reads the cards
+        itself reads again; they are never written down."""
         round_id, spot, seat, line_no = key
         link = self.linked_to(spot)
         assert link is not None and self.link is not None
         ask = HitAsk(link, round_id, spot, seat, line_no, first.employee_id,
                      linked.most_cents(games.game_config(self.db, spot), first, second),
-                     None if second is None else second.employee_id)
+                     None if second is None else second.employee_id, cards=cards)
         linked.record_ask(self.db, round_id=round_id, spot=spot, seat=seat, line_no=line_no,
                           link=link, employee_id=first.employee_id)
         self._asking = _Asking(key, first, second, ask)
@@ -324,9 +328,9 @@ class JackpotSystem:
                     if held is None else confirm_rules.second_card(self.db, track, held, action))
         if key[1] in self.pin_spots:
             confirm_rules.pin_may_follow(self.db, employee, action)
-            self._pin = PinWanted(key, employee, action)
+            self._pin = PinWanted(key, employee, action, track)
             return PinAsked(employee)
-        return self._accepted(state, key, employee, action)
+        return self._accepted(state, key, employee, action, track)
 
     def enter_pin(self, state: RoundState, pin: str) -> Outcome:
         """The confirmer's PIN after their swipe. Right: the swipe counts (pay, or the first
@@ -344,7 +348,8 @@ class JackpotSystem:
                 self._pin = None
             raise
         self._pin = None
-        return self._accepted(state, wanted.key, wanted.employee, wanted.action)
+        return self._accepted(state, wanted.key, wanted.employee, wanted.action,
+                              wanted.track)
 
     def pin_wanted(self, state: RoundState) -> Employee | None:
         """Whose PIN the next hit waits for (their card accepted), or None."""
@@ -375,22 +380,26 @@ class JackpotSystem:
         return (round_id, first.spot, first.mark.seat, line_no), amount, action
 
     def _accepted(self, state: RoundState, key: HitKey, employee: Employee,
-                  action: str) -> Outcome:
+                  action: str, track: str) -> Outcome:
         """A confirmer accepted (card, and PIN where asked): pay, or hold the first of two;
-        a linked hit is sent to its server (the answer comes to :meth:`answered`)."""
+        a linked hit is sent to its server with the cards swiped (the answer comes to
+        :meth:`answered`)."""
         _round_id, spot, _seat, line_no = key
         amount = games.quote(self.db, spot, line_no, self._quote_states(spot)).amount_cents
-        first, second = employee, None
+        first: Employee = employee
+        second: Employee | None = None
+        cards: tuple[str, ...] = (track,)
         if games.game_config(self.db, spot).needs_two(amount):
             held = self.held(state)
             if held is None:
                 with self.db.atomic():
                     log_accepted(self.db, employee, f"{action}: the first of two, held")
-                self._held = (key, employee)
+                self._held = (key, employee, track)
                 return Held(employee)
-            first, second = held, employee
+            assert self._held is not None
+            first, second, cards = held, employee, (self._held[2], track)
         if self.linked_to(spot) is not None and not self._tray_while_down(spot, line_no):
-            return self._ask(key, first, second)
+            return self._ask(key, first, second, cards)
         return Pay(*key, first, second, tray_report=self.linked_to(spot) is not None)
 
     def paid(self, pay: Pay) -> HitRecord:

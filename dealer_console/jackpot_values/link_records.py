@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +71,10 @@ class HitAsk:
     checks the confirmers against its own list and thresholds, allows."""
     second_employee_id: str | None = None
     """The second confirmer of an award above the two-person level."""
+    cards: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    """The cards swiped (the first confirmer's first), for a link whose server reads them
+    itself (``dealer_link/server_cards.py``). Held in memory only: never written, logged or
+    shown."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from dealer_console.link.sql_base import ADMIN_ROLE
 from dealer_link.pit.report import DeviceState, TableReport
 from dealer_link.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
 from dealer_link.pit.sql import _KEY as KEY
-from dealer_link.server import Connection, call
+from dealer_link.server import Connection, call, track_of
 from dealer_link.settings import LinkError, LinkRefused
 
 STAFF_READABLE = "(employee_id, name, role, enabled, version)"
@@ -115,14 +115,6 @@ def read_reports(conn: Connection) -> list[ReportRow]:
 
 def _list(value: object) -> list[object]:
     return list(value) if isinstance(value, list) else []
-
-
-def track_of(swiped: str) -> str:
-    """A card's data as every reader gives it: without the start and end sentinels (``;``,
-    ``?``) a keyboard reader types around it, as ``employees`` reads a card."""
-    track = swiped.strip()
-    track = track[1:] if track.startswith(";") else track
-    return track[:-1] if track.endswith("?") else track
 
 
 def acknowledge(conn: Connection, table_id: str, kind: str, track: str) -> str:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import queue
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from sqlite_utils import Database
 
@@ -24,6 +26,7 @@ from dealer_console.round.table import Table
 from dealer_console.table_db import open_table_db
 from dealer_link import admin, server, server_schema
 from dealer_link.asker import HitAsker
+from dealer_link.audit import verify
 from dealer_link.sender import OutboxSender
 from tests.jackpot.conftest import add_staff
 from tests.round.helpers import deal, hands_with, set_all_house_way
@@ -186,3 +189,30 @@ def play_to_hit(t: LinkedTable, hand: str, *, deliver: bool = True) -> None:
     t.table.handle(c.RemainingCards(4))
     set_all_house_way(t.table)
     assert [p.mark.seat for p in t.system.marks(t.table.state)] == [3]
+
+
+LINK_TABLES = ("link_games", "link_levels", "link_lines", "link_tables", "link_contributions",
+               "link_hits", "link_ledger", "link_table_logins", "link_confirmers",
+               "link_admin_log", "link_card_passes")
+
+
+def link_state(conn: server.Connection) -> dict[str, list[str]]:
+    """Every row of every link table, and the sequences: the link as it stands."""
+    out = {t: [str(r[0]) for r in conn.execute(
+        f"SELECT x::text FROM {t} x ORDER BY 1".encode()).fetchall()] for t in LINK_TABLES}
+    out["sequences"] = [str(r[0]) for r in conn.execute(
+        b"SELECT last_value::text FROM link_hits_hit_id_seq UNION ALL "
+        b"SELECT last_value::text FROM link_ledger_entry_seq").fetchall()]
+    return out
+
+
+def refused_and_unchanged(conn: server.Connection, attack: Callable[[], object],
+                          error: type[BaseException] | tuple[type[BaseException], ...],
+                          match: str) -> None:
+    """``attack`` (by a table's own login) is refused with ``match`` in its words, and the
+    link is exactly as it was, its audit clean."""
+    before = link_state(conn)
+    with pytest.raises(error, match=match):
+        attack()
+    assert link_state(conn) == before
+    assert verify(conn) == []

@@ -1,6 +1,6 @@
 """The link administrator's commands: ``link add-table`` (a login and its credentials file,
-0600), ``add-confirmer``, ``thresholds``, ``adjust``; a table's login refused at each, in one
-line."""
+0600), ``add-confirmer``, ``thresholds``, ``adjust``, ``cards-on-server``; a table's login
+refused at each, in one line."""
 
 from __future__ import annotations
 
@@ -76,4 +76,27 @@ def test_confirmers_thresholds_and_adjustments_by_the_administrator_only(
         assert err.count("\n") == 1 and "permission denied" in err
     assert server.meter_states(conn, LINK)["main"].meter_micro == SEED * MICRO
     assert server.game_of(conn, LINK).executive_threshold_cents == 2_000_00
+    conn.close()
+
+
+def test_cards_on_server_by_the_administrator_once_the_casinos_list_is_there(
+        link_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from dealer_link.pit import server as pit
+    from tests.link.helpers import table_dsn
+
+    conn = init_link(link_dsn)
+    argv = ["link", "cards-on-server", LINK, "--reason", "the commission's letter", "--dsn"]
+    assert main([*argv, link_dsn]) == 2  # the pit's part, with its staff list, not there yet
+    assert "the casino's staff list is not on this server" in capsys.readouterr().err
+    pit.apply(conn)
+    assert main([*argv, table_dsn(link_dsn, "t1")]) == 2
+    assert "permission denied" in capsys.readouterr().err
+    assert main([*argv, link_dsn]) == 0
+    assert "only on cards the server reads" in capsys.readouterr().out
+    assert main([*argv[:3], "--off", *argv[3:], link_dsn]) == 0
+    assert "ids the tables send" in capsys.readouterr().out
+    log = conn.execute(b"SELECT detail FROM link_admin_log WHERE what = 'cards on server' "
+                       b"ORDER BY entry").fetchall()
+    assert log == [("cards read by the server: off -> on",),
+                   ("cards read by the server: on -> off",)]
     conn.close()

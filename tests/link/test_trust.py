@@ -4,7 +4,7 @@ it was (every link table compared before and after)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import psycopg
 import pytest
@@ -14,22 +14,17 @@ from dealer_console.jackpot_values.meters import MICRO
 from dealer_link import admin, server
 from dealer_link.audit import verify
 from dealer_link.settings import LinkError, LinkRefused
-from tests.link.helpers import LINK, SEED, as_table, init_link, linked_game
+from tests.link.helpers import (
+    LINK,
+    SEED,
+    as_table,
+    init_link,
+    linked_game,
+    refused_and_unchanged,
+)
 
-_TABLES = ("link_games", "link_levels", "link_lines", "link_tables", "link_contributions",
-           "link_hits", "link_ledger", "link_table_logins", "link_confirmers", "link_admin_log")
 ROYAL_100 = 1  # WA01 line 1: 100% of the meter
 FULL_HOUSE = 8  # a fixed 6 for 1 from the tray
-
-
-def _state(conn: server.Connection) -> dict[str, list[str]]:
-    """Every row of every link table, and the sequences: the link as it stands."""
-    out = {t: [str(r[0]) for r in conn.execute(
-        f"SELECT x::text FROM {t} x ORDER BY 1".encode()).fetchall()] for t in _TABLES}
-    out["sequences"] = [str(r[0]) for r in conn.execute(
-        b"SELECT last_value::text FROM link_hits_hit_id_seq UNION ALL "
-        b"SELECT last_value::text FROM link_ledger_entry_seq").fetchall()]
-    return out
 
 
 @pytest.fixture
@@ -48,26 +43,16 @@ def link(link_dsn: str) -> Iterator[tuple[server.Connection, server.Connection,
         c.close()
 
 
-def _refused_and_unchanged(conn: server.Connection, attack: Callable[[], object],
-                           error: type[BaseException] | tuple[type[BaseException], ...],
-                           match: str) -> None:
-    before = _state(conn)
-    with pytest.raises(error, match=match):
-        attack()
-    assert _state(conn) == before
-    assert verify(conn) == []
-
-
 DENIED = (psycopg.errors.InsufficientPrivilege, LinkRefused)
 NOT_ADMIN = "permission denied for function|only a link administrator"
 
 
 def test_a_table_cannot_contribute_as_another(link: tuple[server.Connection, ...]) -> None:
     conn, a, _b = link
-    _refused_and_unchanged(conn, lambda: server.contribute(
+    refused_and_unchanged(conn, lambda: server.contribute(
         a, LINK, "table-b", [Owed(9, 1, 1, 1, 100, "t")]), LinkRefused,
         "this login is table table-a on the link, not table-b")
-    _refused_and_unchanged(conn, lambda: a.execute(
+    refused_and_unchanged(conn, lambda: a.execute(
         "INSERT INTO link_contributions (link, table_id, round_id, deal_no, spot, seat, "
         "wager_cents, taken_at) VALUES (%s, 'table-b', 9, 1, 1, 1, 100, 't')", [LINK]),
         psycopg.errors.InsufficientPrivilege, "permission denied")
@@ -82,10 +67,10 @@ def test_a_table_cannot_contribute_as_another(link: tuple[server.Connection, ...
 def test_a_table_cannot_have_a_hit_paid_on_another(link: tuple[server.Connection, ...]
                                                    ) -> None:
     conn, a, _b = link
-    _refused_and_unchanged(conn, lambda: server.confirm_hit(
+    refused_and_unchanged(conn, lambda: server.confirm_hit(
         a, LINK, "table-b", round_id=5, spot=1, seat=2, line_no=ROYAL_100,
         employee_id="X1"), LinkRefused, "not table-b")
-    _refused_and_unchanged(conn, lambda: a.execute(
+    refused_and_unchanged(conn, lambda: a.execute(
         "INSERT INTO link_hits (link, table_id, round_id, spot, seat, line_no, line_label, "
         "amount_cents, from_meter_cents, from_tray_cents, employee_id) VALUES "
         "(%s, 'table-b', 5, 1, 2, 1, 'x', 1, 1, 0, 'X1')", [LINK]),
@@ -95,13 +80,13 @@ def test_a_table_cannot_have_a_hit_paid_on_another(link: tuple[server.Connection
 def test_a_table_cannot_pay_itself_with_an_unknown_confirmer_or_no_limit(
         link: tuple[server.Connection, ...]) -> None:
     conn, a, _b = link
-    _refused_and_unchanged(conn, lambda: server.confirm_hit(
+    refused_and_unchanged(conn, lambda: server.confirm_hit(
         a, LINK, "table-a", round_id=1, spot=1, seat=3, line_no=ROYAL_100,
         employee_id="NOBODY", most_cents=None), LinkRefused, "NOBODY may not confirm")
     # a supervisor, no limit sent: the server holds the award to its own threshold
     admin.set_thresholds(conn, LINK, executive_cents=500_00, two_person_cents=None,
                          reason="a lower threshold for the test")
-    _refused_and_unchanged(conn, lambda: server.confirm_hit(
+    refused_and_unchanged(conn, lambda: server.confirm_hit(
         a, LINK, "table-a", round_id=1, spot=1, seat=3, line_no=ROYAL_100,
         employee_id="S1", most_cents=None), LinkRefused,
         r"now pays \$1,000\.30, more than a supervisor may confirm")
@@ -109,12 +94,12 @@ def test_a_table_cannot_pay_itself_with_an_unknown_confirmer_or_no_limit(
     admin.set_thresholds(conn, LINK, executive_cents=500_00, two_person_cents=900_00,
                          reason="two people above $900 for the test")
     for first, second in (("X1", None), ("S1", "SIM-S1"), ("X1", "SIM-X1"), ("X1", "X1")):
-        _refused_and_unchanged(conn, lambda f=first, s=second: server.confirm_hit(  # type: ignore[misc]
+        refused_and_unchanged(conn, lambda f=first, s=second: server.confirm_hit(  # type: ignore[misc]
             a, LINK, "table-a", round_id=1, spot=1, seat=3, line_no=ROYAL_100,
             employee_id=f, second_employee_id=s), LinkRefused, "two people|same person")
     admin.set_confirmer(conn, "S1", "Sam Super", "supervisor", enabled=False,
                         reason="left the card room")
-    _refused_and_unchanged(conn, lambda: server.confirm_hit(
+    refused_and_unchanged(conn, lambda: server.confirm_hit(
         a, LINK, "table-a", round_id=1, spot=1, seat=3, line_no=ROYAL_100,
         employee_id="X1", second_employee_id="S1"), LinkRefused, "S1 may not confirm")
     # a supervisor and an executive both known: paid, from the server's own meter
@@ -129,10 +114,10 @@ def test_a_planted_hit_on_another_tables_round_is_refused(
         link: tuple[server.Connection, ...]) -> None:
     conn, a, b = link
     # table-a cannot reach table-b's round 5 in any way ...
-    _refused_and_unchanged(conn, lambda: server.confirm_hit(
+    refused_and_unchanged(conn, lambda: server.confirm_hit(
         a, LINK, "table-b", round_id=5, spot=1, seat=2, line_no=FULL_HOUSE,
         employee_id="S1"), LinkRefused, "not table-b")
-    _refused_and_unchanged(conn, lambda: server.call(
+    refused_and_unchanged(conn, lambda: server.call(
         a, "SELECT * FROM link_confirm_hit(%s, NULL, 5, 1, 2, 8, 'S1', NULL, NULL)", [LINK]),
         LinkRefused, "table table-a round 5 seat 2: the link has not received")
     # ... so table-b's own ask is paid as its own hit
@@ -148,7 +133,7 @@ def test_a_table_cannot_end_the_link_s_hit_numbers(link: tuple[server.Connection
     from an older copy). An outside review sent the largest bigint: no table of the link got
     a hit number again. No restore loses a million hits, so a number beyond that is refused."""
     conn, a, b = link
-    _refused_and_unchanged(conn, lambda: server.hello(a, LINK, "table-a", seen_hit=2**63 - 1),
+    refused_and_unchanged(conn, lambda: server.hello(a, LINK, "table-a", seen_hit=2**63 - 1),
                            LinkRefused, "more than 1000000 beyond the last number")
     hit = server.confirm_hit(b, LINK, "table-b", round_id=5, spot=1, seat=2,
                              line_no=FULL_HOUSE, employee_id="S1")
@@ -162,15 +147,15 @@ def test_a_table_cannot_end_the_link_s_hit_numbers(link: tuple[server.Connection
 def test_a_table_cannot_change_the_game_or_its_thresholds(
         link: tuple[server.Connection, ...], link_dsn: str) -> None:
     conn, a, _b = link
-    _refused_and_unchanged(conn, lambda: a.execute(
+    refused_and_unchanged(conn, lambda: a.execute(
         "UPDATE link_games SET executive_threshold_cents = 0"),
         psycopg.errors.InsufficientPrivilege, "permission denied")
-    _refused_and_unchanged(conn, lambda: admin.set_thresholds(
+    refused_and_unchanged(conn, lambda: admin.set_thresholds(
         a, LINK, executive_cents=0, two_person_cents=None, reason="mine now"), DENIED,
         NOT_ADMIN)
-    _refused_and_unchanged(conn, lambda: admin.set_confirmer(
+    refused_and_unchanged(conn, lambda: admin.set_confirmer(
         a, "EVIL", "Evil", "executive", reason="mine now"), DENIED, NOT_ADMIN)
-    _refused_and_unchanged(conn, lambda: server.call(
+    refused_and_unchanged(conn, lambda: server.call(
         a, "SELECT link_register_login(session_user, 'table-b', 'mine now')", []), DENIED,
         NOT_ADMIN)
     # every honest table still joins
@@ -189,9 +174,9 @@ def test_a_table_cannot_move_a_meter_or_forge_a_reset(link: tuple[server.Connect
             "SELECT nextval('link_hits_hit_id_seq')",
             "DELETE FROM link_contributions",
             "CREATE TABLE link_evil (x int)"):
-        _refused_and_unchanged(conn, lambda s=statement: a.execute(s.encode()),  # type: ignore[misc]
+        refused_and_unchanged(conn, lambda s=statement: a.execute(s.encode()),  # type: ignore[misc]
                                psycopg.errors.InsufficientPrivilege, "denied")
-    _refused_and_unchanged(conn, lambda: admin.adjust(
+    refused_and_unchanged(conn, lambda: admin.adjust(
         a, LINK, "main", delta_micro=10_000_00 * MICRO, reason="mine"), DENIED,
         NOT_ADMIN)
     # a forged reset written behind the functions' back (here by the superuser, as a table
@@ -216,7 +201,7 @@ def test_row_security_is_a_second_wall(link: tuple[server.Connection, ...]) -> N
     try:  # a right granted by mistake: the login still sees and writes its own rows only
         assert {r[0] for r in a.execute(b"SELECT table_id FROM link_contributions")} == {
             "table-a"}
-        _refused_and_unchanged(conn, lambda: a.execute(
+        refused_and_unchanged(conn, lambda: a.execute(
             "INSERT INTO link_contributions (link, table_id, round_id, deal_no, spot, seat, "
             "wager_cents, taken_at) VALUES (%s, 'table-b', 9, 1, 1, 1, 100, 't')", [LINK]),
             psycopg.errors.InsufficientPrivilege, "row-level security")

@@ -38,7 +38,7 @@ NEW_CARD = ";7777000077770000?"
 
 
 def track(card: str) -> str:
-    return server.track_of(card)
+    return link_server.track_of(card)
 
 
 def authorised(db: Database, card: str, role: Role | None = None) -> bool:
