@@ -34,10 +34,28 @@ HOLD = Hold.HOLD
 """The fact came before its phase: keep it and try it again after the next transition."""
 
 
+DEALS_PER_BLOCK = 8
+"""Deal ids go eight to a round (``deal_id_for``)."""
+LATE_DEALS_AHEAD = 0x4000
+"""A round's ninth deal and after take ids this far ahead of the round's own eight."""
+LATE_DEAL_SLOTS = 16
+
+
 def deal_id_for(round_id: int, deal_no: int) -> int:
     """The shuffler's deal id (1-65535) for a round's deal: the same after a restart, so a deal
-    asked for again reports the same facts and the round applies each once."""
-    return ((round_id - 1) * 8 + deal_no) % 0xFFFF + 1
+    asked for again reports the same facts and the round applies each once.
+
+    A round's first eight deals (``deal_no`` 0-7) have its eight ids. A ninth took the next
+    round's first id, which the shuffler then answered with a status only (it had dealt it),
+    and that round was never dealt (an outside review). Later deals take sixteen ids in turn
+    far ahead of the round's (``LATE_DEALS_AHEAD``: the ids of a round some two thousand
+    rounds on), so no id comes again among the deals a shuffler and its driver remember
+    (``drivers/shuffler/framer.DEALS_REMEMBERED``)."""
+    slot = (round_id - 1) * DEALS_PER_BLOCK + deal_no
+    if deal_no >= DEALS_PER_BLOCK:
+        slot = ((round_id - 1) * DEALS_PER_BLOCK + LATE_DEALS_AHEAD
+                + (deal_no - DEALS_PER_BLOCK) % LATE_DEAL_SLOTS)
+    return slot % 0xFFFF + 1
 
 
 def lock_id_for(round_id: int) -> int:

@@ -113,7 +113,7 @@ class TestModeDesk:
             raise Refused(f"this table has no {device}")
         if device == "shuffler" and action == "test deal":
             self._devices.need(driver, "the test deal")
-            deal_id = test_deal_id(self.table.state.round_id)
+            deal_id = test_deal_id(self.table.state.round_id, bench.session, bench.deals)
             bench.start_deal(deal_id)
             shuffler = self._devices.devices.shuffler
             assert shuffler is not None

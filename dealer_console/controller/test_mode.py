@@ -50,8 +50,11 @@ CARDS_PER_HAND: Final = 7
 DECK: Final = 53
 TEST_DEAL_OFFSET: Final = 4096 * 8
 """A test deal's id is this far from the round's own deal ids (1-65535, eight per round), so
-the shuffler driver, which remembers the last few deals' facts, never mistakes a coming round's
-deal for a test deal it already saw."""
+neither the shuffler nor its driver, which remember the last eight deals, mistakes a coming
+round's deal for a test deal (``facts.deal_id_for`` keeps a round's late deals elsewhere)."""
+TEST_DEAL_SLOTS: Final = 16
+"""Test deals of one session take this many ids in turn; each session (by its number, out of
+256) has its own sixteen."""
 
 MIGRATIONS = service_log.MIGRATIONS
 """The test-mode sessions' table, made and written by ``storage/service_log.py`` (its rows are
@@ -68,8 +71,13 @@ def between_rounds_problem(state: RoundState) -> str | None:
     return None
 
 
-def test_deal_id(round_id: int) -> int:
-    return ((round_id - 1) * 8 + TEST_DEAL_OFFSET) % 0xFFFF + 1
+def test_deal_id(round_id: int, session: int, deals_before: int) -> int:
+    """The id of a test deal between rounds ``round_id`` - 1 and ``round_id``, in test-mode
+    session ``session`` after ``deals_before`` others: each test deal its own among the deals
+    the shuffler remembers (every test deal had one id, so the shuffler answered the second
+    with a status only and its hands never came)."""
+    slot = (session % 256) * TEST_DEAL_SLOTS + deals_before % TEST_DEAL_SLOTS
+    return ((round_id - 1) * 8 + TEST_DEAL_OFFSET + slot) % 0xFFFF + 1
 
 
 def log_entered(db: Database, employee: Employee) -> int:
@@ -101,6 +109,8 @@ class Bench:
     status: str = ""
     status_ok: bool | None = None
     deal_id: int | None = None
+    deals: int = 0
+    """Test deals asked for in this session."""
     hands: list[str] = field(default_factory=list)
     hand_sizes: list[int] = field(default_factory=list)
     left: int | None = None
@@ -119,6 +129,7 @@ class Bench:
     card_ok: bool | None = None
 
     def start_deal(self, deal_id: int) -> None:
+        self.deals += 1
         self.deal_id, self.hands, self.hand_sizes = deal_id, [], []
         self.left, self.deal_error = None, ""
 

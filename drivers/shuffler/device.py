@@ -32,7 +32,6 @@ from drivers.shuffler import framer as f
 from drivers.transport import SerialTransport
 
 CONSOLE_ID = "dealer-console"
-DEALS_REMEMBERED = 8
 MAX_HANDS = 8
 
 
@@ -173,7 +172,7 @@ class ShufflerDriver(DeviceThread):
         seen = self._seen.get(deal_id)
         if seen is None:
             seen = self._seen[deal_id] = set()
-            while len(self._seen) > DEALS_REMEMBERED:
+            while len(self._seen) > f.DEALS_REMEMBERED:
                 self._seen.popitem(last=False)
         if fact in seen:
             self.diag.count("duplicates_dropped")

@@ -19,6 +19,10 @@ from drivers.arq import Packet, PacketError
 from drivers.base import message_words
 
 PROTOCOL_VERSION: Final = 1
+DEALS_REMEMBERED: Final = 8
+"""The deals a shuffler remembers by id (a START_DEAL repeating one of them is answered with a
+status only), and so the deals whose facts the driver remembers: bounded, so that ids may
+come round again (docs/protocols/shuffler.md)."""
 
 
 class MessageError(ValueError):

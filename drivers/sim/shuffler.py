@@ -78,6 +78,9 @@ class ShufflerDouble:
         self._ack_timeout = ack_timeout
         self._lock = threading.RLock()
         self.dealt: dict[int, Deal] = {}
+        """Every deal, by id, for a test to compare (the newest with an id that came again)."""
+        self._recent: collections.deque[int] = collections.deque(maxlen=f.DEALS_REMEMBERED)
+        """The ids a START_DEAL may not take again (a repeated request never deals twice)."""
         self.received: list[f.Message] = []
         self._boot()
 
@@ -181,7 +184,7 @@ class ShufflerDouble:
             self._send(f.DeckCheck(0, self.scenario.deck_count))
         elif isinstance(message, f.StartDeal):
             if (
-                message.deal_id in self.dealt
+                message.deal_id in self._recent
                 or self.state is not ShufflerState.READY
                 or not 1 <= message.hands <= 8
             ):
@@ -193,6 +196,7 @@ class ShufflerDouble:
         s = self.scenario
         deal = Deal(request.deal_id, request.hands)
         self.dealt[deal.deal_id] = deal
+        self._recent.append(deal.deal_id)
         self._current = deal.deal_id
         rng = random.Random(s.seed * 65536 + deal.deal_id)
         deck = list(DECK)

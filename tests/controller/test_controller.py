@@ -166,6 +166,35 @@ def test_a_jammed_deal_reset_is_over_and_the_redeal_is_asked_for(rig: Rig) -> No
     assert audit(rig.opened.db).ok
 
 
+def test_a_rounds_ninth_deal_and_the_next_rounds_deal_each_come(rig: Rig) -> None:
+    """An outside review: the deal ids went eight to a round, so a round's ninth deal took the
+    next round's first id, and the shuffler, which answers an id it has dealt with a status
+    only, never dealt that round. Each deal now has an id of its own (``facts.deal_id_for``)."""
+    ctl = rig.controller
+    assert rig.hardware.shuffler is not None
+    rig.hardware.shuffler.script(hand_interval=0.02)
+    bet(rig)
+    start_by_keypad(rig)
+    ids = []
+    for _ in range(8):
+        rig.until(lambda: ctl.state.phase is Phase.DEALING and ctl.state.delivered, "a hand")
+        ids.append(ctl.device_desk.deal_id)
+        ctl.do(c.DeclareMisdeal("position_missed", "a hand flew off the table"))
+        ctl.do(c.Redeal())
+    finish_round(rig)
+    ids.append(ctl.device_desk.deal_id)
+    assert len(set(ids)) == 9
+    round_id = ctl.state.round_id
+    assert rig.hardware.keypad is not None
+    rig.hardware.keypad.tap(Button.END_GAME)
+    rig.until(lambda: ctl.state.round_id == round_id + 1, "END GAME")
+    bet(rig)
+    start_by_keypad(rig)
+    finish_round(rig)  # dealt: the shuffler took the new round's deal
+    assert ctl.device_desk.deal_id not in ids
+    assert audit(rig.opened.db).ok
+
+
 def test_a_start_game_kept_while_the_keypad_was_unplugged_starts_no_later_round(
         rig: Rig) -> None:
     """docs/protocols/keypad.md: presses made while the cable is out are kept and sent once

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from dealer_console.cards import parse_cards
+from dealer_console.controller import test_mode
 from dealer_console.controller.facts import HOLD, deal_command, deal_id_for, lock_id_for
 from dealer_console.devices.shuffler import (
     CardCountError,
@@ -17,6 +20,7 @@ from dealer_console.devices.shuffler import (
 from dealer_console.round import commands as c
 from dealer_console.round.machine import clone
 from dealer_console.round.state import Phase
+from drivers.shuffler.framer import DEALS_REMEMBERED
 from tests.round.helpers import make_table
 
 HAND = parse_cards("As Kd Qh Jc Ts 9d 8h", 7)
@@ -54,5 +58,19 @@ def test_deal_and_lock_ids_are_the_same_after_a_restart_and_stay_in_range() -> N
     assert deal_id_for(1, 0) == deal_id_for(1, 0) == 1
     assert deal_id_for(1, 1) != deal_id_for(2, 0)
     assert all(1 <= deal_id_for(r, d) <= 0xFFFF for r in (1, 8191, 8192, 70000)
-               for d in range(8))
+               for d in range(40))
     assert lock_id_for(1) == 1 and 1 <= lock_id_for(0x10000 + 5) <= 0xFFFF
+
+
+@pytest.mark.parametrize("start", [1, 8185, 8190, 8191, 8192, 16383, 40_000, 65_530])
+def test_no_deal_id_comes_again_among_the_deals_a_shuffler_remembers(start: int) -> None:
+    """Rounds of one deal, of two, of ten and of forty (misdeal after misdeal), each with a
+    session of test deals before it, over the wrap of the ids: any nine deals in a row have
+    nine ids, so no request meets an id the shuffler or its driver still remembers."""
+    asked: list[int] = []
+    for round_id in range(start, start + 60):
+        asked += [test_mode.test_deal_id(round_id, round_id * 3 + s, n) for s in range(2)
+                  for n in range(20 if round_id % 7 == 0 else 1)]
+        asked += [deal_id_for(round_id, d) for d in range((1, 2, 10, 40)[round_id % 4])]
+    window = DEALS_REMEMBERED + 1
+    assert all(len(set(asked[i:i + window])) == window for i in range(len(asked) - window))

@@ -134,6 +134,23 @@ def test_after_a_test_deal_the_next_round_is_dealt_and_played_as_usual(rig: Rig)
     assert len(ctl.state.hands) == 7 and ctl.state.wagers[(2, "jackpot")] == 100
 
 
+def test_a_second_test_deal_is_dealt_too(rig: Rig) -> None:
+    """An outside review: every test deal between two rounds had the same id, so the
+    shuffler answered the second with a status only and its hands never came."""
+    ctl = rig.controller
+    enter(rig)
+    ids = []
+    for _ in range(3):
+        ctl.run_test("shuffler", "test deal")
+        assert ctl.bench.bench is not None
+        ids.append(ctl.bench.bench.deal_id)
+        rig.until(lambda: ctl.snapshot().bench.result(  # type: ignore[union-attr]
+            "shuffler", "test deal").passed is True, "the test deal")
+        assert len(ctl.snapshot().bench.hands) == 7  # type: ignore[union-attr]
+    assert len(set(ids)) == 3
+    ctl.leave_test_mode()
+
+
 def test_the_bench_asks_for_the_spots_and_keys_the_table_has() -> None:
     """Issue 23: a one-game table's bench asked for 22 buttons of a 20-button keypad and a
     chip on a second spot nothing uses; a two-game table's asks for both."""

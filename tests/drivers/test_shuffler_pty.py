@@ -189,6 +189,33 @@ def test_a_power_cycled_shuffler_is_heard_and_old_hands_are_not_repeated(
     assert hands_of(events) == rig.double.dealt[second].delivered
 
 
+def test_a_deal_id_is_refused_while_remembered_and_dealt_again_after(
+    rig_factory: RigFactory,
+) -> None:
+    """docs/protocols/shuffler.md: the shuffler answers a START_DEAL naming one of its last
+    eight deals with a status only, and deals an id it no longer remembers, as deal ids come
+    round again; the driver, which remembers as many, reports the new deal's every fact."""
+    rig = rig_factory()
+    rig.driver.wait_for(DeviceConnected)
+    for deal_id in range(100, 100 + f.DEALS_REMEMBERED + 1):
+        deal_events(rig, rig.driver.start_deal(7, deal_id))
+    first = rig.double.dealt[100]
+    last = 100 + f.DEALS_REMEMBERED
+    dealt_last = rig.double.dealt[last]
+
+    def asked() -> int:
+        return sum(isinstance(m, f.StartDeal) for m in list(rig.double.received))
+
+    before = asked()
+    rig.driver.start_deal(7, last)  # remembered: a status, no deal
+    wait_until(lambda: asked() > before, timeout=5)
+    assert rig.double.dealt[last] is dealt_last
+    events = deal_events(rig, rig.driver.start_deal(7, 100))  # forgotten: a new deal
+    assert rig.double.dealt[100] is not first
+    assert hands_of(events) == rig.double.dealt[100].delivered
+    assert list(hands_of(events)) == list(range(1, 8))
+
+
 def test_diagnostics_and_test_actions(rig_factory: RigFactory) -> None:
     rig = rig_factory()
     rig.driver.wait_for(DeviceConnected)
