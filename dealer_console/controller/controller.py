@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 
+from sqlite_utils import Database
+
 from dealer_console.cards import Card
 from dealer_console.controller.build_view import ViewParts, build_view
 from dealer_console.controller.card_desk import CardDesk
@@ -51,11 +53,12 @@ from dealer_console.controller.turns import Listener, Turns, one_turn
 from dealer_console.controller.view import Level, Notice, TableAbout, TableSnapshot
 from dealer_console.devices.diagnostics import DeviceDriver, DiagnosticsSnapshot, RawFrame
 from dealer_console.devices.events import DeviceEvent
+from dealer_console.employees.authorize import log_accepted
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import RefusalCode
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused, decide
-from dealer_console.round.phases import ACCEPTS, not_accepted
+from dealer_console.round.phases import ACCEPTS, WHAT, not_accepted
 from dealer_console.round.state import Phase, RoundState
 from dealer_console.setting import Setting
 from dealer_console.storage.connection import TableDatabase
@@ -223,9 +226,28 @@ class TableController(JackpotSteps):
     @one_turn
     def do(self, cmd: c.Command) -> list[Event]:
         """Apply a dealer's command; raises :class:`~dealer_console.errors.Refusal` with the
-        reason (nothing changed)."""
+        reason (nothing changed). A supervisor's command goes through :meth:`supervise`."""
         self.bench.refuse_in_test_mode()
+        if c.names_a_supervisor(cmd):
+            raise Refused(f"{WHAT[type(cmd)]} is a supervisor's: open the supervisor's screens "
+                          "with a supervisor's card", RefusalCode.STAFF)
         return self._handle(cmd)
+
+    @one_turn
+    def supervise(self, cmd: c.Command, by: Employee) -> list[Event]:
+        """A supervisor's command (a void, a deck count, a banker hand reconstructed) from the
+        screens ``by`` opened with their card: ``by`` is read again from the staff list (still
+        enabled, of the role, the same card), the round's log names them, and the employee log
+        keeps the authorisation in the transition's own transaction. An outside review found
+        the name a free text the command took from anyone, with nothing in the employee
+        log."""
+        self.bench.refuse_in_test_mode()
+        why = self.staff.session_ended(by, Role.SUPERVISOR)
+        if why is not None:
+            raise Refused(f"{why}: nothing done", RefusalCode.STAFF)
+        named = c.naming(cmd, f"{by.name} ({by.employee_id})")
+        what = f"{WHAT[type(cmd)]} in round {self.state.round_id}, on the supervisor's screens"
+        return self._handle(named, also=lambda db: log_accepted(db, by, what))
 
     def start_game_problem(self) -> str | None:
         """Why START GAME cannot be taken now (the round's rules, or a device the step needs
@@ -387,9 +409,10 @@ class TableController(JackpotSteps):
     # -- the handling step -------------------------------------------------------------------
 
     def _handle(self, cmd: c.Command, device: str | None = None,
-                fact: Hashable | None = None) -> list[Event]:
+                fact: Hashable | None = None,
+                also: Callable[[Database], object] | None = None) -> list[Event]:
         before = self.table.state
-        events = self.table.handle(cmd, device=device, fact=fact)
+        events = self.table.handle(cmd, device=device, fact=fact, also=also)
         if events:
             self._after(before)
         return events

@@ -215,3 +215,23 @@ class EndGame(Command):
 
 def cards_text(cards: tuple[Card, ...]) -> str:
     return " ".join(str(c) for c in cards)
+
+
+def names_a_supervisor(cmd: Command) -> bool:
+    """Whether ``cmd`` is a supervisor's, given on their own screens and naming them (through
+    the controller's ``supervise``, which checks who that is): a void, a reconstruction, or a
+    deck count that names someone (the dealer's and the shuffler's counts name no one)."""
+    if isinstance(cmd, DeckCounted):
+        return bool(cmd.who)
+    return isinstance(cmd, VoidRound | ReconstructBankerHand)
+
+
+def naming(cmd: Command, who: str) -> Command:
+    """A supervisor's command (a void, a reconstruction, a deck count) naming ``who``."""
+    if isinstance(cmd, VoidRound):
+        return VoidRound(cmd.reason, who)
+    if isinstance(cmd, ReconstructBankerHand):
+        return ReconstructBankerHand(cmd.setting, who)
+    if isinstance(cmd, DeckCounted):
+        return DeckCounted(cmd.count, who)
+    raise ValueError(f"{type(cmd).__name__} is not a supervisor's command")

@@ -8,7 +8,7 @@ the device's own sequence number and is applied at most once (a unique index in 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -89,7 +89,8 @@ class Table:
     # -- commands ------------------------------------------------------------------------
 
     def handle(self, cmd: c.Command, *, device: str | None = None,
-               device_seq: int | None = None, fact: Hashable | None = None
+               device_seq: int | None = None, fact: Hashable | None = None,
+               also: Callable[[Database], object] | None = None
                ) -> list[eventlog.Event]:
         """Apply ``cmd``; raise :class:`Refused` (nothing changed) when it is not allowed.
 
@@ -98,6 +99,9 @@ class Table:
         ``device_seq`` that never repeats for the device. Use ``fact`` for a driver's events:
         its own ``seq`` starts again at 1 whenever the driver restarts. A fact already applied
         in this round, or a number already applied, returns ``[]`` and changes nothing.
+
+        ``also`` writes the caller's own record of the step in the same transaction, before its
+        events (a supervisor's authorisation in the employee log, with what it authorised).
         """
         fact_key: str | None = None
         if fact is not None:
@@ -119,6 +123,8 @@ class Table:
         new = clone(self.state)
         written: list[eventlog.Event] = []
         with self.db.atomic():
+            if also is not None and planned:  # the caller's own record of the step
+                also(self.db)
             for i, (kind, payload) in enumerate(planned):
                 payload = self._hook(new, kind, payload)
                 tag = (device, device_seq) if i == 0 else (None, None)

@@ -5,22 +5,25 @@ shown as faults and the round going on when they return; a restart in the middle
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
 from pathlib import Path
 
 import pytest
+from sqlite_utils import Database
 
 from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
 from dealer_console.devices.keypad import Button
 from dealer_console.devices.shuffler import HandDelivered, ShufflerState
-from dealer_console.errors import Refusal
+from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from drivers.keypad.device import KEPT_WINDOW
 from drivers.sim.hardware import SimulatedHardware
+from drivers.sim.table.choices import SIM_STAFF
 from drivers.sim.table.world import shuffled_deck
 from tests.controller.conftest import Rig, start_rig
 
@@ -310,3 +313,37 @@ def test_a_start_game_refused_at_the_lock_places_no_jackpot_chip(rig: Rig) -> No
     assert ctl.state.phase is Phase.BETTING and not ctl.state.locked
     assert (2, "jackpot") not in ctl.state.wagers
     assert ctl.waiting_for is None  # released: a new START GAME may lock them again
+
+
+def test_a_supervisors_command_names_only_an_employee_the_staff_list_still_holds(
+        rig: Rig) -> None:
+    """An outside review: a void named whoever its ``who`` said, and left nothing in the
+    employee log. It now comes only through ``supervise``, for a supervisor read again from
+    the staff list, and the round's log names them as the list does."""
+    from dealer_console.employees import changes, registry
+
+    ctl, db = rig.controller, rig.opened.db
+    ctl.do(c.PlaceWager(1, "base", 2000))
+    with pytest.raises(Refusal, match="voiding the round is a supervisor's") as refused:
+        ctl.do(c.VoidRound("closing", "Anyone At All"))
+    assert refused.value.code is RefusalCode.STAFF
+    with pytest.raises(Refusal, match="a supervisor's"):
+        ctl.do(c.DeckCounted(53, "Anyone At All"))
+    dealer = registry.get(db, "SIM-D1")
+    with pytest.raises(Refusal, match="Sim Dealer is a dealer"):
+        ctl.supervise(c.VoidRound("closing", ""), dealer)
+    supervisor = registry.get(db, "SIM-S1")
+    executive = {role: track for _id, _n, role, track in SIM_STAFF}["executive"]
+    changes.set_enabled(db, executive, "SIM-S1", False, reason="left")
+    with pytest.raises(Refusal, match="has been disabled"):
+        ctl.supervise(c.VoidRound("closing", ""), supervisor)
+    assert ctl.state.phase is Phase.BETTING and not events_of(db, "round_voided")
+    changes.set_enabled(db, executive, "SIM-S1", True, reason="back")
+    ctl.supervise(c.VoidRound("closing", "Someone Else"), supervisor)
+    assert [e["who"] for e in events_of(db, "round_voided")] == ["Sim Supervisor (SIM-S1)"]
+    assert audit(db).ok
+
+
+def events_of(db: Database, kind: str) -> list[dict[str, object]]:
+    return [json.loads(p) for (p,) in db.execute(
+        "SELECT payload FROM events WHERE kind = ? ORDER BY seq", [kind]).fetchall()]

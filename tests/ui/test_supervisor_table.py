@@ -56,6 +56,11 @@ def test_a_supervisor_voids_a_round_before_start_game(play: list[ScreenPlayer],
     assert [(e["reason"], e["who"]) for e in voided] == [
         ("Table closing early", "Sim Supervisor (SIM-S1)")]
     assert "voided" in screen.message.text()
+    # the authorisation in the employee log, committed with the void
+    last = p.ctl.table.db.execute("SELECT employee_id, action, detail FROM employee_log "
+                                  "ORDER BY entry DESC LIMIT 1").fetchone()
+    assert tuple(last) == ("SIM-S1", "swipe_accepted",
+                           f"voiding the round in round {round_id}, on the supervisor's screens")
     assert audit(p.console.opened.db).ok
 
 

@@ -146,7 +146,8 @@ class TableActions(SupervisorScreen):
         if reason is None:
             return
         round_id = self.ctl.state.round_id
-        if self.act(lambda: self.ctl.do(c.VoidRound(reason, self.who)),
+        if self.act(lambda: self.ctl.supervise(c.VoidRound(reason, ""),
+                                               self.session.employee),
                     f"Round {round_id} voided ({reason}) by {self.who}: every wager returned."):
             self._reason = None
             self.reason_keys.clear()
@@ -212,7 +213,8 @@ class TableActions(SupervisorScreen):
         chosen = setting or self._house_way()
         if chosen is None:
             return
-        if self.act(lambda: self.ctl.do(c.ReconstructBankerHand(chosen, self.who)),
+        if self.act(lambda: self.ctl.supervise(c.ReconstructBankerHand(chosen, ""),
+                                               self.session.employee),
                     f"The banker's hand is now {chosen}, reconstructed by {self.who}."):
             self._low = []
 
@@ -266,7 +268,7 @@ class TableActions(SupervisorScreen):
 
     def deck_counted(self, count: int) -> None:
         ok = "play may resume: redeal" if count == 53 else "not 53: count the deck again"
-        self.act(lambda: self.ctl.do(c.DeckCounted(count, self.who)),
+        self.act(lambda: self.ctl.supervise(c.DeckCounted(count), self.session.employee),
                  f"Deck count {count} entered by {self.who}: {ok}.")
 
     def _show_count(self, view: TableSnapshot) -> None:

@@ -10,6 +10,8 @@ from collections.abc import Callable
 
 from dealer_console.controller import TableController
 from dealer_console.devices.keypad import Button
+from dealer_console.employees import registry
+from dealer_console.employees.registry import Employee
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import SPOT_OF_KIND
@@ -18,7 +20,14 @@ from dealer_console.round.rules import ActionSeatMethod, Banking, DealMethod
 from dealer_console.round.seats import piles_in_deal_order, seven_piles
 from dealer_console.round.snapshot import RoundSnapshot
 from dealer_console.round.state import Phase, RoundState
-from drivers.sim.table.choices import HANDS, _amount, planned_wagers, random_setting, rng_for
+from drivers.sim.table.choices import (
+    HANDS,
+    SIM_STAFF,
+    _amount,
+    planned_wagers,
+    random_setting,
+    rng_for,
+)
 from drivers.sim.table.fault_plan import Counters, FaultPlan
 from drivers.sim.table.jackpot_player import JackpotPlayer
 from drivers.sim.table.waiting import DEVICE_TIMEOUT, SimError, Waiting
@@ -59,9 +68,14 @@ class PhasePolicy:
             Phase.END: self._end,
         }[phase]
 
-    def _do(self, cmd: c.Command) -> bool:
+    def _do(self, cmd: c.Command, by: Employee | None = None) -> bool:
+        """The dealer's command, or a supervisor's (``by``: as from the supervisor's screens
+        the simulated supervisor opened with their card)."""
         try:
-            self.ctl.do(cmd)
+            if by is None:
+                self.ctl.do(cmd)
+            else:
+                self.ctl.supervise(cmd, by)
         except Refusal:
             self.counters.refused += 1
             return False
@@ -236,7 +250,8 @@ class PhasePolicy:
             rng = rng_for(self.seed, st.round_id, "reconstruct")
             setting = random_setting(cards, rng, allow_foul=False)
             if setting is not None and setting != st.banker_setting:
-                self._do(c.ReconstructBankerHand(setting, "supervisor SIM-1"))
+                supervisor = registry.find(self.ctl.table.db, SIM_STAFF[0][0])
+                self._do(c.ReconstructBankerHand(setting, ""), by=supervisor)
         self._do(c.SettleNext())
 
     def _end(self) -> None:
