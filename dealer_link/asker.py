@@ -18,6 +18,7 @@ answers a repeated ask with the hit it already paid, never a second one).
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Callable
@@ -74,6 +75,11 @@ class HitAsker:
         except LinkRefused as exc:
             return HitAnswer(ask, refused=str(exc))
         except (LinkError, psycopg.Error) as exc:
+            if isinstance(exc, psycopg.errors.QueryCanceled) and self._conn is not None:
+                # timed out waiting: a table's connection may hold the meters (the next
+                # swipe asks again, and is not kept waiting by it)
+                with contextlib.suppress(LinkError, psycopg.Error):
+                    server.end_stuck(self._conn, ask.link)
             self._close()
             first = str(exc).strip().splitlines()
             return HitAnswer(ask, failed=first[0] if first else type(exc).__name__)

@@ -114,8 +114,10 @@ class OutboxSender(threading.Thread):
                 self._report_trays(conn, db, progress)
             self.health.set_meters(self.link, server.meter_states(conn, self.link))
         except psycopg.errors.QueryCanceled:
+            ended = self._end_stuck()
             raise LinkError(f"the link server did not answer within {self.timeout_s:g} s "
-                            "(it may be hung or its connection frozen)") from None
+                            + (f": it {ended}" if ended else
+                               "(it may be hung or its connection frozen)")) from None
         except psycopg.Error as exc:
             raise LinkError(f"the link server stopped answering: "
                             f"{str(exc).strip().splitlines()[0] if str(exc).strip() else exc}"
@@ -124,6 +126,21 @@ class OutboxSender(threading.Thread):
             progress.advance(self.link, batch[-1][0], now())
         self.health.up(self.owed())
         return len(batch)
+
+    def _end_stuck(self) -> str | None:
+        """A delivery timed out: have the server end a table's connection that holds the
+        link's locks in a transaction it does not end, if there is one (what it ended, in
+        words; None when nothing was stuck or the server did not answer that either)."""
+        conn = self._conn
+        if conn is None or conn.closed:
+            return None
+        try:
+            ended = server.end_stuck(conn, self.link)
+        except (LinkError, psycopg.Error):
+            return None
+        if ended:
+            log.warning("link %s: the server %s", self.link, ended)
+        return ended
 
     def _report_trays(self, conn: server.Connection, db: Database, progress: Progress) -> None:
         """Report the tray pays this table paid while the link was down (``round_hook``:

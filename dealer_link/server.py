@@ -283,6 +283,14 @@ def present_card(conn: Connection, link: str, table_id: str, track: str) -> Card
     return CardPass(str(employee), str(passed))
 
 
+def end_stuck(conn: Connection, link: str) -> str | None:
+    """After a statement timed out waiting on the link: the server ends any table's connection
+    that holds the link's locks in a transaction it does not end (``server_stuck.py``), and
+    says what it ended (None: nothing was stuck)."""
+    [(said,)] = call(conn, "SELECT link_end_stuck(%s)", [link])
+    return None if said is None else str(said)
+
+
 def reads_cards(conn: Connection) -> bool:
     """Whether the server can read a hit's cards (migration ``0005_cards_on_server``): a
     console may meet a server not yet brought up to date, and then asks as before."""

@@ -77,7 +77,7 @@ def _set_up_and_play(pg: PgServer, bindir: Path, tmp_path: Path) -> None:
             name, _, value = words[1].partition("=")
             env[name] = value
             continue
-        if words[0] in ("createuser", "createdb"):  # as the server's superuser
+        if words[0] in ("createuser", "createdb", "psql"):  # as the server's superuser
             run_env = dict(env, PGHOST=str(pg.root), PGPORT="5432", PGUSER=pg.user,
                            PGPASSFILE=str(pg.passfile))
             _run([str(bindir / words[0]), *words[1:]], run_env, tmp_path,

@@ -1,0 +1,72 @@
+"""A table's login holding the link's locks in a transaction it never ends (migration
+``0006_stuck_locks``, ``dealer_link/server_stuck.py``), on the real server: the next table
+whose delivery times out has the server end that connection, named in the administrator's
+log; a table only waiting its turn is never ended; the wagers then go through."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from dealer_console.jackpot_values.link_records import Owed
+from dealer_link import server
+from dealer_link.audit import verify
+from dealer_link.settings import LinkError
+from tests.link.helpers import FULL_HOUSE, LINK, as_table, init_link, open_linked, play_to_hit
+
+
+def _hold_the_meters(conn: server.Connection) -> None:
+    """What the review did: a transaction of the table's own, the meters locked by a call
+    that contributes nothing, and no COMMIT."""
+    conn.autocommit = False
+    conn.execute(b"SELECT link_contribute(%s, NULL, '{}', '{}', '{}', '{}', '{}', '{}')",
+                 [LINK])
+
+
+def test_a_table_holding_the_meters_is_ended_and_the_others_go_on(tmp_path: Path,
+                                                                  link_dsn: str) -> None:
+    admin = init_link(link_dsn)
+    stuck, waiting = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
+    t = open_linked(tmp_path / "t1.db", "t1", link_dsn)
+    try:
+        play_to_hit(t, FULL_HOUSE, deliver=False)  # seats 1-3's jackpot wagers owed
+        t.sender.timeout_s = 2.0
+        _hold_the_meters(stuck)
+        # table-b's delivery waits its turn behind the stuck one: it is not ended
+        waited: list[int] = []
+        behind = threading.Thread(target=lambda: waited.append(server.contribute(
+            waiting, LINK, "table-b", [Owed(5, 1, 1, 2, 100, "t")])))
+        behind.start()
+        with pytest.raises(LinkError, match="ended a connection of table table-a that held "
+                                            "the link's locks"):
+            t.sender.drain_once()
+        behind.join(10)
+        assert waited == [1]  # table-b's wager went through once table-a's lock was gone
+        with pytest.raises(psycopg.OperationalError):
+            stuck.execute(b"SELECT 1")
+        assert t.sender.drain_once() == 3  # and this table's, on its next pass
+        log = admin.execute(b"SELECT what, detail, reason FROM link_admin_log "
+                            b"WHERE what = 'stuck connection'").fetchall()
+        assert log == [("stuck connection", "ended a connection of table table-a that held "
+                        "the link's locks in a transaction it did not end",
+                        "found by table t1 waiting for the link")]
+        assert verify(admin) == []
+    finally:
+        t.close()
+        for conn in (stuck, waiting, admin):
+            conn.close()
+
+
+def test_nothing_is_ended_when_nothing_is_stuck(link_dsn: str) -> None:
+    admin = init_link(link_dsn)
+    table = as_table(link_dsn, "table-a")
+    try:
+        assert server.end_stuck(table, LINK) is None
+        assert admin.execute(b"SELECT count(*) FROM link_admin_log WHERE what = "
+                             b"'stuck connection'").fetchone() == (0,)
+    finally:
+        table.close()
+        admin.close()
