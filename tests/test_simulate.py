@@ -288,3 +288,14 @@ def test_a_profile_asking_for_pins_confirms_with_the_test_pins(tmp_path: Path) -
     assert sum(summary["jackpot"]["by_line"].values()) == hits[0]
     assert not any("PIN" in detail for detail in refusals)
     assert pins_set == 4
+
+
+@pytest.mark.parametrize("profile", ["california-face-up", "catfish-bend-fortune"])
+def test_a_supervisor_reconstructs_banker_hands_at_a_table_without_a_jackpot(
+        tmp_path: Path, profile: str) -> None:
+    """An outside review: the simulated staff were installed at jackpot tables only, so the
+    supervisor's reconstruction, now given on a supervisor's card, was refused and counted
+    as any refusal: the fault never happened where a player banks."""
+    out = summary_of(simulate(tmp_path / "s.db", "--devices", "in-process", "--faults",
+                              "reconstruct", profile=profile, rounds=60))
+    assert out["interventions"].get("banker_hand_reconstructed", 0) > 0, out["interventions"]

@@ -237,17 +237,15 @@ class TableController(JackpotSteps):
     def supervise(self, cmd: c.Command, by: Employee) -> list[Event]:
         """A supervisor's command (a void, a deck count, a banker hand reconstructed) from the
         screens ``by`` opened with their card: ``by`` is read again from the staff list (still
-        enabled, of the role, the same card), the round's log names them, and the employee log
-        keeps the authorisation in the transition's own transaction. An outside review found
-        the name a free text the command took from anyone, with nothing in the employee
-        log."""
+        enabled, of the role, the same card), the round's log names them as the list does, and
+        the employee log keeps the authorisation in the transition's own transaction. An
+        outside review found the name a free text the command took from anyone, with nothing
+        in the employee log."""
         self.bench.refuse_in_test_mode()
-        why = self.staff.session_ended(by, Role.SUPERVISOR)
-        if why is not None:
-            raise Refused(f"{why}: nothing done", RefusalCode.STAFF)
-        named = c.naming(cmd, f"{by.name} ({by.employee_id})")
+        now = self.staff.on_file(by, Role.SUPERVISOR)
+        named = c.naming(cmd, f"{now.name} ({now.employee_id})")
         what = f"{WHAT[type(cmd)]} in round {self.state.round_id}, on the supervisor's screens"
-        return self._handle(named, also=lambda db: log_accepted(db, by, what))
+        return self._handle(named, also=lambda db: log_accepted(db, now, what))
 
     def start_game_problem(self) -> str | None:
         """Why START GAME cannot be taken now (the round's rules, or a device the step needs

@@ -63,6 +63,12 @@ class TableDevices:
 
 _SLOTS = ("shuffler", "bet_sensors", "keypad")
 
+SHORT_DEAL = ("a misdeal: the shuffler has finished this deal, but not all of it reached the "
+              "console (a restart while it dealt, or a jam); declare a misdeal and deal again")
+SHORT_DEAL_IN_ACTION = ("a misdeal: the shuffler has finished this deal, but its hands did not "
+                        "reach the console (a restart while they waited); enter the action, "
+                        "then declare a misdeal and deal again")
+
 
 class DeviceDesk:
     def __init__(self, devices: TableDevices, rules: RoundRules, inbox: Inbox) -> None:
@@ -81,6 +87,9 @@ class DeviceDesk:
         """The shuffler has said it took deal :attr:`deal_id` (a status or a fact of it)."""
         self.deal_wanted = False
         """A new deal waits for the shuffler to finish the last."""
+        self.deal_short = False
+        """The shuffler is done with the deal asked for, but facts of it never reached the
+        round (a restart while they waited, a jam): only a misdeal moves the round on."""
         self.lock_id: int | None = None
         """START GAME is under way: the sensors' lock asked for, not yet answered."""
         self.counting = False
@@ -151,8 +160,13 @@ class DeviceDesk:
             self.deal_wanted = True
             return
         self.deal_id, self.deal_open, self.deal_wanted = deal_id, True, False
-        self.deal_seen = False
+        self.deal_seen = self.deal_short = False
         self.devices.shuffler.start_deal(HANDS, deal_id)
+
+    def ask_again(self) -> None:
+        """The open deal asked for again (the shuffler, ready, has not taken it)."""
+        if self.deal_open and self.deal_id is not None and self.devices.shuffler is not None:
+            self.devices.shuffler.start_deal(HANDS, self.deal_id)
 
     def count_deck(self) -> None:
         shuffler = self.devices.shuffler
@@ -192,6 +206,8 @@ class DeviceDesk:
         dealing = st.phase is Phase.DEALING or (
             st.phase is Phase.ACTION and self.rules.action_method is ActionSeatMethod.SHUFFLER
         ) or (st.phase is Phase.DEAL_CHECK and st.wrong_start is None)
+        if self.deal_short and st.phase in (Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK):
+            return (SHORT_DEAL_IN_ACTION if st.phase is Phase.ACTION else SHORT_DEAL)
         if dealing and self.shuffler_deals() and self.deal_id is not None:
             return "the shuffler's hands"
         return None

@@ -14,6 +14,7 @@ from dealer_console.controller.device_desk import DeviceDesk
 from dealer_console.controller.facts import (
     HOLD,
     DealFact,
+    deal_came_short,
     deal_command,
     lock_id_for,
     wager_commands,
@@ -173,10 +174,23 @@ class DeviceEvents:
                 desk.deal_seen = True  # shuffling or dealing it
             return
         if event.deal_id != desk.deal_id and not desk.deal_seen:
-            return  # a status sent before the machine took the request
+            # ready, and the deal asked for not taken: a status sent before the request came,
+            # or the answer to a request the machine refused while not ready (its door open,
+            # a test deal still coming out). An outside review found the deal never asked for
+            # again and the round stuck. Asked again: a machine that did take it remembers its
+            # id and answers with a status only.
+            desk.ask_again()
+            return
         desk.deal_open = False
         if desk.deal_wanted:
             desk.request_deal(self.table.state)
+        elif deal_came_short(self.table.state, self.inbox.held):
+            # an outside review: after a restart the shuffler, remembering the deal, answers
+            # with a status only, and the hands the console had held for the dice were gone:
+            # the round waited for them for good, the dealer not told why
+            desk.deal_short = True
+            self._tell(Level.WARNING, "the shuffler finished this deal, but not all of it "
+                       "reached the console", "declare a misdeal and deal again")
         self._changed()
 
     def _deck_checked(self, event: DeckChecked) -> None:

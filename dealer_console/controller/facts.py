@@ -5,10 +5,11 @@ came before its phase. Nothing here acts; the controller applies what it is told
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from enum import Enum
 
 from dealer_console.devices.bet_sensors import BetsLocked
+from dealer_console.devices.events import DeviceEvent
 from dealer_console.devices.shuffler import (
     CardCountError,
     CardsLeft,
@@ -38,7 +39,6 @@ DEALS_PER_BLOCK = 8
 """Deal ids go eight to a round (``deal_id_for``)."""
 LATE_DEALS_AHEAD = 0x4000
 """A round's ninth deal and after take ids this far ahead of the round's own eight."""
-LATE_DEAL_SLOTS = 16
 
 
 def deal_id_for(round_id: int, deal_no: int) -> int:
@@ -47,14 +47,14 @@ def deal_id_for(round_id: int, deal_no: int) -> int:
 
     A round's first eight deals (``deal_no`` 0-7) have its eight ids. A ninth took the next
     round's first id, which the shuffler then answered with a status only (it had dealt it),
-    and that round was never dealt (an outside review). Later deals take sixteen ids in turn
-    far ahead of the round's (``LATE_DEALS_AHEAD``: the ids of a round some two thousand
-    rounds on), so no id comes again among the deals a shuffler and its driver remember
-    (``drivers/shuffler/framer.DEALS_REMEMBERED``)."""
+    and that round was never dealt (an outside review). Later deals take ids in turn far
+    ahead of the round's (``LATE_DEALS_AHEAD``: the ids of a round some two thousand rounds
+    on), none twice in a round (a round keeps each deal's facts by their id: a repeated id's
+    hands would be taken for ones already applied), and none among the deals a shuffler and
+    its driver remember (``drivers/shuffler/framer.DEALS_REMEMBERED``)."""
     slot = (round_id - 1) * DEALS_PER_BLOCK + deal_no
     if deal_no >= DEALS_PER_BLOCK:
-        slot = ((round_id - 1) * DEALS_PER_BLOCK + LATE_DEALS_AHEAD
-                + (deal_no - DEALS_PER_BLOCK) % LATE_DEAL_SLOTS)
+        slot += LATE_DEALS_AHEAD - DEALS_PER_BLOCK
     return slot % 0xFFFF + 1
 
 
@@ -86,6 +86,19 @@ def deal_command(event: DealFact, st: RoundState, rules: RoundRules,
     if st.phase is Phase.DEAL_CHECK:
         return HOLD  # counted once the dealer has moved the hands
     return None
+
+
+def deal_came_short(st: RoundState, held: Sequence[DeviceEvent]) -> bool:
+    """Whether the round still lacks facts of its deal that the shuffler, done with the deal,
+    will never send: hands (or the cards left) the driver took that never reached the round
+    (a console restart while they waited for the dice, a jam). ``held``: the deal's facts
+    the controller holds for a later phase."""
+    hands = len(st.delivered) + sum(isinstance(e, HandDelivered) for e in held)
+    if st.phase in (Phase.ACTION, Phase.DEALING):
+        return hands < (len(st.order) or HANDS)
+    if st.phase is Phase.DEAL_CHECK:
+        return not any(isinstance(e, CardsLeft) for e in held)
+    return False
 
 
 def wager_commands(event: BetsLocked, st: RoundState, rules: RoundRules

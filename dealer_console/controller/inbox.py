@@ -75,6 +75,11 @@ class Inbox:
             if wake is not None:
                 wake()
 
+    @property
+    def held(self) -> tuple[DeviceEvent, ...]:
+        """The facts held back until the next transition."""
+        return tuple(self._held)
+
     def drop_held(self) -> None:
         """A new deal or a new round: the facts held for the old one are void."""
         self._held.clear()

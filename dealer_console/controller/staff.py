@@ -95,6 +95,17 @@ class StaffDesk:
         every change of the table (``authorize.session_ended``)."""
         return session_ended(self.db, employee, required)
 
+    def on_file(self, employee: Employee, required: Role) -> Employee:
+        """``employee`` as the staff list holds them now, for an action that needs
+        ``required``; refused (code staff) when the card that opened the session was not
+        read, or they may no longer hold it (:meth:`session_ended`)."""
+        why = ("no card of theirs was read" if not employee.card_tag
+               else self.session_ended(employee, required))
+        now = None if why is not None else find(self.db, employee.employee_id)
+        if now is None:
+            raise Refusal(f"{why or 'not on the staff list'}: nothing done", RefusalCode.STAFF)
+        return now
+
     def check_new(self, employee_id: str, name: str) -> str | None:
         """Why a new employee's id or name is refused (as the command line checks them, and
         the id not taken whatever its case), or None; asked before any card is swiped."""

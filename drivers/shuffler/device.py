@@ -100,7 +100,15 @@ class ShufflerDriver(DeviceThread):
             deal_id = (next(self._deal_ids) - 1) % 0xFFFF + 1
         if not 1 <= deal_id <= 0xFFFF:
             raise ValueError(f"deal id {deal_id} is outside 1-65535")
-        self._send(f.StartDeal(deal_id, hands))
+        request = f.StartDeal(deal_id, hands)
+
+        def ask() -> None:
+            # a refused request is answered by a status alone, maybe the same as the last
+            # (a deal it remembers): that answer is news, or the round never hears it
+            self._status_asked = True
+            self._arq.send(request.KIND, request.payload())
+
+        self.submit(ask)
         return deal_id
 
     def reset(self) -> None:

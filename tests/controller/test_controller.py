@@ -22,6 +22,7 @@ from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from drivers.keypad.device import KEPT_WINDOW
+from drivers.shuffler import framer as sf
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.choices import SIM_STAFF
 from drivers.sim.table.world import shuffled_deck
@@ -169,24 +170,26 @@ def test_a_jammed_deal_reset_is_over_and_the_redeal_is_asked_for(rig: Rig) -> No
     assert audit(rig.opened.db).ok
 
 
-def test_a_rounds_ninth_deal_and_the_next_rounds_deal_each_come(rig: Rig) -> None:
-    """An outside review: the deal ids went eight to a round, so a round's ninth deal took the
+def test_a_rounds_twenty_fifth_deal_and_the_next_rounds_deal_each_come(rig: Rig) -> None:
+    """Outside reviews: the deal ids went eight to a round, so a round's ninth deal took the
     next round's first id, and the shuffler, which answers an id it has dealt with a status
-    only, never dealt that round. Each deal now has an id of its own (``facts.deal_id_for``)."""
+    only, never dealt that round; then late deals took sixteen ids in turn, and a 25th deal's
+    hands were taken for the 9th's, already applied. Each deal of a round now has an id of its
+    own (``facts.deal_id_for``)."""
     ctl = rig.controller
     assert rig.hardware.shuffler is not None
     rig.hardware.shuffler.script(hand_interval=0.02)
     bet(rig)
     start_by_keypad(rig)
     ids = []
-    for _ in range(8):
+    for _ in range(24):
         rig.until(lambda: ctl.state.phase is Phase.DEALING and ctl.state.delivered, "a hand")
         ids.append(ctl.device_desk.deal_id)
         ctl.do(c.DeclareMisdeal("position_missed", "a hand flew off the table"))
         ctl.do(c.Redeal())
     finish_round(rig)
     ids.append(ctl.device_desk.deal_id)
-    assert len(set(ids)) == 9
+    assert len(set(ids)) == 25
     round_id = ctl.state.round_id
     assert rig.hardware.keypad is not None
     rig.hardware.keypad.tap(Button.END_GAME)
@@ -196,6 +199,45 @@ def test_a_rounds_ninth_deal_and_the_next_rounds_deal_each_come(rig: Rig) -> Non
     finish_round(rig)  # dealt: the shuffler took the new round's deal
     assert ctl.device_desk.deal_id not in ids
     assert audit(rig.opened.db).ok
+
+
+def test_a_deal_the_shuffler_refused_while_not_ready_is_asked_for_again(rig: Rig) -> None:
+    """An outside review: START GAME with the shuffler's door open (not ready) had its deal
+    answered with a status only; once ready, the machine's status named its last deal, which
+    the desk took for a status sent before the request, and the round waited for good."""
+    ctl = rig.controller
+    shuffler = rig.hardware.shuffler
+    assert shuffler is not None and ctl.devices.shuffler is not None
+    shuffler.open_door()
+    bet(rig)
+    start_by_keypad(rig)
+    rig.until(lambda: any(isinstance(m, sf.StartDeal) for m in list(shuffler.received)),
+              "the request")
+    assert not shuffler.dealt  # refused: not ready
+    ctl.devices.shuffler.reset()  # the door closed, the machine reset: ready again
+    finish_round(rig)
+    assert sorted(shuffler.dealt) == [ctl.device_desk.deal_id]
+    assert audit(rig.opened.db).ok
+
+
+def test_a_round_started_while_a_test_deal_comes_out_is_dealt(rig: Rig) -> None:
+    """The technician leaves test mode while the test deal still comes out and the dealer
+    starts the round: the shuffler, dealing, refuses the round's deal; ready again, it is
+    asked again (an outside review found the round waiting for good)."""
+    from dealer_console.employees import registry
+
+    ctl = rig.controller
+    shuffler = rig.hardware.shuffler
+    assert shuffler is not None
+    shuffler.script(hand_interval=0.1)
+    ctl.enter_test_mode(registry.get(rig.opened.db, "SIM-T1"))
+    ctl.run_test("shuffler", "test deal")
+    rig.until(lambda: shuffler.state is ShufflerState.DEALING, "the test deal")
+    ctl.leave_test_mode()
+    bet(rig)
+    start_by_keypad(rig)
+    finish_round(rig)
+    assert ctl.device_desk.deal_id in shuffler.dealt and len(shuffler.dealt) == 2
 
 
 def test_a_start_game_kept_while_the_keypad_was_unplugged_starts_no_later_round(
@@ -321,6 +363,7 @@ def test_a_supervisors_command_names_only_an_employee_the_staff_list_still_holds
     employee log. It now comes only through ``supervise``, for a supervisor read again from
     the staff list, and the round's log names them as the list does."""
     from dealer_console.employees import changes, registry
+    from dealer_console.employees.registry import Employee, Role
 
     ctl, db = rig.controller, rig.opened.db
     ctl.do(c.PlaceWager(1, "base", 2000))
@@ -339,7 +382,13 @@ def test_a_supervisors_command_names_only_an_employee_the_staff_list_still_holds
         ctl.supervise(c.VoidRound("closing", ""), supervisor)
     assert ctl.state.phase is Phase.BETTING and not events_of(db, "round_voided")
     changes.set_enabled(db, executive, "SIM-S1", True, reason="back")
-    ctl.supervise(c.VoidRound("closing", "Someone Else"), supervisor)
+    supervisor = registry.get(db, "SIM-S1")
+    with pytest.raises(Refusal, match="no card of theirs was read"):  # made, not swiped
+        ctl.supervise(c.VoidRound("closing", ""), Employee("SIM-S1", "Sim Supervisor",
+                                                           Role.SUPERVISOR, True))
+    # the name is the staff list's, not the one the caller's record carried
+    posing = Employee("SIM-S1", "Anyone At All", Role.SUPERVISOR, True, supervisor.card_tag)
+    ctl.supervise(c.VoidRound("closing", "Someone Else"), posing)
     assert [e["who"] for e in events_of(db, "round_voided")] == ["Sim Supervisor (SIM-S1)"]
     assert audit(db).ok
 

@@ -74,3 +74,11 @@ def test_no_deal_id_comes_again_among_the_deals_a_shuffler_remembers(start: int)
         asked += [deal_id_for(round_id, d) for d in range((1, 2, 10, 40)[round_id % 4])]
     window = DEALS_REMEMBERED + 1
     assert all(len(set(asked[i:i + window])) == window for i in range(len(asked) - window))
+
+
+@pytest.mark.parametrize("round_id", [1, 8191, 8192, 65_530])
+def test_a_round_never_deals_one_id_twice(round_id: int) -> None:
+    """A round keeps its deals' facts by deal id: a 25th deal on the 9th's id was refused as
+    "already applied" (an outside review). Three hundred deals in a round, each its own."""
+    ids = [deal_id_for(round_id, d) for d in range(300)]
+    assert len(set(ids)) == 300

@@ -103,11 +103,10 @@ def open_sim(db_path: Path, profile: str, seed: int, devices: str, faults: froze
     reporting: Reporting | None = None
     try:
         _check_meta(opened.db, profile, seed, faults)
-        if opened.jackpot is not None:
-            try:
-                install_sim_staff(opened.db)
-            except ConsoleError as exc:
-                raise CommandError(str(exc)) from None
+        try:  # every table: a supervisor's card reconstructs a banker's hand on any
+            install_sim_staff(opened.db)
+        except ConsoleError as exc:
+            raise CommandError(str(exc)) from None
         spots = (tuple(g.spot for g in prof.jackpots.games)
                  if prof.jackpot is not None and prof.jackpots else ())
         world = World(seed, opened.rules.player_seats, spots, LINKS[devices],

@@ -1,0 +1,87 @@
+"""A console restart while the shuffler runs on (and remembers its deals), as on a table: the
+same shuffler double before and after, where ``test_controller``'s restart makes a new one.
+
+An outside review: the shuffler delivers a deal's hands while the dealer still enters the
+dice; the driver takes them and the controller holds them for the dice, in memory. The
+console restarts and asks for the deal again; the shuffler, remembering it, answers with a
+status only. The round waited for those hands for good, and the dealer was not told why. Now
+the dealer is told a misdeal is needed, and the redeal is dealt."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import drivers.sim.hardware as sim_hardware
+from dealer_console.audit.verify import audit
+from dealer_console.controller import TableController, open_table
+from dealer_console.controller.device_desk import SHORT_DEAL, SHORT_DEAL_IN_ACTION
+from dealer_console.profiles.loader import get_profile
+from dealer_console.round import commands as c
+from dealer_console.round.state import Phase
+from dealer_link.wiring import start_links
+from drivers.sim.hardware import SimulatedHardware
+from drivers.sim.shuffler import ShufflerDouble
+from tests.controller.conftest import Rig
+
+PROFILE = "california-face-up"
+
+
+def start_table(db: Path, keep: Callable[[], ShufflerDouble] | None = None) -> Rig:
+    """California with the shuffler dealing and the dice giving the action; ``keep``: the
+    shuffler double of before (the console restarted, the shuffler did not)."""
+    opened = open_table(db, get_profile(PROFILE), actor="test", links=start_links,
+                        deal="shuffler", action="dice")
+    with pytest.MonkeyPatch.context() as patch:
+        if keep is not None:
+            patch.setattr(sim_hardware, "ShufflerDouble", lambda *a, **k: keep())
+        hardware = SimulatedHardware(seed=5, link="in-process", devices=("shuffler",)).start()
+    controller = TableController(opened, hardware.table_devices)
+    controller.start()
+    rig = Rig(opened, hardware, controller)
+    rig.until(lambda: all(d.connected for d in controller.snapshot().devices), "connection")
+    return rig
+
+
+def start_round(rig: Rig) -> None:
+    ctl = rig.controller
+    banker = ctl.state.offer_seat
+    if ctl.state.phase is Phase.BANKER:
+        ctl.do(c.AcceptBank(banker, 100000))
+    for seat in [s for s in (1, 2, 3) if s != banker][:2]:
+        ctl.do(c.PlaceWager(seat, "base", 2000))
+    ctl.start_game()
+    assert ctl.state.phase is Phase.ACTION
+
+
+def test_hands_held_for_the_dice_lost_in_a_restart_call_for_a_misdeal(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    first = start_table(db)
+    double = first.hardware.shuffler
+    assert double is not None
+    start_round(first)
+    first.until(lambda: len(first.controller.inbox.held) >= 8, "the deal held for the dice")
+    first.close()  # the console's power goes; the shuffler runs on
+    second = start_table(db, keep=lambda: double)
+    try:
+        ctl = second.controller
+        second.until(lambda: ctl.waiting_for == SHORT_DEAL_IN_ACTION, "the dealer told")
+        assert ctl.snapshot().notice is not None
+        assert "not all of it reached the console" in ctl.snapshot().notice.what
+        ctl.do(c.SetActionNumber(3))
+        assert ctl.waiting_for == SHORT_DEAL
+        ctl.do(c.DeclareMisdeal("position_missed", "the hands were lost in a restart"))
+        ctl.do(c.Redeal())
+        deadline = time.monotonic() + 15
+        while ctl.state.phase is Phase.ACTION and time.monotonic() < deadline:
+            ctl.pump(timeout=0.05)
+            if len(ctl.inbox.held) >= 8:
+                ctl.do(c.SetActionNumber(4))
+        second.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the redeal's hands")
+        assert len(double.dealt) == 2
+        assert audit(second.opened.db).ok
+    finally:
+        second.close()
