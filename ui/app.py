@@ -15,6 +15,7 @@ from dealer_console.controller import OpenTable, TableController, TableDevices, 
 from dealer_console.devices.config import load_devices
 from dealer_console.devices.diagnostics import DeviceDriver
 from dealer_console.profiles.model import Profile
+from dealer_console.selftest.table_anchor import anchor_path
 from dealer_link.settings import has_link_login
 from dealer_link.wiring import start_links
 from ui.application import application
@@ -89,7 +90,8 @@ def start_console(profile: Profile, db_path: str | Path, *, simulated: bool,
     app = application()
     apply_theme(app)
     Path(db_path).parent.mkdir(parents=True, exist_ok=True)
-    opened = open_table(db_path, profile, actor="console", links=start_links)
+    opened = open_table(db_path, profile, actor="console", links=start_links,
+                        table_anchor=anchor_path())
     drivers: list[DeviceDriver] = []
     hardware = None
     try:

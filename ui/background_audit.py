@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 from dealer_console import clock
 from dealer_console.audit.verify import AuditReport, audit
 from dealer_console.storage.anchor import journal_for, key_path, load_key, read_journal
+from dealer_console.storage.log_files import append_line
 from dealer_console.table_db import open_for_reading
 from ui import theme
 from ui.widgets.reader import BackgroundReader
@@ -100,12 +101,9 @@ class BackgroundAudit(BackgroundReader):
             return
         stamp = clock.stamp("seconds")
         try:
-            with open(self.log, "a", encoding="utf-8") as out:
-                out.write("".join(f"{stamp} {line}\n" for line in lines))
-                out.flush()
-                os.fsync(out.fileno())
+            append_line(self.log, "".join(f"{stamp} {line}\n" for line in lines))
         except OSError as exc:
-            print(f"{self.log}: cannot write the audit's result: {exc.strerror}",
+            print(f"{self.log}: cannot write the audit's result: {exc.strerror or exc}",
                   file=sys.stderr, flush=True)
 
     def _show(self, text: str) -> None:

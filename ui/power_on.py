@@ -53,7 +53,8 @@ def power_on_check(profile: Profile, db_path: str | Path, devices_file: str | Pa
         try:
             report.append_to_log(Path(log))
         except OSError as exc:
-            report.add("self-test log", False, f"{log}: cannot write: {exc.strerror}")
+            report.add("self-test log", False,
+                       f"{log}: cannot write: {exc.strerror}" if exc.strerror else str(exc))
     return report
 
 

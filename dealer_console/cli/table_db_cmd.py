@@ -9,6 +9,7 @@ recorded in the new database's event log, in the anchor's history and in the sel
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -134,20 +135,37 @@ def _new(anchor: Path, db: Path, employee_id: str, name: str) -> int:
             f"anchored in {anchor} (first event {made.first_event[:16]})")
     log = os.environ.get("DEALER_CONSOLE_SELFTEST_LOG")
     if log:
-        stamp = clock.stamp("seconds")
-        with open(log, "a", encoding="utf-8") as out:
-            out.write(f"{stamp} NOTE  {line}\n")
+        from dealer_console.storage.log_files import append_line
+
+        try:
+            append_line(Path(log), f"{clock.stamp('seconds')} NOTE  {line}\n")
+        except OSError as exc:  # the database is made and anchored all the same
+            print(f"table-db new: the self-test log was not written: {exc.strerror or exc}",
+                  file=sys.stderr)
     print(line)
     return 0
 
 
 def _give_to_folder_owner(db: Path) -> None:
-    """Run as root (the anchor is root's), the new files are given to the owner of the
-    database's folder (the service user's), so the console can write them."""
+    """Run as root (the anchor is root's), the files this command made are given to the owner
+    of the database's folder (the service user's), so the console can write them: by their
+    own names only, never through a link, and only a plain file of its own. An outside review
+    left a link ``table.db-x`` to a file of root's in the folder, and a chown of every name
+    beginning ``table.db`` gave that file to the service user."""
     import os
+    import stat
+
+    from dealer_console.storage.anchor import journal_for
+    from dealer_console.storage.writer_lock import lock_path
 
     if os.geteuid() != 0:
         return
     folder = db.parent.stat()
-    for made in (db, *db.parent.glob(db.name + "*")):
-        os.chown(made, folder.st_uid, folder.st_gid)
+    for made in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"),
+                 journal_for(db), lock_path(db)):
+        try:
+            st = os.lstat(made)
+        except FileNotFoundError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
+            os.chown(made, folder.st_uid, folder.st_gid, follow_symlinks=False)

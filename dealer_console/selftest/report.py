@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dealer_console import clock
+from dealer_console.storage.log_files import append_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +48,4 @@ class Report:
         """Add this result to the self-test log with the time (UTC) and force it to disk: a
         failed start must leave its reason behind even if the machine is switched off."""
         stamp = clock.stamp("seconds")
-        text = "".join(f"{stamp} {line}\n" for line in self.lines())
-        with open(log, "a", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
+        append_line(log, "".join(f"{stamp} {line}\n" for line in self.lines()))

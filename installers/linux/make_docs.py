@@ -57,7 +57,7 @@ Unpacks the package beside the running console, lets its release migrate and sel
 verified copy of the table database and audit it, and only then installs it. A rollback
 to a release that may not write the database (a later migration it cannot ignore) is
 refused with the reason before anything is stopped. Every act is logged in
-.IR /var/log/dealer-console/release.log .
+.IR /var/log/dealer-console-release/release.log .
 Exit status 0 when done, 1 when refused or failed, 2 on bad usage.
 .SH SEE ALSO
 .BR dealer-console (1),

@@ -107,7 +107,7 @@ class TablePC:
             conn.close()
 
     def log(self) -> str:
-        return (self.root / "var/log/dealer-console/release.log").read_text()
+        return (self.root / "var/log/dealer-console-release/release.log").read_text()
 
 
 def table_pc(root: Path, deb: Path) -> TablePC:
@@ -209,3 +209,24 @@ def test_the_wrong_direction_and_bad_usage_are_refused(deb: Path, tmp_path: Path
         done = pc.release(*bad)
         assert done.returncode == 2 and done.stderr.count("\n") == 1, bad
     assert pc.release("log").stdout.count("REFUSED") == 2
+
+
+def test_the_release_log_is_never_written_through_a_link(deb: Path, tmp_path: Path) -> None:
+    """An outside review: the release log was in the console's log folder, the service
+    user's; a link left there as release.log had root (the tool runs with sudo) append its
+    line to whatever it named, /etc/ld.so.preload included. The log is in a folder of root's
+    now, and a link there is not written through either."""
+    pc = table_pc(tmp_path / "root", deb)
+    target = tmp_path / "ld.so.preload"  # stands for a file of root's elsewhere
+    target.write_text("")
+    old = pc.root / "var/log/dealer-console/release.log"
+    old.parent.mkdir(parents=True, exist_ok=True)
+    old.symlink_to(target)  # the service user's folder: the tool no longer writes there
+    assert pc.release("upgrade", str(deb)).returncode == 1
+    assert target.read_text() == "" and "REFUSED" in pc.log()
+    logfile = pc.root / "var/log/dealer-console-release/release.log"
+    logfile.unlink()
+    logfile.symlink_to(target)
+    refused = pc.release("upgrade", str(deb))
+    assert refused.returncode == 1 and "the line is in the journal only" in refused.stderr
+    assert target.read_text() == ""

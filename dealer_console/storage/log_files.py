@@ -1,0 +1,44 @@
+"""Appending a line to a log file that may sit in a folder the console's service user owns
+(``/var/log/dealer-console``), when root may be the one writing (a technician's
+``sudo dealer-console self-test``, ``table-db new``).
+
+Opened by name, such a file could be a symbolic link the service user left there, and root
+would append wherever it points: an outside review had root write into ``/etc/ld.so.preload``
+that way. The file is opened without following a link, and written only when it is a plain
+file with no other name (a hard link to a file elsewhere is refused too).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+class LogFileRefused(OSError):
+    """The log file is a link, or not a plain file: nothing was written to it."""
+
+
+def append_line(path: Path, text: str, *, sync: bool = True) -> None:
+    """Append ``text`` to ``path`` (made 0640 if missing), forced to disk when ``sync``."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                     | os.O_CLOEXEC | os.O_NOCTTY, 0o640)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise LogFileRefused(f"{path} is a symbolic link: the log line was not written "
+                                 "(a log file is never written through a link)") from None
+        raise LogFileRefused(f"{path}: cannot write the log ({exc.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
+            raise LogFileRefused(f"{path} is not a plain file of its own (a device, a folder "
+                                 "or a second name of another file): the log line was not "
+                                 "written")
+        data = text.encode("utf-8")
+        while data:
+            data = data[os.write(fd, data):]
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
