@@ -29,7 +29,8 @@ def make_release(root: Path, files: int, megabytes: int) -> tuple[Path, Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(os.urandom(size))
     manifest = site / "dealer-console.manifest"
-    entries = {rel: entry_digest(p) for rel, p in release_files(release, manifest).items()}
+    files, _unread = release_files(release, manifest)
+    entries = {rel: entry_digest(p) for rel, p in files.items()}
     manifest.write_text("# dealer-console manifest 2\n# version 9.9.9\n" + "".join(
         f"{digest}  {name}\n" for name, digest in sorted(entries.items())))
     return site, manifest

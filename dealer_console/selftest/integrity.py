@@ -61,16 +61,26 @@ def entry_digest(path: Path) -> str:
     return file_sha256(path)
 
 
-def release_files(release_dir: Path, skip: Path) -> dict[str, Path]:
-    """Every file and link in the release folder, by its path relative to it."""
+def release_files(release_dir: Path, skip: Path) -> tuple[dict[str, Path], list[str]]:
+    """Every file and link in the release folder, by its path relative to it; and the
+    folders that could not be listed. An outside review added a package in a folder of mode
+    0711: Python imports from it (it finds a file by its name), but a walk as the service user
+    passed it by without a word, and its files were never "not in the manifest"."""
     found: dict[str, Path] = {}
-    for folder, dirs, files in os.walk(release_dir):
+    unread: list[str] = []
+
+    def unreadable(exc: OSError) -> None:
+        where = Path(exc.filename) if exc.filename else release_dir
+        unread.append(where.relative_to(release_dir).as_posix()
+                      if where.is_relative_to(release_dir) else str(where))
+
+    for folder, dirs, files in os.walk(release_dir, onerror=unreadable):
         here = Path(folder)
         for name in files + [d for d in dirs if (here / d).is_symlink()]:
             path = here / name
             if path != skip:
                 found[path.relative_to(release_dir).as_posix()] = path
-    return found
+    return found, unread
 
 
 def release_dir_of(program_dir: Path) -> Path:
@@ -121,7 +131,7 @@ def check_program(report: Report, program_dir: Path, manifest: Path, *,
         report.add("program", False, f"{manifest} is not a release manifest for this place "
                                      f"({release_dir}); reinstall the package")
         return None
-    on_disk = release_files(release_dir, manifest)
+    on_disk, unread = release_files(release_dir, manifest)
     changed: list[str] = []
     missing: list[str] = []
     for name, expected in sorted(read.entries.items()):
@@ -136,7 +146,8 @@ def check_program(report: Report, program_dir: Path, manifest: Path, *,
             changed.append(name)
     added = sorted(on_disk)
     problems = [_listed(kind, names) for kind, names in
-                (("changed", changed), ("missing", missing), ("not in the manifest", added))
+                (("changed", changed), ("missing", missing), ("not in the manifest", added),
+                 ("folders it cannot list (they may hide added files)", unread))
                 if names]
     what = (f"release {read.header.get('version', '?')} build {read.header.get('build', '?')}"
             f", lock sha256 {read.header.get('lock-sha256', '?')[:12]}")
