@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
+from dealer_console.audit.link_owed import link_owed_problems
 from dealer_console.audit.rebuild import compare, rebuild
 from dealer_console.employees.audit import verify_staff
 from dealer_console.profiles.loader import get_profile
@@ -76,6 +77,7 @@ def audit(db: Database, *, checkpoints: Iterable[anchor.Checkpoint] = (),
 
     report.problems.extend(verify_meters(db))
     report.problems.extend(verify_staff(db))  # the staff list against its events
+    report.problems.extend(link_owed_problems(db))  # what is owed to the links, by the log
     marks = list(checkpoints)
     if marks:
         anchored = anchor.check(db, marks, key)
