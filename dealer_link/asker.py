@@ -89,7 +89,7 @@ class HitAsker:
         """The server's pass for each card swiped, where the link reads the cards itself
         (``dealer_link/server_cards.py``); none where it does not, or on a server from before
         it. A card the server reads as someone else's than the table did is refused here."""
-        if not ask.cards or not server.reads_cards(conn):
+        if not ask.cards or not server.reads_cards(conn, ask.link):
             return None, None
         who = (ask.employee_id, ask.second_employee_id)
         passes: list[str | None] = [None, None]

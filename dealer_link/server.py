@@ -291,12 +291,16 @@ def end_stuck(conn: Connection, link: str) -> str | None:
     return None if said is None else str(said)
 
 
-def reads_cards(conn: Connection) -> bool:
-    """Whether the server can read a hit's cards (migration ``0005_cards_on_server``): a
-    console may meet a server not yet brought up to date, and then asks as before."""
-    [(present,)] = call(conn, "SELECT to_regprocedure('link_present_card(text, text, text)') "
-                        "IS NOT NULL", [])
-    return bool(present)
+def reads_cards(conn: Connection, link: str) -> bool:
+    """Whether ``link`` reads a hit's cards itself (``link cards-on-server``), asked without
+    any card. False on a server from before migration ``0005_cards_on_server`` (a console may
+    meet one not yet brought up to date, and then asks as before)."""
+    [(present,)] = call(conn, "SELECT to_regprocedure('link_reads_cards(text)') IS NOT NULL",
+                        [])
+    if not present:
+        return False
+    [(reads,)] = call(conn, "SELECT link_reads_cards(%s)", [link])
+    return bool(reads)
 
 
 def track_of(swiped: str) -> str:

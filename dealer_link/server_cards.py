@@ -6,7 +6,9 @@ a table's login (its password file taken from the table's PC) could name any con
 pay itself the meter. With the switch on for a link (``link cards-on-server``, an
 administrator's change with a reason, written in ``link_admin_log``):
 
-- the table hands the server the swiped card first (:data:`PRESENT_CARD`). The server reads
+- the table asks whether the link reads the cards (``link_reads_cards``, no card sent: a card
+  sent where it is not needed could sit in the server's statement log); where it does, it
+  hands the server the swiped card first (:data:`PRESENT_CARD`). The server reads
   it against the casino's staff list (``pit_card_gate``: the pit's bounded, written attempts,
   so a login guessing at cards is locked as at the pit) and gives back a **pass**: single use,
   this table's, this employee's, good for :data:`PASS_S` seconds. The card is never stored;
@@ -37,7 +39,8 @@ confirmation keeps its card in the console's memory, not a pass)."""
 
 _OLD = ("text, text, bigint, integer, integer, integer, text, text, bigint")
 _NEW = f"{_OLD}, text, text"
-_FOR_TABLES = ("link_present_card(text, text, text)", f"link_confirm_hit({_NEW})",
+_FOR_TABLES = ("link_reads_cards(text)", "link_present_card(text, text, text)",
+               f"link_confirm_hit({_NEW})",
                f"link_confirm_hit({_OLD})")
 _FUNCTIONS = (*_FOR_TABLES, "link_use_pass(text, text, text, text)",
               "link_set_cards_on_server(text, boolean, text)")
@@ -59,6 +62,13 @@ SCHEMA: tuple[str, ...] = (
     "CREATE INDEX link_card_passes_hit ON link_card_passes (hit_id)",
     f"ALTER FUNCTION link_confirm_hit({_OLD}) RENAME TO link_pay_hit",
     f"REVOKE EXECUTE ON FUNCTION link_pay_hit({_OLD}) FROM {TABLE_ROLE}",
+    # whether the link reads the cards itself: asked before any card is sent
+    f"""
+    CREATE FUNCTION link_reads_cards(p_link text) RETURNS boolean LANGUAGE sql STABLE
+    {_DEFINER} AS $$
+        SELECT g.cards_on_server FROM link_games g WHERE g.link = p_link
+    $$
+    """,
     # the card read against the casino's list: a pass, or the refusal (written, never raised,
     # so the attempt counts towards the login's lock)
     f"""
@@ -139,6 +149,9 @@ SCHEMA: tuple[str, ...] = (
         h link_hits%ROWTYPE;
         used text[] := '{{}}';
     BEGIN
+        -- the meters locked first (as the pay locks them), then the switch read: a hit
+        -- waiting its turn when the switch turns is held to the switch as it then stands
+        PERFORM 1 FROM link_levels WHERE link = p_link ORDER BY position FOR UPDATE;
         SELECT * INTO g FROM link_games WHERE link = p_link;
         IF FOUND AND g.cards_on_server
            AND NOT EXISTS (SELECT 1 FROM link_hits x WHERE x.link = p_link
@@ -174,6 +187,7 @@ SCHEMA: tuple[str, ...] = (
     DECLARE g link_games%ROWTYPE;
     BEGIN
         PERFORM link_need_admin(p_reason);
+        PERFORM 1 FROM link_levels WHERE link = p_link ORDER BY position FOR UPDATE;
         SELECT * INTO g FROM link_games WHERE link = p_link FOR UPDATE;
         IF NOT FOUND THEN
             RAISE EXCEPTION 'link % is not installed', p_link USING ERRCODE = '{REFUSED}';

@@ -8,14 +8,18 @@ wagers and hits then wait on the meters until their statements time out, for as 
 that connection lives. A session's own settings cannot prevent it (it may set them back),
 nor can a check at the start of a transaction (several statements in one query pass it).
 
-So the tables end it. A table whose statement timed out waiting calls
-:data:`END_STUCK`: the server looks twice, :data:`STUCK_S` apart, at the table logins'
-connections holding a lock on a link or pit table without waiting for one themselves; one
-holding it in the same transaction both times is stuck (the link's own statements hold
-their locks for milliseconds) and is ended (``pg_terminate_backend``), with a line in
-``link_admin_log`` naming the table. Ending another role's connection needs the link's owner
-to be a member of ``pg_signal_backend`` (``docs/link.md``, "Set-up"): without it the line says
-so and nothing is ended.
+So the tables end it. A table whose statement timed out waiting calls :data:`SCHEMA`'s
+``link_end_stuck``: the server ends each table login's connection that holds a lock on a link
+or pit table, is not itself waiting in line behind another holder of one (an honest table's
+statement waits its turn so), and either holds it in a transaction of several
+statements (the link's own calls are single statements: an honest table never does) or has
+held it in one statement for over :data:`STUCK_S` seconds (the link's statements take
+milliseconds). Waiting on some other lock (an advisory lock of its own, say) does not spare
+it. Each ended connection is a line in ``link_admin_log`` naming the table, at most
+:data:`LINES_PER_MINUTE` a minute for a table (the rest are ended unwritten). Reading other
+logins' transactions and ending their connections needs the link's owner to be a member of
+``pg_read_all_stats`` and ``pg_signal_backend`` (``docs/link.md``, "Set-up"): without them
+the call says so and ends nothing.
 """
 
 from __future__ import annotations
@@ -26,16 +30,21 @@ from psycopg import sql
 from dealer_console.link.sql_base import ADMIN_ROLE, REFUSED, TABLE_ROLE
 from dealer_console.link.sql_base import DEFINER as _DEFINER
 
-STUCK_S = 1
-"""How long apart the two looks are: a transaction holding a link lock through both is
-stuck."""
+STUCK_S = 2
+"""A single statement holding a link lock longer than this is stuck."""
+LINES_PER_MINUTE = 20
+"""Lines one table's stuck connections may write in ``link_admin_log`` a minute."""
 
 SCHEMA: tuple[str, ...] = (
-    # the table logins' connections holding a link or pit table's lock, waiting for none
+    # the table logins' connections stuck holding a link or pit table's lock
     f"""
-    CREATE FUNCTION link_lock_holders() RETURNS TABLE (pid integer, xact text,
-        table_id text) LANGUAGE sql STABLE {_DEFINER} AS $$
-        SELECT DISTINCT l.pid, l.virtualtransaction, t.table_id
+    CREATE FUNCTION link_lock_holders() RETURNS TABLE (pid integer, table_id text,
+        why text) LANGUAGE sql STABLE {_DEFINER} AS $$
+        SELECT DISTINCT a.pid, t.table_id,
+            CASE WHEN a.state LIKE 'idle in transaction%'
+                   OR a.xact_start < a.query_start
+                 THEN 'held the link''s locks in a transaction of its own'
+                 ELSE 'held the link''s locks in one statement for over {STUCK_S} s' END
         FROM pg_locks l
         JOIN pg_database d ON d.oid = l.database AND d.datname = current_database()
         JOIN pg_class c ON c.oid = l.relation
@@ -43,16 +52,22 @@ SCHEMA: tuple[str, ...] = (
         JOIN link_table_logins t ON t.login = a.usename
         WHERE l.granted AND l.pid <> pg_backend_pid()
           AND (c.relname LIKE 'link\\_%' OR c.relname LIKE 'pit\\_%')
-          AND NOT EXISTS (SELECT 1 FROM pg_locks w WHERE w.pid = l.pid AND NOT w.granted)
+          AND (a.state LIKE 'idle in transaction%' OR a.xact_start < a.query_start
+               OR a.query_start < clock_timestamp() - interval '{STUCK_S} seconds')
+          AND NOT EXISTS (  -- waiting in line behind a holder of the link's locks
+              SELECT 1 FROM unnest(pg_blocking_pids(l.pid)) AS b(pid)
+              JOIN pg_locks bl ON bl.pid = b.pid AND bl.granted
+              JOIN pg_class bc ON bc.oid = bl.relation
+              WHERE bc.relname LIKE 'link\\_%' OR bc.relname LIKE 'pit\\_%')
     $$
     """,
     f"""
     CREATE FUNCTION link_end_stuck(p_link text) RETURNS text LANGUAGE plpgsql {_DEFINER}
     AS $$
     DECLARE
-        first text[];
         r record;
         said text[] := '{{}}';
+        line text;
     BEGIN
         IF link_login_table() IS NULL
            AND NOT pg_has_role(session_user, '{ADMIN_ROLE}', 'MEMBER') THEN
@@ -63,31 +78,28 @@ SCHEMA: tuple[str, ...] = (
             RAISE EXCEPTION 'link % is not installed on the server', p_link
                 USING ERRCODE = '{REFUSED}';
         END IF;
-        first := ARRAY(SELECT h.pid || '/' || h.xact FROM link_lock_holders() h);
-        IF cardinality(first) = 0 THEN
-            RETURN NULL;
+        IF NOT pg_has_role(current_user, 'pg_read_all_stats', 'MEMBER')
+           OR NOT pg_has_role(current_user, 'pg_signal_backend', 'MEMBER') THEN
+            RETURN 'cannot look for a stuck connection: the link''s owner needs '
+                'pg_read_all_stats and pg_signal_backend (docs/link.md, "Set-up")';
         END IF;
-        PERFORM pg_sleep({STUCK_S});
-        FOR r IN SELECT DISTINCT h.pid, h.table_id FROM link_lock_holders() h
-                 WHERE h.pid || '/' || h.xact = ANY (first) LOOP
-            BEGIN
-                IF pg_terminate_backend(r.pid) THEN
-                    said := said || format('ended a connection of table %s that held the '
-                        'link''s locks in a transaction it did not end', r.table_id);
+        FOR r IN SELECT * FROM link_lock_holders() LOOP
+            IF pg_terminate_backend(r.pid) THEN
+                line := format('ended a connection of table %s that %s', r.table_id, r.why);
+                said := said || line;
+                IF (SELECT count(*) FROM link_admin_log a WHERE a.what = 'stuck connection'
+                        AND a.detail LIKE format('ended a connection of table %s %%',
+                                                 r.table_id)
+                        AND a.recorded_at > clock_timestamp() - interval '1 minute')
+                   < {LINES_PER_MINUTE} THEN
+                    INSERT INTO link_admin_log (link, what, detail, reason)
+                    VALUES (p_link, 'stuck connection', line, format(
+                        'found by %s waiting for the link',
+                        coalesce('table ' || link_login_table(), session_user)));
                 END IF;
-            EXCEPTION WHEN insufficient_privilege THEN
-                said := said || format('could not end a connection of table %s that holds the '
-                    'link''s locks in a transaction it does not end: the link''s owner needs '
-                    'pg_signal_backend (docs/link.md, "Set-up")', r.table_id);
-            END;
+            END IF;
         END LOOP;
-        IF cardinality(said) = 0 THEN
-            RETURN NULL;
-        END IF;
-        INSERT INTO link_admin_log (link, what, detail, reason)
-            SELECT p_link, 'stuck connection', s, format('found by %s waiting for the link',
-                coalesce('table ' || link_login_table(), session_user)) FROM unnest(said) s;
-        RETURN array_to_string(said, '; ');
+        RETURN nullif(array_to_string(said, '; '), '');
     END $$
     """,
 )

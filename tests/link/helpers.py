@@ -27,8 +27,9 @@ from dealer_console.table_db import open_table_db
 from dealer_link import admin, server, server_schema
 from dealer_link.asker import HitAsker
 from dealer_link.audit import verify
+from dealer_link.pit import server as pit_server
 from dealer_link.sender import OutboxSender
-from tests.jackpot.conftest import add_staff
+from tests.jackpot.conftest import CARDS, add_staff
 from tests.round.helpers import deal, hands_with, set_all_house_way
 
 LINK = "wa-link"
@@ -216,3 +217,17 @@ def refused_and_unchanged(conn: server.Connection, attack: Callable[[], object],
         attack()
     assert link_state(conn) == before
     assert verify(conn) == []
+
+
+def casino_staff(conn: server.Connection) -> None:
+    """The casino's staff list on the server with the tables' test cards: the executive put
+    on by the administrator, the supervisor and a dealer on the executive's card."""
+    assert pit_server.apply(conn) is True
+    pit_server.set_staff(conn, executive_track=None, employee_id="X1", name="Ella Exec",
+                  role="executive", card_track=CARDS["executive"], enabled=True,
+                  reason="the casino's first executive")
+    for employee, name, role, key in (("S1", "Sam Super", "supervisor", "supervisor"),
+                                      ("D1", "Dee Dealer", "dealer", "dealer")):
+        pit_server.set_staff(conn, executive_track=CARDS["executive"], employee_id=employee,
+                      name=name, role=role, card_track=CARDS[key], enabled=True,
+                      reason="hired")

@@ -26,6 +26,7 @@ from tests.link.helpers import (
     LINK,
     SEVEN_SF,
     as_table,
+    casino_staff,
     init_link,
     link_state,
     open_linked,
@@ -41,20 +42,6 @@ STRANGER = "5000000000001=2912"
 """A card on no staff list (the tables' ``unknown`` card)."""
 
 
-def _casino_staff(conn: server.Connection) -> None:
-    """The casino's staff list on the server with the tables' test cards: the executive put
-    on by the administrator, the supervisor and a dealer on the executive's card."""
-    assert pit.apply(conn) is True
-    pit.set_staff(conn, executive_track=None, employee_id="X1", name="Ella Exec",
-                  role="executive", card_track=CARDS["executive"], enabled=True,
-                  reason="the casino's first executive")
-    for employee, name, role, key in (("S1", "Sam Super", "supervisor", "supervisor"),
-                                      ("D1", "Dee Dealer", "dealer", "dealer")):
-        pit.set_staff(conn, executive_track=CARDS["executive"], employee_id=employee,
-                      name=name, role=role, card_track=CARDS[key], enabled=True,
-                      reason="hired")
-
-
 @pytest.fixture
 def link(link_dsn: str) -> Iterator[tuple[server.Connection, server.Connection,
                                           server.Connection]]:
@@ -62,7 +49,7 @@ def link(link_dsn: str) -> Iterator[tuple[server.Connection, server.Connection,
     each table with a jackpot wager delivered (table-a round 1 seat 3, table-b round 5
     seat 2)."""
     conn = init_link(link_dsn)
-    _casino_staff(conn)
+    casino_staff(conn)
     admin.set_cards_on_server(conn, LINK, True, reason="cards read by the server")
     a, b = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
     for t, name, owed in ((a, "table-a", Owed(1, 1, 1, 3, 100, "t")),
@@ -184,7 +171,7 @@ def test_a_tables_hit_is_paid_on_the_card_its_supervisor_swiped(tmp_path: Path,
     """Through the table's own path: the swipe authorised at the table, the card handed to the
     server by the asker, the hit paid on the server's pass and recorded by the table."""
     conn = init_link(link_dsn)
-    _casino_staff(conn)
+    casino_staff(conn)
     admin.set_cards_on_server(conn, LINK, True, reason="cards read by the server")
     t = open_linked(tmp_path / "t1.db", "t1", link_dsn)
     try:
@@ -208,7 +195,7 @@ def test_a_table_whose_list_differs_from_the_casinos_is_refused(tmp_path: Path,
     """The table knows the card as S1's, the casino as nobody's: the server's reading wins,
     nothing is paid and the dealer reads why."""
     conn = init_link(link_dsn)
-    _casino_staff(conn)
+    casino_staff(conn)
     pit.set_staff(conn, executive_track=CARDS["executive"], employee_id="S1",
                   name="Sam Super", role="supervisor", card_track=None, enabled=False,
                   reason="left")
@@ -229,7 +216,7 @@ def test_an_asker_on_a_link_that_takes_ids_presents_no_card(link_dsn: str) -> No
     """Without the switch the cards are not read (nor written): the ids decide, as before."""
     conn = init_link(link_dsn)
     try:
-        _casino_staff(conn)
+        casino_staff(conn)
         t1 = as_table(link_dsn, "t1")
         server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, "t")])
         asker = HitAsker(table_dsn(link_dsn, "t1"), "t1")

@@ -41,7 +41,7 @@ def test_a_table_holding_the_meters_is_ended_and_the_others_go_on(tmp_path: Path
             waiting, LINK, "table-b", [Owed(5, 1, 1, 2, 100, "t")])))
         behind.start()
         with pytest.raises(LinkError, match="ended a connection of table table-a that held "
-                                            "the link's locks"):
+                                            "the link's locks in a transaction of its own"):
             t.sender.drain_once()
         behind.join(10)
         assert waited == [1]  # table-b's wager went through once table-a's lock was gone
@@ -51,7 +51,7 @@ def test_a_table_holding_the_meters_is_ended_and_the_others_go_on(tmp_path: Path
         log = admin.execute(b"SELECT what, detail, reason FROM link_admin_log "
                             b"WHERE what = 'stuck connection'").fetchall()
         assert log == [("stuck connection", "ended a connection of table table-a that held "
-                        "the link's locks in a transaction it did not end",
+                        "the link's locks in a transaction of its own",
                         "found by table t1 waiting for the link")]
         assert verify(admin) == []
     finally:
