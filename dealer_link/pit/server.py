@@ -21,6 +21,7 @@ from dealer_console.link.sql_base import ADMIN_ROLE
 from dealer_link.pit.report import DeviceState, TableReport
 from dealer_link.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
 from dealer_link.pit.sql import _KEY as KEY
+from dealer_link.pit.sql_cards import TURNS_MIGRATION, TURNS_SCHEMA
 from dealer_link.server import Connection, call, track_of
 from dealer_link.settings import LinkError, LinkRefused
 
@@ -38,7 +39,25 @@ def _quoted(role: str) -> str:
 
 def apply(conn: Connection) -> bool:
     """Apply the pit's schema once (recorded in ``link_migrations``, after the link's own);
-    True if it was applied now. Run by ``link init`` as the link's administrator."""
+    True if any of it was applied now. Run by ``link init`` as the link's administrator."""
+    first = _apply_first(conn)
+    return _apply_turns(conn) or first
+
+
+def _apply_turns(conn: Connection) -> bool:
+    """Migration ``pit_0002_card_turns`` (``sql_cards.TURNS_SCHEMA``)."""
+    with conn.transaction():
+        conn.execute(b"SELECT pg_advisory_xact_lock(1346982996)")  # "PITT"
+        if conn.execute("SELECT 1 FROM link_migrations WHERE name = %s",
+                        [TURNS_MIGRATION]).fetchone() is not None:
+            return False
+        for statement in TURNS_SCHEMA:
+            conn.execute(statement.encode())
+        conn.execute("INSERT INTO link_migrations (name) VALUES (%s)", [TURNS_MIGRATION])
+    return True
+
+
+def _apply_first(conn: Connection) -> bool:
     with conn.transaction():
         conn.execute(b"SELECT pg_advisory_xact_lock(1346982996)")  # "PITT"
         done = conn.execute("SELECT 1 FROM link_migrations WHERE name = %s",

@@ -13,7 +13,8 @@ staff list changed on a card the server checks, with the guesses at a card bound
   locked is recorded but does not count: the lock ends at the time it says.
 - **The trace is bounded too.** A refusal that does not count (made while locked, or before
   any card was read) is written at most :data:`FLOOD_PER_MINUTE` times a minute per login.
-- Attempts of one login are taken one at a time (an advisory lock on the login), so two
+- Attempts of one login are taken one at a time (since ``pit_0002_card_turns`` a lock on the
+  login's own row of ``pit_card_turns``, which no other login can take), so two
   swipes at once cannot both slip under the bound.
 """
 
@@ -341,3 +342,29 @@ CARD_SCHEMA: tuple[str, ...] = (
 """Created after ``pit_caller`` and ``pit_tag`` (``sql.py``'s ``SCHEMA`` ends with these)."""
 
 CARD_TABLES = ("pit_card_attempts", "pit_card_unlocks")
+
+
+# -- migration pit_0002: a login's turn at its card attempts, kept where only it can take it --
+
+TURNS_MIGRATION = "pit_0002_card_turns"
+_ADVISORY = "PERFORM pg_advisory_xact_lock(hashtext('pit card ' || session_user));"
+_GATE_V1 = next(s for s in CARD_SCHEMA if "CREATE FUNCTION pit_card_gate" in s)
+assert _ADVISORY in _GATE_V1, "pit_card_gate's turn is taken where pit_0002 expects it"
+TURNS_SCHEMA: tuple[str, ...] = (
+    """
+    CREATE TABLE pit_card_turns (
+        login text PRIMARY KEY
+    )
+    """,
+    "REVOKE ALL ON pit_card_turns FROM PUBLIC",
+    "ALTER TABLE pit_card_turns ENABLE ROW LEVEL SECURITY",
+    # the gate of pit_0001 with its turn taken on the login's own row: an advisory key is
+    # anyone's to take, and an outside review had one table's login hold another's, so that
+    # table's cards were never read (its linked hits held as maybe paid)
+    _GATE_V1.replace("CREATE FUNCTION pit_card_gate", "CREATE OR REPLACE FUNCTION pit_card_gate")
+    .replace(_ADVISORY, "INSERT INTO pit_card_turns (login) VALUES (session_user) "
+             "ON CONFLICT DO NOTHING;\n        PERFORM 1 FROM pit_card_turns "
+             "WHERE login = session_user FOR UPDATE;"),
+)
+"""Migration ``pit_0002_card_turns``: ``pit_card_gate`` serialises a login's card attempts on
+that login's row of ``pit_card_turns``, a table no login may touch but through the gate."""

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
+import pytest
 from psycopg.conninfo import conninfo_to_dict
 
 from dealer_console.jackpot_values.link_records import HitAsk, Owed
@@ -90,6 +91,36 @@ def test_a_holder_waiting_on_its_own_advisory_lock_is_ended(tmp_path: Path,
         stuck.close()
         t.close()
         adm.close()
+
+
+# -- a table's login stops another table's card reading (the pit's advisory key) ---------
+
+def test_a_table_login_cannot_block_another_tables_cards(link_dsn: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """pit_card_gate serialised a login's card attempts on an advisory key any login may
+    take: table-a took table-b's, and table-b's linked hit could never be paid (its asker's
+    present_card waited until its timeout: "no answer, it may have paid"). The turn is now
+    the login's own row of pit_card_turns (migration pit_0002_card_turns), which no login
+    touches but through the gate."""
+    monkeypatch.setattr("dealer_link.asker.ASK_TIMEOUT_S", 2)
+    conn = init_link(link_dsn)
+    casino_staff(conn)
+    admin.set_cards_on_server(conn, LINK, True, reason="cards read by the server")
+    a, b = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
+    server.contribute(b, LINK, "table-b", [Owed(5, 1, 1, 2, 100, "t")])
+    victim = _login(link_dsn, "table-b")
+    a.execute(b"SELECT pg_advisory_lock(hashtext('pit card ' || %s))", [victim])
+    asker = HitAsker(table_dsn(link_dsn, "table-b"), "table-b")
+    try:
+        answer = asker.answer(HitAsk(LINK, 5, 1, 2, ROYAL_100, "S1", None,
+                                     cards=(CARDS["supervisor"],)))
+        assert answer.hit is not None, (
+            f"table-b's honest hit, on its supervisor's real card, was not paid: "
+            f"failed={answer.failed!r}; stuck lines={_stuck_lines(conn)}")
+    finally:
+        asker.stop()
+        for one in (a, b, conn):
+            one.close()
 
 
 # -- link_admin_log flooded by one table's login --------------------------------------------
