@@ -103,7 +103,33 @@ def check_path(path: Path, *, must_exist: bool) -> bool:
         raise NotATableDatabase(f"{path}: is a folder, not a table database file")
     if not stat.S_ISREG(info.st_mode):
         raise NotATableDatabase(f"{path}: is not a regular file, so not a table database")
+    _check_companions(path)
     return True
+
+
+_COMPANIONS = (("-wal", "write-ahead log"), ("-shm", "shared-memory file"),
+               ("-journal", "rollback journal"))
+
+
+def _check_companions(path: Path) -> None:
+    """Refuse a folder or a device where SQLite keeps a file of the database's. An outside
+    review left a folder named ``table.db-wal`` (said to be a damaged database, whose advice,
+    restoring the last backup, loses rounds) and one named ``table.db-shm`` (the self-test
+    passed, then the console blamed a read-only folder)."""
+    for suffix, what in _COMPANIONS:
+        side = path.with_name(path.name + suffix)
+        try:
+            info = side.stat()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise StorageError(f"{side}: cannot reach the database's {what}: "
+                               f"{exc.strerror}") from None
+        if not stat.S_ISREG(info.st_mode):
+            raise StorageError(f"{side}: a {'folder' if stat.S_ISDIR(info.st_mode) else 'device'}"
+                               f" where the table database's {what} belongs, so the database "
+                               "cannot be opened; the database itself is not damaged: move "
+                               f"{side.name} out of the folder, then start again")
 
 
 def check_one_name(path: Path) -> None:
