@@ -156,12 +156,13 @@ def _give_to_folder_owner(db: Path) -> None:
     import stat
 
     from dealer_console.storage.anchor import journal_for
+    from dealer_console.storage.identity import SQLITE_COMPANIONS
     from dealer_console.storage.writer_lock import lock_path
 
     if os.geteuid() != 0:
         return
     folder = db.parent.stat()
-    for made in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"),
+    for made in (db, *(db.with_name(db.name + s) for s, _what in SQLITE_COMPANIONS),
                  journal_for(db), lock_path(db)):
         try:
             st = os.lstat(made)

@@ -21,6 +21,7 @@ from typing import Final
 from sqlite_utils import Database
 
 from dealer_console.cards import format_cards
+from dealer_console.controller.facts import DEALS_PER_BLOCK
 from dealer_console.controller.view import BenchView, TestResult
 from dealer_console.devices.bet_sensors import (
     BetSpotChanged,
@@ -48,7 +49,7 @@ IN_TEST_MODE: Final = "the table is in test mode"
 TEST_DEAL_HANDS: Final = 7
 CARDS_PER_HAND: Final = 7
 DECK: Final = 53
-TEST_DEAL_OFFSET: Final = 4096 * 8
+TEST_DEAL_OFFSET: Final = 4096 * DEALS_PER_BLOCK
 """A test deal's id is this far from the round's own deal ids (1-65535, eight per round), so
 neither the shuffler nor its driver, which remember the last eight deals, mistakes a coming
 round's deal for a test deal (``facts.deal_id_for`` keeps a round's late deals elsewhere)."""
@@ -77,7 +78,7 @@ def test_deal_id(round_id: int, session: int, deals_before: int) -> int:
     the shuffler remembers (every test deal had one id, so the shuffler answered the second
     with a status only and its hands never came)."""
     slot = (session % 256) * TEST_DEAL_SLOTS + deals_before % TEST_DEAL_SLOTS
-    return ((round_id - 1) * 8 + TEST_DEAL_OFFSET + slot) % 0xFFFF + 1
+    return ((round_id - 1) * DEALS_PER_BLOCK + TEST_DEAL_OFFSET + slot) % 0xFFFF + 1
 
 
 def log_entered(db: Database, employee: Employee) -> int:

@@ -28,6 +28,7 @@ from dealer_console.storage import compat, writer_lock
 from dealer_console.storage.failures import WriteFailed, explain
 from dealer_console.storage.identity import (
     APPLICATION_ID,
+    SQLITE_COMPANIONS,
     LaterSchema,
     NotATableDatabase,
     Schema,
@@ -235,7 +236,7 @@ def _create_whole(file: Path, schema: Schema) -> None:
     name, which no start could ever open again; a half-made file beside it is only a leftover,
     removed by the next start."""
     made = file.with_name(f".{file.name}.new")
-    for leftover in (made, *(Path(f"{made}{s}") for s in ("-wal", "-shm", "-journal"))):
+    for leftover in (made, *(Path(f"{made}{s}") for s, _what in SQLITE_COMPANIONS)):
         leftover.unlink(missing_ok=True)
     conn = sqlite3.connect(str(made), isolation_level=None, timeout=30.0)
     try:

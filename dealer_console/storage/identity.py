@@ -107,8 +107,9 @@ def check_path(path: Path, *, must_exist: bool) -> bool:
     return True
 
 
-_COMPANIONS = (("-wal", "write-ahead log"), ("-shm", "shared-memory file"),
-               ("-journal", "rollback journal"))
+SQLITE_COMPANIONS = (("-wal", "write-ahead log"), ("-shm", "shared-memory file"),
+                     ("-journal", "rollback journal"))
+"""The files SQLite keeps beside a database, by the suffix of their name."""
 
 
 def _check_companions(path: Path) -> None:
@@ -116,7 +117,7 @@ def _check_companions(path: Path) -> None:
     review left a folder named ``table.db-wal`` (said to be a damaged database, whose advice,
     restoring the last backup, loses rounds) and one named ``table.db-shm`` (the self-test
     passed, then the console blamed a read-only folder)."""
-    for suffix, what in _COMPANIONS:
+    for suffix, what in SQLITE_COMPANIONS:
         side = path.with_name(path.name + suffix)
         try:
             info = side.stat()
