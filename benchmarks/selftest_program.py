@@ -16,7 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from dealer_console.selftest.integrity import check_program, entry_digest, release_files
+from dealer_console.selftest.integrity import check_program
+from dealer_console.selftest.program_files import entry_digest, release_files
 from dealer_console.selftest.report import Report
 
 

@@ -16,7 +16,8 @@ from dealer_console.selftest.configuration import (
     check_profile,
 )
 from dealer_console.selftest.database import check_database
-from dealer_console.selftest.integrity import check_program, release_dir_of, system_root_of
+from dealer_console.selftest.integrity import check_program
+from dealer_console.selftest.program_files import release_dir_of, system_root_of
 from dealer_console.selftest.report import Report
 from dealer_console.selftest.system_files import check_system_files
 from dealer_console.selftest.table_anchor import TableAnchorError, current, problem

@@ -62,22 +62,18 @@ pip_in=("$python" -m pip --python "$release/bin/python" install -q --no-index --
 site="$release/lib/python3.11/site-packages"
 cp -r "$repo/config" "$site/config"
 find "$site/config" -name README.md -delete
-# the launcher: -I (no PYTHON* variables, no user site), -S (no .pth file is executed; the
-# environment's packages are added below), -B (no bytecode written), and bytecode read only
-# from the release's own bytecode/ folder (in the manifest), never from a __pycache__
-cat > "$release/bin/dealer-console" <<LAUNCHER
-#!$final/bin/python -BIS
-# The Dealer Console's launcher (installers/linux/build.sh).
-import os
-import sys
-
-release = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-sys.pycache_prefix = os.path.join(release, "bytecode")
-sys.path.append(os.path.join(release, "lib", "python3.11", "site-packages"))
-from dealer_console.cli import main
-
-sys.exit(main())
-LAUNCHER
+# the launcher (files/launcher.py, which says why each step): for gui and self-test it holds
+# every file of the release to the manifest before any package of the release is on the path,
+# with the two standard-library modules it runs first named by their digests here
+digest() { sha256sum "$1" | cut -d' ' -f1; }
+sed -e "s|@RELEASE@|$final|" \
+    -e "s|@PROGRAM_FILES_SHA256@|$(digest "$site/dealer_console/selftest/program_files.py")|" \
+    -e "s|@LOG_FILES_SHA256@|$(digest "$site/dealer_console/storage/log_files.py")|" \
+    "$here/files/launcher.py" > "$release/bin/dealer-console"
+chmod 0755 "$release/bin/dealer-console"
+if grep -q '@[A-Z_]*@' "$release/bin/dealer-console"; then
+  echo "build.sh: the launcher has a place not filled in" >&2; exit 1
+fi
 install -m 0755 "$here/files/dealer-console-kiosk" "$release/bin/dealer-console-kiosk"
 mkdir -p "$release/system"
 for f in dealer-console.service sway.conf 70-dealer-console.rules console.env; do

@@ -29,7 +29,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -131,11 +131,12 @@ def _windows(tree: dict[str, object]) -> Iterator[tuple[str, dict[str, object]]]
 
 
 def _kiosk(work: Path, deb: Path, service_user: pwd.struct_passwd,
-           environ: dict[str, str | None] | None = None
+           environ: dict[str, str | None] | None = None,
+           tamper: Callable[[Path], object] | None = None
            ) -> tuple[Path, socket.socket, subprocess.Popen[bytes]]:
     """The package installed by dpkg in ``work/root`` as on a table PC, and sway started as
-    the unit would start it (``environ`` changes the unit's environment): the runtime
-    folder, the notify socket and sway."""
+    the unit would start it (``environ`` changes the unit's environment; ``tamper`` is done
+    to the installed root first): the runtime folder, the notify socket and sway."""
     root = new_root(work / "root")
     root.chmod(0o755)
     dpkg(root, "-i", str(deb))
@@ -153,6 +154,8 @@ def _kiosk(work: Path, deb: Path, service_user: pwd.struct_passwd,
         for path in [root / own, *(root / own).rglob("*")]:
             os.chown(path, uid, gid)
     os.chown(root / "etc/dealer-console/audit.key", uid, gid)
+    if tamper is not None:
+        tamper(root)
     runtime = work / "run"
     runtime.mkdir(mode=0o700)
     os.chown(runtime, uid, gid)
@@ -279,6 +282,17 @@ def _swaynag(until: float) -> str:
         time.sleep(0.2)
 
 
+def _plant(marks: Path) -> Callable[[Path], object]:
+    """A module dropped into the release where an import finds it (sqlite-utils imports
+    ``sqlite_dump`` when it is there), which would leave a mark and remove itself."""
+    def plant(root: Path) -> None:
+        site = next((root / "opt/dealer-console/releases").glob("*/lib/python3.11/site-packages"))
+        (site / "sqlite_dump.py").write_text(
+            f"import os, pathlib\npathlib.Path({str(marks / 'ran')!r}).write_text('ran')\n"
+            "os.remove(__file__)\niterdump = None\n")
+    return plant
+
+
 @pytest.mark.parametrize(("profile", "reason"), [
     ("washington-face-upp", "unknown profile 'washington-face-upp'"),
     (None, "DEALER_CONSOLE_PROFILE is not set"),
@@ -304,6 +318,36 @@ def test_a_console_that_cannot_start_shows_why_and_is_not_restarted(
         shown = _swaynag(until=time.monotonic() + 30)
         assert "Table closed: the console cannot start: " in shown
         assert reason in shown
+    finally:
+        if sway is not None and sway.poll() is None:
+            os.killpg(sway.pid, signal.SIGKILL)
+            sway.wait(timeout=30)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_code_dropped_into_the_release_never_runs_and_the_table_stays_closed(
+        deb: Path, service_user: pwd.struct_passwd) -> None:
+    """The launcher holds the release to its manifest before any of its packages is on the
+    path: the dropped module never runs (it would have removed itself before the self-test
+    looked), the screen and systemd say why, and the self-test log keeps it."""
+    work = Path(tempfile.mkdtemp(prefix="kiosk-"))
+    work.chmod(0o755)
+    marks = work / "marks"
+    marks.mkdir(mode=0o777)
+    marks.chmod(0o777)  # the service user's module could write here
+    sway = None
+    try:
+        _runtime, notify, sway = _kiosk(work, deb, service_user, tamper=_plant(marks))
+        told = _datagrams(notify, "READY=1", 120, sway)
+        ready = [t for t in told if "READY=1" in t]
+        assert ready, (told, _stderr(sway))
+        reason = "program: not in the manifest: lib/python3.11/site-packages/sqlite_dump.py"
+        assert "STATUS=table closed: self-test failed, table not opened: " + reason in ready[0]
+        assert reason in _swaynag(until=time.monotonic() + 30)
+        assert not (marks / "ran").exists()
+        log = work / "root/var/log/dealer-console/self-test.log"
+        assert "FAIL  program: not in the manifest: lib/python3.11/site-packages/" \
+            "sqlite_dump.py" in log.read_text()
     finally:
         if sway is not None and sway.poll() is None:
             os.killpg(sway.pid, signal.SIGKILL)

@@ -70,6 +70,44 @@ def test_a_pth_file_dropped_into_site_packages_fails_and_is_never_run(
     assert not marker.exists()  # the launcher (-S) never executes a .pth file
 
 
+HIDING = """import os, pathlib
+pathlib.Path({marker!r}).write_text("ran")
+os.remove(__file__)  # and gone before anything looks
+iterdump = None
+"""
+
+
+def test_a_module_an_import_would_find_never_runs_and_is_named(installed: Installed,
+                                                                tmp_path: Path) -> None:
+    """An outside review dropped ``sqlite_dump.py`` into site-packages (sqlite-utils imports
+    it when it is there): it ran before the self-test and removed itself, and the program
+    item passed. The launcher now holds the files to the manifest before the release's
+    packages are on the path: the module never runs, the failure names it, and ``--log``
+    keeps it."""
+    marker = tmp_path / "dump-ran"
+    log = tmp_path / "self-test.log"
+    with tampered(installed.site / "sqlite_dump.py", HIDING.format(marker=str(marker))):
+        done = installed.self_test("--log", str(log))
+        assert (installed.site / "sqlite_dump.py").exists()
+    assert not marker.exists()
+    assert "not in the manifest: " + SITE + "sqlite_dump.py" in failing(done, "program")
+    assert "SELF-TEST FAILED" in done.stdout
+    assert "FAIL  program: not in the manifest: " + SITE + "sqlite_dump.py" in log.read_text()
+
+
+def test_the_file_check_itself_changed_is_refused_before_it_runs(installed: Installed,
+                                                                  tmp_path: Path) -> None:
+    """The launcher runs the check only when its file has the digest the build wrote into
+    the launcher: a check changed to pass everything never runs."""
+    marker = tmp_path / "check-ran"
+    check = installed.site / "dealer_console/selftest/program_files.py"
+    with tampered(check, append=f"\nimport pathlib; pathlib.Path({str(marker)!r}).touch()\n"):
+        done = installed.self_test()
+    assert not marker.exists()
+    assert "changed: " + SITE + "dealer_console/selftest/program_files.py (the file check " \
+        "itself)" in failing(done, "program")
+
+
 @pytest.mark.parametrize("name", ["serial/serialposix.py", "PySide6/__init__.py"])
 def test_a_changed_dependency_file_fails(installed: Installed, name: str) -> None:
     with tampered(installed.site / name, append="\nimport os  # changed at the table\n"):

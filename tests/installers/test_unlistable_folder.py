@@ -1,4 +1,4 @@
-"""The self-test's walk of the release names a folder it cannot list (``integrity.
+"""The self-test's walk of the release names a folder it cannot list (``program_files.
 release_files``): an outside review added a package in a folder of mode 0711, which Python
 imports from (it finds a file by its name) but a walk as the service user passed by without a
 word, so the program item passed with code added to the release."""
@@ -17,7 +17,7 @@ import pytest
 from tests.installers.conftest import REPO
 
 WALK = ("import sys; from pathlib import Path; "
-        "from dealer_console.selftest.integrity import release_files; "
+        "from dealer_console.selftest.program_files import release_files; "
         "found, unread = release_files(Path(sys.argv[1]), Path(sys.argv[1]) / 'manifest'); "
         "print(sorted(found)); print(unread)")
 
