@@ -4,7 +4,7 @@
 # at it), the unit in /usr/lib/systemd/system, the configuration in /etc/dealer-console.
 # docs/install.md walks a technician through it.
 #
-#   sudo /usr/share/dealer-console/install.sh [--profile NAME] [--root DIR]
+#   sudo /usr/share/dealer-console/install.sh [--profile NAME] [--root DIR] [--as-user NAME]
 #
 # It makes the service user, the audit key (once), backs up the table database, applies its
 # migrations and anchors it (table-db anchor, once), prunes old backups (the newest $keep_backups are kept), and on a running
@@ -12,15 +12,22 @@
 # --root DIR acts on the tree in DIR instead of / (dpkg --root, image builds, tests): the
 # steps that act on the running system (service user, ownership, systemctl, udevadm) are then
 # left out and said so.
+# The database steps (backup, migrations) run as the service user, never as root: the
+# database's folder is that user's, and SQLite opens files there by name, so a link the user
+# left there would be written through as root (an outside review's finding). --as-user NAME
+# names that user for a --root install (an image whose user exists, the tests); a live
+# install always uses dealer-console.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root=/
 profile=""
+as_user=""
 keep_backups=10
 while (($#)); do
   case "$1" in
     --root) root="$2"; shift 2 ;;
     --profile) profile="$2"; shift 2 ;;
+    --as-user) as_user="$2"; shift 2 ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -42,6 +49,14 @@ user=dealer-console
 [ -x "$release/bin/python" ] || fail "$release is not there: install the package"
 # the launcher's own way (its first line names the final path, which is elsewhere under --root)
 console() { "$release/bin/python" -BIS "$release/bin/dealer-console" "$@"; }
+# the same, as the user who owns the database's folder (from /, a folder every user may enter)
+as_owner() {
+  if [ -n "$as_user" ]; then
+    (cd / && runuser -u "$as_user" -- "$release/bin/python" -BIS "$release/bin/dealer-console" "$@")
+  else
+    console "$@"
+  fi
+}
 
 # 1. the service user, in the groups that reach input and the GPU (its session's logind
 #    hands them over too); the serial adapters and the keypad are its own by the udev rules,
@@ -54,12 +69,22 @@ if ((live)); then
   for group in input video render; do
     getent group "$group" >/dev/null && usermod -aG "$group" "$user"
   done
+  as_user="$user"
 else
   say "--root: service user $user not made (make it on the table PC)"
+fi
+if [ -n "$as_user" ] && ! id "$as_user" >/dev/null 2>&1; then
+  fail "--as-user $as_user: no such user"
 fi
 
 # 2. the profile (when given) and the audit key (made once, never replaced)
 mkdir -p "$etc" "$data/backups" "$logs"
+if [ -n "$as_user" ]; then
+  # the data and the logs are the service user's, before the steps it runs there (chown -R
+  # changes a link itself, never what it points at)
+  chown -R "$as_user:$as_user" "$data" "$logs"
+  chmod 0750 "$data" "$logs"
+fi
 if [ -n "$profile" ]; then
   sed -i "s|^DEALER_CONSOLE_PROFILE=.*|DEALER_CONSOLE_PROFILE=$profile|" "$etc/console.env"
 fi
@@ -71,8 +96,8 @@ say "release $version in $release"
 db="$data/table.db"
 if [ -e "$db" ]; then
   copy="$data/backups/table-before-$version-$(date -u +%Y%m%dT%H%M%SZ).db"
-  console backup --db "$db" --to "$copy"
-  console upgrade-db --db "$db"
+  as_owner backup --db "$db" --to "$copy"
+  as_owner upgrade-db --db "$db"
   # which database this table keeps, outside its folder (a database from before anchors)
   console table-db anchor --db "$db" --anchor "$etc/table-db.anchor" \
     || say "the table database is not anchored: the self-test will say why (docs/install.md)"
@@ -82,10 +107,10 @@ ls -1t "$data/backups" | { grep -E '^table-before-.*\.db$' || true; } | tail -n 
   | while read -r old; do rm -f "$data/backups/$old"; say "pruned old backup $old"; done
 
 # 4. the running system: ownership, the devices, the time, the service
+if [ -n "$as_user" ]; then
+  chown "$as_user:$as_user" "$etc/audit.key" && chmod 0600 "$etc/audit.key"  # its reader only
+fi
 if ((live)); then
-  chown -R "$user:$user" "$data" "$logs"
-  chmod 0750 "$data" "$logs"
-  chown "$user:$user" "$etc/audit.key" && chmod 0600 "$etc/audit.key"  # its reader only
   udevadm control --reload && udevadm trigger --subsystem-match=tty --subsystem-match=usb || true
   systemctl daemon-reload
   systemctl enable --now systemd-timesyncd 2>/dev/null || say "no systemd-timesyncd: keep the clock synchronised with chrony or ntpsec"

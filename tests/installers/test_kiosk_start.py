@@ -148,12 +148,11 @@ def _kiosk(work: Path, deb: Path, service_user: pwd.struct_passwd,
                     "--anchor", str(root / "etc/dealer-console/table-db.anchor"), "SIM-X1",
                     "Sim Executive"], input=";5000200000001=2912?\n", text=True,
                    check=True, capture_output=True, timeout=120)
+    # the package's install step again, as on an update, with the service user (a live
+    # install's own): the backup and the migrations run as that user, who then owns the data
+    subprocess.run(["bash", str(root / "usr/share/dealer-console/install.sh"), "--root",
+                    str(root), "--as-user", USER], check=True, capture_output=True, timeout=300)
     uid, gid = service_user.pw_uid, service_user.pw_gid
-    # what install.sh does to ownership on a live system (left out with --root)
-    for own in ("var/lib/dealer-console", "var/log/dealer-console"):
-        for path in [root / own, *(root / own).rglob("*")]:
-            os.chown(path, uid, gid)
-    os.chown(root / "etc/dealer-console/audit.key", uid, gid)
     if tamper is not None:
         tamper(root)
     runtime = work / "run"
@@ -201,6 +200,9 @@ def test_the_installed_console_starts_full_screen_under_the_kiosk(
     sway = None
     try:
         runtime, notify, sway = _kiosk(work, deb, service_user)
+        # the install step's backup was written by the service user, not root
+        [backup] = (work / "root/var/lib/dealer-console/backups").glob("table-before-*.db")
+        assert backup.stat().st_uid == service_user.pw_uid
         told = _datagrams(notify, "READY=1", 120, sway)
         assert any("READY=1" in t for t in told), (told, _stderr(sway))
         ready = next(t for t in told if "READY=1" in t)

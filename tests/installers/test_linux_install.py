@@ -376,3 +376,15 @@ def test_an_older_package_over_a_later_database_is_refused_before_anything_chang
     finally:
         for leftover in [*db.parent.glob("table.db*"), *(db.parent / "backups").glob("*")]:
             leftover.unlink(missing_ok=True)
+
+
+def test_the_install_step_refuses_a_database_owner_who_does_not_exist(installed: Installed
+                                                                     ) -> None:
+    """``--as-user`` names who runs the database steps (a live install: the service user);
+    a name that is no user stops the step before it changes anything."""
+    done = subprocess.run(["bash", str(installed.root / "usr/share/dealer-console/install.sh"),
+                           "--root", str(installed.root), "--as-user", "no-such-user-here"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "install.sh: --as-user no-such-user-here: no such user" in done.stderr
+    assert "release 0.1.0" not in done.stdout
