@@ -13,6 +13,11 @@ Where each figure comes from (``docs/reports.md`` says the same for a supervisor
   banker together;
 - commission: the charge lines of settlement; fees: the collection fees and rake taken at
   START GAME (the ``fees`` table);
+- the house's result: what the house won or lost on the settlement lines. Two kinds of line
+  are apart (an outside review found both in the figures): a dealer tip bet (Oxford Downs) is
+  the dealers' money, so not drop, and what a won one puts in the toke box is not the
+  house's; the house's own wager against a player banker (Catfish Bend) is the house playing,
+  so not drop or paid out, and its result is the house's;
 - misdeals, interventions (as the round recorded them), the card swipes with what each was
   for (``employee_log``) and the confirmed jackpot hits of the range's rounds;
 - a jackpot award backed out in the range is its own line (who, when, why): the meter took
@@ -89,6 +94,12 @@ class ShiftReport:
     jackpots: tuple[JackpotAward, ...]
     back_outs: tuple[BackOutFacts, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    tip_bets_cents: int = 0
+    """Dealer tip bets (Oxford Downs): the dealers' money once won, so not in the drop."""
+    tokes_cents: int = 0
+    """What the won tip bets put in the toke box: each stake and its win."""
+    house_wagers_cents: int = 0
+    """The house's result on its own wagers against a player banker (Catfish Bend)."""
 
     @property
     def backed_out(self) -> int:
@@ -132,6 +143,18 @@ class ShiftReport:
         return sum(j.cents for j in self.jackpots)
 
 
+HOUSE_WAGER = "house_wager"
+TIPS = "tips"
+
+
+def tokes_of(outcome: str, staked: int) -> int:
+    """What a dealer tip bet puts in the toke box: when its hand wins, its stake and the
+    even-money win the banker pays on it; else nothing (Oxford Downs, "Dealer Tip Bets").
+    A settlement line counts both in ``house_delta`` (everything that is neither the bettor's
+    nor the banker's), so the report takes them out of the house's result."""
+    return 2 * staked if outcome == "win" else 0
+
+
 def kind_group(kind: str) -> str:
     """A settlement line's kind as the report groups it: a second line of a kind (``base#2``)
     with the first, every backline bettor as backline, every jackpot award as one."""
@@ -173,7 +196,7 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
     done = [rid for rid, st in status.items() if st == "complete"]
     drop: Counter[str] = Counter()
     paid: Counter[str] = Counter()
-    commission = house = 0
+    commission = house = tip_bets = tokes = house_wagers = 0
     fees: Counter[str] = Counter()
     misdeals: Counter[str] = Counter()
     interventions: list[Intervention] = []
@@ -182,11 +205,21 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
         for kind, outcome, staked, returned, house_delta in db.execute(
                 "SELECT kind, outcome, staked_cents, returned_cents, house_delta_cents"
                 " FROM settlement_lines WHERE round_id = ? ORDER BY line_no", [rid]):
+            group = kind_group(kind)
+            if group == HOUSE_WAGER:  # the house is the player here: its money, not a drop
+                house_wagers += returned - staked
+                house += house_delta + returned - staked
+                continue
+            if group == TIPS:  # the toke box's money once won, never the house's
+                toke = tokes_of(outcome, staked)
+                tip_bets += staked
+                tokes += toke
+                house += house_delta - toke  # the line keeps the toke box with the house
+                continue
             house += house_delta
             if outcome == "charge":
                 commission += staked
                 continue
-            group = kind_group(kind)
             if staked:
                 drop[group] += staked
             if returned:
@@ -227,7 +260,8 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
         house_result_cents=house + sum(b.amount_cents for b in outs),
         misdeals=dict(sorted(misdeals.items())),
         interventions=tuple(interventions), swipes=swipes, jackpots=tuple(jackpots),
-        back_outs=outs)
+        back_outs=outs, tip_bets_cents=tip_bets, tokes_cents=tokes,
+        house_wagers_cents=house_wagers)
 
 
 def _has_table(db: Database, name: str) -> bool:
@@ -279,6 +313,12 @@ def summary_lines(report: ShiftReport) -> list[tuple[str, str]]:
         ("Commission", format_cents(report.commission_cents)),
         *((f"Fees: {kind_title(k)}", format_cents(v)) for k, v in report.fees.items()),
         ("Fees in all", format_cents(report.fees_cents)),
+        *((("Dealer tip bets (not in the drop)", format_cents(report.tip_bets_cents)),
+           ("To the toke box", format_cents(report.tokes_cents)))
+          if report.tip_bets_cents else ()),
+        *((("House's own wagers against a player banker",
+            format_cents(report.house_wagers_cents, sign=True)),)
+          if report.house_wagers_cents else ()),
         ("House's result", format_cents(report.house_result_cents, sign=True)),
         ("Misdeals", str(report.misdeal_count) + (
             " (" + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in report.misdeals.items())

@@ -62,6 +62,8 @@ def _expected(db: TableDatabase, start: str, end: str) -> dict[str, int]:
         if rid not in done:
             continue
         for line in p["lines"]:  # type: ignore[attr-defined]
+            if line["kind"].split("#")[0] in ("house_wager", "tips"):
+                continue  # the house playing, the dealers' tips: neither is drop
             if line["outcome"] == "charge":
                 out["commission"] += line["staked"]
             else:
@@ -82,6 +84,23 @@ def _expected(db: TableDatabase, start: str, end: str) -> dict[str, int]:
     return out
 
 
+def _house_by_what_the_others_lost(db: TableDatabase, rounds: set[int]) -> int:
+    """The house's result from everyone else's (not from the lines' house column): every cent
+    the players and a player banker lost went to the house or, for a won tip bet, to the
+    toke box (its stake and the even-money win)."""
+    others = toke_box = 0
+    for rid in rounds:
+        for kind, outcome, staked, returned, banker in db.execute(
+                "SELECT kind, outcome, staked_cents, returned_cents, banker_delta_cents"
+                " FROM settlement_lines WHERE round_id = ?", [rid]):
+            if kind.split("#")[0] != "house_wager":  # that line's bettor is the house
+                others += returned - staked
+            others += banker  # the banker's side of the line
+            if kind.split("#")[0] == "tips" and outcome == "win":
+                toke_box += 2 * staked
+    return -others - toke_box
+
+
 def _figures(report: ShiftReport) -> dict[str, int]:
     return {"drop": report.drop_cents, "paid": report.paid_cents,
             "commission": report.commission_cents, "fees": report.fees_cents,
@@ -95,6 +114,11 @@ def test_the_report_agrees_with_the_event_log(shift: TableDatabase) -> None:
     report = shift_report(shift, start, end)
     assert _figures(report) == _expected(shift, start, end)
     assert report.first_round == 6 and report.last_round == 30
+    played = set(range(6, 31)) - set(report.rounds_open)
+    played = {r for r in played if shift.execute("SELECT status FROM rounds WHERE round_id = ?",
+                                                 [r]).fetchone()[0] == "complete"}
+    assert report.house_result_cents - report.backed_out_cents == \
+        _house_by_what_the_others_lost(shift, played)
     assert report.hold_cents == report.drop_cents - report.paid_cents
     assert all(isinstance(v, int) for v in (*report.drop.values(), *report.paid.values()))
 

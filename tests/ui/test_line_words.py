@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dealer_console.round import commands as c
 from dealer_console.round.state import Line, Phase
+from dealer_console.round.table import Table
 from tests.round.helpers import deal, hands_with, make_table, set_all_house_way
 from ui.words import line_words
 
@@ -18,7 +19,12 @@ HANDS = {1: "3c 4d 6h 8s 9c Jd 2h",  # the designated player's, set the House Wa
 
 
 def oxford_tips_lines(tmp_path: Path) -> list[Line]:
-    """Seat 1 banks; seats 2 and 3 bet with a tip bet each; every hand the House Way."""
+    return list(oxford_tips_round(tmp_path).state.plan)
+
+
+def oxford_tips_round(tmp_path: Path) -> Table:
+    """Seat 1 banks; seat 2 bets $20 with a $5 tip bet, seat 3 $10 with a $3 one; every hand
+    the House Way (seat 2 beats the banker, seat 3 loses); the round at its settlement."""
     t = make_table(tmp_path, "oxford-downs-face-up")
     while t.state.phase is Phase.BANKER and t.state.offer_seat != 1:
         t.handle(c.DeclineBank(t.state.offer_seat))
@@ -32,7 +38,7 @@ def oxford_tips_lines(tmp_path: Path) -> list[Line]:
     deal(t, hands_with({order.index(seat): cards for seat, cards in HANDS.items()}, seed=1))
     t.handle(c.RemainingCards(4))
     set_all_house_way(t)
-    return list(t.state.plan)
+    return t
 
 
 def test_a_won_tip_bet_tells_the_dealer_to_pay_it_into_the_toke_box(tmp_path: Path) -> None:
