@@ -28,7 +28,7 @@ while (($#)); do
     --root) root="$2"; shift 2 ;;
     --profile) profile="$2"; shift 2 ;;
     --as-user) as_user="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -89,6 +89,9 @@ if [ -n "$profile" ]; then
   sed -i "s|^DEALER_CONSOLE_PROFILE=.*|DEALER_CONSOLE_PROFILE=$profile|" "$etc/console.env"
 fi
 [ -e "$etc/audit.key" ] || console audit init-key --key "$etc/audit.key" >/dev/null
+if [ -n "$as_user" ]; then
+  chown "$as_user:$as_user" "$etc/audit.key" && chmod 0600 "$etc/audit.key"  # its reader only
+fi
 say "release $version in $release"
 
 # 3. an existing table database: a verified backup, then its migrations (the package's
@@ -107,9 +110,6 @@ ls -1t "$data/backups" | { grep -E '^table-before-.*\.db$' || true; } | tail -n 
   | while read -r old; do rm -f "$data/backups/$old"; say "pruned old backup $old"; done
 
 # 4. the running system: ownership, the devices, the time, the service
-if [ -n "$as_user" ]; then
-  chown "$as_user:$as_user" "$etc/audit.key" && chmod 0600 "$etc/audit.key"  # its reader only
-fi
 if ((live)); then
   udevadm control --reload && udevadm trigger --subsystem-match=tty --subsystem-match=usb || true
   systemctl daemon-reload
