@@ -147,12 +147,16 @@ HOUSE_WAGER = "house_wager"
 TIPS = "tips"
 
 
-def tokes_of(outcome: str, staked: int) -> int:
-    """What a dealer tip bet puts in the toke box: when its hand wins, its stake and the
-    even-money win the banker pays on it; else nothing (Oxford Downs, "Dealer Tip Bets").
-    A settlement line counts both in ``house_delta`` (everything that is neither the bettor's
-    nor the banker's), so the report takes them out of the house's result."""
-    return 2 * staked if outcome == "win" else 0
+def tokes_of(outcome: str, staked: int, house_delta: int, player_banked: bool) -> int:
+    """What a dealer tip bet put in the toke box (Oxford Downs, "Dealer Tip Bets"): when its
+    hand won, its stake and the even-money win the banker paid on it; else nothing. A
+    settlement line keeps in its house column everything that is neither the bettor's nor
+    the banker's: under a player banker that is the toke box alone (the stake, and what the
+    bank covered of the win, maybe less than all of it); under the house, the house's payment
+    nets out of it, and the house pays the whole win."""
+    if outcome != "win":
+        return 0
+    return house_delta if player_banked else 2 * staked
 
 
 def kind_group(kind: str) -> str:
@@ -202,6 +206,8 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
     interventions: list[Intervention] = []
     jackpots: list[JackpotAward] = []
     for rid in done:
+        player_banked = db.execute("SELECT banker_kind FROM rounds WHERE round_id = ?",
+                                   [rid]).fetchone()[0] == "player"
         for kind, outcome, staked, returned, house_delta in db.execute(
                 "SELECT kind, outcome, staked_cents, returned_cents, house_delta_cents"
                 " FROM settlement_lines WHERE round_id = ? ORDER BY line_no", [rid]):
@@ -211,7 +217,7 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
                 house += house_delta + returned - staked
                 continue
             if group == TIPS:  # the toke box's money once won, never the house's
-                toke = tokes_of(outcome, staked)
+                toke = tokes_of(outcome, staked, house_delta, player_banked)
                 tip_bets += staked
                 tokes += toke
                 house += house_delta - toke  # the line keeps the toke box with the house

@@ -84,12 +84,14 @@ def _expected(db: TableDatabase, start: str, end: str) -> dict[str, int]:
     return out
 
 
-def _house_by_what_the_others_lost(db: TableDatabase, rounds: set[int]) -> int:
+def house_by_what_the_others_lost(db: TableDatabase, rounds: set[int]) -> int:
     """The house's result from everyone else's (not from the lines' house column): every cent
     the players and a player banker lost went to the house or, for a won tip bet, to the
-    toke box (its stake and the even-money win)."""
+    toke box: its stake and the win paid on it (by a player banker, what its bank covered;
+    by the house, even money)."""
     others = toke_box = 0
     for rid in rounds:
+        [(banker_kind,)] = db.execute("SELECT banker_kind FROM rounds WHERE round_id = ?", [rid])
         for kind, outcome, staked, returned, banker in db.execute(
                 "SELECT kind, outcome, staked_cents, returned_cents, banker_delta_cents"
                 " FROM settlement_lines WHERE round_id = ?", [rid]):
@@ -97,7 +99,7 @@ def _house_by_what_the_others_lost(db: TableDatabase, rounds: set[int]) -> int:
                 others += returned - staked
             others += banker  # the banker's side of the line
             if kind.split("#")[0] == "tips" and outcome == "win":
-                toke_box += 2 * staked
+                toke_box += staked + (-banker if banker_kind == "player" else staked)
     return -others - toke_box
 
 
@@ -118,7 +120,7 @@ def test_the_report_agrees_with_the_event_log(shift: TableDatabase) -> None:
     played = {r for r in played if shift.execute("SELECT status FROM rounds WHERE round_id = ?",
                                                  [r]).fetchone()[0] == "complete"}
     assert report.house_result_cents - report.backed_out_cents == \
-        _house_by_what_the_others_lost(shift, played)
+        house_by_what_the_others_lost(shift, played)
     assert report.hold_cents == report.drop_cents - report.paid_cents
     assert all(isinstance(v, int) for v in (*report.drop.values(), *report.paid.values()))
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from dealer_console.reports.shift import shift_report, summary_lines
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
+from tests.reports.test_shift import house_by_what_the_others_lost
 from tests.round.helpers import (
     bet_all,
     deal,
@@ -36,10 +37,24 @@ def test_a_won_tip_bet_goes_to_the_toke_box_not_the_house(tmp_path: Path) -> Non
     # the banker paid $20 and $5 and took $10 and $3; the toke box has $5 and $5
     assert (report.tip_bets_cents, report.tokes_cents) == (800, 1000)
     assert report.house_result_cents == 0  # the designated player banks: the house plays not
+    assert house_by_what_the_others_lost(t.db, {1}) == 0
     assert report.drop == {"base": 3000} and report.paid == {"base": 4000}
     rows = dict(summary_lines(report))
     assert rows["Dealer tip bets (not in the drop)"] == "$8.00"
     assert rows["To the toke box"] == "$10.00"
+
+
+def test_a_tip_bet_s_win_the_bank_cannot_cover_is_not_in_the_toke_box(tmp_path: Path) -> None:
+    """The designated player banks $22: seat 2's $20 win takes $20 of it, so of the tip bet's
+    $5 win only $2 is covered; the toke box has the $5 stake and those $2."""
+    t = oxford_tips_round(tmp_path, bank=2200)
+    plan = {(line.seat, line.kind): line for line in t.state.plan}
+    assert plan[(2, "tips")].banker_delta == -200
+    settle_all(t)
+    t.handle(c.EndGame())
+    report = shift_report(t.db, *ALL_TIME)
+    assert report.tokes_cents == 700
+    assert report.house_result_cents == 0 == house_by_what_the_others_lost(t.db, {1})
 
 
 def test_the_house_wager_against_a_player_banker_is_the_houses(tmp_path: Path) -> None:

@@ -22,13 +22,13 @@ def oxford_tips_lines(tmp_path: Path) -> list[Line]:
     return list(oxford_tips_round(tmp_path).state.plan)
 
 
-def oxford_tips_round(tmp_path: Path) -> Table:
+def oxford_tips_round(tmp_path: Path, bank: int = 10000) -> Table:
     """Seat 1 banks; seat 2 bets $20 with a $5 tip bet, seat 3 $10 with a $3 one; every hand
     the House Way (seat 2 beats the banker, seat 3 loses); the round at its settlement."""
     t = make_table(tmp_path, "oxford-downs-face-up")
     while t.state.phase is Phase.BANKER and t.state.offer_seat != 1:
         t.handle(c.DeclineBank(t.state.offer_seat))
-    t.handle(c.AcceptBank(1, 10000))
+    t.handle(c.AcceptBank(1, bank))
     for seat, kind, cents in ((2, "base", 2000), (2, "tips", 500), (3, "base", 1000),
                               (3, "tips", 300)):
         t.handle(c.PlaceWager(seat, kind, cents))
