@@ -94,7 +94,13 @@ not check: only ``gui`` and ``self-test`` do)."""
 
 def listed(kind: str, names: list[str] | tuple[str, ...]) -> str:
     more = f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
-    return f"{kind}: {', '.join(names[:SHOWN])}{more}"
+    return f"{kind}: {', '.join(shown(n) for n in names[:SHOWN])}{more}"
+
+
+def shown(name: str) -> str:
+    """A file's name as text that can be printed and logged: bytes that are not UTF-8 (a
+    name made to break the refusal, an outside review found) as ``\\xff`` escapes."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def read_manifest(path: Path) -> Manifest:

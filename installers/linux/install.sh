@@ -82,7 +82,7 @@ mkdir -p "$etc" "$data/backups" "$logs"
 if [ -n "$as_user" ]; then
   # the data and the logs are the service user's, before the steps it runs there (chown -R
   # changes a link itself, never what it points at)
-  chown -R "$as_user:$as_user" "$data" "$logs"
+  chown -R "$as_user:" "$data" "$logs"  # and the user's own group
   chmod 0750 "$data" "$logs"
 fi
 if [ -n "$profile" ]; then
@@ -90,7 +90,7 @@ if [ -n "$profile" ]; then
 fi
 [ -e "$etc/audit.key" ] || console audit init-key --key "$etc/audit.key" >/dev/null
 if [ -n "$as_user" ]; then
-  chown "$as_user:$as_user" "$etc/audit.key" && chmod 0600 "$etc/audit.key"  # its reader only
+  chown "$as_user:" "$etc/audit.key" && chmod 0600 "$etc/audit.key"  # its reader only
 fi
 say "release $version in $release"
 

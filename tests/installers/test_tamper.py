@@ -9,6 +9,7 @@ poisoned bytecode in ``__pycache__``, the launcher changed, the kiosk script swi
 from __future__ import annotations
 
 import hashlib
+import os
 import py_compile
 import subprocess
 import sys
@@ -106,6 +107,65 @@ def test_the_file_check_itself_changed_is_refused_before_it_runs(installed: Inst
     assert not marker.exists()
     assert "changed: " + SITE + "dealer_console/selftest/program_files.py (the file check " \
         "itself)" in failing(done, "program")
+
+
+def test_a_module_changed_with_its_manifest_line_is_told_before_it_runs(
+        installed: Installed, tmp_path: Path) -> None:
+    """An outside review changed a module and its line in the manifest: the check passes it,
+    it runs, puts both files back and the launcher's result with them, and the self-test's
+    own line shows the approved manifest's digest. What it cannot take back is the
+    launcher's first line, said before any code of the release ran: the manifest it checked,
+    not the approved one."""
+    target = installed.site / "drivers/selftest_cmd.py"
+    manifest = installed.site / "dealer-console.manifest"
+    original, approved = target.read_bytes(), manifest.read_bytes()
+    marker = tmp_path / "ran"
+    payload = original + f"""
+def _put_back():
+    import pathlib
+    from dealer_console.selftest import program_files as pf
+    pathlib.Path({str(marker)!r}).write_text("ran")
+    pathlib.Path(__file__).write_bytes({original!r})
+    pathlib.Path({str(manifest)!r}).write_bytes({approved!r})
+    pf.AT_LAUNCH = pf.check_release(pf.AT_LAUNCH.release_dir, pf.AT_LAUNCH.manifest)
+_put_back()
+""".encode()
+    name = target.relative_to(installed.release).as_posix()
+    line = f"{hashlib.sha256(original).hexdigest()}  {name}\n".encode()
+    forged = approved.replace(line, f"{hashlib.sha256(payload).hexdigest()}  {name}\n".encode())
+    try:
+        target.write_bytes(payload)
+        manifest.write_bytes(forged)
+        done = installed.self_test()
+    finally:
+        target.write_bytes(original)
+        manifest.write_bytes(approved)
+    assert marker.exists()  # a changed manifest is the approved digest's to catch
+    first = done.stdout.splitlines()[0]
+    assert first.startswith(f"NOTE  manifest sha256 {hashlib.sha256(forged).hexdigest()}: "
+                            "every file matches it, checked by the launcher before"), first
+    assert hashlib.sha256(approved).hexdigest() not in first
+
+
+def test_a_file_name_that_is_not_utf8_is_named_and_logged(installed: Installed,
+                                                          tmp_path: Path) -> None:
+    """An outside review added a file whose name is not UTF-8: the refusal broke writing it
+    (a traceback, status 1, no log line, so the kiosk showed no reason). It is named with the
+    byte escaped, and gui ends as a refusal does."""
+    odd = os.path.join(os.fsencode(installed.site), b"odd-\xff.py")
+    log = tmp_path / "self-test.log"
+    with open(odd, "wb"):
+        pass
+    try:
+        done = installed.run("gui", env={"DEALER_CONSOLE_SELFTEST_LOG": str(log)})
+        tested = installed.self_test()
+    finally:
+        os.remove(odd)
+    assert done.returncode == 2, done.stderr
+    named = "not in the manifest: " + SITE + "odd-\\xff.py"
+    assert named in done.stderr.splitlines()[-1]
+    assert named in log.read_text()
+    assert named in failing(tested, "program")
 
 
 @pytest.mark.parametrize("name", ["serial/serialposix.py", "PySide6/__init__.py"])

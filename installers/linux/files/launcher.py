@@ -52,14 +52,26 @@ def load(name: str) -> tuple[types.ModuleType | None, str]:
     return module, ""
 
 
-def program_problem() -> str:
-    """Why the release's files are not the built ones, or ``""``."""
+def program_problem(command: str) -> str:
+    """Why the release's files are not the built ones, or ``""``. When they are, the
+    manifest's SHA-256 is said here, before any code of the release runs (on the self-test's
+    first line; for ``gui`` to the journal): a module changed together with its line in the
+    manifest passes the check, and then whatever the release prints could be its words, but
+    this line is not (the digest to hold to the approved one)."""
     from pathlib import Path
 
     module, problem = load("dealer_console.selftest.program_files")
     if module is None:
         return problem
-    return str(module.at_launch(Path(site)).problem())
+    check = module.at_launch(Path(site))
+    if check.ok:
+        said = (f"manifest sha256 {check.manifest_sha256}: every file matches it, checked by "
+                "the launcher before any of the release's code ran")
+        if command == "self-test":
+            print(f"NOTE  {said}", flush=True)
+        else:
+            print(f"dealer-console {command}: {said}", file=sys.stderr, flush=True)
+    return str(check.problem())
 
 
 def log_path(command: str) -> str | None:
@@ -90,7 +102,7 @@ def refuse(command: str, problem: str) -> None:
             if module is None:
                 raise OSError(why)
             module.append_line(log, "".join(f"{stamp} {line}\n" for line in lines))
-        except OSError as exc:
+        except (OSError, ValueError) as exc:
             print(f"dealer-console {command}: {log}: the self-test log was not written: {exc}",
                   file=sys.stderr)
     if command == "self-test":
@@ -103,7 +115,7 @@ def refuse(command: str, problem: str) -> None:
 
 command = sys.argv[1] if len(sys.argv) > 1 else ""
 if command in ("gui", "self-test"):
-    problem = program_problem()
+    problem = program_problem(command)
     if problem:
         refuse(command, problem)
 sys.pycache_prefix = os.path.join(release, "bytecode")
