@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,11 +28,6 @@ manifest has no header)."""
 
 SHOWN = 5
 """How many names a failure lists of each kind (then how many more)."""
-
-HASHING_THREADS = min(4, os.cpu_count() or 1)
-"""Files are hashed on a thread per core (hashlib lets go of the interpreter's lock while it
-hashes): the table's start waits on this check (``benchmarks/selftest_program.py``: 0.86 s
-on one thread, 0.76 s on two, for 9,300 files and 400 MB)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,8 +204,7 @@ def check_release(release_dir: Path, manifest: Path) -> ProgramCheck:
         else:
             paths.append(release_dir / name)
             on_disk.pop(name, None)
-    with ThreadPoolExecutor(HASHING_THREADS) as pool:
-        found = list(pool.map(_digest_or_none, paths, chunksize=64))
+    found = [_digest_or_none(path) for path in paths]
     missing = tuple(n for n, digest in zip(names, found, strict=True) if digest is None)
     changed = tuple(n for n, digest in zip(names, found, strict=True)
                     if digest is not None and digest != read.entries[n])
