@@ -16,6 +16,7 @@ from dealer_console.selftest import program_files
 from dealer_console.selftest.program_files import (
     FORMAT,
     Manifest,
+    ProgramCheck,
     check_release,
     file_sha256,
     listed,
@@ -29,7 +30,12 @@ def check_program(report: Report, program_dir: Path, manifest: Path, *,
                   require_manifest: bool) -> Manifest | None:
     """Add the ``program`` item: files changed, missing or added, else how many match and
     which release (version, build, lock) the manifest's digest names. The launcher's own
-    check of the same release (:data:`.program_files.AT_LAUNCH`) is used when there is one."""
+    check of the same release (:data:`.program_files.AT_LAUNCH`) is used when there is one,
+    without reading the manifest or any file again (the table's start waits on this)."""
+    release_dir = release_dir_of(program_dir)
+    check = program_files.AT_LAUNCH
+    if check is not None and (check.release_dir, check.manifest) == (release_dir, manifest):
+        return _add(report, check)
     if not manifest.is_file() and not require_manifest:
         report.notes.append("development copy: no file manifest, program integrity not "
                             "checked (an installed table PC always has one)")
@@ -44,10 +50,10 @@ def check_program(report: Report, program_dir: Path, manifest: Path, *,
         if read.header.get("dealer-console") != FORMAT:
             _check_bundle(report, program_dir, read, file_sha256(manifest))  # Windows'
             return read
-    release_dir = release_dir_of(program_dir)
-    check = program_files.AT_LAUNCH
-    if check is None or (check.release_dir, check.manifest) != (release_dir, manifest):
-        check = check_release(release_dir, manifest)
+    return _add(report, check_release(release_dir, manifest))
+
+
+def _add(report: Report, check: ProgramCheck) -> Manifest | None:
     if check.ok:
         report.add("program", True, check.passed())
     else:
