@@ -193,10 +193,12 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
     """The report of rounds opened from ``start`` up to (not including) ``end``."""
     start, end = check_range(start, end)
     rounds = db.execute(
-        "SELECT r.round_id, r.status FROM rounds r JOIN events e ON e.seq = r.first_seq"
+        "SELECT r.round_id, r.status, r.banker_kind FROM rounds r"
+        " JOIN events e ON e.seq = r.first_seq"
         " WHERE e.recorded_at >= ? AND e.recorded_at < ? ORDER BY r.round_id",
         [start, end]).fetchall()
-    status = {int(rid): str(st) for rid, st in rounds}
+    status = {int(rid): str(st) for rid, st, _kind in rounds}
+    player_banked = {int(rid) for rid, _st, kind in rounds if kind == "player"}
     done = [rid for rid, st in status.items() if st == "complete"]
     drop: Counter[str] = Counter()
     paid: Counter[str] = Counter()
@@ -206,8 +208,6 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
     interventions: list[Intervention] = []
     jackpots: list[JackpotAward] = []
     for rid in done:
-        player_banked = db.execute("SELECT banker_kind FROM rounds WHERE round_id = ?",
-                                   [rid]).fetchone()[0] == "player"
         for kind, outcome, staked, returned, house_delta in db.execute(
                 "SELECT kind, outcome, staked_cents, returned_cents, house_delta_cents"
                 " FROM settlement_lines WHERE round_id = ? ORDER BY line_no", [rid]):
@@ -217,7 +217,7 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
                 house += house_delta + returned - staked
                 continue
             if group == TIPS:  # the toke box's money once won, never the house's
-                toke = tokes_of(outcome, staked, house_delta, player_banked)
+                toke = tokes_of(outcome, staked, house_delta, rid in player_banked)
                 tip_bets += staked
                 tokes += toke
                 house += house_delta - toke  # the line keeps the toke box with the house
