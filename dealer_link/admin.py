@@ -1,10 +1,13 @@
-"""What only a link administrator does (``dealer-console link add-table``, ``add-confirmer``,
-``thresholds``, ``adjust``): each a server-side function that checks the login is one
-(``server_trust.py``) and records who and why.
+"""What only a link administrator does (``dealer-console link add-table``, ``table-link``,
+``add-confirmer``, ``thresholds``, ``adjust``): each a server-side function that checks the
+login is one (``server_trust.py``) and records who and why.
 
 - A table gets a login of its own: :func:`add_table` creates it (the password made here and
   sent to the server only as its SCRAM verifier, so it is in no statement log) and writes the
   table's credentials file, a libpq password file readable by its owner only (mode 0600).
+- The login acts only on the links it is put on (:func:`add_table`'s ``links``,
+  :func:`set_table_link`; ``server_links.py``): a table of one pit's progressive cannot feed
+  or be paid from another's.
 - Who may confirm a linked jackpot is the link's own list (:func:`set_confirmer`), kept by its
   administrator: a supervisor confirms up to the game's executive threshold, an executive
   above it, both together above its two-person level. The server refuses anyone else.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 
 from psycopg import sql
@@ -34,12 +38,15 @@ def _escape(field: str) -> str:
 
 
 def add_table(conn: Connection, table_id: str, credentials: Path, *, login: str | None = None,
-              reason: str) -> str:
-    """Make ``table_id``'s login (a new password each time) and write its credentials file
-    at ``credentials`` (refused if the file exists: nothing is overwritten). Returns the
-    login. An existing login is reused only if it is a plain one (no superuser, no
-    administrator): its password is replaced."""
+              links: Sequence[str] = (), reason: str) -> str:
+    """Make ``table_id``'s login (a new password each time), put it on ``links`` (none: a
+    table that only reports to the pit) and write its credentials file at ``credentials``
+    (refused if the file exists: nothing is overwritten). Returns the login. An existing
+    login is reused only if it is a plain one (no superuser, no administrator): its password
+    is replaced. A link not installed refuses the whole step."""
     check_link_name(table_id)
+    for link in links:
+        check_link_name(link)
     login = login or default_login(table_id)
     if not 1 <= len(login) <= 63:
         raise LinkError(f"the login {login[:70]!r} is longer than PostgreSQL's 63 characters: "
@@ -63,11 +70,24 @@ def add_table(conn: Connection, table_id: str, credentials: Path, *, login: str 
                              "NOBYPASSRLS PASSWORD {}").format(who, sql.Literal(verifier)))
         conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(TABLE_ROLE), who))
         call(conn, "SELECT link_register_login(%s, %s, %s)", [login, table_id, reason])
+        for link in links:
+            set_table_link(conn, table_id, link, True, reason=reason)
         dbname = conn.info.dbname
         fd = os.open(credentials, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as out:
         out.write(f"*:*:{_escape(dbname)}:{_escape(login)}:{_escape(password)}\n")
     return login
+
+
+def set_table_link(conn: Connection, table_id: str, link: str, on: bool, *, reason: str
+                   ) -> bool:
+    """Put ``table_id``'s login on ``link`` (or take it off: its wagers then wait in its
+    outbox, and its hits are not paid). False when it was so already."""
+    check_link_name(table_id)
+    check_link_name(link)
+    rows = call(conn, "SELECT link_set_table_link(%s, %s, %s, %s)",
+                [table_id, link, on, reason])
+    return bool(rows[0][0])
 
 
 def set_confirmer(conn: Connection, employee_id: str, name: str, role: str, *,

@@ -3,7 +3,8 @@
 The server's address is ``--dsn`` or ``DEALER_CONSOLE_LINK_DSN`` (a libpq address without a
 password: libpq reads one from a password file, ``~/.pgpass`` or ``passfile=``). ``init``
 creates or upgrades the schema and, with ``--profile``, installs the profile's linked games
-seeded; ``add-table`` makes a table's own login and writes its credentials file;
+seeded; ``add-table`` makes a table's own login and writes its credentials file, and
+``table-link`` puts a table on a link or takes it off (a table acts on its links only);
 ``add-confirmer`` keeps the link's list of who may confirm a linked jackpot; ``thresholds``
 and ``adjust`` change a game's thresholds or a meter; ``cards-on-server`` has the server read
 each confirmer's card itself (each with a reason: all of these need a link administrator's
@@ -22,6 +23,7 @@ from dealer_console.cli.checks import file_path, label, profile_ref
 
 _ACTIONS = (("init", "create or upgrade the link's schema (and install games)"),
             ("add-table", "make a table's own login and write its credentials file"),
+            ("table-link", "put a table on a link (it acts on its links only), or take it off"),
             ("add-confirmer", "let an employee confirm linked jackpots (or no longer)"),
             ("thresholds", "change a linked game's executive threshold and two-person level"),
             ("adjust", "reset a linked meter to its seed, or move it by an amount"),
@@ -44,8 +46,8 @@ def _money(text: str) -> int:
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("link", help="linked jackpots' server: init, add-table, "
-                                   "add-confirmer, thresholds, adjust, cards-on-server, "
-                                   "status, reconcile, audit")
+                                   "table-link, add-confirmer, thresholds, adjust, "
+                                   "cards-on-server, status, reconcile, audit")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, helptext in _ACTIONS:
         p = sub.add_parser(name, help=helptext)
@@ -66,6 +68,15 @@ def register(subparsers: Any) -> None:
                            help="the credentials file to write (a libpq password file, 0600)")
             p.add_argument("--login", type=label(63), default=None,
                            help="the login's name (default: table-TABLE_ID)")
+            p.add_argument("--link", type=label(64), action="append", default=[],
+                           dest="links", metavar="LINK",
+                           help="a link the table plays (again for each; none for a table "
+                           "that only reports to the pit)")
+        elif name == "table-link":
+            p.add_argument("table_id", type=label(64), help="the table's name on the link")
+            p.add_argument("link", type=label(64))
+            p.add_argument("--remove", action="store_true",
+                           help="take the table off the link")
         elif name == "add-confirmer":
             p.add_argument("employee_id", type=label(64))
             p.add_argument("--name", type=label(100), required=True)
@@ -134,10 +145,18 @@ def _act(conn: Any, args: argparse.Namespace, games: list[Any]) -> int:
         return 1 if found else 0
     if args.action == "add-table":
         login = admin.add_table(conn, args.table_id, Path(args.credentials),
-                                login=args.login, reason=args.reason)
+                                login=args.login, links=args.links, reason=args.reason)
         print(f"table {args.table_id}: login {login}, its password in {args.credentials} "
               "(mode 0600); the table's address names them: user=" + login
               + f" passfile={args.credentials}")
+        print(f"table {args.table_id}: " + (f"on link {', '.join(args.links)}" if args.links
+                                           else "on no link (it reports to the pit only)"))
+    elif args.action == "table-link":
+        changed = admin.set_table_link(conn, args.table_id, args.link, not args.remove,
+                                       reason=args.reason)
+        state = "off" if args.remove else "on"
+        print(f"table {args.table_id}: {state} link {args.link}"
+              + ("" if changed else " already (nothing changed)"))
     elif args.action == "add-confirmer":
         admin.set_confirmer(conn, args.employee_id, args.name, args.role,
                             enabled=not args.disable, reason=args.reason)
@@ -218,9 +237,12 @@ def _status(conn: Any) -> int:
         print(f"link {link.link} ({link.paytable}): {meters}")
         for t in link.tables:
             print(f"  table {t.table_id}: last contact {t.last_contact}, {t.wagers} wagers "
-                  f"({format_cents(t.wagered_cents)}), {t.hits} hits")
+                  f"({format_cents(t.wagered_cents)}), {t.hits} hits"
+                  + ("" if t.table_id in link.on_link else "; taken off the link since"))
         if not link.tables:
             print("  no table has reached this link yet")
+        print("  tables on the link: " + (", ".join(link.on_link) or
+                                           "none (dealer-console link table-link)"))
         for said in link.went_back:
             print(f"  {said}")
     return 0

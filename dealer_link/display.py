@@ -37,6 +37,8 @@ class LinkShown:
     tables: tuple[TableOnLink, ...]
     went_back: tuple[str, ...] = ()
     """Each time a table found the server had gone back in time (a restore), in words."""
+    on_link: tuple[str, ...] = ()
+    """The tables whose logins may act on the link now (``link_table_links``)."""
 
 
 def linked_meters(conn: Connection, link: str) -> tuple[LevelAmount, ...]:
@@ -86,6 +88,9 @@ def link_status(conn: Connection) -> list[LinkShown]:
                         "ORDER BY entry",
                         [link])
             went_back = tuple(str(r[0]) for r in cur.fetchall())
-            out.append(LinkShown(str(link), str(paytable),
-                                 linked_meters(conn, str(link)), tables, went_back))
+            cur.execute("SELECT table_id FROM link_table_links WHERE link = %s "
+                        "ORDER BY table_id", [link])
+            on_link = tuple(str(r[0]) for r in cur.fetchall())
+            out.append(LinkShown(str(link), str(paytable), linked_meters(conn, str(link)),
+                                 tables, went_back, on_link))
     return out

@@ -28,10 +28,15 @@ def pg_server() -> Iterator[PgServer]:
         server.destroy()
 
 
-@pytest.fixture
-def link_dsn(pg_server: PgServer) -> str:
+def new_database(pg_server: PgServer) -> str:
     """The address of a new, empty database on the test server."""
     name = f"link_test_{next(_names)}"
     with psycopg.connect(pg_server.dsn(), autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}".encode())
     return pg_server.dsn(name)
+
+
+@pytest.fixture
+def link_dsn(pg_server: PgServer) -> str:
+    """The address of a new, empty database on the test server."""
+    return new_database(pg_server)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,18 +71,23 @@ def init_link(dsn: str) -> server.Connection:
     return conn
 
 
-def table_dsn(admin_dsn: str, table_id: str) -> str:
+def table_dsn(admin_dsn: str, table_id: str, links: Sequence[str] | None = None) -> str:
     """The address of ``table_id``'s own login on the link at ``admin_dsn``, made (once) by
-    its administrator with ``link add-table``'s function; its credentials file beside the
-    test server's. The login's name carries the database's (logins are the whole server's;
-    each test has a database of its own)."""
+    its administrator with ``link add-table``'s function and put on ``links`` (default:
+    every link installed then); its credentials file beside the test server's. The login's
+    name carries the database's (logins are the whole server's; each test has a database of
+    its own)."""
     params = conninfo_to_dict(admin_dsn)
     dbname = str(params["dbname"])
     login = f"{dbname}-{table_id}"[:63]
     credentials = Path(str(params["passfile"])).parent / f"{login}.pgpass"
     if not credentials.exists():
         with server.connect(admin_dsn) as conn:
-            admin.add_table(conn, table_id, credentials, login=login, reason="a test's table")
+            if links is None:
+                links = [str(r[0]) for r in server.call(
+                    conn, "SELECT link FROM link_games ORDER BY link", [])]
+            admin.add_table(conn, table_id, credentials, login=login, links=links,
+                            reason="a test's table")
     return make_conninfo(admin_dsn, user=login, passfile=str(credentials))
 
 
@@ -194,7 +199,7 @@ def play_to_hit(t: LinkedTable, hand: str, *, deliver: bool = True) -> None:
 
 LINK_TABLES = ("link_games", "link_levels", "link_lines", "link_tables", "link_contributions",
                "link_hits", "link_ledger", "link_table_logins", "link_confirmers",
-               "link_admin_log", "link_card_passes")
+               "link_admin_log", "link_card_passes", "link_table_links")
 
 
 def link_state(conn: server.Connection) -> dict[str, list[str]]:

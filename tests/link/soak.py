@@ -196,8 +196,8 @@ def run_soak(pg: PgServer, folder: Path, *, tables: int, runs_each: int, rounds:
 def add_table(dsn: str, folder: Path, name: str) -> str:
     """``link add-table``: the table's own login and credentials file; its address."""
     credentials = folder / f"{name}.pgpass"
-    subprocess.run([*CLI, "link", "add-table", name, "--credentials", str(credentials),
-                    "--reason", "a soak table", "--dsn", dsn],
+    subprocess.run([*CLI, "link", "add-table", name, "--link", LINK, "--credentials",
+                    str(credentials), "--reason", "a soak table", "--dsn", dsn],
                    check=True, capture_output=True, timeout=60)
     return make_conninfo(dsn, user=f"table-{name}", passfile=str(credentials))
 

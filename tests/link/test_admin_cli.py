@@ -23,8 +23,10 @@ def test_add_table_makes_a_login_that_logs_in_as_that_table(
     credentials = tmp_path / "pit1-t3.pgpass"
     login = f"{link_dsn.split('dbname=')[1].split()[0]}-pit1-t3"
     assert main(["link", "add-table", "pit1-t3", "--credentials", str(credentials),
-                 "--login", login, "--reason", "a new table in pit 1", "--dsn", link_dsn]) == 0
-    assert f"login {login}" in capsys.readouterr().out
+                 "--login", login, "--link", LINK, "--reason", "a new table in pit 1",
+                 "--dsn", link_dsn]) == 0
+    out = capsys.readouterr().out
+    assert f"login {login}" in out and f"table pit1-t3: on link {LINK}" in out
     assert stat.S_IMODE(credentials.stat().st_mode) == 0o600
     table = server.connect(make_conninfo(link_dsn, user=login, passfile=str(credentials)))
     try:
