@@ -13,7 +13,10 @@ For each link, its ledger is replayed entry by entry from nothing, to the millio
   ``dealer_link_admin``), with a reason; a reset brings the meter to seed plus reserve;
 - each entry's "after" is the running sum, and the meters as they stand are the end of it;
 - every hit names a confirmer on the link's list, and a hit paid off a meter while the link
-  read the cards itself has a card read by the server for each confirmer.
+  read the cards itself has a card read by the server for each confirmer;
+- every hit is held to the rules in force when it was paid, as its row keeps them (the
+  confirmers' roles then, the game's executive threshold and two-person level then:
+  ``server_in_force.py``), by the table's own rule (``jackpot/confirm_rules``).
 
 Runs in one read-only, repeatable-read transaction: a consistent picture while tables play,
 and it can be run by the read-only auditor role.
@@ -22,12 +25,15 @@ and it can be run by the read-only auditor role.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from dealer_console.employees.registry import Role
+from dealer_console.jackpot import confirm_rules
 from dealer_console.jackpot_values import meters
 from dealer_console.jackpot_values.config import GameConfig, JackpotMode, LevelConfig
 from dealer_console.jackpot_values.meters import MICRO, MeterState
 from dealer_console.jackpot_values.paytable import load
+from dealer_console.money import format_cents
 from dealer_link.server import Connection
 from dealer_link.server_trust import ADMIN_ROLE
 
@@ -66,6 +72,7 @@ class _Replay:
 def verify(conn: Connection) -> list[str]:
     """The problems found (empty: every link's meters hold)."""
     problems: list[str] = []
+    games: dict[str, GameConfig] = {}
     with conn.transaction(), conn.cursor() as cur:
         cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         cur.execute("SELECT rolname FROM pg_roles WHERE pg_has_role(oid, %s, 'MEMBER')",
@@ -84,6 +91,7 @@ def verify(conn: Connection) -> list[str]:
                                                        _int(r[3])) for r in levels),
                               wager_cents=_int(wager), fixed_from_meter=bool(from_meter),
                               executive_threshold_cents=_int(threshold))
+            games[str(link)] = game
             replay = _Replay(str(link), game, {}, problems, admins)
             _replay_link(cur, replay)
             for level, _s, _c, _r, meter, reserve in levels:
@@ -103,7 +111,28 @@ def verify(conn: Connection) -> list[str]:
         for hit_id, link, employee in cur.fetchall():
             problems.append(f"link {link} hit {hit_id}: paid off the meter while the link "
                             f"read the cards itself, with no card of {employee}'s read for it")
+        cur.execute(_IN_FORCE)
+        for hit_id, link, amount, first, second, roles, executive, two in cur.fetchall():
+            game = replace(games[str(link)], executive_threshold_cents=_int(executive),
+                           two_person_above_cents=_opt(two))
+            people = [first] if second is None else [first, second]
+            held = list(roles) if isinstance(roles, list) else []
+            short = ("the same person confirmed twice" if first == second else
+                     confirm_rules.who_falls_short(game, _int(amount), [
+                         None if r is None else Role(str(r)) for r in held[:len(people)]]))
+            if short is not None:
+                problems.append(f"link {link} hit {hit_id} of {format_cents(_int(amount))}, "
+                                f"confirmed by {' and '.join(map(str, people))}: {short}, "
+                                "by the rules in force when it was paid")
     return problems
+
+
+_IN_FORCE = """
+SELECT hit_id, link, amount_cents, employee_id, second_employee_id,
+       ARRAY[employee_role, second_role], executive_threshold_cents, two_person_above_cents
+FROM link_hits WHERE rules_kept ORDER BY hit_id
+"""
+"""Each hit with the rules it was paid under (migration ``0008_in_force``)."""
 
 
 _UNCARDED = """

@@ -15,7 +15,13 @@ from collections.abc import Callable
 import psycopg
 from psycopg import sql
 
-from dealer_link import server_cards, server_links, server_stuck, server_trust
+from dealer_link import (
+    server_cards,
+    server_in_force,
+    server_links,
+    server_stuck,
+    server_trust,
+)
 
 AUDITOR_ROLE = "dealer_link_auditor"
 """A role that can read every link table and write none (``GRANT dealer_link_auditor TO
@@ -159,6 +165,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None
     ("0005_cards_on_server", server_cards.migrate),
     ("0006_stuck_locks", server_stuck.migrate),
     ("0007_table_links", server_links.migrate),
+    ("0008_in_force", server_in_force.migrate),
 )
 
 

@@ -71,6 +71,26 @@ def needed(game: GameConfig, amount_cents: int) -> str:
     return required_role(amount_cents, game.executive_threshold_cents).value
 
 
+def who_falls_short(game: GameConfig, amount_cents: int, roles: Sequence[Role | None]
+                    ) -> str | None:
+    """Why one or two different people of ``roles`` (None: unknown or not in service then)
+    could not confirm an award of ``amount_cents`` under ``game``'s thresholds; None when
+    they could. The rule the swipes apply, for a record read back (``link audit``)."""
+    if any(role is None for role in roles) or not 1 <= len(roles) <= 2:
+        return "a confirmer who could not confirm then (unknown, or not in service)"
+    if game.needs_two(amount_cents):
+        if len(roles) != 2 or roles[0] is roles[1]:
+            return (f"above the two-person level, "
+                    f"{format_cents(game.two_person_above_cents or 0)}, it needs a "
+                    "supervisor and an executive")
+        return None
+    if (required_role(amount_cents, game.executive_threshold_cents) is Role.EXECUTIVE
+            and Role.EXECUTIVE not in roles):
+        return (f"above the executive threshold, "
+                f"{format_cents(game.executive_threshold_cents)}, it needs an executive")
+    return None
+
+
 def hit_action(db: Database, round_id: int, spot: int, seat: int, line_no: int,
                states: dict[str, MeterState] | None = None) -> tuple[Role, str]:
     """Whose card a hit needs now and how the swipe log names the action; refuses a hit that

@@ -199,7 +199,8 @@ def play_to_hit(t: LinkedTable, hand: str, *, deliver: bool = True) -> None:
 
 LINK_TABLES = ("link_games", "link_levels", "link_lines", "link_tables", "link_contributions",
                "link_hits", "link_ledger", "link_table_logins", "link_confirmers",
-               "link_admin_log", "link_card_passes", "link_table_links")
+               "link_admin_log", "link_card_passes", "link_table_links",
+               "link_settings_history")
 
 
 def link_state(conn: server.Connection) -> dict[str, list[str]]:

@@ -158,7 +158,7 @@ def test_an_upgrade_keeps_each_table_on_the_links_it_had_reached(
         for link in reached:  # before: any link of the server
             server.register_table(t, link, table_id, replace(linked_game(), linked=link))
         t.close()
-    assert server_schema.apply(conn) == ["0007_table_links"]
+    assert server_schema.apply(conn)[0] == "0007_table_links"
     on = conn.execute(b"SELECT table_id, link FROM link_table_links ORDER BY 1, 2").fetchall()
     assert on == [("t1", LINK), ("t2", OTHER), ("t2", LINK)]  # t3: two links, none chosen
     reasons = {r[0] for r in conn.execute(
@@ -174,7 +174,7 @@ def test_an_upgrade_keeps_each_table_on_the_links_it_had_reached(
     dsn = new_database(pg_server)
     conn = _as_before_0007(dsn, (LINK,))
     table_dsn(dsn, "t4", links=())
-    assert server_schema.apply(conn) == ["0007_table_links"]
+    assert server_schema.apply(conn)[0] == "0007_table_links"
     assert conn.execute(b"SELECT table_id, link FROM link_table_links").fetchall() == [
         ("t4", LINK)]
     assert conn.execute(b"SELECT reason FROM link_admin_log WHERE what = 'table link'"

@@ -1,0 +1,125 @@
+"""Each linked hit keeps the rules it was paid under, and ``link audit`` holds it to them
+(``server_in_force.py``, migration ``0008_in_force``): a confirmer's role changed after the
+hit leaves it right, a hit written behind the functions' back above what its confirmer could
+confirm then is named, and every change of the confirmers, the games and the tables' links
+is kept with who made it, a change written straight into the table too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from dealer_console.jackpot_values.link_records import Owed
+from dealer_link import admin, server
+from dealer_link.audit import verify
+from tests.link.helpers import LINK, as_table, init_link, linked_game
+
+FULL_HOUSE = 8  # a fixed 6 for 1 from the tray: $6.00 on the $1 wager
+
+
+@pytest.fixture
+def link(link_dsn: str) -> Iterator[tuple[server.Connection, server.Connection]]:
+    """The administrator's connection and table-a's, with jackpot wagers in rounds 1-4 seat
+    3, the executive threshold at $5 and two people above $50."""
+    conn = init_link(link_dsn)
+    a = as_table(link_dsn, "table-a")
+    server.register_table(a, LINK, "table-a", linked_game())
+    server.contribute(a, LINK, "table-a", [Owed(r, 1, 1, 3, 100, "t") for r in (1, 2, 3, 4)])
+    admin.set_thresholds(conn, LINK, executive_cents=500, two_person_cents=5000,
+                         reason="the test's thresholds")
+    yield conn, a
+    a.close()
+    conn.close()
+
+
+def pay(a: server.Connection, round_id: int, first: str, second: str | None = None) -> None:
+    server.confirm_hit(a, LINK, "table-a", round_id=round_id, spot=1, seat=3,
+                       line_no=FULL_HOUSE, employee_id=first, second_employee_id=second)
+
+
+def test_a_hit_is_held_to_the_roles_and_thresholds_it_was_paid_under(
+        link: tuple[server.Connection, server.Connection]) -> None:
+    conn, a = link
+    with pytest.raises(server.LinkRefused, match="an executive's card is needed"):
+        pay(a, 1, "S1")
+    # S1 made an executive for one hit, and back
+    admin.set_confirmer(conn, "S1", "Sam Super", "executive", reason="covering the shift")
+    pay(a, 1, "S1")
+    admin.set_confirmer(conn, "S1", "Sam Super", "supervisor", reason="shift over")
+    admin.set_thresholds(conn, LINK, executive_cents=10**9, two_person_cents=None,
+                         reason="the new letter")
+    kept = conn.execute(b"SELECT employee_role, second_role, executive_threshold_cents, "
+                        b"two_person_above_cents, rules_kept FROM link_hits").fetchall()
+    assert kept == [("executive", None, 500, 5000, True)]
+    assert verify(conn) == []
+
+    # written straight into the table (as only the schema's owner can): S1 alone, a
+    # supervisor now, for $6.00 above the $0.50 threshold in force
+    admin.set_thresholds(conn, LINK, executive_cents=50, two_person_cents=None, reason="x")
+    conn.execute("INSERT INTO link_hits (link, table_id, round_id, spot, seat, line_no, "
+                 "line_label, amount_cents, from_meter_cents, from_tray_cents, employee_id, "
+                 "employee_role, executive_threshold_cents) VALUES (%s, 'table-a', 2, 1, 3, "
+                 "8, 'Full House', 600, 0, 600, 'S1', 'executive', 0)", [LINK])
+    hit = conn.execute(b"SELECT hit_id, employee_role, executive_threshold_cents FROM "
+                       b"link_hits WHERE round_id = 2").fetchone()
+    assert hit is not None and hit[1:] == ("supervisor", 50)  # what it says is not kept
+    assert verify(conn) == [
+        f"link {LINK} hit {hit[0]} of $6.00, confirmed by S1: above the executive threshold, "
+        "$0.50, it needs an executive, by the rules in force when it was paid"]
+
+
+def test_two_people_above_the_level_and_confirmers_unknown_then(
+        link: tuple[server.Connection, server.Connection]) -> None:
+    conn, a = link
+    admin.set_thresholds(conn, LINK, executive_cents=100, two_person_cents=500,
+                         reason="two people from $5")
+    pay(a, 1, "X1", "S1")
+    assert verify(conn) == []
+    forged = ("INSERT INTO link_hits (link, table_id, round_id, spot, seat, line_no, "
+              "line_label, amount_cents, from_meter_cents, from_tray_cents, employee_id, "
+              "second_employee_id) VALUES (%s, 'table-a', %s, 1, 3, 8, 'Full House', 600, 0, "
+              "600, %s, %s)")
+    conn.execute(forged, [LINK, 2, "X1", None])
+    conn.execute(forged, [LINK, 3, "X1", "SIM-X1"])
+    admin.set_confirmer(conn, "S1", "Sam Super", "supervisor", enabled=False, reason="left")
+    conn.execute(forged, [LINK, 4, "X1", "S1"])  # S1 no longer in service
+    ids = [r[0] for r in conn.execute(b"SELECT hit_id FROM link_hits WHERE round_id > 1 "
+                                      b"ORDER BY round_id").fetchall()]
+    two = "above the two-person level, $5.00, it needs a supervisor and an executive"
+    assert verify(conn) == [
+        f"link {LINK} hit {ids[0]} of $6.00, confirmed by X1: {two}, by the rules in force "
+        "when it was paid",
+        f"link {LINK} hit {ids[1]} of $6.00, confirmed by X1 and SIM-X1: {two}, by the rules "
+        "in force when it was paid",
+        f"link {LINK} hit {ids[2]} of $6.00, confirmed by X1 and S1: a confirmer who could "
+        "not confirm then (unknown, or not in service), by the rules in force when it was "
+        "paid"]
+
+
+def test_every_change_of_who_may_confirm_is_kept_however_it_was_made(
+        link: tuple[server.Connection, server.Connection]) -> None:
+    conn, a = link
+    admin.set_confirmer(conn, "S1", "Sam Super", "executive", reason="promoted")
+    conn.execute(b"UPDATE link_confirmers SET role = 'supervisor' WHERE employee_id = 'S1'")
+    conn.execute(b"UPDATE link_games SET executive_threshold_cents = 1")
+    who = conn.execute(b"SELECT session_user").fetchone()
+    assert who is not None
+    rows = conn.execute(b"SELECT setting, change, before->>'role', after->>'role', actor "
+                        b"FROM link_settings_history WHERE setting = 'link_confirmers' "
+                        b"AND after->>'employee_id' = 'S1' ORDER BY entry").fetchall()
+    assert rows == [("link_confirmers", "INSERT", None, "supervisor", who[0]),
+                    ("link_confirmers", "UPDATE", "supervisor", "executive", who[0]),
+                    ("link_confirmers", "UPDATE", "executive", "supervisor", who[0])]
+    games = conn.execute(b"SELECT change, (after->>'executive_threshold_cents')::bigint FROM "
+                         b"link_settings_history WHERE setting = 'link_games' ORDER BY entry"
+                         ).fetchall()
+    assert games[-2:] == [("UPDATE", 500), ("UPDATE", 1)]
+    # the history is append-only, and no table's login reads it
+    with pytest.raises(psycopg.errors.RaiseException,
+                       match="link_settings_history is append-only: DELETE refused"):
+        conn.execute(b"DELETE FROM link_settings_history")
+    conn.rollback()
+    with pytest.raises(server.LinkRefused, match="permission denied"):
+        server.call(a, "SELECT count(*) FROM link_settings_history", [])
