@@ -45,6 +45,7 @@ def add_table(conn: Connection, table_id: str, credentials: Path, *, login: str 
     login is reused only if it is a plain one (no superuser, no administrator): its password
     is replaced. A link not installed refuses the whole step."""
     check_link_name(table_id)
+    links = list(dict.fromkeys(links))  # a link named twice is one link
     for link in links:
         check_link_name(link)
     login = login or default_login(table_id)

@@ -149,7 +149,8 @@ def _act(conn: Any, args: argparse.Namespace, games: list[Any]) -> int:
         print(f"table {args.table_id}: login {login}, its password in {args.credentials} "
               "(mode 0600); the table's address names them: user=" + login
               + f" passfile={args.credentials}")
-        print(f"table {args.table_id}: " + (f"on link {', '.join(args.links)}" if args.links
+        links = ", ".join(dict.fromkeys(args.links))
+        print(f"table {args.table_id}: " + (f"on link {links}" if links
                                            else "on no link (it reports to the pit only)"))
     elif args.action == "table-link":
         changed = admin.set_table_link(conn, args.table_id, args.link, not args.remove,

@@ -11,7 +11,13 @@ owner can) left no line anywhere. Now:
   and two-person level, whatever wrote the row; ``link audit`` holds every hit to them
   (``jackpot/confirm_rules.who_falls_short``, the table's own rule);
 - triggers on ``link_confirmers``, ``link_games`` and ``link_table_links`` write each row's
-  change (before and after, who, when) into the append-only ``link_settings_history``.
+  change (before and after, who, when) into the append-only ``link_settings_history``;
+- a change of a game's thresholds, or of who may confirm, now waits for the meters as a hit
+  does (the hit holds them from its start to its commit), so what a hit's function applied
+  and what its row records are the same rules: before, an administrator's change that landed
+  between the two made the audit doubt a hit paid rightly;
+- no one empties these tables or the append-only ones with ``TRUNCATE`` (a trigger refuses
+  it: a row-by-row trigger never sees a TRUNCATE).
 
 Hits paid before this migration have no such record (``rules_kept`` false).
 """
@@ -21,8 +27,10 @@ from __future__ import annotations
 import psycopg
 from psycopg import sql
 
+from dealer_console.link.sql_admin import ADMIN
 from dealer_console.link.sql_base import ADMIN_ROLE
 from dealer_console.link.sql_base import DEFINER as _DEFINER
+from dealer_link.sql_edit import edited, released
 
 KEPT = ("link_confirmers", "link_games", "link_table_links")
 """The settings whose every change is kept in ``link_settings_history``."""
@@ -77,9 +85,34 @@ SCHEMA: tuple[str, ...] = (
 )
 
 
+_NEED = "        PERFORM link_need_admin(p_reason);\n"
+LOCKED_CHANGES: tuple[str, ...] = (
+    edited(released(ADMIN, "FUNCTION link_set_thresholds("), (_NEED, _NEED + (
+        "        PERFORM 1 FROM link_levels WHERE link = p_link ORDER BY position FOR UPDATE;\n"
+    ))),
+    edited(released(ADMIN, "FUNCTION link_set_confirmer("), (_NEED, _NEED + (
+        "        PERFORM 1 FROM link_levels ORDER BY link, position FOR UPDATE;\n"))),
+)
+"""The administrator's changes of the rules a hit is paid under, each waiting for the
+meters (every link's, for who may confirm) as a hit's payment does."""
+
+NOT_EMPTIED = ("link_contributions", "link_hits", "link_ledger", "link_admin_log",
+               "link_card_passes", "link_settings_history", *KEPT)
+NO_TRUNCATE: tuple[str, ...] = (
+    """
+    CREATE FUNCTION link_no_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        RAISE EXCEPTION '% keeps every row as evidence: TRUNCATE refused', TG_TABLE_NAME;
+    END $$
+    """,
+    *(f"CREATE TRIGGER {t}_no_truncate BEFORE TRUNCATE ON {t} "
+      "FOR EACH STATEMENT EXECUTE FUNCTION link_no_truncate()" for t in NOT_EMPTIED),
+)
+
+
 def migrate(cur: psycopg.Cursor[tuple[object, ...]]) -> None:
     """Migration ``0008_in_force`` (see the module doc)."""
-    for statement in SCHEMA:
+    for statement in (*SCHEMA, *LOCKED_CHANGES, *NO_TRUNCATE):
         cur.execute(statement.encode())
     admin, auditor = sql.Identifier(ADMIN_ROLE), sql.Identifier("dealer_link_auditor")
     cur.execute(b"REVOKE ALL ON TABLE link_settings_history FROM PUBLIC")
@@ -89,7 +122,7 @@ def migrate(cur: psycopg.Cursor[tuple[object, ...]]) -> None:
                                                                                auditor))
     cur.execute(sql.SQL("CREATE POLICY link_read ON link_settings_history FOR SELECT TO {}, {} "
                         "USING (true)").format(admin, auditor))
-    for signature in ("link_hit_in_force()", "link_keep_setting()"):
+    for signature in ("link_hit_in_force()", "link_keep_setting()", "link_no_truncate()"):
         cur.execute(f"REVOKE ALL ON FUNCTION {signature} FROM PUBLIC".encode())
     # what stands now is the history's first line
     for table in KEPT:

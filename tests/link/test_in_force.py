@@ -6,7 +6,8 @@ is kept with who made it, a change written straight into the table too."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 
 import psycopg
 import pytest
@@ -123,3 +124,69 @@ def test_every_change_of_who_may_confirm_is_kept_however_it_was_made(
     conn.rollback()
     with pytest.raises(server.LinkRefused, match="permission denied"):
         server.call(a, "SELECT count(*) FROM link_settings_history", [])
+
+
+def test_a_change_of_the_rules_waits_for_a_hit_being_paid(
+        link: tuple[server.Connection, server.Connection], link_dsn: str) -> None:
+    """An outside review: X1, an executive, confirmed $6 above the $5 threshold while the
+    administrator made X1 a supervisor; the change landed between the function's reads and
+    its row, so the row said "supervisor" and the audit doubted a hit paid rightly. The
+    change now waits for the meters the payment holds."""
+    conn, a = link
+    holder = server.connect(link_dsn)  # the schema's owner holds the hit's row back
+    other = server.connect(link_dsn)  # the administrator's change, meanwhile
+    done: dict[str, BaseException | None] = {}
+
+    def run(name: str, work: Callable[[], object]) -> threading.Thread:
+        def target() -> None:
+            try:
+                work()
+                done[name] = None
+            except BaseException as exc:  # reported by the assertions below
+                done[name] = exc
+        thread = threading.Thread(target=target)
+        thread.start()
+        return thread
+
+    with holder.transaction():
+        holder.execute(b"LOCK TABLE link_hits IN SHARE MODE")
+        paying = run("pay", lambda: pay(a, 1, "X1"))
+        wait_for(lambda: waiting_on_a_lock(conn, 1))  # its checks done, its row held
+        changing = run("change", lambda: admin.set_confirmer(
+            other, "X1", "Ella Exec", "supervisor", reason="stepped down"))
+        wait_for(lambda: waiting_on_a_lock(conn, 2))
+        assert "change" not in done  # it waits for the payment
+    paying.join(10)
+    changing.join(10)
+    assert done == {"pay": None, "change": None}
+    assert conn.execute(b"SELECT employee_id, employee_role, executive_threshold_cents FROM "
+                        b"link_hits").fetchall() == [("X1", "executive", 500)]
+    assert verify(conn) == []
+    holder.close()
+    other.close()
+
+
+def waiting_on_a_lock(conn: server.Connection, count: int) -> bool:
+    row = conn.execute(b"SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                       b"AND datname = current_database()").fetchone()
+    return row is not None and row[0] >= count
+
+
+def wait_for(condition: Callable[[], bool]) -> None:
+    import time
+
+    deadline = time.monotonic() + 10
+    while not condition():
+        assert time.monotonic() < deadline, "the server never got there"
+        time.sleep(0.01)
+
+
+def test_no_one_empties_the_evidence_with_truncate(
+        link: tuple[server.Connection, server.Connection]) -> None:
+    conn, _a = link
+    for table in ("link_settings_history", "link_confirmers", "link_hits", "link_ledger",
+                  "link_admin_log", "link_contributions"):
+        with pytest.raises(psycopg.errors.RaiseException,
+                           match=f"{table} keeps every row as evidence: TRUNCATE refused"):
+            conn.execute(f"TRUNCATE {table} CASCADE".encode())
+    assert verify(conn) == []

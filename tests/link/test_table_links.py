@@ -9,11 +9,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from dealer_console.cli import main
 from dealer_console.jackpot_values.link_records import Owed
-from dealer_link import server, server_schema
+from dealer_link import admin, server, server_schema
 from dealer_link.audit import verify
 from dealer_link.settings import LinkRefused
 from tests.link.conftest import new_database
@@ -62,6 +63,11 @@ def test_a_table_acts_only_on_the_links_it_is_on(link_dsn: str,
     refused_and_unchanged(conn, lambda: server.call(
         t1, "SELECT link_set_table_link('t1', %s, true, 'mine')", [OTHER]),
         LinkRefused, "permission denied for function link_set_table_link")
+    # nor does the schema's owner write such a row by hand
+    refused_and_unchanged(conn, lambda: conn.execute(
+        "INSERT INTO link_contributions (link, table_id, round_id, deal_no, spot, seat, "
+        "wager_cents, taken_at) VALUES (%s, 't1', 9, 1, 1, 1, 100, 't')", [OTHER]),
+        psycopg.Error, NOT_ON)
 
     # the administrator puts it on the other link: it plays there too
     argv = ["link", "table-link", "t1", OTHER, "--reason", "moved to pit 2's games",
@@ -83,6 +89,24 @@ def test_a_table_acts_only_on_the_links_it_is_on(link_dsn: str,
     refused_and_unchanged(conn, lambda: server.confirm_hit(
         t1, OTHER, "t1", round_id=2, spot=1, seat=3, line_no=FULL_HOUSE, employee_id="S1"),
         LinkRefused, NOT_ON)
+    # told so first, before any other check (an outside review: a supervisor's card above
+    # the threshold was sent for an executive's first, and only then told the truth)
+    admin.set_thresholds(conn, OTHER, executive_cents=100, two_person_cents=None,
+                         reason="a lower threshold")
+    refused_and_unchanged(conn, lambda: server.confirm_hit(
+        t1, OTHER, "t1", round_id=2, spot=1, seat=3, line_no=FULL_HOUSE, employee_id="S1"),
+        LinkRefused, NOT_ON)
+    refused_and_unchanged(conn, lambda: server.confirm_hit(
+        t1, OTHER, "t1", round_id=7, spot=1, seat=3, line_no=FULL_HOUSE, employee_id="S1"),
+        LinkRefused, NOT_ON)  # a wager the link never had: not "wait and swipe again"
+    refused_and_unchanged(conn, lambda: server.present_card(t1, OTHER, "t1", ";123?"),
+                          LinkRefused, NOT_ON)  # no card read against the staff list
+    # nor does it read the other pit's game, meters or hits, or end connections there
+    for read in (lambda: server.game_of(t1, OTHER), lambda: server.meter_states(t1, OTHER),
+                 lambda: server.hits(t1, OTHER), lambda: server.reads_cards(t1, OTHER),
+                 lambda: server.end_stuck(t1, OTHER)):
+        refused_and_unchanged(conn, read, LinkRefused, NOT_ON)
+    assert server.meter_states(conn, OTHER)  # the administrator reads every link
     refused_and_unchanged(conn, lambda: server.contribute(
         t1, OTHER, "t1", [Owed(3, 1, 1, 3, 100, "t")]), LinkRefused, NOT_ON)
     hit = server.confirm_hit(t1, LINK, "t1", round_id=1, spot=1, seat=3, line_no=FULL_HOUSE,
