@@ -107,6 +107,8 @@ class BetSensorDriver(DeviceThread):
         self._lock_id = 0
         """The lock in force (0: unlocked), as the console asked it."""
         self._locking: set[int] = set()
+        self._latched_early: set[int] = set()
+        """Seats not in the lock that latched it before :class:`BetsLocked` went out."""
         self._unlocking: set[int] = set()
         self._unlock_id = 0
         self._wagered: frozenset[Spot] = frozenset()
@@ -237,6 +239,7 @@ class BetSensorDriver(DeviceThread):
         self._lock_id = lock_id
         self._forget_facts()
         self._wagered = frozenset()
+        self._latched_early = set()
         self._locking = {s for s, n in self._nodes.items() if n.online is not False}
         for seat in self._nodes:
             self._queue(seat, f.Lock(lock_id))
@@ -404,6 +407,8 @@ class BetSensorDriver(DeviceThread):
             self._locking.discard(seat)
             self._wagered |= f.spots_of(seat, new.wagered)
             self._check_locked()
+        elif lock_id == self._lock_id and "locked" not in self._facts(lock_id):
+            self._latched_early.add(seat)  # away at the lock, back before BetsLocked
         elif lock_id == self._lock_id and "locked" in self._facts(lock_id):
             # A node that latched after BetsLocked went out (it was away at the lock): its
             # chips came too late to be wagers.
@@ -429,6 +434,15 @@ class BetSensorDriver(DeviceThread):
         if self._lock_id and not self._locking and "locked" not in self._facts(self._lock_id):
             self._facts(self._lock_id).add("locked")
             self._emit(BetsLocked, lock_id=self._lock_id, wagered=self._wagered)
+            # A node away when the lock began that came back and latched it before the last
+            # of the others answered: its chips are not wagers, so they are late bets, said
+            # now (an END GAME before its next poll would have cleared them unsaid).
+            for seat in sorted(self._latched_early):
+                state = self._nodes[seat].state
+                if state is not None and state.lock_id == self._lock_id:
+                    for spot in f.spots_of(seat, state.wagered) - self._wagered:
+                        self._once(self._lock_id, LateBet, spot)
+            self._latched_early = set()
 
     def _check_unlocked(self) -> None:
         if (
