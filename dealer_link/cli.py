@@ -220,9 +220,17 @@ def _init(conn: Any, games: list[Any]) -> int:
 
 
 def _need_schema(conn: Any) -> None:
+    import psycopg
+
     from dealer_link import server_schema
 
-    missing = server_schema.pending(conn)
+    try:
+        missing = server_schema.pending(conn)
+    except psycopg.errors.InsufficientPrivilege:
+        who = conn.info.user
+        raise CommandError(f"the login {who} may not do this: it is not a link administrator "
+                           "or auditor (a table's login reaches the link only through its "
+                           "console)") from None
     if missing:
         raise CommandError("the link's schema is missing or older than this console "
                            f"({', '.join(missing)} not applied): run 'dealer-console link init'")

@@ -75,7 +75,7 @@ def test_confirmers_thresholds_and_adjustments_by_the_administrator_only(
                  ["link", "adjust", LINK, "main", "--by", "$10,000"]):
         assert main([*argv, "--reason", "mine", "--dsn", table]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "permission denied" in err
+        assert err.count("\n") == 1 and "is not a link administrator or auditor" in err
     assert server.meter_states(conn, LINK)["main"].meter_micro == SEED * MICRO
     assert server.game_of(conn, LINK).executive_threshold_cents == 2_000_00
     conn.close()
@@ -92,7 +92,7 @@ def test_cards_on_server_by_the_administrator_once_the_casinos_list_is_there(
     assert "the casino's staff list is not on this server" in capsys.readouterr().err
     pit.apply(conn)
     assert main([*argv, table_dsn(link_dsn, "t1")]) == 2
-    assert "permission denied" in capsys.readouterr().err
+    assert "is not a link administrator or auditor" in capsys.readouterr().err
     assert main([*argv, link_dsn]) == 0
     assert "only on cards the server reads" in capsys.readouterr().out
     assert main([*argv[:3], "--off", *argv[3:], link_dsn]) == 0
