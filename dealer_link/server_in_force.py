@@ -28,7 +28,7 @@ import psycopg
 from psycopg import sql
 
 from dealer_console.link.sql_admin import ADMIN
-from dealer_console.link.sql_base import ADMIN_ROLE
+from dealer_console.link.sql_base import ADMIN_ROLE, REFUSED
 from dealer_console.link.sql_base import DEFINER as _DEFINER
 from dealer_link.sql_edit import edited, released
 
@@ -86,15 +86,39 @@ SCHEMA: tuple[str, ...] = (
 
 
 _NEED = "        PERFORM link_need_admin(p_reason);\n"
+WAIT_S = 2
+"""How long a change of the rules waits for the meters before it is refused: a link stuck
+behind a connection that holds them must not stall every other link's hits behind the
+change (a review: a hit on another link waited 3.3 s, and with a holder no table can end,
+for ever)."""
+
+
+def _meters_first(which: str, what: str) -> str:
+    """The meters locked first, waiting at most :data:`WAIT_S` seconds (then refused), the
+    session's own lock timeout put back after."""
+    return (f"""        PERFORM set_config('dealer_link.lock_timeout_was',
+                           current_setting('lock_timeout'), true);
+        PERFORM set_config('lock_timeout', '{WAIT_S}s', true);
+        BEGIN
+            PERFORM 1 FROM link_levels{which} ORDER BY link, position FOR UPDATE;
+        EXCEPTION WHEN lock_not_available THEN
+            RAISE EXCEPTION '{what} held by a hit or wagers being sent: nothing changed; '
+                'try again in a moment' USING ERRCODE = '{REFUSED}';
+        END;
+        PERFORM set_config('lock_timeout', current_setting('dealer_link.lock_timeout_was'),
+                           true);
+""")
+
+
 LOCKED_CHANGES: tuple[str, ...] = (
-    edited(released(ADMIN, "FUNCTION link_set_thresholds("), (_NEED, _NEED + (
-        "        PERFORM 1 FROM link_levels WHERE link = p_link ORDER BY position FOR UPDATE;\n"
-    ))),
-    edited(released(ADMIN, "FUNCTION link_set_confirmer("), (_NEED, _NEED + (
-        "        PERFORM 1 FROM link_levels ORDER BY link, position FOR UPDATE;\n"))),
+    edited(released(ADMIN, "FUNCTION link_set_thresholds("), (_NEED, _NEED + _meters_first(
+        " WHERE link = p_link", "the link''s meters are"))),
+    edited(released(ADMIN, "FUNCTION link_set_confirmer("), (_NEED, _NEED + _meters_first(
+        "", "a link''s meters are"))),
 )
-"""The administrator's changes of the rules a hit is paid under, each waiting for the
-meters (every link's, for who may confirm) as a hit's payment does."""
+"""The administrator's changes of the rules a hit is paid under, each waiting (for at most
+:data:`WAIT_S` seconds) for the meters, every link's for who may confirm, as a hit's
+payment does."""
 
 NOT_EMPTIED = ("link_contributions", "link_hits", "link_ledger", "link_admin_log",
                "link_card_passes", "link_settings_history", *KEPT)

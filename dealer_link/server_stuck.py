@@ -29,6 +29,7 @@ from psycopg import sql
 
 from dealer_console.link.sql_base import ADMIN_ROLE, REFUSED, TABLE_ROLE
 from dealer_console.link.sql_base import DEFINER as _DEFINER
+from dealer_link.sql_edit import edited, released
 
 STUCK_S = 2
 """A single statement holding a link lock longer than this is stuck."""
@@ -103,6 +104,24 @@ SCHEMA: tuple[str, ...] = (
     END $$
     """,
 )
+
+
+ONE_STATEMENT = edited(released(SCHEMA, "FUNCTION link_lock_holders("),
+                       ("a.xact_start < a.query_start",
+                        "a.xact_start < a.query_start - interval '1 second'"))
+"""Migration ``0009_one_statement``: a single statement is not "a transaction of its own".
+A statement sent with parameters (as every table's call is, through the extended protocol)
+starts its transaction a little before the statement itself, so "the transaction began
+before the statement" held for every honest call, and a table that timed out ended the
+others' calls in flight, each logged as stuck (an outside review: 92 of 191 such calls in
+ten seconds). The transaction must have begun over a second before its statement; a
+transaction of several statements is still caught while idle between them, or by its
+statement running over :data:`STUCK_S` seconds."""
+
+
+def one_statement(cur: psycopg.Cursor[tuple[object, ...]]) -> None:
+    """Migration ``0009_one_statement`` (:data:`ONE_STATEMENT`)."""
+    cur.execute(ONE_STATEMENT.encode())
 
 
 def migrate(cur: psycopg.Cursor[tuple[object, ...]]) -> None:

@@ -13,7 +13,7 @@ import psycopg
 import pytest
 
 from dealer_console.jackpot_values.link_records import Owed
-from dealer_link import admin, server
+from dealer_link import admin, server, server_schema
 from dealer_link.audit import verify
 from tests.link.helpers import LINK, as_table, init_link, linked_game
 
@@ -190,3 +190,66 @@ def test_no_one_empties_the_evidence_with_truncate(
                            match=f"{table} keeps every row as evidence: TRUNCATE refused"):
             conn.execute(f"TRUNCATE {table} CASCADE".encode())
     assert verify(conn) == []
+
+
+def test_a_change_of_the_rules_waits_two_seconds_at_most(
+        link: tuple[server.Connection, server.Connection], link_dsn: str) -> None:
+    """A review: waiting for every link's meters, a change of who may confirm stalled the
+    other links' hits behind one link held by a connection no table could end."""
+    _conn, _a = link
+    conn = server.connect(link_dsn, statement_timeout_s=10)  # never waits for ever here
+    holder = server.connect(link_dsn)
+    with holder.transaction():
+        holder.execute("SELECT 1 FROM link_levels WHERE link = %s FOR UPDATE", [LINK])
+        before = conn.execute(b"SELECT * FROM link_confirmers ORDER BY 1").fetchall()
+        with pytest.raises(server.LinkRefused, match="a link's meters are held by a hit or "
+                                                     "wagers being sent: nothing changed"):
+            admin.set_confirmer(conn, "S1", "Sam Super", "executive", reason="promoted")
+        with pytest.raises(server.LinkRefused, match="the link's meters are held"):
+            admin.set_thresholds(conn, LINK, executive_cents=1, two_person_cents=None,
+                                 reason="x")
+        assert conn.execute(b"SELECT * FROM link_confirmers ORDER BY 1").fetchall() == before
+        assert conn.execute(b"SHOW lock_timeout").fetchone() == ("0",)  # the session's own
+    admin.set_confirmer(conn, "S1", "Sam Super", "executive", reason="promoted")
+    holder.close()
+    conn.close()
+
+
+def test_an_upgrade_while_a_hit_is_being_paid_waits_for_it(link_dsn: str) -> None:
+    """A review: an upgrade under play deadlocked with a hit being paid (the hit had read
+    the hits and waited to write its own behind the upgrade's new trigger, while the upgrade
+    waited for the hit to alter the table)."""
+    conn = server.connect(link_dsn)
+    with conn.transaction(), conn.cursor() as cur:  # a link as 0006 left it
+        cur.execute("CREATE TABLE link_migrations (name text PRIMARY KEY, applied_at "
+                    "timestamptz NOT NULL DEFAULT now())")
+        for name, step in server_schema.MIGRATIONS:
+            if name == "0007_table_links":
+                break
+            step(cur)
+            cur.execute("INSERT INTO link_migrations (name) VALUES (%s)", [name])
+    server.install_game(conn, LINK, linked_game(), actor="test")
+    paying = server.connect(link_dsn)  # stands for a hit's payment, as far as its locks go
+    upgrading = server.connect(link_dsn)
+    applied: list[object] = []
+
+    def upgrade() -> None:
+        try:
+            applied.append(server_schema.apply(upgrading))
+        except Exception as exc:  # reported by the assertion below
+            applied.append(exc)
+
+    with paying.transaction():
+        paying.execute(b"SELECT count(*) FROM link_hits")  # the hit's first look
+        thread = threading.Thread(target=upgrade)
+        thread.start()
+        wait_for(lambda: waiting_on_a_lock(conn, 1))  # the upgrade waits for it
+        paying.execute("INSERT INTO link_hits (link, table_id, round_id, spot, seat, line_no, "
+                       "line_label, amount_cents, from_meter_cents, from_tray_cents, "
+                       "employee_id) VALUES (%s, 't1', 1, 1, 3, 8, 'Full House', 600, 0, "
+                       "600, 'S1')", [LINK])  # then writes its row: no deadlock
+    thread.join(30)
+    assert applied and isinstance(applied[0], list) and applied[0][:2] == [
+        "0007_table_links", "0008_in_force"], applied
+    for c in (paying, upgrading, conn):
+        c.close()

@@ -70,3 +70,42 @@ def test_nothing_is_ended_when_nothing_is_stuck(link_dsn: str) -> None:
     finally:
         table.close()
         admin.close()
+
+
+def test_a_table_s_call_in_flight_is_never_taken_for_a_stuck_transaction(
+        link_dsn: str) -> None:
+    """An outside review: a call a table sends with parameters may start its transaction a
+    moment before its statement, and the reaper took such an honest call holding the meters
+    for "a transaction of its own" and ended it (92 of 191 in ten seconds; migration
+    ``0009_one_statement``). Thirty calls, each looked at by the reaper's own query while it
+    runs holding the meters, then one call ended for real by a timed-out table."""
+    admin = init_link(link_dsn)
+    timed_out, busy = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
+    taken: list[str] = []
+    for call in range(30):
+        batch = [Owed(call * 10_000 + r, 1, 1, 2, 100, "t") for r in range(1, 3_001)]
+        sent: list[object] = []
+
+        def send(batch: list[Owed] = batch, into: list[object] = sent) -> None:
+            try:
+                into.append(server.contribute(busy, LINK, "table-b", batch))
+            except Exception as exc:  # reported by the assertion below
+                into.append(exc)
+
+        sending = threading.Thread(target=send)
+        sending.start()
+        while not sent and admin.execute(
+                b"SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE "
+                b"'%link_contribute%' AND datname = current_database()").fetchone() != (1,):
+            pass  # until the call runs, holding the meters
+        taken += [str(r[1]) for r in admin.execute(
+            b"SELECT * FROM link_lock_holders()").fetchall()]
+        if call == 29:
+            assert server.end_stuck(timed_out, LINK) is None
+        sending.join(60)
+        assert sent == [3_000]
+    assert taken == []
+    assert admin.execute(b"SELECT count(*) FROM link_admin_log "
+                         b"WHERE what = 'stuck connection'").fetchone() == (0,)
+    for conn in (timed_out, busy, admin):
+        conn.close()
