@@ -179,7 +179,7 @@ def apply(conn: psycopg.Connection[tuple[object, ...]]) -> list[str]:
                     "applied_at timestamptz NOT NULL DEFAULT now())")
         cur.execute("SELECT name FROM link_migrations")
         done = {str(r[0]) for r in cur.fetchall()}
-        if any(name not in done for name, _ in MIGRATIONS[3:]):
+        if any(name not in done for name, _ in MIGRATIONS):
             _quiet_hits(cur)
         for name, step in MIGRATIONS:
             if name in done:
