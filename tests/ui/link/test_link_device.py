@@ -68,6 +68,8 @@ def test_the_dealer_sees_the_link_down_with_its_reason_then_up(
         server.install_game(conn, LINK, profile.jackpots.games[0], actor="test")
         conn.execute(f"GRANT dealer_link_table TO \"{login}\"".encode())
         conn.execute("SELECT link_register_login(%s, 'table-a', 'the test table')", [login])
+        conn.execute("SELECT link_set_table_link('table-a', %s, true, 'the test table')",
+                     [LINK])
         conn.close()
         p.wait(lambda: _link_line(p) == (True, None), "the link up", timeout=30)
         p.wait(lambda: "Jackpot link" not in _banner(p), "the banner cleared")
