@@ -71,6 +71,21 @@ def init_link(dsn: str) -> server.Connection:
     return conn
 
 
+def older_link(dsn: str, before: str) -> server.Connection:
+    """The administrator's connection to a link database as a console before migration
+    ``before`` left it: every migration up to it applied, and recorded."""
+    conn = server.connect(dsn)
+    with conn.transaction(), conn.cursor() as cur:
+        cur.execute("CREATE TABLE link_migrations (name text PRIMARY KEY, applied_at "
+                    "timestamptz NOT NULL DEFAULT now())")
+        for name, step in server_schema.MIGRATIONS:
+            if name == before:
+                break
+            step(cur)
+            cur.execute("INSERT INTO link_migrations (name) VALUES (%s)", [name])
+    return conn
+
+
 def table_dsn(admin_dsn: str, table_id: str, links: Sequence[str] | None = None) -> str:
     """The address of ``table_id``'s own login on the link at ``admin_dsn``, made (once) by
     its administrator with ``link add-table``'s function and put on ``links`` (default:

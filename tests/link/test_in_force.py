@@ -15,7 +15,7 @@ import pytest
 from dealer_console.jackpot_values.link_records import Owed
 from dealer_link import admin, server, server_schema
 from dealer_link.audit import verify
-from tests.link.helpers import LINK, as_table, init_link, linked_game
+from tests.link.helpers import LINK, as_table, init_link, linked_game, older_link
 
 FULL_HOUSE = 8  # a fixed 6 for 1 from the tray: $6.00 on the $1 wager
 
@@ -219,15 +219,7 @@ def test_an_upgrade_while_a_hit_is_being_paid_waits_for_it(link_dsn: str) -> Non
     """A review: an upgrade under play deadlocked with a hit being paid (the hit had read
     the hits and waited to write its own behind the upgrade's new trigger, while the upgrade
     waited for the hit to alter the table)."""
-    conn = server.connect(link_dsn)
-    with conn.transaction(), conn.cursor() as cur:  # a link as 0006 left it
-        cur.execute("CREATE TABLE link_migrations (name text PRIMARY KEY, applied_at "
-                    "timestamptz NOT NULL DEFAULT now())")
-        for name, step in server_schema.MIGRATIONS:
-            if name == "0007_table_links":
-                break
-            step(cur)
-            cur.execute("INSERT INTO link_migrations (name) VALUES (%s)", [name])
+    conn = older_link(link_dsn, "0007_table_links")
     server.install_game(conn, LINK, linked_game(), actor="test")
     paying = server.connect(link_dsn)  # stands for a hit's payment, as far as its locks go
     upgrading = server.connect(link_dsn)

@@ -23,6 +23,7 @@ from tests.link.helpers import (
     add_confirmers,
     init_link,
     linked_game,
+    older_link,
     refused_and_unchanged,
     table_dsn,
 )
@@ -158,15 +159,7 @@ def test_add_table_on_a_link_not_installed_makes_nothing(
 def _as_before_0007(dsn: str, links: tuple[str, ...]) -> server.Connection:
     """A link database as the console before this migration left it, with ``links``
     installed."""
-    conn = server.connect(dsn)
-    with conn.transaction(), conn.cursor() as cur:
-        cur.execute("CREATE TABLE link_migrations (name text PRIMARY KEY, applied_at "
-                    "timestamptz NOT NULL DEFAULT now())")
-        for name, step in server_schema.MIGRATIONS:
-            if name == "0007_table_links":
-                break
-            step(cur)
-            cur.execute("INSERT INTO link_migrations (name) VALUES (%s)", [name])
+    conn = older_link(dsn, "0007_table_links")
     for link in links:
         server.install_game(conn, link, replace(linked_game(), linked=link), actor="test")
     add_confirmers(conn)

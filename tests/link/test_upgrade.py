@@ -8,17 +8,12 @@ from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.jackpot_values.meters import MICRO
 from dealer_link import server, server_schema
 from dealer_link.audit import verify
-from tests.link.helpers import LINK, SEED, add_confirmers, as_table, linked_game
+from tests.link.helpers import LINK, SEED, add_confirmers, as_table, linked_game, older_link
 
 
 def test_an_older_link_upgrades_and_keeps_its_history(link_dsn: str) -> None:
-    conn = server.connect(link_dsn)
-    with conn.transaction(), conn.cursor() as cur:  # the link as the older console left it
-        cur.execute("CREATE TABLE link_migrations (name text PRIMARY KEY, applied_at "
-                    "timestamptz NOT NULL DEFAULT now())")
-        for name, step in server_schema.MIGRATIONS[:2]:
-            step(cur)
-            cur.execute("INSERT INTO link_migrations (name) VALUES (%s)", [name])
+    conn = older_link(link_dsn, "0003_trust")  # the link as the older console left it
+    with conn.transaction(), conn.cursor() as cur:
         cur.execute("INSERT INTO link_games VALUES (%s, 'fupgpp-wa01', 'progressive', 100, "
                     "false, 1000000000, now(), 'link init')", [LINK])
         cur.execute("INSERT INTO link_levels VALUES (%s, 'main', 0, %s, 150000, 20000, %s, "
