@@ -5,6 +5,7 @@ is connected, and a closing table delivers what it owes first (or says what it s
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 import pytest
@@ -110,5 +111,32 @@ def test_a_closing_table_delivers_what_it_owes_or_says_so(
     dead.stop()
     assert dead.still_owed == 3
     assert "closes owing 3 jackpot wagers" in caplog.text
+    db.close()
+    conn.close()
+
+
+def test_a_table_closing_just_after_a_cut_delivers_to_the_server_back(
+        tmp_path: Path, link_dsn: str) -> None:
+    """The soak's tables, one run in seven: the link cut or the server restarted a moment
+    before the table closed, the sender waiting out its pause, so the closing table tried
+    nothing and closed owing wagers the server, already back, would have taken."""
+    conn = init_link(link_dsn)
+    health = LinkHealth()
+    table, _system, db = linked_table(tmp_path / "t1.db", "t1", health)
+    good = table_dsn(link_dsn, "t1")
+    sender = OutboxSender(tmp_path / "t1.db", link=LINK, table_id="t1", dsn=good,
+                          game=linked_game(), health=health, interval_s=60)
+    sender.drain_once()
+    sender._close()
+    _round(table)  # three wagers owed
+    sender.dsn = f"host={tmp_path} port=1 user=x dbname=x"  # the cut
+    sender.start()
+    deadline = time.monotonic() + 10
+    while health.view().up:
+        assert time.monotonic() < deadline, "the sender never saw the cut"
+        time.sleep(0.01)
+    sender.dsn = good  # the server is back; the sender waits out its pause
+    sender.stop()
+    assert sender.still_owed == 0 and _held(conn) == 3
     db.close()
     conn.close()
