@@ -40,6 +40,7 @@ def check_program(report: Report, program_dir: Path, manifest: Path, *,
         report.notes.append("development copy: no file manifest, program integrity not "
                             "checked (an installed table PC always has one)")
         return None
+    read = None
     if manifest.is_file():
         try:
             read = read_manifest(manifest)
@@ -50,7 +51,7 @@ def check_program(report: Report, program_dir: Path, manifest: Path, *,
         if read.header.get("dealer-console") != FORMAT:
             _check_bundle(report, program_dir, read, file_sha256(manifest))  # Windows'
             return read
-    return _add(report, check_release(release_dir, manifest))
+    return _add(report, check_release(release_dir, manifest, read))
 
 
 def _add(report: Report, check: ProgramCheck) -> Manifest | None:

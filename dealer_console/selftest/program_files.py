@@ -179,18 +179,22 @@ def _digest_or_none(path: Path) -> str | None:
         return "unreadable"
 
 
-def check_release(release_dir: Path, manifest: Path) -> ProgramCheck:
+def check_release(release_dir: Path, manifest: Path, read: Manifest | None = None
+                  ) -> ProgramCheck:
     """Every entry of ``manifest`` (a release manifest, :data:`FORMAT`) against the files,
-    and every file of the release folder against the entries."""
+    and every file of the release folder against the entries. ``read``: the manifest as the
+    caller has read it already (it is not parsed twice)."""
     refused = ProgramCheck(release_dir, manifest)
     if not manifest.is_file():
         return _refused(refused, f"no manifest at {manifest}: this is not an installed copy; "
                                  "reinstall the package")
     manifest_sha256 = file_sha256(manifest)
-    try:
-        read = read_manifest(manifest)
-    except (ValueError, UnicodeDecodeError) as exc:
-        return _refused(refused, f"the manifest is damaged ({exc}); reinstall the package")
+    if read is None:
+        try:
+            read = read_manifest(manifest)
+        except (ValueError, UnicodeDecodeError) as exc:
+            return _refused(refused, f"the manifest is damaged ({exc}); reinstall the "
+                                     "package")
     root = system_root_of(release_dir)
     if read.header.get("dealer-console") != FORMAT or root is None:
         return _refused(refused, f"{manifest} is not a release manifest for this place "
