@@ -1,6 +1,7 @@
 """What needs a person at the pit, and in which order: one pure rule for the screen, the
 benchmark and the tests. An alert is about one table and one kind (``sql_cards.ALERT_KINDS``),
-most urgent first: a jackpot waiting for a card holds a player and a game, a closed table
+most urgent first: a jackpot waiting for a card holds a player and a game, a table whose
+records went back may be playing on a copy that hides rounds (its evidence), a closed table
 loses a whole table's play, a device down stops or slows the round, a lost heartbeat means
 the pit no longer knows, a link down stops the jackpot wagers."""
 
@@ -40,6 +41,8 @@ def alerts_of(row: ReportRow) -> list[Alert]:
         hands = "hand waits" if r.jackpots_waiting == 1 else "hands wait"
         found.append(("jackpot", f"{r.jackpots_waiting} jackpot {hands} for a supervisor's "
                                  "card: go to the table"))
+    if row.rewind is not None:
+        found.append(("rewind", row.rewind.words()))
     if not r.table_open:
         found.append(("closed", f"table closed: {r.self_test}"))
     down = [d for d in r.devices if not d.ok]

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +23,12 @@ from dealer_link.pit.report import DeviceState, TableReport
 from dealer_link.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
 from dealer_link.pit.sql import _KEY as KEY
 from dealer_link.pit.sql_cards import TURNS_MIGRATION, TURNS_SCHEMA
+from dealer_link.pit.sql_witness import (
+    WITNESS_GRANTS,
+    WITNESS_MIGRATION,
+    WITNESS_SCHEMA,
+    WITNESS_TABLES,
+)
 from dealer_link.server import Connection, call, track_of
 from dealer_link.settings import LinkError, LinkRefused
 
@@ -41,20 +48,36 @@ def apply(conn: Connection) -> bool:
     """Apply the pit's schema once (recorded in ``link_migrations``, after the link's own);
     True if any of it was applied now. Run by ``link init`` as the link's administrator."""
     first = _apply_first(conn)
-    return _apply_turns(conn) or first
+    turns = _apply_later(conn, TURNS_MIGRATION, TURNS_SCHEMA)
+    witness = _apply_later(conn, WITNESS_MIGRATION, WITNESS_SCHEMA, _witness_rights)
+    return first or turns or witness
 
 
-def _apply_turns(conn: Connection) -> bool:
-    """Migration ``pit_0002_card_turns`` (``sql_cards.TURNS_SCHEMA``)."""
+def _apply_later(conn: Connection, name: str, statements: tuple[str, ...],
+                 rights: Callable[[Connection], None] | None = None) -> bool:
+    """A later migration of the pit's (``pit_0002_card_turns``, ``pit_0003_witness``), once."""
     with conn.transaction():
         conn.execute(b"SELECT pg_advisory_xact_lock(1346982996)")  # "PITT"
         if conn.execute("SELECT 1 FROM link_migrations WHERE name = %s",
-                        [TURNS_MIGRATION]).fetchone() is not None:
+                        [name]).fetchone() is not None:
             return False
-        for statement in TURNS_SCHEMA:
+        for statement in statements:
             conn.execute(statement.encode())
-        conn.execute("INSERT INTO link_migrations (name) VALUES (%s)", [TURNS_MIGRATION])
+        if rights is not None:
+            rights(conn)
+        conn.execute("INSERT INTO link_migrations (name) VALUES (%s)", [name])
     return True
+
+
+def _witness_rights(conn: Connection) -> None:
+    """Who reads the witness's tables (administrator and auditor) and calls its functions."""
+    for table in WITNESS_TABLES:
+        conn.execute(f"GRANT SELECT ON {table} TO {ADMIN_ROLE}, {AUDITOR_ROLE}".encode())
+        conn.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY".encode())
+        conn.execute(f"CREATE POLICY pit_read ON {table} FOR SELECT TO {ADMIN_ROLE}, "
+                     f"{AUDITOR_ROLE} USING (true)".encode())
+    for signature, roles in WITNESS_GRANTS:
+        conn.execute(f"GRANT EXECUTE ON FUNCTION {signature} TO {', '.join(roles)}".encode())
 
 
 def _apply_first(conn: Connection) -> bool:
@@ -97,6 +120,44 @@ def send_report(conn: Connection, report: TableReport) -> None:
           json.dumps(list(report.events))])
 
 
+def witness(conn: Connection, seq: int, digest: str, at_seq: int | None,
+            at_digest: str | None) -> int:
+    """Tell the server where the calling table's event log ends (``seq``, its hash) and
+    what it holds at the server's last mark (``at_seq``, or None before the first answer).
+    Returns the mark to say next time (``sql_witness.py``)."""
+    rows = call(conn, "SELECT pit_witness(%s, %s, %s, %s)", [seq, digest, at_seq, at_digest])
+    return int(str(rows[0][0]))
+
+
+@dataclass(frozen=True, slots=True)
+class Rewind:
+    """A table's open records alert: its log ended before (``back``), or held something else
+    at (``fork``), the point the server had seen it reach (``witnessed_seq``)."""
+
+    kind: str
+    witnessed_seq: int
+    witnessed_at: str
+    reported_seq: int
+    found_at: str
+
+    def words(self) -> str:
+        """The alert in one short line (the pit's strip); :meth:`detail` says it whole."""
+        went = "went back" if self.kind == "back" else "differ"
+        return (f"records {went} (event {self.witnessed_seq:,} → {self.reported_seq:,}): "
+                "stop play, call an executive")
+
+    def detail(self) -> str:
+        what = (f"The table's records now end at event {self.reported_seq:,}"
+                if self.kind == "back" else
+                f"The table's records (to event {self.reported_seq:,}) differ from those it "
+                "reported")
+        return (f"{what}, but it had reported event {self.witnessed_seq:,} at "
+                f"{self.witnessed_at} (found {self.found_at}): an older copy of its database, "
+                "or a new one, hides what was played since. Stop play at the table and call "
+                "the table games manager; an executive's card clears the alert, with the "
+                "reason (a restore after a failed disk, for example).")
+
+
 @dataclass(frozen=True, slots=True)
 class Ack:
     employee_id: str
@@ -111,11 +172,15 @@ class ReportRow:
     report: TableReport
     age_ms: int
     acks: dict[str, Ack]
+    rewind: Rewind | None = None
+    """The table's open records alert, or None."""
 
 
 def read_reports(conn: Connection) -> list[ReportRow]:
     """Every table's last report (the pit's login; a table's is refused)."""
     rows = call(conn, "SELECT * FROM pit_reports()", [])
+    rewinds = {str(t): Rewind(str(k), int(str(ws)), str(wa), int(str(rs)), str(fa))
+               for t, k, ws, wa, rs, fa in call(conn, "SELECT * FROM pit_rewinds()", [])}
     out = []
     for (table_id, phase, round_id, round_text, table_open, self_test, devices, link_state,
          waiting, drop, hold, events, age_ms, acks) in rows:
@@ -128,7 +193,7 @@ def read_reports(conn: Connection) -> list[ReportRow]:
         ack_map = acks if isinstance(acks, dict) else {}
         out.append(ReportRow(report, int(str(age_ms)), {
             str(k): Ack(str(v["employee"]), str(v["name"]), str(v["at"]))
-            for k, v in ack_map.items()}))
+            for k, v in ack_map.items()}, rewinds.get(str(table_id))))
     return out
 
 
@@ -141,6 +206,17 @@ def acknowledge(conn: Connection, table_id: str, kind: str, track: str) -> str:
     finds whose card it is and answers their name."""
     [(refusal, name)] = call(conn, "SELECT * FROM pit_acknowledge(%s, %s, %s)",
                              [table_id, kind, track_of(track)])
+    _refused(refusal)
+    return str(name)
+
+
+def clear_rewind(conn: Connection, table_id: str, track: str, reason: str) -> str:
+    """Clear ``table_id``'s records alert on an executive's card, with ``reason`` (the pit's
+    login); the executive's name as the server found it."""
+    if not reason.strip():
+        raise LinkRefused("clearing a records alert needs a reason, in words")
+    [(refusal, name)] = call(conn, "SELECT * FROM pit_rewind_clear(%s, %s, %s)",
+                             [table_id, track_of(track), reason])
     _refused(refusal)
     return str(name)
 

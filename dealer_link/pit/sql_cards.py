@@ -28,7 +28,11 @@ LOCK_WINDOW_MIN = 10
 FLOOD_PER_MINUTE = 20
 """Refusals that do not count towards the lock (a locked login's, a wrong table's) written
 per login per minute at most; the rest are refused unwritten (the lock bounds the others)."""
-ALERT_KINDS = ("jackpot", "closed", "device", "heartbeat", "link")
+ALERT_KINDS_V1 = ("jackpot", "closed", "device", "heartbeat", "link")
+"""The kinds pit_0001's ``pit_acknowledge`` takes (its released text)."""
+ALERT_KINDS = ("jackpot", "rewind", "closed", "device", "heartbeat", "link")
+"""Every kind of alert, most urgent first (``rewind``: a table's records went back, since
+``pit_0003_witness``, ``sql_witness.py``)."""
 STAFF_ROLES = ("dealer", "supervisor", "technician", "executive")
 
 
@@ -176,7 +180,7 @@ CARD_SCHEMA: tuple[str, ...] = (
                 'pit', left(p_table, 64)), false);
             RETURN;
         END IF;
-        IF p_kind IS NULL OR p_kind NOT IN ({_in(ALERT_KINDS)}) THEN
+        IF p_kind IS NULL OR p_kind NOT IN ({_in(ALERT_KINDS_V1)}) THEN
             refusal := pit_card_refuse(caller, action, format('no alert of kind %s',
                 left(p_kind, 20)), false);
             RETURN;

@@ -1,6 +1,7 @@
 """A table reporting to the pit: its report built from the controller's view on the owner
 thread (cheap: no database, no network), the shift's drop and hold read on the reporter's
-thread from a connection of its own, and the report sent there (``reporter.py``).
+thread from a connection of its own, and the report sent there (``reporter.py``), followed
+by where the table's records end, for the server's witness (``witness.py``).
 
 A table reports when it has a login on the link's server: ``DEALER_CONSOLE_LINK_DSN`` and
 ``DEALER_CONSOLE_TABLE_ID`` set (``docs/pit.md``); otherwise nothing starts.
@@ -26,9 +27,11 @@ from dealer_console.reports.shift import shift_report
 from dealer_console.storage.connection import TableDatabase
 from dealer_console.table_db import open_for_reading
 from dealer_console.table_name import TABLE_ID_VARIABLE
+from dealer_link import server as link_server
 from dealer_link.pit.replica import StaffFeed, applied_change, apply_pending, keeps_casino_list
 from dealer_link.pit.report import DeviceState, TableReport
 from dealer_link.pit.reporter import PitReporter
+from dealer_link.pit.witness import ChainWitness
 from dealer_link.settings import LinkError, dsn_from_environment, has_link_login
 
 EVENTS_KEPT = 12
@@ -130,9 +133,19 @@ def reporter_from_environment(db_path: Path, feed: StaffFeed | None = None
     if not has_link_login():
         return None
     figures = ShiftFigures(db_path)
+    witness = ChainWitness(db_path)
+
+    def after_send(conn: link_server.Connection) -> None:
+        witness.tell(conn)  # the server witnesses where the table's records end
+        if feed is not None:
+            feed.fetch(conn)
+
+    def on_stop() -> None:
+        figures.close()
+        witness.close()
+
     return PitReporter(dsn_from_environment(), os.environ[TABLE_ID_VARIABLE],
-                       prepare=figures.fill, on_stop=figures.close,
-                       after_send=feed.fetch if feed is not None else None,
+                       prepare=figures.fill, on_stop=on_stop, after_send=after_send,
                        on_fail=feed.failed if feed is not None else None)
 
 

@@ -15,13 +15,14 @@ from dealer_link.pit.alerts import Alert, alerts_of
 from dealer_link.pit.server import ReportRow
 from ui import theme
 
-LOUD = {"jackpot": (theme.FAULT_RED, theme.ON_FILL), "closed": (theme.FAULT_RED, theme.ON_FILL),
+LOUD = {"jackpot": (theme.FAULT_RED, theme.ON_FILL), "rewind": (theme.FAULT_RED, theme.ON_FILL),
+        "closed": (theme.FAULT_RED, theme.ON_FILL),
         "device": (theme.WARNING_AMBER, theme.ON_AMBER),
         "heartbeat": (theme.WARNING_AMBER, theme.ON_AMBER),
         "link": (theme.WARNING_AMBER, theme.ON_AMBER)}
 """An alert's fill and text colour while nobody has acknowledged it."""
-TITLES = {"jackpot": "JACKPOT WAITING", "closed": "TABLE CLOSED", "device": "DEVICE DOWN",
-          "heartbeat": "NO HEARTBEAT", "link": "LINK DOWN"}
+TITLES = {"jackpot": "JACKPOT WAITING", "rewind": "RECORDS WENT BACK", "closed": "TABLE CLOSED",
+          "device": "DEVICE DOWN", "heartbeat": "NO HEARTBEAT", "link": "LINK DOWN"}
 PHASES = {"banker": "choosing the banker", "betting": "taking bets",
           "action": "entering the action", "dealing": "dealing", "deal_check": "checking the deal",
           "misdeal": "misdeal", "banker_set": "setting the banker's hand",
