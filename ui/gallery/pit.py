@@ -1,7 +1,8 @@
-"""The pit's pictures: a pit of ten tables with one of each alert, a table opened, and a
-table keeping the casino's staff list with its link down, on the supervisor's staff screen
-(``python -m ui.screenshots --page pit-floor --page pit-table --page pit-staff-link-down``;
-the fit test renders the same pages)."""
+"""The pit's pictures: a pit of ten tables with one of each alert, a table opened, a table
+whose records went back opened and the reason for clearing it being typed, and a table
+keeping the casino's staff list with its link down, on the supervisor's staff screen
+(``python -m ui.screenshots --page pit-floor --page pit-table ...``; the fit test renders
+the same pages)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QWidget
 
 from dealer_link.pit.report import DeviceState, TableReport
-from dealer_link.pit.server import Ack, ReportRow
+from dealer_link.pit.server import Ack, ReportRow, Rewind
 from ui.pit.window import PitWindow
 
 DEVICES = (DeviceState("Shuffler", True), DeviceState("Bet sensors", True),
@@ -21,9 +22,10 @@ DEVICES = (DeviceState("Shuffler", True), DeviceState("Bet sensors", True),
 
 def sample_rows() -> list[ReportRow]:
     """Ten tables of a pit: a jackpot waiting, a closed table, a shuffler down, a lost
-    heartbeat, a link down (acknowledged), and five playing quietly."""
+    heartbeat, a link down (acknowledged), a table whose records went back, and four playing
+    quietly."""
     def row(table: str, *, age_ms: int = 400, acks: dict[str, Ack] | None = None,
-            **changes: object) -> ReportRow:
+            rewind: Rewind | None = None, **changes: object) -> ReportRow:
         base: dict[str, object] = dict(
             table_id=table, phase="betting", round_id=41, round_text="seats 1, 2 and 5 bet",
             table_open=True, self_test="passed", devices=DEVICES, link_state="up",
@@ -31,7 +33,8 @@ def sample_rows() -> list[ReportRow]:
             events=("21:14:09 round 41: wagers taken", "21:13:30 round 40 settled",
                     "21:12:02 round 40: seat 3 a straight flush paid $1,000.00"))
         base.update(changes)
-        return ReportRow(TableReport(**base), age_ms, acks or {})  # type: ignore[arg-type]
+        return ReportRow(TableReport(**base), age_ms, acks or {},  # type: ignore[arg-type]
+                         rewind)
 
     return [
         row("pit1-t1", phase="players_set", round_id=118, jackpots_waiting=1,
@@ -47,7 +50,9 @@ def sample_rows() -> list[ReportRow]:
             hold_cents=-52_500),
         row("pit1-t5", link_state="the link server did not answer within 5 s",
             acks={"link": Ack("S1", "Sam Super", "21:13:55")}),
-        row("pit1-t6"), row("pit1-t7", phase="dealing", round_id=77),
+        row("pit1-t6", round_id=35, rewind=Rewind("back", 48_213, "2026-11-27 20:58:41",
+                                                  45_907, "2026-11-27 21:02:17")),
+        row("pit1-t7", phase="dealing", round_id=77),
         row("pit1-t8", phase="end", round_id=12, drop_cents=410_000, hold_cents=95_000),
         row("pit1-t9", link_state="none"), row("pit1-t10", phase="complete", round_id=203),
     ]
@@ -63,6 +68,22 @@ def table_page() -> QWidget:
     window = PitWindow()
     window.show_rows(sample_rows())
     window.open_table("pit1-t1")
+    return window
+
+
+def records_page() -> QWidget:
+    window = PitWindow()
+    window.show_rows(sample_rows())
+    window.open_table("pit1-t6")
+    return window
+
+
+def clear_reason_page() -> QWidget:
+    window = records_page()
+    assert isinstance(window, PitWindow)
+    window.ask_reason("pit1-t6")
+    window.reason.keys.type_text("Restored from the 20.30 backup after the disk failed - "
+                                 "ticket 4411")
     return window
 
 
@@ -83,5 +104,7 @@ def staff_link_down_page() -> QWidget:
 
 PIT_PAGES: dict[str, Callable[[], QWidget]] = {"pit-floor": floor_page,
                                                "pit-table": table_page,
+                                               "pit-records": records_page,
+                                               "pit-clear-reason": clear_reason_page,
                                                "pit-staff-link-down": staff_link_down_page}
 

@@ -12,13 +12,14 @@ from ui.theme import apply_theme
 
 def open_pit(dsn: str) -> tuple[PitWindow, PitReader]:
     """The window and its running reader (the pit's login at ``dsn``), wired by queued
-    signals: every read and acknowledgement happens on the reader's thread."""
+    signals: every read, acknowledgement and clearing happens on the reader's thread."""
     window = PitWindow()
     reader = PitReader(dsn, window)
     reader.read.connect(window.show_rows)
     reader.failed.connect(window.show_problem)
     reader.acked.connect(window.acked)
     window._acknowledge = reader.acknowledge
+    window._clear = reader.clear_rewind
     reader.start()
     return window, reader
 

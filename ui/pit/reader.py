@@ -70,6 +70,20 @@ class _Worker(QObject):
         self.acked.emit(table_id, kind, who, f"acknowledged by {who}")
         self.poll()
 
+    @Slot(str, str, str)
+    def clear_rewind(self, table_id: str, track: str, reason: str) -> None:
+        try:
+            who = server.clear_rewind(self._connection(), table_id, track, reason)
+        except LinkRefused as exc:
+            self.acked.emit(table_id, "rewind", "", str(exc))
+            return
+        except Exception as exc:
+            self._drop()
+            self.acked.emit(table_id, "rewind", "", f"not cleared: {exc}".splitlines()[0])
+            return
+        self.acked.emit(table_id, "rewind", who, f"cleared by {who}")
+        self.poll()
+
     def _drop(self) -> None:
         if self._conn is not None:
             try:
@@ -92,6 +106,7 @@ class PitReader(QObject):
     failed = Signal(str)
     acked = Signal(str, str, str, str)
     _ack = Signal(str, str, str)
+    _clear = Signal(str, str, str)
 
     def __init__(self, dsn: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -104,6 +119,7 @@ class PitReader(QObject):
         self._worker.failed.connect(self.failed, queued)
         self._worker.acked.connect(self.acked, queued)
         self._ack.connect(self._worker.acknowledge, queued)
+        self._clear.connect(self._worker.clear_rewind, queued)
         self._thread.started.connect(self._worker.start)
 
     def start(self) -> None:
@@ -112,6 +128,11 @@ class PitReader(QObject):
     def acknowledge(self, table_id: str, kind: str, track: str) -> None:
         """Ask the server (on the worker) to acknowledge; the answer comes as ``acked``."""
         self._ack.emit(table_id, kind, track)
+
+    def clear_rewind(self, table_id: str, track: str, reason: str) -> None:
+        """Ask the server (on the worker) to clear a records alert on an executive's card;
+        the answer comes as ``acked`` (kind ``rewind``)."""
+        self._clear.emit(table_id, track, reason)
 
     def stop(self) -> None:
         if self._thread.isRunning():

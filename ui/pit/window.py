@@ -1,6 +1,7 @@
 """The pit's window: the pit's figures, the loud alerts in order of urgency, a tile per table;
 a touch on a tile (or an alert) opens the table: its round, devices, recent events, figures,
-and each alert with a button to acknowledge it on a supervisor's card.
+and each alert with a button to acknowledge it on a supervisor's card (a records alert also
+with one to clear it: a reason typed, then an executive's card).
 
 Everything drawn comes from the reader's answers (``reader.py``, a worker thread); the GUI
 thread only compares and draws. A tile is redrawn only when its table's report, alerts or
@@ -29,8 +30,10 @@ from PySide6.QtWidgets import (
 from dealer_console.money import format_cents
 from dealer_link.pit.alerts import Alert, alerts_of, natural, pit_alerts
 from dealer_link.pit.server import Ack, ReportRow
+from dealer_link.pit.sql_witness import REASON_MAX
 from ui import theme
 from ui.pit.tiles import TITLES, AlertRow, Tile, phase_words
+from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
 
 MAX_ALERT_ROWS = 3
@@ -50,9 +53,10 @@ class TablePage(QWidget):
     """One table opened from its tile: what the pit knows of it and its alerts."""
 
     def __init__(self, on_back: Callable[[], object],
-                 on_ack: Callable[[str, str], object]) -> None:
+                 on_ack: Callable[[str, str], object],
+                 on_clear: Callable[[str], object]) -> None:
         super().__init__()
-        self._on_ack = on_ack
+        self._on_ack, self._on_clear = on_ack, on_clear
         self.title = QLabel()
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setProperty("role", "heading")
@@ -73,8 +77,8 @@ class TablePage(QWidget):
         self.events.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.events.setProperty("role", "hint")
         left = QVBoxLayout()
+        left.addLayout(self.alerts)  # what to do first, then what the pit knows
         left.addWidget(self.body)
-        left.addLayout(self.alerts)
         left.addStretch(1)
         right = QVBoxLayout()
         heading = QLabel("Recent events")
@@ -119,7 +123,9 @@ class TablePage(QWidget):
             f"<p><b>Self-test</b>: {escape(r.self_test)}<br><b>Table</b>: "
             f"{'open' if r.table_open else '<b>CLOSED</b>'}<br><b>Jackpot link</b>: {link}"
             f"<br><b>Last report</b>: {row.age_ms / 1000:.0f} s ago</p>"
-            f"<p><b>Devices</b><br>{devices}</p>")
+            f"<p><b>Devices</b><br>{devices}</p>"
+            + (f"<p><b>Records</b><br>{escape(row.rewind.detail())}</p>" if row.rewind
+               else ""))
         self.events.setText("\n".join(r.events) or "none reported")
         found = alerts_of(row)
         keys = [(a.kind, a.words, a.acked) for a in found]
@@ -146,6 +152,11 @@ class TablePage(QWidget):
         words.setTextFormat(Qt.TextFormat.RichText)
         words.setWordWrap(True)
         line.addWidget(words, 1)
+        if alert.kind == "rewind":
+            clear = TouchButton("Clear…", ButtonRole.SECONDARY)
+            clear.setMinimumWidth(theme.TOUCH_MIN * 3)
+            clear.clicked.connect(lambda _=False: self._on_clear(self.table_id))
+            line.addWidget(clear)
         if alert.acked is None:
             ack = TouchButton("Acknowledge", ButtonRole.DANGER)
             ack.setMinimumWidth(theme.TOUCH_MIN * 4)
@@ -158,13 +169,15 @@ class PitWindow(QWidget):
     """``show_rows`` with the reader's answer; ``acknowledge`` (table, kind, card track) is
     called when a card is swiped for an alert (the reader sends it to the server)."""
 
-    def __init__(self, acknowledge: Callable[[str, str, str], object] | None = None) -> None:
+    def __init__(self, acknowledge: Callable[[str, str, str], object] | None = None,
+                 clear: Callable[[str, str, str], object] | None = None) -> None:
         super().__init__()
         self.setWindowTitle("Dealer Console · pit")
         self.setObjectName("pit")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.setStyleSheet(f"QWidget#pit {{ background: {theme.BACKGROUND}; }}")
         self._acknowledge = acknowledge
+        self._clear = clear
         self.shown_at: Callable[[ReportRow], object] | None = None
         """Told of each report as it is drawn (the benchmark's clock)."""
         self.rows: dict[str, ReportRow] = {}
@@ -207,7 +220,8 @@ class PitWindow(QWidget):
         floor_layout.setContentsMargins(0, 0, 0, 0)
         floor_layout.addLayout(self.alert_box)
         floor_layout.addWidget(self.tiles_area, 1)
-        self.page = TablePage(self.show_floor, self.ask_card)
+        self.page = TablePage(self.show_floor, self.ask_card, self.ask_reason)
+        self.reason = ReasonPage(self._reason_given, self._back_to_table)
         self.card = QFrame()
         self.card.setProperty("role", "card-prompt")
         self.card_words = QLabel()
@@ -225,10 +239,13 @@ class PitWindow(QWidget):
         card_line.addWidget(self.track)
         card_line.addWidget(cancel)
         self.card.hide()
-        self._wanted: tuple[str, str] | None = None
+        self._wanted: tuple[str, str, str | None] | None = None
+        """(table, alert kind, reason) the next swipe is for; a reason: clearing, not an
+        acknowledgement."""
         self.stack = QStackedWidget()
         self.stack.addWidget(floor)
         self.stack.addWidget(self.page)
+        self.stack.addWidget(self.reason)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(theme.SPACING, theme.SPACING, theme.SPACING, theme.SPACING)
         layout.addLayout(top)
@@ -268,6 +285,8 @@ class PitWindow(QWidget):
         self.status.show()
 
     def acked(self, table_id: str, kind: str, who: str, words: str) -> None:
+        if kind == "rewind" and who and self.reason.table_id == table_id:
+            self.reason.keys.clear()  # cleared: the next alert's reason is its own
         self.status.setText(f"Table {table_id}, {TITLES.get(kind, kind).lower()}: {words}")
         self.status.show()
 
@@ -316,9 +335,27 @@ class PitWindow(QWidget):
 
     def ask_card(self, table_id: str, kind: str) -> None:
         """An alert's Acknowledge: the card reader's next swipe is for it."""
-        self._wanted = (table_id, kind)
-        self.card_words.setText(f"Swipe a supervisor's card to acknowledge table {table_id}'s "
-                                f"{TITLES[kind].lower()}.")
+        self._wanted = (table_id, kind, None)
+        self._show_card(f"Swipe a supervisor's card to acknowledge table {table_id}'s "
+                        f"{TITLES[kind].lower()}.")
+
+    def ask_reason(self, table_id: str) -> None:
+        """A records alert's Clear: first the reason, typed."""
+        self._cancel_card()
+        self.reason.ask(table_id)
+        self.stack.setCurrentWidget(self.reason)
+
+    def _reason_given(self, table_id: str, reason: str) -> None:
+        self.stack.setCurrentWidget(self.page)
+        self._wanted = (table_id, "rewind", reason)
+        self._show_card(f"Swipe an executive's card to clear table {table_id}'s records "
+                        f"alert, for: {reason}")
+
+    def _back_to_table(self) -> None:
+        self.stack.setCurrentWidget(self.page)
+
+    def _show_card(self, words: str) -> None:
+        self.card_words.setText(words)
         self.track.clear()
         self.card.show()
         self.track.setFocus()
@@ -327,18 +364,64 @@ class PitWindow(QWidget):
         track, wanted = self.track.text(), self._wanted
         self.track.clear()
         self._cancel_card()
-        if wanted is not None and track and self._acknowledge is not None:
-            self._acknowledge(wanted[0], wanted[1], track)
-            self.status.setText("Checking the card with the server …")
-            self.status.show()
+        if wanted is None or not track:
+            return
+        table_id, kind, reason = wanted
+        if reason is None and self._acknowledge is not None:
+            self._acknowledge(table_id, kind, track)
+        elif reason is not None and self._clear is not None:
+            self._clear(table_id, track, reason)
+        else:
+            return
+        self.status.setText("Checking the card with the server …")
+        self.status.show()
 
     def _cancel_card(self) -> None:
         self._wanted = None
         self.card.hide()
 
 
+class ReasonPage(QWidget):
+    """Why a table's records alert is cleared, typed before the executive's card is asked
+    for: the reason is written with the clearing, for the auditor."""
+
+    def __init__(self, on_reason: Callable[[str, str], object],
+                 on_cancel: Callable[[], object]) -> None:
+        super().__init__()
+        self.table_id = ""
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        self.title.setProperty("role", "heading")
+        self.title.setWordWrap(True)
+        cancel = TouchButton("Cancel", ButtonRole.SECONDARY)
+        cancel.setMinimumWidth(theme.TOUCH_MIN * 3)
+        cancel.clicked.connect(lambda: on_cancel())
+        top = QHBoxLayout()
+        top.addWidget(self.title, 1)
+        top.addWidget(cancel)
+        self.keys = TextKeyboard(_reason_problem, "why the table's records went back (a "
+                                 "restore after a failed disk, ...), then OK",
+                                 sentence=True, max_chars=REASON_MAX)
+        self.keys.accepted.connect(lambda text: on_reason(self.table_id, text.strip()))
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.keys, 1)
+
+    def ask(self, table_id: str) -> None:
+        """The reason for ``table_id``; one typed for it and refused (a supervisor's card
+        swiped first, say) is kept, not typed again."""
+        if table_id != self.table_id:
+            self.keys.clear()
+        self.table_id = table_id
+        self.title.setText(f"Clear table {table_id}'s records alert: the reason")
+
+
+def _reason_problem(text: str) -> str | None:
+    return None if text.strip() else "type the reason in words"
+
+
 def _same(old: ReportRow, new: ReportRow) -> bool:
     """Nothing to redraw: the same report and acknowledgements, and the heartbeat on the same
     side of its bound."""
-    return (old.report == new.report and old.acks == new.acks
+    return (old.report == new.report and old.acks == new.acks and old.rewind == new.rewind
             and [a.kind for a in alerts_of(old)] == [a.kind for a in alerts_of(new)])

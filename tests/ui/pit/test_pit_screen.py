@@ -12,7 +12,15 @@ from pytestqt.qtbot import QtBot
 
 from dealer_link.pit import server
 from dealer_link.pit.server import Ack, ReportRow
-from tests.pit.helpers import DEALER_CARD, SUPER_CARD, as_table, init_pit, pit_dsn, report
+from tests.pit.helpers import (
+    DEALER_CARD,
+    EXEC_CARD,
+    SUPER_CARD,
+    as_table,
+    init_pit,
+    pit_dsn,
+    report,
+)
 from ui.fit_check import screen_problems
 from ui.gallery.pit import PIT_PAGES, sample_rows
 from ui.pit.app import open_pit
@@ -57,8 +65,8 @@ def test_the_most_urgent_is_first_and_loud_and_no_tile_moves(themed: QApplicatio
     assert window.tiles["pit1-t1"].alert.text() == "JACKPOT WAITING"
     assert "seen · Sam Super" in window.tiles["pit1-t5"].alert.text()
     assert [(w.alert.table_id, w.alert.kind) for w in window.alert_rows if w.alert] == [
-        ("pit1-t1", "jackpot"), ("pit1-t2", "closed"), ("pit1-t3", "device")]
-    assert window.more.text() == "+1 more alert on the tiles"
+        ("pit1-t1", "jackpot"), ("pit1-t6", "rewind"), ("pit1-t2", "closed")]
+    assert window.more.text() == "+2 more alerts on the tiles"
     # a jackpot at the last table: first in the strip, its tile where it was
     rows = sample_rows()
     last = rows[-1]
@@ -109,6 +117,50 @@ def test_a_report_reaches_the_pit_and_an_alert_is_acknowledged_on_a_card(
         assert window.tiles["t1"].state.text() == "round 8: dealing"
     finally:
         reader.stop()
+
+
+def test_a_records_alert_is_cleared_with_a_reason_on_an_executive_s_card(
+        themed: QApplication, qtbot: QtBot, link_dsn: str) -> None:
+    init_pit(link_dsn).close()
+    digest = "ab" * 32
+    with as_table(link_dsn, "t3") as t3:
+        server.send_report(t3, report())
+        server.witness(t3, 900, digest, None, None)
+        server.witness(t3, 12, "cd" * 32, 900, None)  # an older copy of its file
+    window, reader = open_pit(pit_dsn(link_dsn))
+    qtbot.addWidget(window)
+    try:
+        window.resize(1280, 800)
+        qtbot.waitUntil(lambda: "t3" in window.tiles, timeout=10_000)
+        assert window.tiles["t3"].alert.text() == "RECORDS WENT BACK"
+        window.tiles["t3"].click()
+        assert "had reported event 900" in window.page.body.text()
+        clear = next(b for b in window.page.findChildren(TouchButton) if b.text() == "Clear…")
+        clear.click()
+        assert window.stack.currentWidget() is window.reason
+        assert not window.reason.keys.ok.isEnabled()  # no reason, no clearing
+        window.reason.keys.type_text("Restored after the disk failed")
+        window.reason.keys.ok.click()
+        assert window.stack.currentWidget() is window.page
+        assert "executive's card" in window.card_words.text()
+        window.track.setText(SUPER_CARD)  # a supervisor's card is refused by the server
+        window.track.returnPressed.emit()
+        qtbot.waitUntil(lambda: "Checking" not in window.status.text(), timeout=10_000)
+        assert "cleared on an executive's card" in window.status.text()
+        assert window.rows["t3"].rewind is not None
+        clear.click()  # the reason typed stays for the executive's card
+        assert window.reason.keys.text() == "Restored after the disk failed"
+        window.reason.keys.ok.click()
+        window.track.setText(EXEC_CARD)
+        window.track.returnPressed.emit()
+        qtbot.waitUntil(lambda: window.rows["t3"].rewind is None, timeout=10_000)
+        assert "cleared by Ella Exec" in window.status.text()
+        assert window.tiles["t3"].alert.text() == ""
+        assert window.reason.keys.text() == ""
+    finally:
+        reader.stop()
+    with as_table(link_dsn, "t3") as t3:  # the witness starts again from the table's file
+        assert server.witness(t3, 12, "cd" * 32, None, None) == 12
 
 
 def test_the_pit_s_pictures_are_written_for_the_readme(themed: QApplication) -> None:
