@@ -134,6 +134,9 @@ class Rewind:
     """A table's open records alert: its log ended before (``back``), or held something else
     at (``fork``), the point the server had seen it reach (``witnessed_seq``)."""
 
+    entry: int
+    """The alert's number on the server: a clearing names it, so a reason typed for one
+    alert never clears a later one."""
     kind: str
     witnessed_seq: int
     witnessed_at: str
@@ -179,8 +182,8 @@ class ReportRow:
 def read_reports(conn: Connection) -> list[ReportRow]:
     """Every table's last report (the pit's login; a table's is refused)."""
     rows = call(conn, "SELECT * FROM pit_reports()", [])
-    rewinds = {str(t): Rewind(str(k), int(str(ws)), str(wa), int(str(rs)), str(fa))
-               for t, k, ws, wa, rs, fa in call(conn, "SELECT * FROM pit_rewinds()", [])}
+    rewinds = {str(t): Rewind(int(str(e)), str(k), int(str(ws)), str(wa), int(str(rs)), str(fa))
+               for t, e, k, ws, wa, rs, fa in call(conn, "SELECT * FROM pit_rewinds()", [])}
     out = []
     for (table_id, phase, round_id, round_text, table_open, self_test, devices, link_state,
          waiting, drop, hold, events, age_ms, acks) in rows:
@@ -210,13 +213,13 @@ def acknowledge(conn: Connection, table_id: str, kind: str, track: str) -> str:
     return str(name)
 
 
-def clear_rewind(conn: Connection, table_id: str, track: str, reason: str) -> str:
-    """Clear ``table_id``'s records alert on an executive's card, with ``reason`` (the pit's
-    login); the executive's name as the server found it."""
-    if not reason.strip():
+def clear_rewind(conn: Connection, entry: int, track: str, reason: str) -> str:
+    """Clear records alert ``entry`` (:attr:`Rewind.entry`) on an executive's card, with
+    ``reason`` (the pit's login); the executive's name as the server found it."""
+    if not any(ch.isalnum() for ch in reason):
         raise LinkRefused("clearing a records alert needs a reason, in words")
     [(refusal, name)] = call(conn, "SELECT * FROM pit_rewind_clear(%s, %s, %s)",
-                             [table_id, track_of(track), reason])
+                             [entry, track_of(track), reason])
     _refused(refusal)
     return str(name)
 

@@ -8,10 +8,14 @@ event log ends (the newest event's number and chained hash, ``storage/eventlog.p
 what its log holds at the point the server last vouched for (the *mark*). The server:
 
 - keeps, per table, the furthest point of its log it has seen follow on from the one before
-  (``pit_witness``), moving it on only when the table's log holds the mark unchanged;
+  (``pit_witness``), moving it on only when the table's log holds the mark unchanged, and the
+  last :data:`POINTS_KEPT` points it vouched for (``pit_witness_points``);
 - writes a *records alert* (``pit_rewinds``, append-only) when a report's log ends before the
   mark (``back``: an older copy, a restore, a new file), or holds something else at the mark
-  (``fork``: a copy that has played on, another file under the same login);
+  or at one of those points (``fork``: a copy that has played on, another file under the same
+  login answering with a mark a little behind);
+- lets these two tables change only through its functions (a trigger; the schema's owner
+  can still set the functions' flag by hand, a deliberate step);
 - keeps the mark where it was found while an alert is open, so the evidence stays, and no
   later play of the copy can make the alert go away;
 - lets only an executive's card clear it, with a reason, at the pit (``pit_rewind_clear``,
@@ -20,6 +24,8 @@ what its log holds at the point the server last vouched for (the *mark*). The se
 
 A table that sends no point (an older release, or a table whose file cannot be read) is not
 judged. A table reports on its own login (``link_me``): it cannot speak for another table.
+Only what the server has seen is protected: rounds played while the table could not report,
+then lost to an older copy taken before them, leave no trace here.
 """
 
 from __future__ import annotations
@@ -35,7 +41,13 @@ WITNESS_MIGRATION = "pit_0003_witness"
 HASH_PATTERN = "^[0-9a-f]{64}$"
 """An event's chained hash: sha256, in hex (``storage/eventlog.event_hash``)."""
 REASON_MAX = 200
-WITNESS_TABLES = ("pit_witness", "pit_rewinds", "pit_rewind_clears")
+POINTS_KEPT = 64
+"""The last points vouched for, per table, that a report's mark is checked against: a second
+file under the same login answers with a mark a little behind the first's."""
+WITNESS_TABLES = ("pit_witness", "pit_witness_points", "pit_rewinds", "pit_rewind_clears")
+_WRITER = "PERFORM set_config('pit.witness_writer', 'on', true);"
+"""Set by the two functions that may change the witness, for its guard (``pit_witness_guard``):
+a change by hand needs a deliberate step, and is no accident."""
 
 _OPEN = """
     SELECT 1 FROM pit_rewinds r WHERE r.table_id = {table}
@@ -50,6 +62,27 @@ WITNESS_SCHEMA: tuple[str, ...] = (
         seen_at timestamptz NOT NULL DEFAULT clock_timestamp()
     )
     """,
+    """
+    CREATE TABLE pit_witness_points (
+        table_id text NOT NULL,
+        seq bigint NOT NULL,
+        hash text NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    )
+    """,
+    """
+    CREATE FUNCTION pit_witness_guard() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF current_setting('pit.witness_writer', true) IS DISTINCT FROM 'on' THEN
+            RAISE EXCEPTION '% is the server''s witness of the tables'' records: it changes '
+                'only through pit_witness and pit_rewind_clear', TG_TABLE_NAME;
+        END IF;
+        RETURN CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
+    END $$
+    """,
+    *(f"CREATE TRIGGER {t}_guard BEFORE INSERT OR UPDATE OR DELETE ON {t} "
+      "FOR EACH ROW EXECUTE FUNCTION pit_witness_guard()" for t in ("pit_witness",
+                                                                    "pit_witness_points")),
     """
     CREATE TABLE pit_rewinds (
         entry bigserial PRIMARY KEY,
@@ -72,7 +105,7 @@ WITNESS_SCHEMA: tuple[str, ...] = (
         employee_id text NOT NULL,
         name text NOT NULL,
         login text NOT NULL DEFAULT session_user,
-        reason text NOT NULL CHECK (length(btrim(reason)) BETWEEN 1 AND {REASON_MAX}),
+        reason text NOT NULL CHECK (reason ~ '[[:alnum:]]' AND length(reason) <= {REASON_MAX}),
         cleared_at timestamptz NOT NULL DEFAULT clock_timestamp()
     )
     """,
@@ -94,7 +127,9 @@ WITNESS_SCHEMA: tuple[str, ...] = (
     DECLARE
         me text := link_me(NULL);
         w pit_witness;
+        vouched text;
     BEGIN
+        {_WRITER}
         IF p_seq IS NULL OR p_seq < 0 OR p_hash IS NULL OR p_hash !~ '{HASH_PATTERN}'
            OR (p_at_hash IS NOT NULL AND p_at_hash !~ '{HASH_PATTERN}') THEN
             RAISE EXCEPTION 'table %: where its records end is out of bounds (an event''s '
@@ -104,13 +139,19 @@ WITNESS_SCHEMA: tuple[str, ...] = (
         IF NOT FOUND THEN
             INSERT INTO pit_witness (table_id, seq, hash) VALUES (me, p_seq, p_hash)
                 ON CONFLICT (table_id) DO NOTHING;  -- two at once: the first is the start
+            INSERT INTO pit_witness_points VALUES (me, p_seq, p_hash) ON CONFLICT DO NOTHING;
             RETURN p_seq;
         END IF;
+        -- a mark behind the newest: what the server vouched for there (none: one from before
+        -- a clearing, or a server restored from an older copy: nothing to judge)
+        SELECT p.hash INTO vouched FROM pit_witness_points p
+            WHERE p.table_id = me AND p.seq = p_at_seq AND p_at_seq < w.seq;
         IF pit_rewind_open(me) THEN
             RETURN w.seq;  -- the mark stays the evidence until an executive clears it
         END IF;
         IF p_seq < w.seq OR (p_seq = w.seq AND p_hash <> w.hash)
-           OR (p_at_seq = w.seq AND p_at_hash IS DISTINCT FROM w.hash) THEN
+           OR (p_at_seq = w.seq AND p_at_hash IS DISTINCT FROM w.hash)
+           OR (vouched IS NOT NULL AND p_at_hash IS DISTINCT FROM vouched) THEN
             INSERT INTO pit_rewinds (table_id, kind, witnessed_seq, witnessed_hash,
                 witnessed_at, reported_seq, reported_hash)
             VALUES (me, CASE WHEN p_seq < w.seq THEN 'back' ELSE 'fork' END, w.seq, w.hash,
@@ -121,6 +162,10 @@ WITNESS_SCHEMA: tuple[str, ...] = (
         IF p_seq > w.seq AND p_at_seq = w.seq THEN
             UPDATE pit_witness SET seq = p_seq, hash = p_hash, seen_at = clock_timestamp()
             WHERE table_id = me;
+            INSERT INTO pit_witness_points VALUES (me, p_seq, p_hash) ON CONFLICT DO NOTHING;
+            DELETE FROM pit_witness_points WHERE table_id = me AND seq < (
+                SELECT min(k.seq) FROM (SELECT p.seq FROM pit_witness_points p
+                    WHERE p.table_id = me ORDER BY p.seq DESC LIMIT {POINTS_KEPT}) k);
             RETURN p_seq;
         END IF;
         RETURN w.seq;  -- nothing new, or the table did not yet say what it holds at the mark
@@ -128,10 +173,10 @@ WITNESS_SCHEMA: tuple[str, ...] = (
     """,
     # the open records alerts, for the pit's screen
     f"""
-    CREATE FUNCTION pit_rewinds() RETURNS TABLE (table_id text, kind text, witnessed_seq bigint,
-        witnessed_at text, reported_seq bigint, found_at text)
+    CREATE FUNCTION pit_rewinds() RETURNS TABLE (table_id text, entry bigint, kind text,
+        witnessed_seq bigint, witnessed_at text, reported_seq bigint, found_at text)
     LANGUAGE sql STABLE {_DEFINER} AS $$
-        SELECT r.table_id, r.kind, r.witnessed_seq,
+        SELECT r.table_id, r.entry, r.kind, r.witnessed_seq,
                to_char(r.witnessed_at, 'YYYY-MM-DD HH24:MI:SS'), r.reported_seq,
                to_char(r.found_at, 'YYYY-MM-DD HH24:MI:SS')
         FROM pit_rewinds r
@@ -140,23 +185,28 @@ WITNESS_SCHEMA: tuple[str, ...] = (
     $$
     """,
     f"""
-    CREATE FUNCTION pit_rewind_clear(p_table text, p_track text, p_reason text,
+    CREATE FUNCTION pit_rewind_clear(p_entry bigint, p_track text, p_reason text,
         OUT refusal text, OUT cleared_by text) LANGUAGE plpgsql {_DEFINER} AS $$
     DECLARE
         caller text := pit_caller();
-        action text := format('clear the records alert of table %s', left(p_table, 64));
+        p_table text := (SELECT r.table_id FROM pit_rewinds r WHERE r.entry = p_entry);
+        action text := format('clear records alert %s of table %s', p_entry,
+                              left(p_table, 64));
         who pit_staff;
         gate record;
     BEGIN
-        IF p_reason IS NULL OR length(btrim(p_reason)) = 0
-           OR length(p_reason) > {REASON_MAX} THEN
+        {_WRITER}
+        IF p_reason IS NULL OR p_reason !~ '[[:alnum:]]' OR length(p_reason) > {REASON_MAX}
+        THEN
             refusal := 'clearing a records alert needs a reason, in words (at most '
                 '{REASON_MAX})';
             RETURN;
         END IF;
-        IF NOT pit_rewind_open(p_table) THEN
-            refusal := pit_card_refuse(caller, action, format('table %s has no records '
-                'alert to clear', left(p_table, 64)), false);
+        IF p_table IS NULL OR EXISTS (SELECT 1 FROM pit_rewind_clears c
+                                      WHERE c.rewind = p_entry) THEN
+            refusal := pit_card_refuse(caller, action, format('records alert %s is not open '
+                '(cleared already, or no such alert): look at the table again', p_entry),
+                false);
             RETURN;
         END IF;
         SELECT * INTO gate FROM pit_card_gate(caller, action, p_track);
@@ -172,10 +222,10 @@ WITNESS_SCHEMA: tuple[str, ...] = (
         END IF;
         PERFORM 1 FROM pit_witness WHERE table_id = p_table FOR UPDATE;
         INSERT INTO pit_rewind_clears (rewind, table_id, employee_id, name, reason)
-            SELECT r.entry, p_table, who.employee_id, who.name, btrim(p_reason)
-            FROM pit_rewinds r WHERE r.table_id = p_table
-            AND NOT EXISTS (SELECT 1 FROM pit_rewind_clears c WHERE c.rewind = r.entry);
-        DELETE FROM pit_witness WHERE table_id = p_table;  -- the next report starts it again
+            VALUES (p_entry, p_table, who.employee_id, who.name, btrim(p_reason));
+        -- the next report starts the witness again
+        DELETE FROM pit_witness WHERE table_id = p_table;
+        DELETE FROM pit_witness_points WHERE table_id = p_table;
         DELETE FROM pit_acks WHERE table_id = p_table AND kind = 'rewind';
         cleared_by := who.name;
     END $$
@@ -187,14 +237,15 @@ WITNESS_SCHEMA: tuple[str, ...] = (
             "        IF pit_rewind_open(me) THEN active := active || 'rewind'::text; END IF;")),
     edited(released(CARD_SCHEMA, "FUNCTION pit_acknowledge("),
            (f"p_kind NOT IN ({_in(ALERT_KINDS_V1)})", f"p_kind NOT IN ({_in(ALERT_KINDS)})")),
-    "REVOKE ALL ON pit_witness, pit_rewinds, pit_rewind_clears FROM PUBLIC",
+    "REVOKE ALL ON pit_witness, pit_witness_points, pit_rewinds, pit_rewind_clears "
+    "FROM PUBLIC",
     *(f"REVOKE ALL ON FUNCTION {f} FROM PUBLIC" for f in (
         "pit_rewind_open(text)", "pit_witness(bigint, text, bigint, text)", "pit_rewinds()",
-        "pit_rewind_clear(text, text, text)")),
+        "pit_rewind_clear(bigint, text, text)")),
 )
 
 WITNESS_GRANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("pit_witness(bigint, text, bigint, text)", (TABLE_ROLE,)),
     ("pit_rewinds()", (PIT_ROLE, ADMIN_ROLE)),
-    ("pit_rewind_clear(text, text, text)", (PIT_ROLE,)),
+    ("pit_rewind_clear(bigint, text, text)", (PIT_ROLE,)),
 )

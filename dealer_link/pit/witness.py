@@ -6,6 +6,7 @@ cannot be read is not said (the table's self-test and screens say what is wrong 
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 import psycopg
@@ -17,6 +18,9 @@ from dealer_link import server as link_server
 from dealer_link.pit import server
 
 log = logging.getLogger(__name__)
+UNHEARD_RETRY_S = 300.0
+"""A server without the witness (not yet upgraded) is asked again after this long, so a
+``link init`` there is taken up without restarting the tables."""
 
 
 class ChainWitness:
@@ -27,24 +31,31 @@ class ChainWitness:
         self._db: TableDatabase | None = None
         self.mark: int | None = None
         """The point of the log the server vouched for last (None: not asked yet)."""
-        self.unheard = False
-        """The server has no witness (a link server not yet upgraded): nothing is said."""
+        self._said = ""
+        self.unheard_until: float | None = None
+        """The server had no witness (not yet upgraded): nothing is said until then."""
 
     def tell(self, conn: link_server.Connection) -> None:
-        if self.unheard:
+        if self.unheard_until is not None and time.monotonic() < self.unheard_until:
             return
         try:
             seq, digest, at = self._read()
         except Exception as exc:  # an unreadable file is the self-test's to say, not this
-            log.warning("the pit's witness: the table's log was not read: %s", exc)
+            if str(exc) != self._said:  # once, not at every heartbeat
+                log.warning("the pit's witness: the table's log was not read: %s", exc)
+                self._said = str(exc)
             self.close()
             return
+        self._said = ""
         try:
             self.mark = server.witness(conn, seq, digest, self.mark, at)
         except psycopg.errors.UndefinedFunction:
-            log.warning("the link's server keeps no witness of the table's records (run "
-                        "link init there to upgrade it)")
-            self.unheard = True
+            if self.unheard_until is None:
+                log.warning("the link's server keeps no witness of the table's records "
+                            "(run link init there to upgrade it)")
+            self.unheard_until = time.monotonic() + UNHEARD_RETRY_S
+            return
+        self.unheard_until = None
 
     def _read(self) -> tuple[int, str, str | None]:
         """The log's newest event (number, hash) and the hash it holds at the mark."""

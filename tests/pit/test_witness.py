@@ -79,16 +79,20 @@ def test_the_witness_moves_on_only_along_the_chain_and_a_step_back_is_kept_until
         # only an executive's card clears it, and only with a reason
         with pytest.raises(LinkRefused, match="is a supervisor: a records alert is cleared "
                                               "on an executive's card"):
-            server.clear_rewind(pit, "t1", SUPER_CARD, "restored from a backup")
+            server.clear_rewind(pit, found.entry, SUPER_CARD, "restored from a backup")
         with pytest.raises(LinkRefused, match="needs a reason"):
-            server.clear_rewind(pit, "t1", EXEC_CARD, "   ")
+            server.clear_rewind(pit, found.entry, EXEC_CARD, "   ")
+        [(refusal, who)] = link_server.call(  # past the screen's check: only blanks
+            pit, "SELECT * FROM pit_rewind_clear(%s, %s, E'\\t\\n\\t')",
+            [found.entry, link_server.track_of(EXEC_CARD)])
+        assert "needs a reason" in str(refusal) and who is None
         assert rewind_of(pit) == found
-        assert server.clear_rewind(pit, "t1", EXEC_CARD, "Restore after a disk failure, "
-                                   "ticket 4411") == "Ella Exec"
+        assert server.clear_rewind(pit, found.entry, EXEC_CARD, "Restore after a disk "
+                                   "failure, ticket 4411") == "Ella Exec"
         [row] = [r for r in server.read_reports(pit) if r.report.table_id == "t1"]
         assert row.rewind is None and row.acks == {}
-        with pytest.raises(LinkRefused, match="no records alert to clear"):
-            server.clear_rewind(pit, "t1", EXEC_CARD, "again")
+        with pytest.raises(LinkRefused, match="is not open"):
+            server.clear_rewind(pit, found.entry, EXEC_CARD, "again")
         # the next report starts the witness again, from where the table's records are now
         assert server.witness(t1, 15, h(15, "copy"), 9, h(9, "copy")) == 15
         assert server.witness(t1, 16, h(16, "copy"), 15, h(15, "copy")) == 16
@@ -99,7 +103,7 @@ def test_the_witness_moves_on_only_along_the_chain_and_a_step_back_is_kept_until
         assert (kind, witnessed, reported, cleared_by) == ("back", 9, 7, "X1")
         assert reason == "Restore after a disk failure, ticket 4411"
         refused = admin.execute("SELECT action, refusal FROM pit_card_attempts "
-                                "WHERE action LIKE 'clear the records alert%'").fetchall()
+                                "WHERE action LIKE 'clear records alert%'").fetchall()
         assert [r for _, r in refused if "is a supervisor" in str(r)]
 
 
@@ -132,7 +136,7 @@ def test_no_login_rewrites_the_witness_or_clears_it_without_a_card(link_dsn: str
         assert server.witness(t2, 2, h(2), None, None) == 2
         with pytest.raises(LinkRefused, match="out of bounds"):
             server.witness(t2, 5, "not a hash", None, None)
-        for attempt in ("SELECT * FROM pit_rewind_clear('t1', ';1?', 'gone')",
+        for attempt in ("SELECT * FROM pit_rewind_clear(1, ';1?', 'gone')",
                         "SELECT * FROM pit_rewinds()", "SELECT pit_rewind_open('t1')",
                         "DELETE FROM pit_witness", "SELECT * FROM pit_rewinds"):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
@@ -208,9 +212,11 @@ def _until(ok: object) -> None:
 
 def test_a_server_before_the_witness_is_upgraded_by_link_init_and_tables_report_meanwhile(
         tmp_path: Path, link_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dealer_link.pit import witness
     from dealer_link.pit.sql_cards import TURNS_MIGRATION, TURNS_SCHEMA
     from tests.link.helpers import init_link
 
+    monkeypatch.setattr(witness, "UNHEARD_RETRY_S", 0.5)
     with init_link(link_dsn) as admin:  # the pit as released before pit_0003_witness
         assert server._apply_first(admin)
         assert server._apply_later(admin, TURNS_MIGRATION, TURNS_SCHEMA)
@@ -226,8 +232,63 @@ def test_a_server_before_the_witness_is_upgraded_by_link_init_and_tables_report_
         with link_server.connect(link_dsn) as admin:
             assert server.apply(admin) is True  # link init, later
             assert server.apply(admin) is False
+            # the running table takes the witness up without a restart
+            _until(lambda: _witnessed(admin) > 0)
     finally:
         reporting.stop()
         rig.close()
+
+
+def test_a_second_file_under_the_same_login_is_a_fork_though_its_mark_lags(
+        link_dsn: str) -> None:
+    """Two consoles on one login, each on its own file: the second always answers with a
+    mark the first has moved past; the server holds it to what it vouched for there."""
+    init_pit(link_dsn).close()
+    with (as_table(link_dsn, "t1") as a, as_table(link_dsn, "t1") as b,
+          link_server.connect(pit_dsn(link_dsn)) as pit):
+        server.send_report(a, report())
+        mark_a = server.witness(a, 10, h(10, "A"), None, None)
+        mark_b = server.witness(b, 12, h(12, "B"), None, None)
+        for n in range(13, 21, 2):
+            mark_a = server.witness(a, n, h(n, "A"), mark_a, h(mark_a, "A"))
+            mark_b = server.witness(b, n + 1, h(n + 1, "B"), mark_b, h(mark_b, "B"))
+            if rewind_of(pit) is not None:
+                break
+        found = rewind_of(pit)
+        assert found is not None and found.kind == "fork"
+
+
+def test_a_reason_typed_for_one_alert_never_clears_the_next(link_dsn: str) -> None:
+    init_pit(link_dsn).close()
+    with as_table(link_dsn, "t1") as t1, link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.send_report(t1, report())
+        server.witness(t1, 9, h(9), None, None)
+        server.witness(t1, 7, h(7), 9, None)
+        first = rewind_of(pit)
+        assert first is not None
+        server.clear_rewind(pit, first.entry, EXEC_CARD, "Disk failed, backup restored")
+        server.witness(t1, 7, h(7), None, None)
+        server.witness(t1, 30, h(30, "copy"), 7, h(7, "copy"))
+        second = rewind_of(pit)
+        assert second is not None and second.kind == "fork" and second.entry != first.entry
+        with pytest.raises(LinkRefused, match=f"records alert {first.entry} is not open"):
+            server.clear_rewind(pit, first.entry, EXEC_CARD, "Disk failed, backup restored")
+        assert rewind_of(pit) == second
+
+
+def test_the_witness_changes_only_through_its_functions(link_dsn: str) -> None:
+    init_pit(link_dsn).close()
     with as_table(link_dsn, "t1") as t1:
-        assert server.witness(t1, 4, h(4), None, None) == 4
+        server.send_report(t1, report())
+        server.witness(t1, 9, h(9), None, None)
+        server.witness(t1, 50, h(50), 9, h(9))
+    with link_server.connect(link_dsn) as admin:  # the owner, by hand: refused
+        for statement in ("UPDATE pit_witness SET seq = 3", "DELETE FROM pit_witness",
+                          "DELETE FROM pit_witness_points",
+                          "INSERT INTO pit_witness_points VALUES ('t1', 1, 'x')"):
+            with pytest.raises(psycopg.Error, match="witness of the tables' records"):
+                admin.execute(statement.encode())
+        assert _witnessed(admin) == 50
+    with as_table(link_dsn, "t1") as t1, link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.witness(t1, 7, h(7), 50, None)
+        assert rewind_of(pit) is not None

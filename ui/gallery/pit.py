@@ -50,7 +50,7 @@ def sample_rows() -> list[ReportRow]:
             hold_cents=-52_500),
         row("pit1-t5", link_state="the link server did not answer within 5 s",
             acks={"link": Ack("S1", "Sam Super", "21:13:55")}),
-        row("pit1-t6", round_id=35, rewind=Rewind("back", 48_213, "2026-11-27 20:58:41",
+        row("pit1-t6", round_id=35, rewind=Rewind(3, "back", 48_213, "2026-11-27 20:58:41",
                                                   45_907, "2026-11-27 21:02:17")),
         row("pit1-t7", phase="dealing", round_id=77),
         row("pit1-t8", phase="end", round_id=12, drop_cents=410_000, hold_cents=95_000),

@@ -70,10 +70,10 @@ class _Worker(QObject):
         self.acked.emit(table_id, kind, who, f"acknowledged by {who}")
         self.poll()
 
-    @Slot(str, str, str)
-    def clear_rewind(self, table_id: str, track: str, reason: str) -> None:
+    @Slot(str, int, str, str)
+    def clear_rewind(self, table_id: str, entry: int, track: str, reason: str) -> None:
         try:
-            who = server.clear_rewind(self._connection(), table_id, track, reason)
+            who = server.clear_rewind(self._connection(), entry, track, reason)
         except LinkRefused as exc:
             self.acked.emit(table_id, "rewind", "", str(exc))
             return
@@ -106,7 +106,7 @@ class PitReader(QObject):
     failed = Signal(str)
     acked = Signal(str, str, str, str)
     _ack = Signal(str, str, str)
-    _clear = Signal(str, str, str)
+    _clear = Signal(str, int, str, str)
 
     def __init__(self, dsn: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -129,10 +129,10 @@ class PitReader(QObject):
         """Ask the server (on the worker) to acknowledge; the answer comes as ``acked``."""
         self._ack.emit(table_id, kind, track)
 
-    def clear_rewind(self, table_id: str, track: str, reason: str) -> None:
-        """Ask the server (on the worker) to clear a records alert on an executive's card;
-        the answer comes as ``acked`` (kind ``rewind``)."""
-        self._clear.emit(table_id, track, reason)
+    def clear_rewind(self, table_id: str, entry: int, track: str, reason: str) -> None:
+        """Ask the server (on the worker) to clear ``table_id``'s records alert ``entry`` on
+        an executive's card; the answer comes as ``acked`` (kind ``rewind``)."""
+        self._clear.emit(table_id, entry, track, reason)
 
     def stop(self) -> None:
         if self._thread.isRunning():

@@ -170,7 +170,7 @@ class PitWindow(QWidget):
     called when a card is swiped for an alert (the reader sends it to the server)."""
 
     def __init__(self, acknowledge: Callable[[str, str, str], object] | None = None,
-                 clear: Callable[[str, str, str], object] | None = None) -> None:
+                 clear: Callable[[str, int, str, str], object] | None = None) -> None:
         super().__init__()
         self.setWindowTitle("Dealer Console · pit")
         self.setObjectName("pit")
@@ -240,8 +240,9 @@ class PitWindow(QWidget):
         card_line.addWidget(cancel)
         self.card.hide()
         self._wanted: tuple[str, str, str | None] | None = None
-        """(table, alert kind, reason) the next swipe is for; a reason: clearing, not an
-        acknowledgement."""
+        """(table, alert kind, reason) the next swipe is for; a reason: clearing records alert
+        ``_entry``, not an acknowledgement."""
+        self._entry = 0
         self.stack = QStackedWidget()
         self.stack.addWidget(floor)
         self.stack.addWidget(self.page)
@@ -286,7 +287,7 @@ class PitWindow(QWidget):
 
     def acked(self, table_id: str, kind: str, who: str, words: str) -> None:
         if kind == "rewind" and who and self.reason.table_id == table_id:
-            self.reason.keys.clear()  # cleared: the next alert's reason is its own
+            self.reason.forget()  # cleared: the next alert's reason is its own
         self.status.setText(f"Table {table_id}, {TITLES.get(kind, kind).lower()}: {words}")
         self.status.show()
 
@@ -340,14 +341,18 @@ class PitWindow(QWidget):
                         f"{TITLES[kind].lower()}.")
 
     def ask_reason(self, table_id: str) -> None:
-        """A records alert's Clear: first the reason, typed."""
+        """A records alert's Clear: first the reason, typed, for the alert shown now."""
         self._cancel_card()
-        self.reason.ask(table_id)
+        row = self.rows.get(table_id)
+        if row is None or row.rewind is None:
+            return
+        self.reason.ask(table_id, row.rewind.entry)
         self.stack.setCurrentWidget(self.reason)
 
-    def _reason_given(self, table_id: str, reason: str) -> None:
+    def _reason_given(self, table_id: str, entry: int, reason: str) -> None:
         self.stack.setCurrentWidget(self.page)
         self._wanted = (table_id, "rewind", reason)
+        self._entry = entry
         self._show_card(f"Swipe an executive's card to clear table {table_id}'s records "
                         f"alert, for: {reason}")
 
@@ -370,7 +375,7 @@ class PitWindow(QWidget):
         if reason is None and self._acknowledge is not None:
             self._acknowledge(table_id, kind, track)
         elif reason is not None and self._clear is not None:
-            self._clear(table_id, track, reason)
+            self._clear(table_id, self._entry, track, reason)
         else:
             return
         self.status.setText("Checking the card with the server …")
@@ -385,10 +390,11 @@ class ReasonPage(QWidget):
     """Why a table's records alert is cleared, typed before the executive's card is asked
     for: the reason is written with the clearing, for the auditor."""
 
-    def __init__(self, on_reason: Callable[[str, str], object],
+    def __init__(self, on_reason: Callable[[str, int, str], object],
                  on_cancel: Callable[[], object]) -> None:
         super().__init__()
         self.table_id = ""
+        self.entry = 0
         self.title = QLabel()
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         self.title.setProperty("role", "heading")
@@ -402,22 +408,27 @@ class ReasonPage(QWidget):
         self.keys = TextKeyboard(_reason_problem, "why the table's records went back (a "
                                  "restore after a failed disk, ...), then OK",
                                  sentence=True, max_chars=REASON_MAX)
-        self.keys.accepted.connect(lambda text: on_reason(self.table_id, text.strip()))
+        self.keys.accepted.connect(lambda text: on_reason(self.table_id, self.entry,
+                                                          text.strip()))
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.keys, 1)
 
-    def ask(self, table_id: str) -> None:
-        """The reason for ``table_id``; one typed for it and refused (a supervisor's card
-        swiped first, say) is kept, not typed again."""
-        if table_id != self.table_id:
+    def ask(self, table_id: str, entry: int) -> None:
+        """The reason for ``table_id``'s alert ``entry``; one typed for that very alert and
+        refused (a supervisor's card swiped first, say) is kept, not typed again."""
+        if entry != self.entry:
             self.keys.clear()
-        self.table_id = table_id
+        self.table_id, self.entry = table_id, entry
         self.title.setText(f"Clear table {table_id}'s records alert: the reason")
+
+    def forget(self) -> None:
+        self.keys.clear()
+        self.entry = 0
 
 
 def _reason_problem(text: str) -> str | None:
-    return None if text.strip() else "type the reason in words"
+    return None if any(ch.isalnum() for ch in text) else "type the reason in words"
 
 
 def _same(old: ReportRow, new: ReportRow) -> bool:
