@@ -196,6 +196,8 @@ def decode(body: bytes) -> BusFrame:
     else:
         _need(payload, 2, kind)
         spots, fw_len = payload[0], payload[1]
+        if not 1 <= spots <= SPOTS_PER_SEAT:  # as STATE: 0 would silence the node's lights
+            raise MessageError(f"IDENTITY: {spots} spots fitted, 1-{SPOTS_PER_SEAT} possible")
         _need(payload, 3 + fw_len, kind)
         sn_len = payload[2 + fw_len]
         size = 3 + fw_len + sn_len

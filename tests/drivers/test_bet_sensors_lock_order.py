@@ -1,14 +1,14 @@
-"""The bet-sensor driver's lock bookkeeping when a node comes back in the middle of a lock:
-answers fed one by one to the driver's own I/O-thread steps, in an order the bus double over a
-pseudo-terminal cannot be made to produce on demand (a node away at START GAME that returns and
-latches the lock before the last of the others has answered it)."""
+"""The bet-sensor driver's bookkeeping, answers fed one by one to its own I/O-thread steps, in
+an order or a form the bus double over a pseudo-terminal cannot be made to produce on demand:
+a node away at START GAME that returns and latches the lock before the last of the others has
+answered it; a node that says it has no spot."""
 
 from __future__ import annotations
 
 from dealer_console.devices.bet_sensors import BetsLocked, LateBet, Spot
 from dealer_console.devices.events import DeviceEvent
 from drivers.bet_sensors import framer as f
-from drivers.bet_sensors.device import BetSensorDriver
+from drivers.bet_sensors.device import BetSensorDriver, _Transaction
 
 LIGHTS = ((f.LightMode.OFF, f.LightColour.WHITE),) * 2
 
@@ -64,3 +64,22 @@ def test_a_node_in_the_lock_has_its_chips_as_wagers_never_late() -> None:
     assert [e.wagered for e in events if isinstance(e, BetsLocked)] == [
         frozenset({Spot(2, 1), Spot(2, 2)})]
     assert not [e for e in events if isinstance(e, LateBet)]
+
+
+def test_a_node_saying_it_has_no_spot_is_a_bad_answer_not_a_node_without_lights() -> None:
+    """IDENTITY with 0 spots fitted (or more than a seat has) is refused as STATE's is: before,
+    the node came online with no spot, and its lights were never asked for."""
+    for spots in (0, 3):
+        (item,) = f.BetSensorFramer().feed(
+            f.BusFrame(3, True, 9, f.Identity(spots, "BS-1.2", "N0003")).wire())
+        assert item.frame is None
+        assert item.error == f"IDENTITY: {spots} spots fitted, 1-2 possible"
+    driver = BetSensorDriver(lambda: None, seats=[3])
+    driver._txn = _Transaction(3, 9, f.Identify(), 0.0)
+    driver._on_data(f.BusFrame(3, True, 9, f.Identity(0, "BS-1.2", "N0003")).wire())
+    node = driver._nodes[3]
+    assert not node.identified and node.online is not True
+    assert driver.diag.snapshot().last_error == "IDENTITY: 0 spots fitted, 1-2 possible"
+    driver._txn = _Transaction(3, 10, f.Identify(), 0.0)  # a node that says 1 spot is taken
+    driver._on_data(f.BusFrame(3, True, 10, f.Identity(1, "BS-1.2", "N0003")).wire())
+    assert node.identified and node.online is True and node.spots == 1
