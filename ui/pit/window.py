@@ -49,6 +49,21 @@ def pit_figures(rows: list[ReportRow]) -> str:
             f"{format_cents(hold, sign=True)}{share}")
 
 
+def _heading(button: str, role: ButtonRole, width: int, touched: Callable[[], object]
+             ) -> tuple[QLabel, QHBoxLayout]:
+    """A page's title (a table's words: plain text) with its one button on the right."""
+    title = QLabel()
+    title.setTextFormat(Qt.TextFormat.PlainText)
+    title.setProperty("role", "heading")
+    press = TouchButton(button, role)
+    press.setMinimumWidth(theme.TOUCH_MIN * width)
+    press.clicked.connect(lambda: touched())
+    top = QHBoxLayout()
+    top.addWidget(title, 1)
+    top.addWidget(press)
+    return title, top
+
+
 class TablePage(QWidget):
     """One table opened from its tile: what the pit knows of it and its alerts."""
 
@@ -57,15 +72,7 @@ class TablePage(QWidget):
                  on_clear: Callable[[str], object]) -> None:
         super().__init__()
         self._on_ack, self._on_clear = on_ack, on_clear
-        self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.PlainText)
-        self.title.setProperty("role", "heading")
-        back = TouchButton("Back to the pit", ButtonRole.PRIMARY)
-        back.setMinimumWidth(theme.TOUCH_MIN * 5)
-        back.clicked.connect(lambda: on_back())
-        top = QHBoxLayout()
-        top.addWidget(self.title, 1)
-        top.addWidget(back)
+        self.title, top = _heading("Back to the pit", ButtonRole.PRIMARY, 5, on_back)
         self.body = QLabel()
         self.body.setWordWrap(True)
         self.body.setTextFormat(Qt.TextFormat.RichText)
@@ -395,16 +402,8 @@ class ReasonPage(QWidget):
         super().__init__()
         self.table_id = ""
         self.entry = 0
-        self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.PlainText)
-        self.title.setProperty("role", "heading")
+        self.title, top = _heading("Cancel", ButtonRole.SECONDARY, 3, on_cancel)
         self.title.setWordWrap(True)
-        cancel = TouchButton("Cancel", ButtonRole.SECONDARY)
-        cancel.setMinimumWidth(theme.TOUCH_MIN * 3)
-        cancel.clicked.connect(lambda: on_cancel())
-        top = QHBoxLayout()
-        top.addWidget(self.title, 1)
-        top.addWidget(cancel)
         self.keys = TextKeyboard(_reason_problem, "why the table's records went back (a "
                                  "restore after a failed disk, ...), then OK",
                                  sentence=True, max_chars=REASON_MAX)
