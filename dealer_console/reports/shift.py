@@ -151,9 +151,10 @@ def tokes_of(outcome: str, staked: int, house_delta: int, player_banked: bool) -
     """What a dealer tip bet put in the toke box (Oxford Downs, "Dealer Tip Bets"): when its
     hand won, its stake and the even-money win the banker paid on it; else nothing. A
     settlement line keeps in its house column everything that is neither the bettor's nor
-    the banker's: under a player banker that is the toke box alone (the stake, and what the
-    bank covered of the win, maybe less than all of it); under the house, the house's payment
-    nets out of it, and the house pays the whole win."""
+    the banker's: under a player banker that is the toke box alone (the part of the stake the
+    bank matched and the win paid on it, maybe less than all of it: the rest of the stake had
+    no action and went back to the bettor); under the house, the house's payment nets out of
+    it, and the house pays the whole win."""
     if outcome != "win":
         return 0
     return house_delta if player_banked else 2 * staked

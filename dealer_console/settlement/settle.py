@@ -270,7 +270,11 @@ class _Round:
             if line.outcome is LineOutcome.WIN:
                 out.append(Transfer(HOUSE, line.party, moved))
         elif line.kind is WagerKind.TIPS and line.outcome is LineOutcome.WIN:
-            out.append(Transfer(line.party, DEALER_TIPS, line.wager))
+            # the dealer takes the stake the banker matched and the win paid on it; a part of
+            # the stake the bank could not match had no action and stays the bettor's (rules
+            # README, "Banker coverage"; Oxford Downs, "Dealer Tip Bets"). Under the house
+            # the whole stake is matched.
+            out.append(Transfer(line.party, DEALER_TIPS, moved))
             out.append(Transfer(line.counterparty, DEALER_TIPS, moved))
         elif line.outcome is LineOutcome.WIN:
             out.append(Transfer(line.counterparty, line.party, moved))

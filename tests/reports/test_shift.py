@@ -87,8 +87,8 @@ def _expected(db: TableDatabase, start: str, end: str) -> dict[str, int]:
 def house_by_what_the_others_lost(db: TableDatabase, rounds: set[int]) -> int:
     """The house's result from everyone else's (not from the lines' house column): every cent
     the players and a player banker lost went to the house or, for a won tip bet, to the
-    toke box: its stake and the win paid on it (by a player banker, what its bank covered;
-    by the house, even money)."""
+    toke box: its stake the bank matched (what did not go back to the bettor) and the win paid
+    on it (by a player banker, what its bank covered; by the house, even money)."""
     others = toke_box = 0
     for rid in rounds:
         [(banker_kind,)] = db.execute("SELECT banker_kind FROM rounds WHERE round_id = ?", [rid])
@@ -99,7 +99,8 @@ def house_by_what_the_others_lost(db: TableDatabase, rounds: set[int]) -> int:
                 others += returned - staked
             others += banker  # the banker's side of the line
             if kind.split("#")[0] == "tips" and outcome == "win":
-                toke_box += staked + (-banker if banker_kind == "player" else staked)
+                toke_box += staked - returned + (-banker if banker_kind == "player"
+                                                  else staked)
     return -others - toke_box
 
 

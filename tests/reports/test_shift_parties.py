@@ -44,16 +44,19 @@ def test_a_won_tip_bet_goes_to_the_toke_box_not_the_house(tmp_path: Path) -> Non
     assert rows["To the toke box"] == "$10.00"
 
 
-def test_a_tip_bet_s_win_the_bank_cannot_cover_is_not_in_the_toke_box(tmp_path: Path) -> None:
+def test_a_tip_bet_the_bank_cannot_match_is_partly_returned_not_tipped(tmp_path: Path) -> None:
     """The designated player banks $22: seat 2's $20 win takes $20 of it, so of the tip bet's
-    $5 win only $2 is covered; the toke box has the $5 stake and those $2."""
+    $5 only $2 is matched; the toke box has those $2 of stake and the $2 win, and the $3 the
+    bank could not match had no action and go back to seat 2 (rules README, "Banker
+    coverage")."""
     t = oxford_tips_round(tmp_path, bank=2200)
     plan = {(line.seat, line.kind): line for line in t.state.plan}
-    assert plan[(2, "tips")].banker_delta == -200
+    tips = plan[(2, "tips")]
+    assert (tips.banker_delta, tips.returned, tips.house_delta) == (-200, 300, 400)
     settle_all(t)
     t.handle(c.EndGame())
     report = shift_report(t.db, *ALL_TIME)
-    assert report.tokes_cents == 700
+    assert report.tokes_cents == 400
     assert report.house_result_cents == 0 == house_by_what_the_others_lost(t.db, {1})
 
 
