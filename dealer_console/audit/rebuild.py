@@ -24,7 +24,7 @@ from dealer_console.jackpot.rebuild import JackpotRebuild
 from dealer_console.round.machine import evolve, new_state
 from dealer_console.round.projection import note_device, project
 from dealer_console.round.rules import RoundRules
-from dealer_console.round.state import RoundState
+from dealer_console.round.state import Phase, RoundState
 from dealer_console.storage import eventlog, service_log
 
 RulesFor = Callable[[str], RoundRules]
@@ -66,6 +66,7 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
     jackpot = JackpotRebuild(shadow)
     checks: dict[str, RoundRulesCheck] = {}
     states: dict[int, RoundState] = {}
+    newest: int | None = None
     try:
         with shadow.atomic():
             jackpot.start(eventlog.events(db))
@@ -83,8 +84,10 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
                         checks[profile] = RoundRulesCheck(rules_for(profile))
                     state = new_state(p, event.seq, checks[profile].rules.face_up)
                     states[rid] = state
+                    newest = rid
                 else:
                     state = states[rid]
+                    out.problems += _out_of_turn(state, rid, newest, event.seq, event.kind)
                     out.problems += checks[state.profile].before(
                         state, event.seq, event.kind, p, jackpot.owns_awards)
                     evolve(state, (event.kind, p))
@@ -101,6 +104,19 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
                          "keeps no tables in this database: their awards stand as logged")
     out.unrecorded |= jackpot.unrecorded
     return out
+
+
+def _out_of_turn(state: RoundState, rid: int, newest: int | None, seq: int, kind: str
+                 ) -> list[str]:
+    """A round's event after its end, or after the next round opened: the console writes a
+    round's events only while it is the round in play (``round/table.py``), so such an event
+    was added to the log afterwards."""
+    where = f"round {rid} event {seq} ({kind})"
+    if rid != newest:
+        return [f"{where}: written after round {newest} had opened"]
+    if state.phase in (Phase.COMPLETE, Phase.VOIDED):
+        return [f"{where}: written after the round had ended"]
+    return []
 
 
 def compare(db: Database, built: Rebuild) -> list[str]:

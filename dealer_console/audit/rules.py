@@ -29,6 +29,7 @@ from dealer_console.round.machine import (
     line_from,
     setting_from,
 )
+from dealer_console.round.phases import not_accepted
 from dealer_console.round.rules import ActionSeatMethod, RoundRules
 from dealer_console.round.settle import SettlementMismatch
 from dealer_console.round.state import RoundState
@@ -78,6 +79,8 @@ class RoundRulesCheck:
                                    "the house's hand")
         if kind == "player_set":
             return self._player_set(state, p, services)
+        if kind == "jackpot_hit":
+            return _jackpot_hit(state, p)
         return []
 
     def _again(self, state: RoundState, cmd: c.Command, kind: str, p: Payload,
@@ -157,6 +160,26 @@ def _own_setting(hand: tuple[Any, ...], setting: Setting, rules: RoundRules, who
     if is_foul(setting, rules.hand_rules):
         return [f"{whose} is set {setting}, a foul the log does not call one"]
     return []
+
+
+def _jackpot_hit(state: RoundState, p: Payload) -> list[str]:
+    """What the round's own step checks of a hit (``decide_setting._jackpot_hit``), again: a
+    hit appended to a finished round, on cards the seat was never dealt, or a second one on
+    the same seat and spot is reported though its amount is right for the line it names."""
+    out = []
+    problem = not_accepted(state.phase, c.JackpotHit)
+    if problem:
+        out.append(problem)
+    seat, spot = int(p["seat"]), int(p.get("spot", 1))
+    if any(h[0] == seat and h[4] == spot for h in state.jackpot_hits):
+        out.append(f"seat {seat} already has a jackpot hit on spot {spot} this round")
+    held = state.hands.get(seat)
+    cards = p.get("cards")
+    if held is None:
+        out.append(f"seat {seat} was dealt no hand this round")
+    elif cards is not None and sorted(parse_cards(str(cards))) != sorted(held):
+        out.append(f"the hit is on {cards}, but seat {seat} was dealt {format_cards(held)}")
+    return out
 
 
 def _fresh_cards(state: RoundState, p: Payload) -> list[str]:

@@ -4,7 +4,8 @@ authorised by an executive enabled at the time.
 
 This catches an employee added, promoted, re-carded, enabled or deleted with SQL, and an
 employee-log entry deleted, altered or inserted: the tables no longer match their events. A
-rewrite of the events themselves is the hash chain's to catch.
+rewrite of the events themselves is the hash chain's to catch. Each jackpot hit's confirmers
+are held to the list as it stood then (a hit written naming a dealer as a supervisor).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from sqlite_utils import Database
 from dealer_console.employees import events
 from dealer_console.employees.registry import MIGRATIONS, apply_migrations
 
+JACKPOT_HIT = "jackpot_hit"
+"""Its confirmers are held to the list as it stood (the staff events before it)."""
 _CHANGES = ("add", "disable", "enable", "recard", "role", "pin")
 """Log actions that need an executive's swipe (the set-up is the one change that does not)."""
 
@@ -52,7 +55,7 @@ def verify_staff(db: Database) -> list[str]:
 
 
 def _replay(db: Database, shadow: Database, problems: list[str]) -> None:
-    kinds = events.STAFF_KINDS
+    kinds = (*events.STAFF_KINDS, JACKPOT_HIT)
     rows = db.execute(
         f"SELECT seq, round_id, kind, payload FROM events WHERE kind IN "
         f"({', '.join('?' * len(kinds))}) ORDER BY seq", list(kinds))
@@ -60,6 +63,9 @@ def _replay(db: Database, shadow: Database, problems: list[str]) -> None:
     first = True
     for seq, round_id, kind, text in rows:
         payload: dict[str, Any] = json.loads(text)
+        if kind == JACKPOT_HIT:
+            problems.extend(_confirmers(shadow, seq, payload))
+            continue
         if round_id is not None:
             problems.append(f"event {seq} ({kind}): a staff event belongs to no round, but "
                             f"this one names round {round_id}")
@@ -71,6 +77,29 @@ def _replay(db: Database, shadow: Database, problems: list[str]) -> None:
         rows_after = payload.get("employees") or [payload.get("employee") or {}]
         executive_seen = executive_seen or any(r.get("role") == "executive" for r in rows_after)
         first = False
+
+
+def _confirmers(shadow: Database, seq: int, payload: dict[str, Any]) -> list[str]:
+    """Who a jackpot hit says confirmed it, held to the staff list as it stood then: on it,
+    in service, in the role the hit records (the jackpot's rules judge the role's rights)."""
+    out = []
+    for who, role in (("employee_id", "employee_role"),
+                      ("second_employee_id", "second_employee_role")):
+        if payload.get(who) is None or role not in payload:
+            continue  # not recorded (a hit paid by another jackpot system, an older console)
+        employee, said = str(payload[who]), str(payload[role])
+        row = shadow.execute("SELECT role, enabled FROM employees WHERE employee_id = ?",
+                             [employee]).fetchone()
+        if row is None:
+            out.append(f"event {seq} (jackpot hit): confirmed by {employee!r}, who was not on "
+                       "the staff list then")
+        elif not row[1]:
+            out.append(f"event {seq} (jackpot hit): confirmed by {employee!r}, whose card "
+                       "was withdrawn then")
+        elif row[0] != said:
+            out.append(f"event {seq} (jackpot hit): confirmed by {employee!r} as a {said}, "
+                       f"but the staff list had them as a {row[0]} then")
+    return out
 
 
 def _authorised(shadow: Database, seq: int, kind: str, payload: dict[str, Any],

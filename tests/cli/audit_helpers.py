@@ -56,3 +56,42 @@ def erase_rounds_from(path: Path, round_id: int) -> None:
                  " WHERE device = e.device)")
     conn.commit()
     conn.close()
+
+
+def append_event(path: Path, kind: str, payload: dict[str, Any], round_id: int | None) -> None:
+    """An event added at the end of the chain, its hash chained on as the console would."""
+    conn = sqlite3.connect(path)
+    seq, prev = conn.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1"
+                             ).fetchone()
+    at = conn.execute("SELECT recorded_at FROM events WHERE seq = ?", [seq]).fetchone()[0]
+    body = canonical_json(payload)
+    digest = event_hash(prev, seq + 1, round_id, kind, body, at, None, None)
+    conn.execute("INSERT INTO events (seq, round_id, kind, payload, recorded_at, device, "
+                 "device_seq, prev_hash, hash) VALUES (?, ?, ?, ?, ?, NULL, NULL, ?, ?)",
+                 [seq + 1, round_id, kind, body, at, prev, digest])
+    conn.commit()
+    conn.close()
+
+
+def resync_tables(path: Path) -> None:
+    """Every table the audit rebuilds from the log replaced by its rebuilt twin: the tables
+    then agree with a forged log, and only the audit's rules can tell."""
+    from dealer_console.audit.rebuild import JACKPOT_TABLES, ROUND_TABLES, rebuild
+    from dealer_console.audit.verify import _rules_source
+    from dealer_console.storage.connection import connect
+
+    db = connect(path)
+    built = rebuild(db, _rules_source(()))
+    db.close()
+    conn = sqlite3.connect(path)
+    for name, in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND "
+                              "name NOT LIKE 'events%'").fetchall():
+        conn.execute(f"DROP TRIGGER [{name}]")
+    for table in (*ROUND_TABLES, *JACKPOT_TABLES):
+        conn.execute(f"DELETE FROM [{table}]")
+        rows = built.shadow.execute(f"SELECT * FROM [{table}]").fetchall()
+        if rows:
+            marks = ", ".join("?" * len(rows[0]))
+            conn.executemany(f"INSERT INTO [{table}] VALUES ({marks})", rows)
+    conn.commit()
+    conn.close()

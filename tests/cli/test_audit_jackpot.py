@@ -5,15 +5,23 @@ values. Each change here passed the audit before the jackpot was rebuilt from th
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from dealer_console.cards import format_cards, parse_cards
 from dealer_console.cli import main
+from dealer_console.jackpot.games import game_config
+from dealer_console.jackpot.qualify import winning_line
+from dealer_console.storage.connection import connect
+from tests.cli.audit_helpers import append_event, resync_tables, rewrite_event
 
 CLI = [sys.executable, "-m", "dealer_console.cli"]
 
@@ -210,3 +218,86 @@ def test_a_set_up_an_older_console_kept_only_in_its_table_is_backfilled(
     tamper(path, "UPDATE jackpot_games SET executive_threshold_cents = 1")
     status, out = verify(path, capsys)
     assert status == 1 and "executive_threshold_cents is 1 stored" in out, out
+
+
+# -- a hit forged in the log itself, the tables made to agree (an outside review's cases) ------
+
+
+def _tray_hit(path: Path) -> tuple[int, int, dict[str, Any]]:
+    """The first hit paid from the tray (its amount does not hang on the meters): its event's
+    number, round and payload."""
+    conn = sqlite3.connect(path)
+    seq, rid, text = conn.execute(
+        "SELECT seq, round_id, payload FROM events WHERE kind = 'jackpot_hit' ORDER BY seq"
+    ).fetchall()[[json.loads(r[2]).get("from_tray_cents", 0) > 0 for r in conn.execute(
+        "SELECT seq, round_id, payload FROM events WHERE kind = 'jackpot_hit' ORDER BY seq"
+    )].index(True)]
+    conn.close()
+    return int(seq), int(rid), json.loads(text)
+
+
+def test_a_hit_added_to_a_finished_round_is_reported(db: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """No key and no rewrite: one event chained on at the end, for the last round (ended),
+    on a seat that took a jackpot wager and hit nothing, with a genuine hit's cards."""
+    _seq, _rid, genuine = _tray_hit(db)
+    conn = sqlite3.connect(db)
+    last, = conn.execute("SELECT MAX(round_id) FROM rounds WHERE status = 'complete'"
+                         ).fetchone()
+    seat, = conn.execute("SELECT MIN(w.seat) FROM wagers w WHERE w.round_id = ? AND w.kind "
+                         "LIKE 'jackpot%' AND w.seat NOT IN (SELECT seat FROM jackpot_hits "
+                         "WHERE round_id = ?)", [last, last]).fetchone()
+    next_hit, = conn.execute("SELECT MAX(hit_id) + 1 FROM jackpot_hits").fetchone()
+    conn.close()
+    assert seat is not None
+    append_event(db, "jackpot_hit", {**genuine, "seat": seat, "hit_id": next_hit},
+                 round_id=last)
+    resync_tables(db)
+    status, out = verify(db, capsys)
+    assert status == 1, out
+    assert f"round {last} event" in out and f"written after round {last + 1} had opened" in out
+    assert "a jackpot hit is not allowed in phase complete" in out
+    assert f"but seat {seat} was dealt" in out
+
+
+def test_a_hit_rewritten_onto_cards_the_seat_never_held_is_reported(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same line and amount, one card changed (the chain recomputed, the tables made to
+    agree): only the dealt hand tells."""
+    seq, _rid, genuine = _tray_hit(db)
+    cards = parse_cards(genuine["cards"], 7)
+    with connect(db) as handle:
+        paytable = game_config(handle, int(genuine.get("spot", 1))).paytable
+    line = winning_line(paytable, cards)
+    other = next(held for held in _one_suit_changed(cards)
+                 if winning_line(paytable, held) == line)
+    rewrite_event(db, seq, lambda p: p.update(cards=format_cards(other)))
+    resync_tables(db)
+    status, out = verify(db, capsys)
+    assert status == 1, out
+    assert f"the hit is on {format_cards(other)}, but seat {genuine['seat']} was dealt" in out
+
+
+def _one_suit_changed(cards: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+    """Hands one card's suit away from ``cards`` (no card twice)."""
+    for i, card in enumerate(cards):
+        for suit in "cdhs":
+            text = [str(c) for c in cards]
+            text[i] = str(card)[:-1] + suit
+            if text[i] != str(card) and len(set(text)) == 7:
+                yield parse_cards(" ".join(text), 7)
+
+
+def test_a_hit_said_confirmed_by_a_dealer_as_a_supervisor_is_reported(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    seq, _rid, _genuine = _tray_hit(db)
+    dealer, = sqlite3.connect(db).execute(
+        "SELECT employee_id FROM employees WHERE role = 'dealer' ORDER BY employee_id"
+    ).fetchone()
+    rewrite_event(db, seq, lambda p: p.update(employee_id=dealer,
+                                              employee_role="supervisor"))
+    resync_tables(db)
+    status, out = verify(db, capsys)
+    assert status == 1, out
+    assert (f"confirmed by {dealer!r} as a supervisor, but the staff list had them as a "
+            "dealer then") in out
