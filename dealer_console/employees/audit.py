@@ -64,7 +64,8 @@ def _replay(db: Database, shadow: Database, problems: list[str]) -> None:
     for seq, round_id, kind, text in rows:
         payload: dict[str, Any] = json.loads(text)
         if kind == JACKPOT_HIT:
-            problems.extend(_confirmers(shadow, seq, payload))
+            if not first:  # a hit before the list was in the log (an older console's)
+                problems.extend(_confirmers(shadow, seq, payload))
             continue
         if round_id is not None:
             problems.append(f"event {seq} ({kind}): a staff event belongs to no round, but "
