@@ -49,7 +49,7 @@ DISABLE_BOUND_S = 5.0
 reporter's pass (at least every 2 s, ``alerts.HEARTBEAT_S``) fetches it and the owner thread
 applies it within half a second (``ui/app.py``), with room for a loaded machine."""
 __all__ = ["STAFF_VARIABLE", "StaffFeed", "applied_change", "applied_version",
-           "apply_pending", "keeps_casino_list"]
+           "apply_pending", "keeps_casino_list", "parse_actor"]
 
 Point = tuple[int, str]
 """A change of the casino's list by its number and its mark: where a table's fetch resumes."""
@@ -66,6 +66,12 @@ def _actor(version: int, mark: str, whole: Point | None = None) -> str:
     if whole is not None:
         parts.append(f"the list taken whole at change {whole[0]}, mark {whole[1]}")
     return f"{ACTOR}{version}" + (f" ({'; '.join(parts)})" if parts else "")
+
+
+def parse_actor(actor: str) -> Point | None:
+    """The change (number, mark) an actor of :func:`_actor` names, or None for another form."""
+    found = _ACTOR_TAIL.match(actor[len(ACTOR):]) if actor.startswith(ACTOR) else None
+    return None if found is None else (int(found.group(1)), found.group(2) or "")
 
 
 def applied_change(db: Database) -> Point:

@@ -237,3 +237,43 @@ def test_a_pin_set_at_the_pit_is_the_pin_at_every_table(casino_table: Rig,
                                         "'S1' ORDER BY entry")]
     assert actions[-1] == "pin"  # the table's PIN lock counts from here
     assert verify_staff(db) == []
+
+
+def test_a_change_said_to_come_from_the_casino_s_list_is_held_to_the_server_s_log(
+        casino_table: Rig, link_dsn: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An executive added at the end of the table's file, in the replica's own words (no key,
+    no rewrite): the table's audit takes it, the server's log of the list does not."""
+    from dealer_console.cli import main
+    from dealer_console.employees import events
+    from dealer_link.pit.staff_check import unvouched
+
+    db = casino_table.opened.db
+    reporting = start_reporting(casino_table.controller, casino_table.opened)
+    assert reporting is not None and reporting.feed is not None
+    try:
+        owner_loop(db, reporting.feed, lambda: authorised(db, SUPER_CARD, Role.SUPERVISOR),
+                   20.0)
+    finally:
+        reporting.stop()
+    with link_server.connect(link_dsn) as admin:
+        count, problems = unvouched(db, admin)
+    assert count >= 4 and problems == []
+    with db.atomic():  # the forgery: a made-up change 5 and a change 0 that gives a right
+        row = {"employee_id": "EVIL-X", "name": "Eve Vil", "role": "executive", "enabled": 1,
+               "card_tag": "abcd", "card_hash": "scrypt$16384$8$1$" + "0" * 32 + "$" + "0" * 64,
+               "created_at": "2026-11-27T03:00:00+00:00", "pin_hash": None}
+        events.record(db, "add", "EVIL-X", "the casino's staff list, change 5 (mark "
+                      "0123456789abcdef)", "Eve Vil, executive: applied from the casino's "
+                      "staff list", row)
+        events.record(db, "role", "SIM-D1", "the casino's staff list, change 0",
+                      "made an executive", {**events.employee_row(db, "SIM-D1"),
+                                            "role": "executive"})
+    assert verify_staff(db) == []  # the table's own audit cannot tell
+    monkeypatch.setenv(DSN_VARIABLE, link_dsn)  # the administrator's login
+    status = main(["pit", "check-staff", "--db", str(casino_table.opened.db_path)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert "(add EVIL-X, the casino's staff list, change 5 (mark 0123456789abcdef)): the " \
+           "server's staff log has no change 5 of EVIL-X" in out
+    assert "(role SIM-D1, the casino's staff list, change 0): only a card taken off" in out

@@ -9,16 +9,22 @@ pit commands (Qt is imported only when the screen opens).
   puts the casino's first executive on it, no card, while the list has none);
 - ``pit unlock-cards LOGIN --reason ...``: lift a login's lock on card attempts (five refused
   cards in ten minutes lock it; the administrator's login, written with the reason);
-- ``pit card-attempts``: the last refused card attempts (who, from which login, when, what).
+- ``pit card-attempts``: the last refused card attempts (who, from which login, when, what);
+- ``pit check-staff --db FILE``: every change of a table's staff list said to come from the
+  casino's list, held to the server's own log of the list (an administrator's or auditor's
+  login; ``dealer_link/pit/staff_check.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer_console.cli.checks import label, seconds
+
+if TYPE_CHECKING:
+    from dealer_link.server import Connection
 
 
 def register(subparsers: Any) -> None:
@@ -55,6 +61,9 @@ def register(subparsers: Any) -> None:
     unlock.add_argument("login", type=label(63))
     unlock.add_argument("--reason", required=True, type=label(200))
     actions.add_parser("card-attempts", help="the last refused card attempts (administrator)")
+    check = actions.add_parser("check-staff", help="hold a table's changes of the casino's "
+                               "staff list to the server's log of it (administrator, auditor)")
+    check.add_argument("--db", type=Path, required=True, help="the table's database (a copy)")
     parser.set_defaults(func=run)
 
 
@@ -83,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
             if args.pit_action == "unlock-cards":
                 print(server.unlock_cards(conn, args.login, args.reason))
                 return 0
+            if args.pit_action == "check-staff":
+                return _check_staff(conn, args.db)
             if args.pit_action == "card-attempts":
                 for a in server.card_attempts(conn):
                     print(f"{a.at}  {a.login} ({a.caller}): {a.action}: {a.refusal}"
@@ -101,4 +112,19 @@ def run(args: argparse.Namespace) -> int:
     print(f"staff list: {args.employee} ({args.name}, {args.role}"
           f"{', disabled' if args.disable else ''}{', new PIN' if new_pin else ''}) recorded "
           f"as change {version}")
+    return 0
+
+
+def _check_staff(conn: Connection, path: Path) -> int:
+    """Print what the server does not vouch for; 1 when anything."""
+    from dealer_console.table_db import open_for_reading
+    from dealer_link.pit.staff_check import unvouched
+
+    with open_for_reading(path) as db:
+        count, problems = unvouched(db, conn)
+    for problem in problems:
+        print(f"PROBLEM: {problem}")
+    if problems:
+        return 1
+    print(f"OK: {count} changes of the casino's staff list, each on the server's log")
     return 0
