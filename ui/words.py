@@ -63,11 +63,14 @@ def line_words(line: Line) -> str:
         return f"{name}: return {format_cents(line.returned)}{why}"
     if base_kind(line.kind) == "tips" and line.outcome == "win":
         # Oxford Downs, "Dealer Tip Bets": the spot is paid, then the tip and its win go to
-        # the dealer's toke box (the settlement gives them to the dealer, not the player).
-        # An outside review found a won tip worded as a lost one ("take $5.00").
+        # the dealer's toke box (the settlement gives them to the dealer, not the player);
+        # a part of the tip the designated player's bank could not match goes back to the
+        # player. An outside review found a won tip worded as a lost one ("take $5.00").
+        back = (f"; return {format_cents(line.returned)} (not matched)" if line.returned
+                else "")
         return (f"{name} won: the banker pays {format_cents(-line.banker_delta)}; "
                 f"{format_cents(line.staked - line.returned - line.banker_delta)} to the "
-                "toke box")
+                f"toke box{back}")
     if net > 0:
         return f"{name}: pay {format_cents(net)}"
     if net < 0 and line.returned > 0:

@@ -99,6 +99,8 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
     except (ValueError, KeyError, TypeError, LookupError, sqlite3.Error) as exc:
         out.problems.append(f"the event log cannot be replayed into the tables ({exc})")
     out.problems += jackpot.problems
+    for check in checks.values():
+        out.notes += dict.fromkeys(check.notes)  # a round planned twice is noted once
     if jackpot.outside:
         out.notes.append(f"{jackpot.outside} jackpot hits were paid by a jackpot system that "
                          "keeps no tables in this database: their awards stand as logged")

@@ -97,7 +97,8 @@ class ShiftReport:
     tip_bets_cents: int = 0
     """Dealer tip bets (Oxford Downs): the dealers' money once won, so not in the drop."""
     tokes_cents: int = 0
-    """What the won tip bets put in the toke box: each stake and its win."""
+    """What the won tip bets put in the toke box: the part of each stake the banker matched
+    and the win on it."""
     house_wagers_cents: int = 0
     """The house's result on its own wagers against a player banker (Catfish Bend)."""
 
@@ -149,7 +150,7 @@ TIPS = "tips"
 
 def tokes_of(outcome: str, staked: int, house_delta: int, player_banked: bool) -> int:
     """What a dealer tip bet put in the toke box (Oxford Downs, "Dealer Tip Bets"): when its
-    hand won, its stake and the even-money win the banker paid on it; else nothing. A
+    hand won, its matched stake and the even-money win the banker paid on it; else nothing. A
     settlement line keeps in its house column everything that is neither the bettor's nor
     the banker's: under a player banker that is the toke box alone (the part of the stake the
     bank matched and the win paid on it, maybe less than all of it: the rest of the stake had

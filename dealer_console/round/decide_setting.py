@@ -135,6 +135,13 @@ def players_to_set(state: RoundState, rules: RoundRules) -> list[int]:
             and s not in state.settings and s not in later]
 
 
+TIPS_PAST_THE_BANK = "returned"
+"""How a winning tip bet the designated player's bank cannot match is settled, written in each
+plan of a table that takes tip bets: the unmatched part goes back to the bettor (since stop
+39, ``settlement/settle.py``). A plan without it was settled by an earlier console, which
+gave the dealer the whole tip (``audit/rules.py`` judges it so, and notes the difference)."""
+
+
 def plan_event(state: RoundState, rules: RoundRules, services: Services,
                 pending: list[EventTuple]) -> EventTuple:
     """Every settlement line, computed once all hands are final and stored in the log, so a
@@ -150,7 +157,10 @@ def plan_event(state: RoundState, rules: RoundRules, services: Services,
     order = settlement_order(rules, trial.banker_seat, trial.action_seat)
     seats = [s for s in order if any(x.seat == s for x in lines)]
     seats += sorted({x.seat for x in lines} - set(seats))
-    return (E.SETTLEMENT_PLANNED, {"lines": [line_json(x) for x in lines], "seats": seats})
+    planned: dict[str, Any] = {"lines": [line_json(x) for x in lines], "seats": seats}
+    if rules.profile.tip_bets:
+        planned["tips"] = TIPS_PAST_THE_BANK  # the reading this console settles tips by
+    return (E.SETTLEMENT_PLANNED, planned)
 
 
 def _reconstruct(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services

@@ -57,6 +57,7 @@ class Wagers:
     ace_high: int = 0
     jackpot: int = 0
     tips: int = 0  # an Oxford Downs dealer tip bet riding on the hand, won for the dealer
+    # (the part of it a designated player's bank cannot match goes back to the bettor)
     backline: tuple[Backline, ...] = ()
 
 

@@ -47,3 +47,12 @@ def test_a_won_tip_bet_tells_the_dealer_to_pay_it_into_the_toke_box(tmp_path: Pa
     assert (won.outcome, lost.outcome) == ("win", "loss")
     assert line_words(won) == "Tips won: the banker pays $5.00; $10.00 to the toke box"
     assert line_words(lost) == "Tips: take $3.00"
+
+
+def test_a_won_tip_bet_the_bank_cannot_match_is_returned_in_part(tmp_path: Path) -> None:
+    """A $22 bank: seat 2's $20 win takes $20, so $2 of its $5 tip is matched (and wins $2
+    for the toke box), and the dealer gives the other $3 back."""
+    t = oxford_tips_round(tmp_path, bank=2200)
+    won = next(x for x in t.state.plan if (x.seat, x.kind) == (2, "tips"))
+    assert line_words(won) == ("Tips won: the banker pays $2.00; $4.00 to the toke box; "
+                               "return $3.00 (not matched)")
