@@ -231,6 +231,10 @@ class TableController(JackpotSteps):
         if c.names_a_supervisor(cmd):
             raise Refused(f"{WHAT[type(cmd)]} is a supervisor's: open the supervisor's screens "
                           "with a supervisor's card", RefusalCode.STAFF)
+        if isinstance(cmd, c.JackpotHit):  # its confirmers come from cards, never a command
+            raise Refused("a jackpot hit is paid only on the cards swiped for it (and their "
+                          "PINs), at the keypad: mark the hand, then swipe",
+                          RefusalCode.JACKPOT_MARK)
         return self._handle(cmd)
 
     @one_turn

@@ -9,6 +9,7 @@ cards become known (:meth:`JackpotDesk.show_cards`); building the view only read
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from dealer_console.controller.card_desk import CardDesk
@@ -193,7 +194,7 @@ class JackpotDesk:
             hit.spot, hit.seat, hit.line_label, hit.amount_cents, hit.confirmers, hit.level,
             None if hit.meter_before_micro is None else hit.meter_before_micro // MICRO,
             None if hit.meter_after_micro is None else hit.meter_after_micro // MICRO,
-            hit.link)
+            hit.link, hit.hit_id)
         self._after(before)
 
     # -- the money bag: the win page of an award (item 9 f); the back-out (item 9 h) ----------
@@ -246,6 +247,8 @@ class JackpotDesk:
         # a meter that would go below zero is refused as it is raised: told, kept
         adjustment = back_outs.back_out_by(self.table.db, hit_id=hit_id, reason=reason,
                                            employee_id=employee.employee_id)
+        if self.last_hit is not None and self.last_hit.hit_id == hit_id:
+            self.last_hit = replace(self.last_hit, backed_out=True)  # no longer "Paid"
         self._tell(Level.INFO, f"award {hit_id} backed out by {employee.name}: {reason}")
         return adjustment
 

@@ -86,6 +86,9 @@ class ConfirmedHit:
     meter_after_cents: int | None
     link: str | None = None
     """The link whose shared meter paid it (the meters above are the link's), or None."""
+    hit_id: int | None = None
+    backed_out: bool = False
+    """Backed out since (by an executive): the award and the meter's move no longer stand."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,7 +46,9 @@ from dealer_console.jackpot_values.link_records import HitAnswer, HitAsk, Linked
 from dealer_console.jackpot_values.meters import MeterState
 from dealer_console.jackpot_values.paytable import FixedPay
 from dealer_console.money import format_cents
+from dealer_console.round.commands import JackpotHit
 from dealer_console.round.jackpot import Confirmed
+from dealer_console.round.phases import not_accepted
 
 if TYPE_CHECKING:
     from dealer_console.round.state import RoundState
@@ -363,6 +365,9 @@ class JackpotSystem:
         pending = self.marks(state)
         if not pending:
             raise mark_refusal("no jackpot hand is waiting to be confirmed")
+        not_yet = not_accepted(state.phase, JackpotHit)
+        if not_yet:  # before any card is read or a link asked (it would pay at once)
+            raise mark_refusal(f"{not_yet}: swipe once the hands are settled")
         first = pending[0]
         if self._asking is not None:
             raise Refusal(f"the jackpot link is paying {self.asking()}: wait for its "

@@ -84,3 +84,47 @@ def test_a_back_out_waits_for_an_executive_s_card_with_its_reason(rig: Rig) -> N
     assert ctl.snapshot().card_wanted is None
     with pytest.raises(Refusal, match="already backed out"):
         ctl.ask_back_out(hit_id, "again")
+
+
+def test_the_dealer_s_panel_says_backed_out_once_the_award_is(rig: Rig) -> None:
+    """An outside review found the panel still reading "Paid: ... meter $2,500.15 ->
+    $1,875.12" after the back-out had put the meter back."""
+    from ui.dealer.jackpot_panel import accepted_words
+
+    ctl, keypad = rig.controller, rig.hardware.keypad
+    assert keypad is not None
+    hit_id = confirmed_hit(rig)
+    last = ctl.snapshot().jackpot_last
+    assert last is not None and accepted_words(last).startswith("Paid: seat 2")
+    ctl.ask_back_out(hit_id, "wrong seat")
+    keypad.swipe(EXECUTIVE)
+    rig.until(lambda: hits.get_hit(rig.opened.db, hit_id).backed_out, "the back-out")
+    last = ctl.snapshot().jackpot_last
+    assert last is not None and last.backed_out
+    assert accepted_words(last).startswith("BACKED OUT: seat 2")
+    assert "->" not in accepted_words(last)  # the meter's move no longer stands
+
+
+def test_a_jackpot_hit_is_never_a_dealer_s_command(rig: Rig) -> None:
+    """Its confirmers are the cards swiped for it: a command naming them paid with no card,
+    no PIN and no second person (an outside review, through ``do``)."""
+    from dealer_console.employees.registry import find
+    from dealer_console.round import commands as c
+
+    ctl = rig.controller
+    hand = list(parse_cards("3d 4d 5d 6d JK 8d 9d"))
+    assert rig.hardware.shuffler is not None
+    rest = [x for x in shuffled_deck(5, 1) if x not in hand]
+    rig.hardware.shuffler.script(deck_order=tuple(rest[:14] + hand + rest[14:]),
+                                 random_number=1)
+    bet(rig)
+    start_by_keypad(rig)
+    finish_round(rig)
+    [pending] = ctl.snapshot().jackpot_pending
+    supervisor = find(rig.opened.db, "SIM-S1")
+    assert supervisor is not None
+    swipes = rig.opened.db.execute("SELECT COUNT(*) FROM employee_log").fetchone()
+    with pytest.raises(Refusal, match="paid only on the cards swiped for it"):
+        ctl.do(c.JackpotHit(2, pending.line_no, supervisor))
+    assert hits.hit_for(rig.opened.db, ctl.state.round_id, 1, 2) is None
+    assert rig.opened.db.execute("SELECT COUNT(*) FROM employee_log").fetchone() == swipes

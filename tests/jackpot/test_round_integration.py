@@ -186,3 +186,27 @@ def test_a_restart_after_the_swipe_never_pays_twice(tmp_path: Path) -> None:
     table.handle(c.EndGame())
     assert db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 2
     assert audit(db).ok
+
+
+def test_a_swipe_before_the_hands_are_settled_is_refused_before_its_card_is_read(
+        tmp_path: Path) -> None:
+    """The round takes a hit only in settlement or before END GAME. A swipe earlier was read
+    (an accepted swipe logged) and, for a linked game, sent to the link's server, which paid
+    and reset the shared meter, before the round refused it (an outside review)."""
+    table, system = _table(tmp_path)
+    for seat in (1, 2, 3):
+        table.handle(c.PlaceWager(seat, "base", 2000))
+        table.handle(c.PlaceWager(seat, "jackpot", 100))
+    table.handle(c.StartGame())
+    table.handle(c.SetActionNumber(2))
+    deal(table, hands_with({2: SEVEN_SF}))
+    table.handle(c.RemainingCards(4))
+    assert table.state.phase is Phase.BANKER_SET and system.marks(table.state)
+    logged = table.db.execute("SELECT COUNT(*) FROM employee_log").fetchone()
+    with pytest.raises(Refusal, match=r"not allowed in phase banker_set .*swipe once the "
+                                      r"hands are settled"):
+        swipe(system, table, CARDS["executive"])
+    assert table.db.execute("SELECT COUNT(*) FROM employee_log").fetchone() == logged
+    set_all_house_way(table)
+    settle_all(table)
+    assert swipe(system, table, CARDS["executive"]) is not None  # in its time, it pays

@@ -158,3 +158,25 @@ def test_a_tray_pay_backed_out_is_never_said_to_go_back_to_the_meter(tmp_path: P
     status = dict(win_page_lines(hits.get_hit(db, hit.hit_id), "Table 4"))["Status"]
     assert f"misread ({tray}, adjustment 1)" in status and "back to the meter" not in status
     assert audit(db).ok, audit(db).problems
+
+
+def test_a_back_out_before_end_game_waits_for_the_round_in_the_shift_report(
+        tmp_path: Path) -> None:
+    """Backed out before END GAME: the round is still open, so its award is not counted yet,
+    nor is its back-out (before, paid out read minus the award and the house result grew by
+    it). Once the round ends, both are counted and net out."""
+    table, system = _jackpot_table(tmp_path, executive_threshold_cents=200_000,
+                                   two_person_above_cents=50_000)
+    _to_settlement(table, {2: SEVEN_SF})
+    settle_all(table)
+    swipe(system, table, CARDS["supervisor"])
+    swipe(system, table, CARDS["executive"])
+    award = hits.get_hit(table.db, _hit_id(table)).amount_cents
+    _back_out(table)
+    open_round = shift_report(table.db, *_whole_day())
+    assert open_round.rounds_open and open_round.jackpots == ()
+    assert (open_round.paid_cents, open_round.backed_out) == (0, 0)
+    table.handle(c.EndGame())
+    ended = shift_report(table.db, *_whole_day())
+    assert ended.jackpot_cents == award and ended.backed_out_cents == award
+    assert ended.paid_cents == sum(ended.paid.values()) - award

@@ -73,6 +73,9 @@ def hit_words(number: int, hit: PendingHit, two_games: bool) -> str:
 
 
 def accepted_words(hit: ConfirmedHit) -> str:
+    if hit.backed_out:
+        return (f"BACKED OUT: seat {hit.seat}, {hit.label}, {format_cents(hit.amount_cents)}"
+                f", confirmed by {hit.who}; the award and its meter move no longer stand.")
     text = (f"Paid: seat {hit.seat}, {hit.label}, {format_cents(hit.amount_cents)}, "
             f"confirmed by {hit.who}.")
     if hit.level is not None and hit.meter_before_cents is not None:
