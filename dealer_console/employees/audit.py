@@ -21,6 +21,8 @@ from dealer_console.employees.registry import MIGRATIONS, apply_migrations
 
 JACKPOT_HIT = "jackpot_hit"
 """Its confirmers are held to the list as it stood (the staff events before it)."""
+BACKED_OUT = "jackpot_backed_out"
+"""Its executive too (``jackpot/schema.BACKED_OUT``)."""
 _CHANGES = ("add", "disable", "enable", "recard", "role", "pin")
 """Log actions that need an executive's swipe (the set-up is the one change that does not)."""
 
@@ -55,7 +57,7 @@ def verify_staff(db: Database) -> list[str]:
 
 
 def _replay(db: Database, shadow: Database, problems: list[str]) -> None:
-    kinds = (*events.STAFF_KINDS, JACKPOT_HIT)
+    kinds = (*events.STAFF_KINDS, JACKPOT_HIT, BACKED_OUT)
     rows = db.execute(
         f"SELECT seq, round_id, kind, payload FROM events WHERE kind IN "
         f"({', '.join('?' * len(kinds))}) ORDER BY seq", list(kinds))
@@ -63,9 +65,11 @@ def _replay(db: Database, shadow: Database, problems: list[str]) -> None:
     first = True
     for seq, round_id, kind, text in rows:
         payload: dict[str, Any] = json.loads(text)
-        if kind == JACKPOT_HIT:
-            if not first:  # a hit before the list was in the log (an older console's)
-                problems.extend(_confirmers(shadow, seq, payload))
+        if kind in (JACKPOT_HIT, BACKED_OUT):
+            if first:  # before the list was in the log (an older console's)
+                continue
+            problems.extend(_confirmers(shadow, seq, payload) if kind == JACKPOT_HIT
+                            else _backed_out_by(shadow, seq, payload))
             continue
         if round_id is not None:
             problems.append(f"event {seq} ({kind}): a staff event belongs to no round, but "
@@ -101,6 +105,20 @@ def _confirmers(shadow: Database, seq: int, payload: dict[str, Any]) -> list[str
             out.append(f"event {seq} (jackpot hit): confirmed by {employee!r} as a {said}, "
                        f"but the staff list had them as a {row[0]} then")
     return out
+
+
+def _backed_out_by(shadow: Database, seq: int, payload: dict[str, Any]) -> list[str]:
+    """A back-out is an executive's: the one it names must have been an enabled executive on
+    the list then (the jackpot's rebuild takes the employee from the event)."""
+    employee = payload.get("employee_id")
+    if employee is None:
+        return []
+    row = shadow.execute("SELECT role, enabled FROM employees WHERE employee_id = ?",
+                         [str(employee)]).fetchone()
+    if row is None or tuple(row) != ("executive", 1):
+        return [f"event {seq} (jackpot award backed out): by {employee!r}, who was not an "
+                "enabled executive then"]
+    return []
 
 
 def _authorised(shadow: Database, seq: int, kind: str, payload: dict[str, Any],

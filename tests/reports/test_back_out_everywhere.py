@@ -180,3 +180,26 @@ def test_a_back_out_before_end_game_waits_for_the_round_in_the_shift_report(
     ended = shift_report(table.db, *_whole_day())
     assert ended.jackpot_cents == award and ended.backed_out_cents == award
     assert ended.paid_cents == sum(ended.paid.values()) - award
+
+
+def test_a_back_out_said_to_be_by_a_supervisor_is_reported_by_the_audit(
+        table: Table, tmp_path: Path) -> None:
+    """The back-out's event rewritten to name a supervisor, the chain recomputed and the
+    tables made to agree: the jackpot's rebuild takes the employee from the event; the staff
+    list as the log had it then does not (an outside review)."""
+    from dealer_console.employees import audit as staff_audit
+    from dealer_console.jackpot.schema import BACKED_OUT
+    from dealer_console.table_db import open_for_reading
+    from tests.cli.audit_helpers import resync_tables, rewrite_event
+
+    assert staff_audit.BACKED_OUT == BACKED_OUT
+    _back_out(table)
+    path = Path(table.db.file)
+    (seq,) = table.db.execute("SELECT seq FROM events WHERE kind = ?", [BACKED_OUT]).fetchone()
+    table.db.close()
+    rewrite_event(path, int(seq), lambda p: p.update(employee_id="S1"))
+    resync_tables(path)
+    with open_for_reading(path) as db:
+        problems = audit(db).problems
+    assert f"event {seq} (jackpot award backed out): by 'S1', who was not an enabled " \
+           "executive then" in problems, problems
