@@ -17,11 +17,10 @@ from tests.controller.test_controller import bet, finish_round, notice_text, sta
 SUPERVISOR, EXECUTIVE = "5000100000001=2912", "5000200000001=2912"
 
 
-def confirmed_hit(rig: Rig) -> int:
+def hit_waiting(rig: Rig) -> None:
     """Seat 2 (its jackpot chip on the sensor) dealt a wild seven-card straight flush (25% of
-    the meter, a supervisor's card), confirmed on the keypad. Returns the award's number."""
-    ctl, keypad = rig.controller, rig.hardware.keypad
-    assert rig.hardware.shuffler is not None and keypad is not None
+    the meter, a supervisor's card), the round settled: the hit waits for its card."""
+    assert rig.hardware.shuffler is not None
     hand = list(parse_cards("3d 4d 5d 6d JK 8d 9d"))
     rest = [x for x in shuffled_deck(5, 1) if x not in hand]
     rig.hardware.shuffler.script(deck_order=tuple(rest[:14] + hand + rest[14:]),
@@ -29,7 +28,14 @@ def confirmed_hit(rig: Rig) -> int:
     bet(rig)
     start_by_keypad(rig)
     finish_round(rig)
-    assert [p.seat for p in ctl.snapshot().jackpot_pending] == [2]
+    assert [p.seat for p in rig.controller.snapshot().jackpot_pending] == [2]
+
+
+def confirmed_hit(rig: Rig) -> int:
+    """:func:`hit_waiting`, confirmed on the keypad. Returns the award's number."""
+    ctl, keypad = rig.controller, rig.hardware.keypad
+    assert keypad is not None
+    hit_waiting(rig)
     keypad.tap(Button.CONFIRM)
     rig.until(lambda: ctl.snapshot().jackpot_armed, "CONFIRM")
     keypad.swipe(SUPERVISOR)
@@ -112,14 +118,7 @@ def test_a_jackpot_hit_is_never_a_dealer_s_command(rig: Rig) -> None:
     from dealer_console.round import commands as c
 
     ctl = rig.controller
-    hand = list(parse_cards("3d 4d 5d 6d JK 8d 9d"))
-    assert rig.hardware.shuffler is not None
-    rest = [x for x in shuffled_deck(5, 1) if x not in hand]
-    rig.hardware.shuffler.script(deck_order=tuple(rest[:14] + hand + rest[14:]),
-                                 random_number=1)
-    bet(rig)
-    start_by_keypad(rig)
-    finish_round(rig)
+    hit_waiting(rig)
     [pending] = ctl.snapshot().jackpot_pending
     supervisor = find(rig.opened.db, "SIM-S1")
     assert supervisor is not None

@@ -49,7 +49,7 @@ def _table(tmp_path: Path, paytable: str = "fupgpp-wa03") -> tuple[Table, Jackpo
     return table, system
 
 
-def _to_settlement(table: Table, fixed: dict[int, str], seats: tuple[int, ...] = (1, 2, 3)
+def _to_banker_set(table: Table, fixed: dict[int, str], seats: tuple[int, ...] = (1, 2, 3)
                    ) -> None:
     for seat in seats:
         table.handle(c.PlaceWager(seat, "base", 2000))
@@ -58,6 +58,11 @@ def _to_settlement(table: Table, fixed: dict[int, str], seats: tuple[int, ...] =
     table.handle(c.SetActionNumber(2))  # hands_with index 0 to seat 1, 1 to seat 2, ...
     deal(table, hands_with(fixed))
     table.handle(c.RemainingCards(4))
+
+
+def _to_settlement(table: Table, fixed: dict[int, str], seats: tuple[int, ...] = (1, 2, 3)
+                   ) -> None:
+    _to_banker_set(table, fixed, seats)
     set_all_house_way(table)
 
 
@@ -194,13 +199,7 @@ def test_a_swipe_before_the_hands_are_settled_is_refused_before_its_card_is_read
     (an accepted swipe logged) and, for a linked game, sent to the link's server, which paid
     and reset the shared meter, before the round refused it (an outside review)."""
     table, system = _table(tmp_path)
-    for seat in (1, 2, 3):
-        table.handle(c.PlaceWager(seat, "base", 2000))
-        table.handle(c.PlaceWager(seat, "jackpot", 100))
-    table.handle(c.StartGame())
-    table.handle(c.SetActionNumber(2))
-    deal(table, hands_with({2: SEVEN_SF}))
-    table.handle(c.RemainingCards(4))
+    _to_banker_set(table, {2: SEVEN_SF})
     assert table.state.phase is Phase.BANKER_SET and system.marks(table.state)
     logged = table.db.execute("SELECT COUNT(*) FROM employee_log").fetchone()
     with pytest.raises(Refusal, match=r"not allowed in phase banker_set .*swipe once the "
