@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -398,3 +399,16 @@ def test_one_card_prompt_at_a_time_and_the_swipe_goes_to_the_one_shown(
     p.swipe("executive")
     assert [(seat, who) for seat, _amount, who in hits(p)] == [(1, "SIM-X1")]
     assert p.window.supervisor is None  # the swipe confirmed; it opened nothing else
+
+
+def test_an_award_backed_out_reads_backed_out_not_paid() -> None:
+    from dealer_console.controller.view import ConfirmedHit
+    from ui.dealer.jackpot_panel import accepted_words
+
+    paid = ConfirmedHit(1, 2, "7 card straight flush", 62503, "Sam Super (S1, supervisor)",
+                        "main", 250015, 187512, hit_id=4)
+    assert accepted_words(paid).startswith("Paid: seat 2, 7 card straight flush, $625.03")
+    assert "$2,500.15 -> $1,875.12" in accepted_words(paid)
+    out = accepted_words(replace(paid, backed_out=True))
+    assert out.startswith("BACKED OUT: seat 2, 7 card straight flush, $625.03")
+    assert "->" not in out  # the meter's move no longer stands
