@@ -98,13 +98,18 @@ def confirm_hits(p: ScreenPlayer) -> None:
                "the confirmation")
 
 
-def _display(profile: Profile, play: Callable[[ScreenPlayer], None]) -> QWidget:
+def _display(profile: Profile, play: Callable[[ScreenPlayer], None],
+             profile_folder: tempfile.TemporaryDirectory[str] | None = None) -> QWidget:
+    """The meter display after ``play``; its table's folder (and ``profile_folder``, where a
+    profile was written for it) removed when the window closes."""
     folder = tempfile.TemporaryDirectory(prefix="meter-display-")
     p = start_player(profile, Path(folder.name) / "table.db", meter_display=False)
     play(p)
     window = MeterDisplayWindow(p.ctl, p.console.bridge)
     window.on_closed.append(p.close)
     window.on_closed.append(folder.cleanup)
+    if profile_folder is not None:
+        window.on_closed.append(profile_folder.cleanup)
     p.wait(lambda: bool(window.panels), "the meters to be read")
     return window
 
@@ -120,9 +125,9 @@ def last_hit() -> QWidget:
 
 
 def two_games_pending() -> QWidget:
-    folder = Path(tempfile.mkdtemp(prefix="meter-profile-"))
-    return _display(two_game_profile(folder),
-                    lambda p: deal_a_hit(p, FIVE_ACES, spots=(1, 2)))
+    folder = tempfile.TemporaryDirectory(prefix="meter-profile-")  # was left behind in /tmp
+    return _display(two_game_profile(Path(folder.name)),
+                    lambda p: deal_a_hit(p, FIVE_ACES, spots=(1, 2)), folder)
 
 
 def _rounds(p: ScreenPlayer, count: int) -> None:
