@@ -21,7 +21,7 @@ from typing import Any
 from dealer_console.cards import format_cards, parse_cards
 from dealer_console.money import format_cents
 from dealer_console.round import commands as c
-from dealer_console.round.decide_setting import plan_event
+from dealer_console.round.decide_setting import hit_out_of_turn, plan_event
 from dealer_console.round.jackpot import wager_only_planner
 from dealer_console.round.machine import (
     Refused,
@@ -30,7 +30,6 @@ from dealer_console.round.machine import (
     line_from,
     setting_from,
 )
-from dealer_console.round.phases import not_accepted
 from dealer_console.round.rules import ActionSeatMethod, RoundRules
 from dealer_console.round.settle import SettlementMismatch
 from dealer_console.round.state import RoundState
@@ -107,12 +106,12 @@ class RoundRulesCheck:
         computed = [line_from(x) for x in again["lines"]]
         if self.rules.profile.tip_bets and "tips" not in p:  # settled before stop 39
             earlier = [_tip_whole_to_dealer(x) for x in computed]
-            if earlier == logged and earlier != computed:
+            if earlier == logged:
                 self.notes += [
                     f"round {state.round_id}: seat {x.seat}'s winning tip bet gave the toke "
                     f"box {format_cents(x.returned)} the bank did not match (settled by a "
                     "console before stop 39; the rules README returns it to the player)"
-                    for x in computed if x != _tip_whole_to_dealer(x)]
+                    for x, before in zip(computed, earlier, strict=True) if x != before]
             computed = earlier
         out = []
         for i in range(max(len(logged), len(computed))):
@@ -176,16 +175,13 @@ def _own_setting(hand: tuple[Any, ...], setting: Setting, rules: RoundRules, who
 
 
 def _jackpot_hit(state: RoundState, p: Payload) -> list[str]:
-    """What the round's own step checks of a hit (``decide_setting._jackpot_hit``), again: a
-    hit appended to a finished round, on cards the seat was never dealt, or a second one on
-    the same seat and spot is reported though its amount is right for the line it names."""
-    out = []
-    problem = not_accepted(state.phase, c.JackpotHit)
-    if problem:
-        out.append(problem)
+    """What the round's own step checks of a hit's turn (``decide_setting.hit_out_of_turn``),
+    again, and that it names the seat's dealt cards: a hit appended to a finished round, on
+    cards the seat was never dealt, or a second one on the same seat and spot is reported
+    though its amount is right for the line it names."""
     seat, spot = int(p["seat"]), int(p.get("spot", 1))
-    if any(h[0] == seat and h[4] == spot for h in state.jackpot_hits):
-        out.append(f"seat {seat} already has a jackpot hit on spot {spot} this round")
+    refused = hit_out_of_turn(state, seat, spot)
+    out = [refused] if refused else []
     held = state.hands.get(seat)
     cards = p.get("cards")
     if held is None:

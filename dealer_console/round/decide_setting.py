@@ -10,6 +10,7 @@ from dealer_console.round import commands as c
 from dealer_console.round.events import EventKind as E
 from dealer_console.round.evolve import clone, evolve
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
+from dealer_console.round.phases import not_accepted
 from dealer_console.round.rotation import next_banker
 from dealer_console.round.rules import (
     Foul,
@@ -205,21 +206,42 @@ def _settle_next(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Servi
     return [(E.SEAT_SETTLED, {"seat": seat, "lines": lines, "last": len(todo) == 1})]
 
 
+def hit_out_of_turn(state: RoundState, seat: int, spot: int) -> str | None:
+    """Why the round takes no jackpot hit on ``seat``'s game ``spot`` at this point of the
+    round, or None: its phase, or a hit there already. The round's step asks here, and the
+    audit's replay of a logged hit (``audit/rules.py``; the table's games are the jackpot's
+    rebuild's to judge)."""
+    problem = not_accepted(state.phase, c.JackpotHit)
+    if problem:
+        return problem
+    if any(h[0] == seat and h[4] == spot for h in state.jackpot_hits):
+        return f"seat {seat} already has a jackpot hit on spot {spot} this round"
+    return None
+
+
+def hit_refused(state: RoundState, rules: RoundRules, seat: int, spot: int) -> str | None:
+    """Why the round takes no jackpot hit on ``seat``'s game ``spot`` now, or None."""
+    problem = hit_out_of_turn(state, seat, spot)
+    if problem:
+        return problem
+    if rules.profile.jackpot is None:
+        return "this table has no jackpot"
+    kind = JACKPOT_KINDS.get(spot)
+    if kind is None or kind not in rules.wager_kinds:
+        games = [s for s, k in JACKPOT_KINDS.items() if k in rules.wager_kinds]
+        return (f"this table has no jackpot game on sensor spot {spot} "
+                f"(its games: spot {', '.join(map(str, games))})")
+    if (seat, kind) not in state.wagers:
+        return f"seat {seat} has no jackpot wager on spot {spot}"
+    return None
+
+
 def _jackpot_hit(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                  ) -> list[EventTuple]:
     assert isinstance(cmd, c.JackpotHit)
-    need_phase(state, cmd)
-    if rules.profile.jackpot is None:
-        raise Refused("this table has no jackpot")
-    kind = JACKPOT_KINDS.get(cmd.spot)
-    if kind is None or kind not in rules.wager_kinds:
-        games = [s for s, k in JACKPOT_KINDS.items() if k in rules.wager_kinds]
-        raise Refused(f"this table has no jackpot game on sensor spot {cmd.spot} "
-                      f"(its games: spot {', '.join(map(str, games))})")
-    if (cmd.seat, kind) not in state.wagers:
-        raise Refused(f"seat {cmd.seat} has no jackpot wager on spot {cmd.spot}")
-    if any(h[0] == cmd.seat and h[4] == cmd.spot for h in state.jackpot_hits):
-        raise Refused(f"seat {cmd.seat} already has a jackpot hit on spot {cmd.spot} this round")
+    refused = hit_refused(state, rules, cmd.seat, cmd.spot)
+    if refused:
+        raise Refused(refused)
     if not cmd.confirmer.enabled:
         raise Refused(f"{cmd.confirmer.name}'s card is withdrawn: a jackpot hit needs the "
                       "card of a supervisor or executive in service")
