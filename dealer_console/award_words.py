@@ -45,6 +45,8 @@ class BackOutFacts:
     recorded_at: str
     from_meter_cents: int
     from_tray_cents: int
+    round_id: int
+    """The round of the award backed out."""
 
     def words(self) -> str:
         return (f"BACKED OUT at {local_time(self.recorded_at)} by "
@@ -83,12 +85,13 @@ def back_outs(db: Database, *, hit_ids: list[int] | None = None, since: str | No
         where.append("a.recorded_at < ?")
         params.append(until)
     sql = ("SELECT a.hit_id, a.adjustment_id, h.amount_cents, a.reason, a.employee_id,"
-           " a.employee_name, a.recorded_at, h.from_meter_cents, h.from_tray_cents"
+           " a.employee_name, a.recorded_at, h.from_meter_cents, h.from_tray_cents,"
+           " h.round_id"
            " FROM jackpot_adjustments a"
            " JOIN jackpot_hits h ON h.hit_id = a.hit_id"
            + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY a.adjustment_id")
     return {int(r[0]): BackOutFacts(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]),
-                                    str(r[5]), str(r[6]), int(r[7]), int(r[8]))
+                                    str(r[5]), str(r[6]), int(r[7]), int(r[8]), int(r[9]))
             for r in db.execute(sql, params)}
 
 

@@ -87,7 +87,7 @@ def _hit(row: Sequence[object]) -> HitRecord:
         return hit
     return replace(hit, back_out=BackOutFacts(
         hit.hit_id, int(str(adjustment)), hit.amount_cents, str(reason), str(employee_id),
-        str(name), str(at), hit.from_meter_cents, hit.from_tray_cents))
+        str(name), str(at), hit.from_meter_cents, hit.from_tray_cents, hit.round_id))
 
 
 def get_hit(db: Database, hit_id: int) -> HitRecord:

@@ -253,10 +253,8 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
         # a back-out in the range takes off an award this report counts (its round done
         # here) or an earlier report did (its round opened before); one of a round still
         # open is left to the report that counts that round, as its award is
-        round_of = {int(h): int(r) for h, r in db.execute(
-            "SELECT hit_id, round_id FROM jackpot_hits")}
         outs = tuple(b for b in back_outs(db, since=start, until=end).values()
-                     if status.get(round_of.get(b.hit_id, 0), "complete") == "complete")
+                     if status.get(b.round_id, "complete") == "complete")
     swipes = tuple(Swipe(at, who, action == "swipe_accepted", detail)
                    for at, who, action, detail in db.execute(
                        "SELECT recorded_at, employee_id, action, detail FROM employee_log"
