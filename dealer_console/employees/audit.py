@@ -84,6 +84,13 @@ def _replay(db: Database, shadow: Database, problems: list[str]) -> None:
         first = False
 
 
+def _standing(shadow: Database, employee_id: str) -> tuple[str, int] | None:
+    """``(role, enabled)`` of an employee on the list as replayed so far, or None."""
+    row = shadow.execute("SELECT role, enabled FROM employees WHERE employee_id = ?",
+                         [employee_id]).fetchone()
+    return None if row is None else (str(row[0]), int(row[1]))
+
+
 def _confirmers(shadow: Database, seq: int, payload: dict[str, Any]) -> list[str]:
     """Who a jackpot hit says confirmed it, held to the staff list as it stood then: on it,
     in service, in the role the hit records (the jackpot's rules judge the role's rights)."""
@@ -93,8 +100,7 @@ def _confirmers(shadow: Database, seq: int, payload: dict[str, Any]) -> list[str
         if payload.get(who) is None or role not in payload:
             continue  # not recorded (a hit paid by another jackpot system, an older console)
         employee, said = str(payload[who]), str(payload[role])
-        row = shadow.execute("SELECT role, enabled FROM employees WHERE employee_id = ?",
-                             [employee]).fetchone()
+        row = _standing(shadow, employee)
         if row is None:
             out.append(f"event {seq} (jackpot hit): confirmed by {employee!r}, who was not on "
                        "the staff list then")
@@ -113,9 +119,7 @@ def _backed_out_by(shadow: Database, seq: int, payload: dict[str, Any]) -> list[
     employee = payload.get("employee_id")
     if employee is None:
         return []
-    row = shadow.execute("SELECT role, enabled FROM employees WHERE employee_id = ?",
-                         [str(employee)]).fetchone()
-    if row is None or tuple(row) != ("executive", 1):
+    if _standing(shadow, str(employee)) != ("executive", 1):
         return [f"event {seq} (jackpot award backed out): by {employee!r}, who was not an "
                 "enabled executive then"]
     return []
@@ -133,9 +137,7 @@ def _authorised(shadow: Database, seq: int, kind: str, payload: dict[str, Any],
         return []
     if action not in _CHANGES or actor.startswith(events.CASINO_ACTOR):
         return []  # a change of the casino's list: the server checked its executive's card
-    row = shadow.execute("SELECT role, enabled FROM employees WHERE employee_id = ?",
-                         [actor]).fetchone()
-    if row is None or tuple(row) != ("executive", 1):
+    if _standing(shadow, actor) != ("executive", 1):
         return [f"event {seq} ({kind} {target}): authorised by {actor!r}, who was not an "
                 "enabled executive then"]
     if action == "role" and str(target).casefold() == actor.casefold():

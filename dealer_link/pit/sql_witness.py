@@ -49,10 +49,6 @@ _WRITER = "PERFORM set_config('pit.witness_writer', 'on', true);"
 """Set by the two functions that may change the witness, for its guard (``pit_witness_guard``):
 a change by hand needs a deliberate step, and is no accident."""
 
-_OPEN = """
-    SELECT 1 FROM pit_rewinds r WHERE r.table_id = {table}
-    AND NOT EXISTS (SELECT 1 FROM pit_rewind_clears c WHERE c.rewind = r.entry)"""
-
 WITNESS_SCHEMA: tuple[str, ...] = (
     """
     CREATE TABLE pit_witness (
@@ -117,7 +113,8 @@ WITNESS_SCHEMA: tuple[str, ...] = (
     f"""
     CREATE FUNCTION pit_rewind_open(p_table text) RETURNS boolean LANGUAGE sql STABLE
     {_DEFINER} AS $$
-        SELECT EXISTS ({_OPEN.format(table="p_table")})
+        SELECT EXISTS (SELECT 1 FROM pit_rewinds r WHERE r.table_id = p_table
+            AND NOT EXISTS (SELECT 1 FROM pit_rewind_clears c WHERE c.rewind = r.entry))
     $$
     """,
     # the table's point: its log's end and what it holds at the mark the server answered last
