@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dealer_console.link.sql_base import ADMIN_ROLE, REFUSED
 from dealer_console.link.sql_base import DEFINER as _DEFINER
+from dealer_link.sql_edit import edited, released
 
 LOCK_FAILURES = 5
 LOCK_WINDOW_MIN = 10
@@ -352,8 +353,6 @@ CARD_TABLES = ("pit_card_attempts", "pit_card_unlocks")
 
 TURNS_MIGRATION = "pit_0002_card_turns"
 _ADVISORY = "PERFORM pg_advisory_xact_lock(hashtext('pit card ' || session_user));"
-_GATE_V1 = next(s for s in CARD_SCHEMA if "CREATE FUNCTION pit_card_gate" in s)
-assert _ADVISORY in _GATE_V1, "pit_card_gate's turn is taken where pit_0002 expects it"
 TURNS_SCHEMA: tuple[str, ...] = (
     """
     CREATE TABLE pit_card_turns (
@@ -365,10 +364,10 @@ TURNS_SCHEMA: tuple[str, ...] = (
     # the gate of pit_0001 with its turn taken on the login's own row: an advisory key is
     # anyone's to take, and an outside review had one table's login hold another's, so that
     # table's cards were never read (its linked hits held as maybe paid)
-    _GATE_V1.replace("CREATE FUNCTION pit_card_gate", "CREATE OR REPLACE FUNCTION pit_card_gate")
-    .replace(_ADVISORY, "INSERT INTO pit_card_turns (login) VALUES (session_user) "
-             "ON CONFLICT DO NOTHING;\n        PERFORM 1 FROM pit_card_turns "
-             "WHERE login = session_user FOR UPDATE;"),
+    edited(released(CARD_SCHEMA, "FUNCTION pit_card_gate("),
+           (_ADVISORY, "INSERT INTO pit_card_turns (login) VALUES (session_user) "
+            "ON CONFLICT DO NOTHING;\n        PERFORM 1 FROM pit_card_turns "
+            "WHERE login = session_user FOR UPDATE;")),
 )
 """Migration ``pit_0002_card_turns``: ``pit_card_gate`` serialises a login's card attempts on
 that login's row of ``pit_card_turns``, a table no login may touch but through the gate."""
