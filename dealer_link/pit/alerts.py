@@ -32,6 +32,12 @@ class Alert:
     def urgency(self) -> int:
         return ALERT_KINDS.index(self.kind)
 
+    @property
+    def clearable(self) -> bool:
+        """Cleared by a person (an executive's card, with a reason), where every other alert
+        ends with its cause: a records alert stays however the table plays on."""
+        return self.kind == "rewind"
+
 
 def alerts_of(row: ReportRow) -> list[Alert]:
     """The alerts of one table's report, most urgent first."""

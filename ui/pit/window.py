@@ -12,6 +12,7 @@ strip above them lists the loud alerts in order of urgency, in rows made once.""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
 
 from PySide6.QtCore import Qt
@@ -159,7 +160,7 @@ class TablePage(QWidget):
         words.setTextFormat(Qt.TextFormat.RichText)
         words.setWordWrap(True)
         line.addWidget(words, 1)
-        if alert.kind == "rewind":
+        if alert.clearable:
             clear = TouchButton("Clear…", ButtonRole.SECONDARY)
             clear.setMinimumWidth(theme.TOUCH_MIN * 3)
             clear.clicked.connect(lambda _=False: self._on_clear(self.table_id))
@@ -246,10 +247,7 @@ class PitWindow(QWidget):
         card_line.addWidget(self.track)
         card_line.addWidget(cancel)
         self.card.hide()
-        self._wanted: tuple[str, str, str | None] | None = None
-        """(table, alert kind, reason) the next swipe is for; a reason: clearing records alert
-        ``_entry``, not an acknowledgement."""
-        self._entry = 0
+        self._wanted: SwipeFor | None = None
         self.stack = QStackedWidget()
         self.stack.addWidget(floor)
         self.stack.addWidget(self.page)
@@ -343,7 +341,7 @@ class PitWindow(QWidget):
 
     def ask_card(self, table_id: str, kind: str) -> None:
         """An alert's Acknowledge: the card reader's next swipe is for it."""
-        self._wanted = (table_id, kind, None)
+        self._wanted = SwipeFor(table_id, kind)
         self._show_card(f"Swipe a supervisor's card to acknowledge table {table_id}'s "
                         f"{TITLES[kind].lower()}.")
 
@@ -358,8 +356,7 @@ class PitWindow(QWidget):
 
     def _reason_given(self, table_id: str, entry: int, reason: str) -> None:
         self.stack.setCurrentWidget(self.page)
-        self._wanted = (table_id, "rewind", reason)
-        self._entry = entry
+        self._wanted = SwipeFor(table_id, "rewind", (entry, reason))
         self._show_card(f"Swipe an executive's card to clear table {table_id}'s records "
                         f"alert, for: {reason}")
 
@@ -378,11 +375,11 @@ class PitWindow(QWidget):
         self._cancel_card()
         if wanted is None or not track:
             return
-        table_id, kind, reason = wanted
-        if reason is None and self._acknowledge is not None:
-            self._acknowledge(table_id, kind, track)
-        elif reason is not None and self._clear is not None:
-            self._clear(table_id, self._entry, track, reason)
+        if wanted.clearing is None and self._acknowledge is not None:
+            self._acknowledge(wanted.table_id, wanted.kind, track)
+        elif wanted.clearing is not None and self._clear is not None:
+            entry, reason = wanted.clearing
+            self._clear(wanted.table_id, entry, track, reason)
         else:
             return
         self.status.setText("Checking the card with the server …")
@@ -391,6 +388,16 @@ class PitWindow(QWidget):
     def _cancel_card(self) -> None:
         self._wanted = None
         self.card.hide()
+
+
+@dataclass(frozen=True, slots=True)
+class SwipeFor:
+    """What the podium's next swipe is for: acknowledging a table's alert, or clearing its
+    records alert (``clearing``: the alert's number and the reason typed for it)."""
+
+    table_id: str
+    kind: str
+    clearing: tuple[int, str] | None = None
 
 
 class ReasonPage(QWidget):
