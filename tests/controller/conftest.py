@@ -23,12 +23,15 @@ class Rig:
     hardware: SimulatedHardware
     controller: TableController
 
-    def until(self, done: Callable[[], bool], what: str, timeout: float = 15.0) -> None:
-        """Apply device events on this (the owner) thread until ``done``."""
+    def until(self, done: Callable[[], bool], what: str, timeout: float = 15.0, *,
+              one_by_one: bool = False) -> None:
+        """Apply device events on this (the owner) thread until ``done``; ``one_by_one``
+        asks ``done`` after each event, for a state the next queued event would move past
+        (a loaded machine queues a whole deal's hands before the test reads the first)."""
         deadline = time.monotonic() + timeout
         while not done():
             assert time.monotonic() < deadline, f"no {what} within {timeout} s"
-            self.controller.pump(timeout=0.05)
+            self.controller.pump(timeout=0.05, max_events=1 if one_by_one else None)
 
     def close(self) -> None:
         self.hardware.close()

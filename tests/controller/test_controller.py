@@ -183,7 +183,8 @@ def test_a_rounds_twenty_fifth_deal_and_the_next_rounds_deal_each_come(rig: Rig)
     start_by_keypad(rig)
     ids = []
     for _ in range(24):
-        rig.until(lambda: ctl.state.phase is Phase.DEALING and ctl.state.delivered, "a hand")
+        rig.until(lambda: ctl.state.phase is Phase.DEALING and ctl.state.delivered, "a hand",
+                  one_by_one=True)
         ids.append(ctl.device_desk.deal_id)
         ctl.do(c.DeclareMisdeal("position_missed", "a hand flew off the table"))
         ctl.do(c.Redeal())
