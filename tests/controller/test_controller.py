@@ -135,7 +135,7 @@ def test_shuffler_unplugged_in_the_middle_of_the_deal(rig: Rig) -> None:
     rig.hardware.shuffler.script(hand_interval=0.05)
     bet(rig)
     start_by_keypad(rig)
-    rig.until(lambda: len(ctl.state.delivered) >= 2, "two hands")
+    rig.until(lambda: len(ctl.state.delivered) >= 2, "two hands", one_by_one=True)
     rig.hardware.unplug("shuffler")
     rig.until(lambda: any(d.name == "shuffler" for d in ctl.snapshot().faults),
               "the shuffler's fault")
@@ -274,7 +274,8 @@ def test_restart_in_the_middle_of_the_deal_resumes_the_same_deal(tmp_path: Path)
     first.hardware.shuffler.script(hand_interval=0.05)
     bet(first)
     start_by_keypad(first)
-    first.until(lambda: len(first.controller.state.delivered) >= 3, "three hands")
+    first.until(lambda: len(first.controller.state.delivered) >= 3, "three hands",
+                one_by_one=True)
     dealt = dict(first.controller.state.hands)
     first.close()  # the power goes
 
