@@ -95,11 +95,15 @@ def own_bank(state: RoundState) -> int | None:
 
 
 def _wagers_after(state: RoundState) -> list[tuple[int, str, int]]:
-    played = sorted((s, k, a) for (s, k), a in state.wagers.items()
-                    if s != 0 and k not in UNREPEATED and not k.startswith("backline"))
-    seats = {s for s, _k, _a in played}
+    """What each seat played this round; a player banker's seat keeps what it played before
+    it banked. A banker's own wager while banking (Catfish Bend lets it play the Fortune)
+    is no player's wager: an outside review found the banker's Fortune recorded alone, so
+    "same wagers" next round placed a Fortune with no base under it and was refused for the
+    whole table."""
     banker = state.banker_seat if state.banker_kind == "player" else None
-    kept = [w for w in last_wagers(state) if w[0] == banker and w[0] not in seats]
+    played = [(s, k, a) for (s, k), a in state.wagers.items()
+              if s not in (0, banker) and k not in UNREPEATED and not k.startswith("backline")]
+    kept = [w for w in last_wagers(state) if w[0] == banker]
     return sorted(played + kept)
 
 

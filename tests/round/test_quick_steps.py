@@ -10,7 +10,7 @@ import pytest
 
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
-from dealer_console.round.rotation import own_bank
+from dealer_console.round.rotation import last_wagers, own_bank
 from dealer_console.round.state import Phase
 from tests.round.helpers import (
     PROFILES,
@@ -21,6 +21,7 @@ from tests.round.helpers import (
     play_round,
     reopen,
     set_all_house_way,
+    settle_all,
     start_and_act,
     take_bank,
 )
@@ -131,3 +132,36 @@ def test_every_seat_settled_and_the_round_ended_in_one_step_without_a_jackpot(
     assert table.state.round_id != round_id
     again = reopen(table)
     assert again.state.round_id == table.state.round_id and again.state.phase is table.state.phase
+
+
+def test_a_player_banker_s_fortune_is_not_its_wagers_as_it_last_played(tmp_path: Path) -> None:
+    """Catfish Bend ("Player banker"): the banking player may play the Fortune. An outside
+    review found that wager recorded as the seat's last wagers alone, so the next round's
+    table-wide "same wagers" placed a Fortune with no base under it and was refused for
+    every seat. The seat's last wagers are the ones it played before it banked."""
+    table = make_table(tmp_path, "catfish-bend-fortune")
+    play_round(table, seed=1)  # the house banks; every seat bets $20 base + $5 Fortune
+    before = last_wagers(table.state)
+    assert table.state.phase is Phase.BANKER
+    banker = table.state.offer_seat
+    table.handle(c.AcceptBank(banker, 800_000))
+    for seat in table.rules.player_seats:
+        if seat != banker:
+            table.handle(c.PlaceWager(seat, "base", 2000))
+            table.handle(c.PlaceWager(seat, "fortune", 500))
+    table.handle(c.PlaceWager(banker, "fortune", 500))  # the banker's one bet
+    table.handle(c.PlaceWager(0, "house_wager", 2000))
+    start_and_act(table)
+    deal(table, hands_with({}, 2))
+    table.handle(c.RemainingCards(4))
+    set_all_house_way(table)
+    settle_all(table)
+    table.handle(c.EndGame())
+    st = table.state
+    assert st.banker_kind == "house" and st.phase is Phase.BETTING  # the dealer banks again
+    mine = [w for w in before if w[0] == banker]
+    assert mine and [w for w in last_wagers(st) if w[0] == banker] == mine
+    table.handle(c.RepeatWagers())
+    assert {s for (s, _k) in table.state.wagers} == set(table.rules.player_seats)
+    assert [(banker, k, a) for (s, k), a in sorted(table.state.wagers.items())
+            if s == banker] == mine
