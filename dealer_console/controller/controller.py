@@ -159,6 +159,8 @@ class TableController(JackpotSteps):
             decide(self.state, self.rules, cmd, self.table.services)
         except Refused as exc:
             return exc.why
+        if isinstance(cmd, c.EndGame):  # the jackpot's part of the step (Table._hook)
+            return self.table.jackpot.end_problem(self.table.db, self.state.round_id)
         return None
 
     def house_way(self, seat: int) -> Setting:

@@ -146,12 +146,16 @@ class JackpotRound:
 
     def end(self) -> None:
         """END GAME: refused while a marked hand waits for its confirmation."""
+        problem = self.end_problem()
+        if problem:
+            raise mark_refusal(problem)
+
+    def end_problem(self) -> str | None:
+        """Why END GAME is refused now (a marked hand waits for its confirmation), or None."""
         pending = self.pending()
-        if pending:
-            first = pending[0]
-            undo = ("" if first.mark.source is MarkSource.DETECTED
-                    else " or clear its hand button")
-            raise mark_refusal(
-                f"seat {first.mark.seat}'s jackpot hand ({first.mark.line.label}) is not "
-                f"confirmed: confirm it{undo} before END GAME"
-            )
+        if not pending:
+            return None
+        first = pending[0]
+        undo = "" if first.mark.source is MarkSource.DETECTED else " or clear its hand button"
+        return (f"seat {first.mark.seat}'s jackpot hand ({first.mark.line.label}) is not "
+                f"confirmed: confirm it{undo} before END GAME")

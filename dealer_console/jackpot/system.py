@@ -246,6 +246,9 @@ class JackpotSystem:
         self._for(round_id).end()
         self._round = None
 
+    def end_problem(self, db: Database, round_id: int) -> str | None:
+        return self._for(round_id).end_problem()
+
     def _for(self, round_id: int) -> JackpotRound:
         if self._round is None or self._round.round_id != round_id:
             self._round = JackpotRound.resume(self.db, round_id)

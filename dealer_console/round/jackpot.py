@@ -68,6 +68,10 @@ class JackpotHook(Protocol):
     def end_game(self, db: Database, round_id: int) -> None:
         """Reset for the next round (refuse while a marked hit is unconfirmed)."""
 
+    def end_problem(self, db: Database, round_id: int) -> str | None:
+        """Why :meth:`end_game` would refuse now, or None; nothing changes (a screen's
+        END GAME is live only when the step would be taken)."""
+
 
 class NoJackpot:
     """The default: a table without a jackpot system. A hit cannot happen here."""
@@ -84,6 +88,9 @@ class NoJackpot:
         raise JackpotRefused("this table has no jackpot system to confirm a hit with")
 
     def end_game(self, db: Database, round_id: int) -> None:
+        return None
+
+    def end_problem(self, db: Database, round_id: int) -> str | None:
         return None
 
 

@@ -20,6 +20,7 @@ from dealer_console.employees import changes
 from dealer_console.jackpot import games
 from dealer_console.money import format_cents
 from dealer_console.profiles.loader import PROFILE_DIR
+from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from drivers.sim.table.choices import SIM_STAFF
 from ui.dealer.jackpot_panel import JackpotPanel
@@ -201,9 +202,16 @@ def test_end_game_is_refused_while_a_hit_waits(play: list[ScreenPlayer],
     p = start(play, tmp_path / "t.db")
     deal_to_end(p, [ROYAL])
     assert p.hardware.keypad is not None
+    # what a screen is told of END GAME is what the step does (an outside review found the
+    # round's answer alone given, "fine", while the jackpot refused it)
+    offer = dict(p.ctl.snapshot().offers)[c.EndGame()]
+    assert offer is not None and "not confirmed" in offer
+    assert p.ctl.check(c.EndGame()) == offer
     p.hardware.keypad.tap(Button.END_GAME)
     p.wait(lambda: "not confirmed" in p.window.phase_bar.message_text(), "the refusal")
     assert p.phase is Phase.END and p.ctl.state.round_id == 1
+    confirm_with(p, "supervisor")
+    assert dict(p.ctl.snapshot().offers)[c.EndGame()] is None
 
 
 def test_killed_between_the_swipe_and_end_game_pays_once(play: list[ScreenPlayer],
