@@ -52,7 +52,7 @@ def build_view(rules: RoundRules, st: RoundState, parts: ViewParts) -> TableSnap
     pending = jackpot.pop("jackpot_pending", ())
     return TableSnapshot(
         title=parts.title, profile=rules.name,
-        round=RoundSnapshot.of(st), accepts=ACCEPTS[st.phase],
+        round=RoundSnapshot.of(st, rules), accepts=ACCEPTS[st.phase],
         waiting_for=parts.waiting_for, devices=parts.devices,
         jackpot_pending=pending, jackpot_game=parts.jackpot_game,
         jackpot_armed=parts.jackpot_armed, notice=parts.notice,

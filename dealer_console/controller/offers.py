@@ -48,11 +48,10 @@ def offered(st: RoundState, rules: RoundRules | None = None) -> list[c.Command]:
     if c.RemoveWager in accepts:
         out.extend(c.RemoveWager(seat, kind) for seat, kind in sorted(st.wagers))
     if c.SetPlayerHand in accepts:
-        out.extend(c.SetPlayerHand(seat) for seat in RoundSnapshot.of(st).players_to_set())
-        # Catfish Bend, "Irregularities": a hand reset the House Way after a first foul may
-        # be set again; whether it may is the round's answer, given once per view
-        out.extend(c.SetPlayerHand(seat) for seat, how in sorted(st.set_how.items())
-                   if how == "foul_reset_house_way")
+        # with the rules, the hands waiting for a second chance too (Catfish Bend,
+        # "Irregularities"); whether each may be set is the round's answer, once per view
+        out.extend(c.SetPlayerHand(seat)
+                   for seat in RoundSnapshot.of(st, rules).players_to_set())
     return out
 
 

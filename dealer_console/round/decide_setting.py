@@ -59,7 +59,7 @@ def _banker_setting(state: RoundState, rules: RoundRules, setting: Setting | Non
     if is_foul(setting, rules.hand_rules):
         # The banker never plays a foul hand: it is reset the House Way (Catfish Bend, "Player
         # Banker"; rules README, "Setting and comparing hands").
-        return services.house_way(hand), "foul_reset_house_way"
+        return services.house_way(hand), FOUL_RESET
     return setting, "banker"
 
 
@@ -98,8 +98,7 @@ def _set_player(state: RoundState, rules: RoundRules, cmd: c.Command, services: 
         raise Refused("the house's hand stays face down until the player banker has set "
                       "theirs; it is set the House Way after it")
     hand = state.hands[seat]
-    again = rules.foul is Foul.RESET_ONCE_THEN_DEAD and state.fouls.get(seat) == 1 \
-        and state.set_how.get(seat) == "foul_reset_house_way"
+    again = seat in second_chances(state, rules)
     if seat in state.settings and not again:
         raise Refused(f"seat {seat} has already set its hand")
     fouls = state.fouls.get(seat, 0)
@@ -116,10 +115,12 @@ def _set_player(state: RoundState, rules: RoundRules, cmd: c.Command, services: 
             elif rules.foul is Foul.RESET_ONCE_THEN_DEAD and fouls >= 2:
                 how, dead = "foul", True  # the second foul: a dead hand that loses
             else:
-                setting, how = services.house_way(hand), "foul_reset_house_way"
+                setting, how = services.house_way(hand), FOUL_RESET
     events: list[EventTuple] = [(E.PLAYER_SET, {"seat": seat, **setting_json(setting),
                                                 "how": how, "fouls": fouls, "dead": dead})]
     remaining = [s for s in players_to_set(state, rules) if s != seat]
+    if how == FOUL_RESET and rules.foul is Foul.RESET_ONCE_THEN_DEAD:
+        remaining.append(seat)  # its first foul: the player's one more try waits
     if not remaining:
         if rules.face_up:
             events.append(plan_event(state, rules, services, events))
@@ -130,10 +131,27 @@ def _set_player(state: RoundState, rules: RoundRules, cmd: c.Command, services: 
 
 def players_to_set(state: RoundState, rules: RoundRules) -> list[int]:
     """The hands the players' step still sets: every base wager's but the banker's, and not
-    the house's while it waits for a player banker's (see :func:`house_hand_last`)."""
+    the house's while it waits for a player banker's (see :func:`house_hand_last`); then the
+    hands waiting for their second chance (:func:`second_chances`)."""
     later = {0} if house_hand_last(state, rules) else set()
     return [s for s in state.seats_with_base() if s != state.banker_seat
-            and s not in state.settings and s not in later]
+            and s not in state.settings and s not in later] + second_chances(state, rules)
+
+
+FOUL_RESET = "foul_reset_house_way"
+"""How a foul hand reset the House Way is recorded (``set_how``)."""
+
+
+def second_chances(state: RoundState, rules: RoundRules) -> list[int]:
+    """Catfish Bend ("Irregularities"; ``reset_once_then_dead``): a player's first foul is
+    reset the House Way and the player gets one more try. The players' step waits for it:
+    the hand set again, or kept the House Way (``SetPlayerHand`` with no setting). An outside
+    review found the try given only while another hand was still unset, so whether a player
+    had it hung on the order the dealer touched the seats."""
+    if rules.foul is not Foul.RESET_ONCE_THEN_DEAD:
+        return []
+    return [s for s, how in sorted(state.set_how.items())
+            if how == FOUL_RESET and state.fouls.get(s) == 1 and s != state.banker_seat]
 
 
 TIPS_PAST_THE_BANK = "returned"

@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from dealer_console.cards import Card
+from dealer_console.round.decide_setting import second_chances
 from dealer_console.round.rotation import last_wagers, own_bank
+from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import Line, Phase, RoundState, seats_with_base
 from dealer_console.setting import Setting
 
@@ -65,9 +67,12 @@ class RoundSnapshot:
     """The amount the seat offered the bank may bank again (``rotation.own_bank``)."""
     last_count: int | None = None
     """The last deck count after this misdeal (the shuffler's or by hand), None before one."""
+    second_chances: tuple[int, ...] = ()
+    """Hands reset the House Way after a first foul, waiting for the player's one more try
+    (``decide_setting.second_chances``; known only when the snapshot is given the rules)."""
 
     @classmethod
-    def of(cls, state: RoundState) -> RoundSnapshot:
+    def of(cls, state: RoundState, rules: RoundRules | None = None) -> RoundSnapshot:
         return cls(
             round_id=state.round_id, profile=state.profile, phase=state.phase,
             banker_seat=state.banker_seat, banker_kind=state.banker_kind,
@@ -91,6 +96,7 @@ class RoundSnapshot:
             banker_first=state.banker_first,
             last_wagers=tuple(last_wagers(state)), own_bank=own_bank(state),
             last_count=state.opening.get("last_count"),
+            second_chances=() if rules is None else tuple(second_chances(state, rules)),
         )
 
     @property
@@ -128,7 +134,9 @@ class RoundSnapshot:
 
     def players_to_set(self) -> list[int]:
         """Seats holding a base wager whose hand is not set yet (the banker's excepted, and
-        the house's while it waits for a player banker's)."""
+        the house's while it waits for a player banker's), then the hands waiting for their
+        second chance (``decide_setting.players_to_set``)."""
         later = {0} if self.house_hand_last else set()
         return [s for s in self.seats_with_base()
-                if s != self.banker_seat and s not in self.settings and s not in later]
+                if s != self.banker_seat and s not in self.settings
+                and s not in later] + list(self.second_chances)

@@ -96,7 +96,7 @@ def set_all_house_way(table: Table) -> None:
     if st.phase is Phase.BANKER_SET:
         table.handle(c.SetBankerHand())
     while table.state.phase is Phase.PLAYERS_SET:
-        left = RoundSnapshot.of(table.state).players_to_set()
+        left = RoundSnapshot.of(table.state, table.rules).players_to_set()
         table.handle(c.SetPlayerHand(left[0]))
     if table.state.phase is Phase.BANKER_SET:
         table.handle(c.SetBankerHand())

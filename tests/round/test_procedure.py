@@ -10,6 +10,7 @@ import pytest
 
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round import commands as c
+from dealer_console.round.decide_setting import players_to_set
 from dealer_console.round.machine import Refused
 from dealer_console.round.state import Phase
 from dealer_console.round.table import RecordsDisagree, Table, load_open_round
@@ -199,6 +200,52 @@ def test_catfish_second_foul_is_a_dead_hand_that_loses(tmp_path: Path) -> None:
     base = next(ln for ln in table.state.lines if ln.seat == seat and ln.kind == "base")
     assert base.outcome == "loss"
     assert "second foul" in base.note
+
+
+@pytest.mark.parametrize("fouls_first", [True, False])
+def test_catfish_second_chance_whatever_the_order_the_hands_are_set(
+        tmp_path: Path, fouls_first: bool) -> None:
+    """Catfish Bend, "Irregularities": a first foul is reset the House Way and the player
+    gets one more try. An outside review found the try given only while another hand was
+    still unset: a foul by the last hand set closed the players' step at once."""
+    table = _to_players_set(tmp_path, "catfish-bend-fortune", {2: FOUL_HAND})
+    seat = _seat_of_delivery(table, 2)
+    others = [s for s in players_to_set(table.state, table.rules) if s != seat]
+    if not fouls_first:
+        for other in others:
+            table.handle(c.SetPlayerHand(other))
+    table.handle(c.SetPlayerHand(seat, _foul_setting(FOUL_HAND)))  # type: ignore[arg-type]
+    assert table.state.set_how[seat] == "foul_reset_house_way"
+    if fouls_first:
+        for other in others:
+            table.handle(c.SetPlayerHand(other))
+    assert table.state.phase is Phase.PLAYERS_SET  # the one more try waits
+    assert seat in players_to_set(table.state, table.rules)
+    hand = table.state.hands[seat]
+    fair = make_setting(hand[2:4], hand[:2] + hand[4:])
+    assert not is_foul(fair)
+    table.handle(c.SetPlayerHand(seat, fair))
+    assert table.state.set_how[seat] == "player" and table.state.settings[seat] == fair
+    assert table.state.phase is not Phase.PLAYERS_SET
+    set_all_house_way(table)  # the banker's hand, where it comes after the players'
+    settle_all(table)
+    base = next(ln for ln in table.state.lines if ln.seat == seat and ln.kind == "base")
+    assert "foul" not in base.note
+
+
+def test_catfish_a_hand_kept_the_house_way_after_its_foul_closes_the_step(
+        tmp_path: Path) -> None:
+    """The player who does not take the one more try keeps the House Way it was reset to:
+    the dealer's House Way for that seat, or the one touch for every hand left."""
+    table = _to_players_set(tmp_path, "catfish-bend-fortune", {2: FOUL_HAND})
+    seat = _seat_of_delivery(table, 2)
+    table.handle(c.SetPlayerHand(seat, _foul_setting(FOUL_HAND)))  # type: ignore[arg-type]
+    reset = table.state.settings[seat]
+    events = table.handle(c.SetHandsHouseWay())
+    assert [e.payload["seat"] for e in events if e.kind == "player_set"][-1] == seat
+    assert table.state.settings[seat] == reset and seat not in table.state.dead
+    assert table.state.phase is not Phase.PLAYERS_SET
+    assert (table.state.fouls[seat], table.state.set_how[seat]) == (1, "house_way")
 
 
 def test_a_player_cannot_set_twice_where_no_second_chance(tmp_path: Path) -> None:

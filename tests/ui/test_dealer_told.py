@@ -172,3 +172,29 @@ def test_a_hand_reset_after_a_first_foul_can_be_set_again(play: list[ScreenPlaye
     p.set_own(2, fair)
     assert p.ctl.state.set_how.get(2) != "foul_reset_house_way"
     assert audit(p.ctl.table.db).ok
+
+
+def test_a_foul_by_the_last_hand_set_still_gets_its_one_more_try(play: list[ScreenPlayer],
+                                                                 tmp_path: Path) -> None:
+    """Catfish Bend, "Irregularities": the one more try after a first foul does not hang on
+    the order the dealer touched the seats (an outside review found the players' step closed
+    at once by a foul of the last hand). The page says why the seat waits; the phase bar's
+    House Way keeps the hand the House Way it was reset to."""
+    p = start(play, "catfish-bend-fortune", tmp_path / "t.db")
+    p.open_round()
+    p.until_hands_set()
+    if p.phase is Phase.BANKER_SET:
+        p.next_step()
+    for seat in [s for s in p.ctl.snapshot().round.players_to_set() if s != 2]:
+        p.seat(seat)
+        p.tap(p.hand_page.house_way)
+    p.touch_foul(2)
+    p.tap(p.hand_page.own)
+    assert p.ctl.state.set_how.get(2) == "foul_reset_house_way"
+    assert p.phase is Phase.PLAYERS_SET
+    assert "one more try" in p.hand_page.heading.text()
+    reset = p.ctl.state.settings[2]
+    p.next_step()  # the player keeps it: House Way for seat 2
+    assert p.phase is not Phase.PLAYERS_SET
+    assert p.ctl.state.settings[2] == reset and p.ctl.state.set_how[2] == "house_way"
+    assert audit(p.ctl.table.db).ok

@@ -263,7 +263,9 @@ class HandPage(Page):
             return
         self._hand = r.hands.get(seat, ())
         name = seat_name(seat, r.banker_seat, r.banker_kind)
-        self.heading.setText(f"{name}'s hand" + (" (the banker)" if self._banker else ""))
+        self.heading.setText(f"{name}'s hand" + (" (the banker)" if self._banker else "")
+                             + (": one more try after a foul" if seat in r.second_chances
+                                else ""))
         house = not self.ctl.sets_own_hand(seat)
         self.own.setVisible(not house)
         self.clear.setVisible(not house)

@@ -228,19 +228,18 @@ class PhasePolicy:
         st = self.state
         # the round says whose hand is set now (Catfish Bend: the house's after a player
         # banker's, so not in this step)
-        todo = set(RoundSnapshot.of(st).players_to_set())
-        left = [s for s in st.seats_with_base() if s != st.banker_seat and s not in st.settings
-                and s in todo]
-        again = []
-        if self.rules.foul.value == "reset_once_then_dead":
-            # Catfish Bend's second chance: a hand reset after a first foul may be set again.
-            again = [s for s in sorted(st.settings) if st.set_how.get(s) == "foul_reset_house_way"
-                     and st.fouls.get(s) == 1 and self.plan.hit("foul", f"foul/{s}/1")]
-        seat = again[0] if again else left[0]
+        todo = RoundSnapshot.of(st, self.rules).players_to_set()
+        left = [s for s in todo if s not in st.settings]
+        # Catfish Bend's second chance: a hand reset after a first foul is set again (the
+        # fault plan's pick, which may foul again), or else kept the House Way
+        waiting = [s for s in todo if s in st.settings]
+        again = [s for s in waiting if self.plan.hit("foul", f"foul/{s}/1")]
+        seat = again[0] if again else (left[0] if left else waiting[0])
         attempt = st.fouls.get(seat, 0)
         rng = rng_for(self.seed, st.round_id, f"set/{seat}/{attempt}")
         foul = seat != 0 and self.plan.hit("foul", f"foul/{seat}/{attempt}")
-        setting = None if seat == 0 else random_setting(st.hands[seat], rng, allow_foul=foul)
+        setting = None if seat == 0 or seat not in again + left else random_setting(
+            st.hands[seat], rng, allow_foul=foul)
         self._do(c.SetPlayerHand(seat, setting))
 
     def _settlement(self) -> None:
