@@ -426,9 +426,9 @@ class TableController(JackpotSteps):
         now known, the facts held back tried again."""
         st = self.state
         if st.round_id != before.round_id:
-            # the round's last transaction is committed: anchor the chain outside the file
-            self.opened.journal.write(self.table.db)
             self._new_round()
+            # the round's last transaction is committed: anchor the chain outside the file
+            self._write_checkpoint(before.round_id)
         elif st.phase is Phase.ACTION and (before.phase is not Phase.ACTION
                                            or st.deal_no != before.deal_no):
             self.device_desk.request_deal(st)
@@ -445,6 +445,20 @@ class TableController(JackpotSteps):
         self.jackpot.show_cards(self.state)  # first: the deal is asked for last, as before
         self.device_desk.resume(self.state)
         self._changed()
+
+    def _write_checkpoint(self, round_id: int) -> None:
+        """The round's checkpoint in the journal beside the database. The round is committed
+        whatever happens here: a journal the disk refuses (full, failed) is told, and the
+        next round's end writes the chain's newest point again. An outside review found the
+        error raised past the new round's set-up: the sensors stayed locked for the old
+        round and the screen showed it still."""
+        try:
+            self.opened.journal.write(self.table.db)
+        except OSError as exc:
+            self._tell(Level.WARNING, f"round {round_id} is saved, but its checkpoint could not "
+                       f"be written beside the database ({exc.strerror or exc})",
+                       "free space on the table PC's disk or call a technician: the next "
+                       "round's end writes it again")
 
     def _new_round(self) -> None:
         self.jackpot.new_round()
