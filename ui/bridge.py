@@ -14,6 +14,8 @@ from dealer_console.controller import TableController, TableSnapshot
 
 PUMP_BATCH = 4
 """Device events applied per turn of the event loop."""
+RETRY_MS = 1000
+"""How often a device's report the disk refused is offered to it again."""
 FRAME_S = 0.016
 """The longest a change waits to be drawn while device events keep coming (60 a second)."""
 
@@ -31,6 +33,10 @@ class ControllerBridge(QObject):
         self._frame.setSingleShot(True)
         self._frame.setTimerType(Qt.TimerType.PreciseTimer)
         self._frame.timeout.connect(self._deliver)
+        self._retry = QTimer(self)
+        self._retry.setSingleShot(True)
+        self._retry.setInterval(RETRY_MS)
+        self._retry.timeout.connect(self._pump)
         self._latest: TableSnapshot | None = None
         self._scheduled = False
         self._undrawn_since = 0.0
@@ -43,6 +49,8 @@ class ControllerBridge(QObject):
         # input and painting get their turn between them
         if self.controller.pump(max_events=PUMP_BATCH) == PUMP_BATCH:
             self._woken.emit()
+        elif self.controller.events_stalled and not self._retry.isActive():
+            self._retry.start()  # a report the disk refused: tried again in a while
 
     def _changed(self, view: TableSnapshot) -> None:
         # the changes made before the next drawing are drawn once, with the newest view
@@ -74,5 +82,6 @@ class ControllerBridge(QObject):
         self.controller.wake = None
         self._attached = False
         self._frame.stop()
+        self._retry.stop()
         if self._changed in self.controller.listeners:
             self.controller.remove_listener(self._changed)

@@ -63,6 +63,7 @@ from dealer_console.round.state import Phase, RoundState
 from dealer_console.setting import Setting
 from dealer_console.storage.connection import TableDatabase
 from dealer_console.storage.eventlog import Event
+from dealer_console.storage.identity import StorageError
 
 __all__ = ["HANDS", "TableController", "TableDevices", "deal_id_for", "lock_id_for"]
 
@@ -207,6 +208,17 @@ class TableController(JackpotSteps):
         """Device events are queued for :meth:`pump`."""
         return self.inbox.waiting
 
+    @property
+    def events_stalled(self) -> bool:
+        """The first device event waits for the disk to take it: pump again later."""
+        return self.inbox.stalled
+
+    @property
+    def storage_failure(self) -> StorageError | None:
+        """Why the disk refused the last device event, until one is saved (``simulate``
+        stops on it)."""
+        return self.events.storage_failure
+
     @one_turn
     def pump(self, timeout: float = 0.0, max_events: int | None = None) -> int:
         """Apply queued device events on the owner thread; wait up to ``timeout`` for the
@@ -218,6 +230,8 @@ class TableController(JackpotSteps):
                 break
             self._apply(event)
             done += 1
+            if self.inbox.stalled:  # the disk refused it: tried again at the next pump
+                break
         return done
 
     def _apply(self, event: DeviceEvent) -> None:
@@ -447,11 +461,9 @@ class TableController(JackpotSteps):
         self._changed()
 
     def _write_checkpoint(self, round_id: int) -> None:
-        """The round's checkpoint in the journal beside the database. The round is committed
-        whatever happens here: a journal the disk refuses (full, failed) is told, and the
-        next round's end writes the chain's newest point again. An outside review found the
-        error raised past the new round's set-up: the sensors stayed locked for the old
-        round and the screen showed it still."""
+        """The round's checkpoint beside the database; the round is committed whatever
+        happens here, so a journal the disk refuses is told (an outside review found the
+        error raised past the new round's set-up), and the next round's end writes it."""
         try:
             self.opened.journal.write(self.table.db)
         except OSError as exc:

@@ -33,6 +33,7 @@ from dealer_console.devices.keypad import (
     CardSwiped,
     KeypadEvent,
 )
+from dealer_console.devices.kinds import TITLES
 from dealer_console.devices.shuffler import (
     CardCountError,
     CardsLeft,
@@ -48,6 +49,8 @@ from dealer_console.round.machine import Refused
 from dealer_console.round.state import Phase
 from dealer_console.round.table import Table
 from dealer_console.storage.eventlog import Event
+from dealer_console.storage.failures import WriteFailed
+from dealer_console.storage.identity import StorageError
 
 Handle = Callable[[c.Command, str | None, Hashable | None], list[Event]]
 
@@ -64,6 +67,11 @@ class Actions(Protocol):
     def arm_confirmation(self) -> None: ...
     def request_win_page(self, hit_id: int | None = None) -> int: ...
     def confirm_jackpot(self, track: str) -> None: ...
+
+SAVED_WHEN_IT_CAN = (FirstPositionDrawn, HandDelivered, CardsLeft, CardCountError, DeckChecked,
+                     BetsLocked)
+"""Device reports the device never sends again: one the disk refused is tried again until
+the disk takes it (a person's press or swipe is theirs to repeat)."""
 
 
 class DeviceEvents:
@@ -82,6 +90,8 @@ class DeviceEvents:
         self._tell_3 = tell
         self._changed = changed
         self.buttons_pressed = 0
+        self.storage_failure: StorageError | None = None
+        """The disk's refusal of the last device event, until one is saved again."""
         """Keypad buttons acted on since the controller started (for observers and tests)."""
 
     def _handle(self, cmd: c.Command, device: str | None = None,
@@ -94,9 +104,38 @@ class DeviceEvents:
 
     def apply(self, event: DeviceEvent) -> None:
         """Apply one event (owner thread): health first, then the round's step, or the
-        bench's in test mode; a refusal is told, never raised."""
+        bench's in test mode; a refusal is told, never raised, and so is a step the disk
+        would not take (:meth:`_not_saved`)."""
         if self.desk.apply_health(event):
             self._changed()
+        try:
+            self._step(event)
+            self.storage_failure = None
+        except Refusal as exc:
+            self._tell(Level.REFUSED, exc.why, code=exc.code)
+        except StorageError as exc:
+            self.storage_failure = exc
+            self._not_saved(event, exc)
+
+    def _not_saved(self, event: DeviceEvent, exc: StorageError) -> None:
+        """The disk refused the step's transaction (nothing of it was written). A device's
+        report it will not send again (a hand, the sensors' lock) waits at the head of the
+        inbox and is tried again at the next pump, so the round goes on once the disk takes
+        writes; a person's press or swipe is theirs to do again. An outside review found the
+        error raised out of the pump: the report lost, the dealer told nothing, and the round
+        waiting for good after space was freed."""
+        what = TITLES.get(event.device, event.device)
+        cause = exc.cause if isinstance(exc, WriteFailed) else str(exc)
+        if isinstance(event, SAVED_WHEN_IT_CAN):
+            self.inbox.stall(event)
+            self._tell(Level.REFUSED, f"{what}: its report could not be saved: {cause}",
+                       "call a technician to fix the table PC's disk: the console saves the "
+                       "report as soon as the disk takes it")
+        else:
+            self._tell(Level.REFUSED, f"{what}: nothing done, it could not be saved: {cause}",
+                       "call a technician to fix the table PC's disk, then press or swipe again")
+
+    def _step(self, event: DeviceEvent) -> None:
         if isinstance(event, LinkAnswered):  # money the server has paid: never the bench's
             self.jackpot.link_answered(event.answer)
             return
@@ -106,28 +145,24 @@ class DeviceEvents:
         if isinstance(event, KeypadEvent) and event.kept:
             self._kept_press(event)
             return
-        try:
-            if isinstance(event, (FirstPositionDrawn, HandDelivered, CardsLeft,
-                                  CardCountError)):
-                self._deal_fact(event)
-            elif isinstance(event, DeckChecked):
-                self._deck_checked(event)
-            elif isinstance(event, ShufflerStatus):
-                self._shuffler_status(event)
-            elif isinstance(event, BetsLocked):
-                self._bets_locked(event)
-            elif isinstance(event, (LateBet, BetRemoved)):
-                self._bet_moved(event)
-            elif isinstance(event, ButtonPressed):
-                self._button(event.button)
-            elif isinstance(event, CardSwiped):
-                self.swiped(event.track)
-            elif isinstance(event, LinkHealthChanged):
-                self._changed()
-            elif isinstance(event, BadRead):
-                self._tell(Level.WARNING, "the card was not read", "swipe it again, steadily")
-        except Refusal as exc:
-            self._tell(Level.REFUSED, exc.why, code=exc.code)
+        if isinstance(event, (FirstPositionDrawn, HandDelivered, CardsLeft, CardCountError)):
+            self._deal_fact(event)
+        elif isinstance(event, DeckChecked):
+            self._deck_checked(event)
+        elif isinstance(event, ShufflerStatus):
+            self._shuffler_status(event)
+        elif isinstance(event, BetsLocked):
+            self._bets_locked(event)
+        elif isinstance(event, (LateBet, BetRemoved)):
+            self._bet_moved(event)
+        elif isinstance(event, ButtonPressed):
+            self._button(event.button)
+        elif isinstance(event, CardSwiped):
+            self.swiped(event.track)
+        elif isinstance(event, LinkHealthChanged):
+            self._changed()
+        elif isinstance(event, BadRead):
+            self._tell(Level.WARNING, "the card was not read", "swipe it again, steadily")
 
     def _deal_fact(self, event: DealFact) -> None:
         desk = self.desk
@@ -215,16 +250,19 @@ class DeviceEvents:
         if problem:  # nothing placed: the dealer returns the chips and starts the base game
             desk.release_sensors()
             raise Refused(problem, RefusalCode.LINK_DOWN if link_down else None)
-        for cmd, fact in wager_commands(event, self.table.state, self.rules):
-            try:
-                self._handle(cmd, device=event.device, fact=fact)
-            except Refusal as exc:
-                self._tell(Level.WARNING, f"jackpot chip at seat {cmd.seat} not taken: "
-                           f"{exc.why}", "give the chip back to the player")
         try:
+            for cmd, fact in wager_commands(event, self.table.state, self.rules):
+                try:
+                    self._handle(cmd, device=event.device, fact=fact)
+                except Refusal as exc:
+                    self._tell(Level.WARNING, f"jackpot chip at seat {cmd.seat} not taken: "
+                               f"{exc.why}", "give the chip back to the player")
             self._handle(c.StartGame(), device=event.device, fact=event.key)
         except Refusal:
             desk.release_sensors()
+            raise
+        except StorageError:
+            desk.lock_id = event.lock_id  # tried again: the wagers saved are known facts
             raise
 
     def _bet_moved(self, event: LateBet | BetRemoved) -> None:

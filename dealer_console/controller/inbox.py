@@ -21,6 +21,7 @@ class Inbox:
         self._ready: deque[DeviceEvent] = deque()
         self._held: list[DeviceEvent] = []
         self._wake = wake
+        self._stalled = False
 
     @property
     def wake(self) -> Callable[[], None] | None:
@@ -55,12 +56,24 @@ class Inbox:
     def next(self, timeout: float) -> DeviceEvent | None:
         """Owner thread: the next event (held ones put back first), waiting up to ``timeout``
         for a new one; None when there is none."""
+        self._stalled = False
         if self._ready:
             return self._ready.popleft()
         try:
             return self._queue.get(timeout=timeout) if timeout > 0 else self._queue.get_nowait()
         except queue.Empty:
             return None
+
+    def stall(self, event: DeviceEvent) -> None:
+        """``event`` could not be saved: first in line again, tried at the next pump (the
+        pump stops for this turn, so a disk that stays full is not asked in a loop)."""
+        self._ready.appendleft(event)
+        self._stalled = True
+
+    @property
+    def stalled(self) -> bool:
+        """The first event waits for the disk to take it (see :meth:`stall`)."""
+        return self._stalled
 
     def hold(self, event: DeviceEvent) -> None:
         """Keep ``event`` until the next transition."""

@@ -14,7 +14,12 @@ from dealer_console.storage.identity import StorageError
 
 
 class WriteFailed(StorageError):
-    """The disk or the file refused a write; the transaction in progress was rolled back."""
+    """The disk or the file refused a write; the transaction in progress was rolled back.
+    ``cause`` is the failure in a few words, for a notice that says its own what-to-do."""
+
+    def __init__(self, message: str, cause: str) -> None:
+        super().__init__(message)
+        self.cause = cause
 
 
 _NOTHING_WRITTEN = ("nothing of the step in progress was written (it was rolled back whole); "
@@ -30,20 +35,23 @@ def explain(exc: sqlite3.Error, path: str) -> StorageError | None:
     primary = code & 0xFF
     if primary == sqlite3.SQLITE_FULL:
         return WriteFailed(f"{path}: the disk is full: {_NOTHING_WRITTEN}; free space on the "
-                           "disk (or move the table's files to a larger one), then start again")
+                           "disk (or move the table's files to a larger one), then start again",
+                           "the disk is full")
     if primary == sqlite3.SQLITE_IOERR:
         return WriteFailed(f"{path}: the disk failed while writing ({exc}): {_NOTHING_WRITTEN}; "
-                           "check or replace the disk, then start again")
+                           "check or replace the disk, then start again",
+                           "the disk failed while writing")
     if primary == sqlite3.SQLITE_READONLY:
         return WriteFailed(f"{path}: the file or its folder is read-only, so the console "
                            "cannot write it: make them writable, or use a read-only command "
-                           "(recall, audit, jackpot reports)")
+                           "(recall, audit, jackpot reports)", "the database is read-only")
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return WriteFailed(f"{path}: is damaged ({exc}); stop using it and restore the table's "
-                           "last backup")
+                           "last backup", "the database is damaged")
     if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return WriteFailed(f"{path}: another program holds the database locked ({exc}): close "
-                           "it, then start again")
+                           "it, then start again", "another program holds the database locked")
     if primary == sqlite3.SQLITE_CANTOPEN:
-        return WriteFailed(f"{path}: cannot open the file or its write-ahead log ({exc})")
+        return WriteFailed(f"{path}: cannot open the file or its write-ahead log ({exc})",
+                           "the database cannot be opened")
     return None

@@ -36,6 +36,9 @@ class Waiting:
                 raise SimError(f"round {self.state.round_id}: no {what} within "
                                f"{timeout:.0f} s")
             self.ctl.pump(timeout=0.05, max_events=1)
+            failure = self.ctl.storage_failure
+            if failure is not None:  # no technician frees the disk here: the run stops
+                raise failure
 
     def next_device_step(self, what: str) -> None:
         """Wait for the device's next event that changes the round."""
