@@ -76,12 +76,15 @@ class TableDatabase(Database):
         self.file = file
         self._lock = lock
         self._inode: tuple[int, int, str] | None = None
+        self._companions: dict[str, tuple[int, int] | None] | None = None
         if file not in _MEMORY:
             self._inode = inode(Path(file))
             _open_here[self._inode] += 1
 
     @contextmanager
     def atomic(self) -> Iterator[Database]:
+        if self._lock is not None and not self.conn.in_transaction:
+            self._companions_in_place()
         try:
             with super().atomic() as db:
                 yield db
@@ -90,6 +93,30 @@ class TableDatabase(Database):
             if failure is None:
                 raise
             raise failure from exc
+
+    def _companions_in_place(self) -> None:
+        """Before a writer's transaction: the write-ahead log and shared-memory file beside
+        the database are still the ones this connection writes. An outside review deleted
+        them in play: SQLite went on committing into the unlinked log, the table reported
+        each step done, and a power cut then lost every round not yet copied into the file.
+        Now the steps saved so far are copied into the database through the connection's
+        own handle (a checkpoint), and the step is refused: the console must start again."""
+        now = {suffix: _file_id(self.file + suffix) for suffix in _WRITTEN_BESIDE}
+        if self._companions is None or None in self._companions.values():
+            self._companions = now  # the first write makes them
+            return
+        if now == self._companions:
+            return
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(FULL)")
+            rescued = "every step saved so far is now in the database file itself"
+        except sqlite3.Error as exc:
+            rescued = f"the steps saved so far could not be copied into it ({exc})"
+        raise WriteFailed(
+            f"{self.file}: its write-ahead log or shared-memory file was removed or replaced "
+            f"while the table played: {rescued}; nothing of this step was written. Stop, "
+            "find what removes files beside the database, then start the console again",
+            "a file beside the database was removed")
 
     def close(self) -> None:
         try:
@@ -103,6 +130,17 @@ class TableDatabase(Database):
             if self._lock is not None:
                 self._lock.release()
                 self._lock = None
+
+
+_WRITTEN_BESIDE = ("-wal", "-shm")
+
+
+def _file_id(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _set_pragmas(conn: sqlite3.Connection) -> None:
@@ -212,6 +250,7 @@ def open_table_db(path: str | Path, schema: Schema, *, create: bool = True) -> T
             exists = True
         if not exists:
             _create_whole(file, schema)
+        lock.hold_file(file.resolve())
         conn = sqlite3.connect(str(file), isolation_level=None, timeout=30.0)
         db = TableDatabase(conn, str(file), lock)
         _set_pragmas(conn)

@@ -2,8 +2,10 @@
 
 A second console or ``simulate`` on a database already in use would otherwise run until it
 died on a constraint or on "database is locked". The lock is ``flock`` on a small file beside
-the database (``table.db-lock``): never on the database itself, because closing any other
-handle on the database file would drop the POSIX locks SQLite keeps there. The kernel releases
+the database (``table.db-lock``), and, once the file exists, on the database itself through a
+handle kept open until the process's last writer connection has closed (closing any other
+handle on the database file would drop the POSIX locks SQLite keeps there). The second lock
+holds when the lock file is tidied away in play. The kernel releases
 the lock when its process ends, so a crash leaves nothing to clean up; the file itself stays
 and holds the last writer's process number for the refusal message. Readers (recall, the
 audits, the jackpot reports) never take it and work alongside the writer.
@@ -36,6 +38,7 @@ class DatabaseInUse(StorageError):
 class _Held:
     fd: int
     count: int = field(default=1)
+    file_fd: int | None = None
 
 
 _held: dict[str, _Held] = {}
@@ -60,7 +63,30 @@ class WriterLock:
         held.count -= 1
         if held.count == 0:
             del _held[self.key]
+            if held.file_fd is not None:  # after the process's last writer connection closed
+                os.close(held.file_fd)
             os.close(held.fd)  # closing the handle ends the flock
+
+    def hold_file(self, db_path: Path) -> None:
+        """The lock taken on the database file itself too, once it exists, held until the
+        process's last writer connection has closed: the lock file can be tidied away in
+        play (an outside review deleted it and a second writer came in). Never closed while
+        a connection of the process is open, so SQLite's own locks stay."""
+        held = _held[self.key]
+        if held.file_fd is not None:
+            return
+        fd = os.open(db_path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if isinstance(exc, BlockingIOError):
+                raise DatabaseInUse(
+                    f"{db_path}: is already open in another console or simulate (its lock "
+                    f"file {lock_path(db_path).name} was removed); one table writes a "
+                    "database at a time: close that one first") from None
+            raise StorageError(f"{db_path}: cannot lock it: {exc.strerror}") from None
+        held.file_fd = fd
 
 
 def acquire(db_path: Path) -> WriterLock:
