@@ -6,8 +6,10 @@ the journal beside the database is made a folder the console cannot write."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+import pytest
 
 from dealer_console.audit.verify import audit
 from dealer_console.devices.keypad import Button
@@ -29,88 +31,89 @@ def pump_as_the_console_does(rig: Rig, seconds: float,
         rig.controller.pump(timeout=0.05)
 
 
+@pytest.fixture
+def on_disk(disk: Disk) -> Iterator[Rig]:  # noqa: F811
+    """A table whose database is on the small disk."""
+    made = start_rig(disk.where / "table.db")
+    try:
+        yield made
+    finally:
+        made.close()
+
+
 def told(rig: Rig) -> str:
     notice = rig.controller.snapshot().notice
     return "" if notice is None else f"{notice.what} {notice.todo}"
 
 
 def test_hands_dealt_while_the_disk_is_full_are_saved_once_it_takes_them(
-        disk: Disk) -> None:  # noqa: F811
+        on_disk: Rig, disk: Disk) -> None:  # noqa: F811
     """The shuffler does not deal a finished deal again: a hand the disk refused waits and is
     saved once space is freed, and the deal finishes."""
-    rig = start_rig(disk.where / "table.db")
-    try:
-        ctl = rig.controller
-        assert rig.hardware.shuffler is not None
-        rig.hardware.shuffler.script(hand_interval=0.05)
-        bet(rig)
-        start_by_keypad(rig)
-        rig.until(lambda: len(ctl.state.delivered) >= 2, "two hands", one_by_one=True)
-        disk.fill()
-        pump_as_the_console_does(rig, 1.5)  # the shuffler delivers the rest meanwhile
-        said = told(rig)
-        assert "shuffler" in said.lower() and "disk is full" in said, said
-        assert ctl.events_stalled and ctl.state.phase is Phase.DEALING
-        disk.free()
-        pump_as_the_console_does(rig, 10.0, lambda: ctl.state.phase is Phase.BANKER_SET)
-        assert ctl.state.phase is Phase.BANKER_SET and len(ctl.state.hands) == 7
-        finish_round(rig)
-        assert audit(rig.opened.db).ok
-    finally:
-        rig.close()
+    rig = on_disk
+    ctl = rig.controller
+    assert rig.hardware.shuffler is not None
+    rig.hardware.shuffler.script(hand_interval=0.05)
+    bet(rig)
+    start_by_keypad(rig)
+    rig.until(lambda: len(ctl.state.delivered) >= 2, "two hands", one_by_one=True)
+    disk.fill()
+    pump_as_the_console_does(rig, 1.5)  # the shuffler delivers the rest meanwhile
+    said = told(rig)
+    assert "shuffler" in said.lower() and "disk is full" in said, said
+    assert ctl.events_stalled and ctl.state.phase is Phase.DEALING
+    disk.free()
+    pump_as_the_console_does(rig, 10.0, lambda: ctl.state.phase is Phase.BANKER_SET)
+    assert ctl.state.phase is Phase.BANKER_SET and len(ctl.state.hands) == 7
+    finish_round(rig)
+    assert audit(rig.opened.db).ok
 
 
 def test_a_start_game_the_disk_refused_goes_on_once_it_takes_it(
-        disk: Disk) -> None:  # noqa: F811
+        on_disk: Rig, disk: Disk) -> None:  # noqa: F811
     """The sensors locked and reported their chips; the wagers could not be written. The
     lock's report waits and is saved once space is freed (the sensors report a lock once)."""
-    rig = start_rig(disk.where / "table.db")
-    try:
-        ctl = rig.controller
-        assert rig.hardware.keypad is not None
-        bet(rig)
-        pump_as_the_console_does(rig, 0.3)
-        disk.fill()
-        rig.hardware.keypad.tap(Button.START_GAME)
-        pump_as_the_console_does(rig, 1.5)
-        assert ctl.state.phase is Phase.BETTING and "disk is full" in told(rig)
-        disk.free()
-        pump_as_the_console_does(rig, 6.0, lambda: ctl.state.phase is not Phase.BETTING)
-        assert ctl.state.phase is not Phase.BETTING
-        assert ctl.state.wagers[(2, "jackpot")] == 100  # the chip on its sensor, taken once
-        finish_round(rig)
-        assert audit(rig.opened.db).ok
-    finally:
-        rig.close()
+    rig = on_disk
+    ctl = rig.controller
+    assert rig.hardware.keypad is not None
+    bet(rig)
+    pump_as_the_console_does(rig, 0.3)
+    disk.fill()
+    rig.hardware.keypad.tap(Button.START_GAME)
+    pump_as_the_console_does(rig, 1.5)
+    assert ctl.state.phase is Phase.BETTING and "disk is full" in told(rig)
+    disk.free()
+    pump_as_the_console_does(rig, 6.0, lambda: ctl.state.phase is not Phase.BETTING)
+    assert ctl.state.phase is not Phase.BETTING
+    assert ctl.state.wagers[(2, "jackpot")] == 100  # the chip on its sensor, taken once
+    finish_round(rig)
+    assert audit(rig.opened.db).ok
 
 
 def test_a_jackpot_swipe_on_a_full_disk_pays_nothing_and_says_so(
-        disk: Disk) -> None:  # noqa: F811
+        on_disk: Rig, disk: Disk) -> None:  # noqa: F811
     """Nothing is paid and no meter moves (one transaction); the supervisor is told, and the
     swipe again once space is freed pays the hit once."""
-    rig = start_rig(disk.where / "table.db")
-    try:
-        ctl, db, keypad = rig.controller, rig.opened.db, rig.hardware.keypad
-        assert keypad is not None
-        hit_waiting(rig)
-        meters = games.meter_states(db, 1)
-        keypad.tap(Button.CONFIRM)
-        rig.until(lambda: ctl.snapshot().jackpot_armed, "CONFIRM")
-        disk.fill()
-        keypad.swipe(SUPERVISOR)
-        pump_as_the_console_does(rig, 1.5, lambda: "disk is full" in told(rig))
-        assert "disk is full" in told(rig) and "swipe again" in told(rig), told(rig)
-        assert hits.hit_for(db, ctl.state.round_id, 1, 2) is None
-        assert games.meter_states(db, 1) == meters
-        assert not ctl.events_stalled  # a person's swipe is theirs to do again
-        disk.free()
-        keypad.tap(Button.CONFIRM)
-        rig.until(lambda: ctl.snapshot().jackpot_armed, "CONFIRM")
-        keypad.swipe(SUPERVISOR)
-        rig.until(lambda: hits.hit_for(db, ctl.state.round_id, 1, 2) is not None, "the hit")
-        assert db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 1
-    finally:
-        rig.close()
+    rig = on_disk
+    ctl, db, keypad = rig.controller, rig.opened.db, rig.hardware.keypad
+    assert keypad is not None
+    hit_waiting(rig)
+    meters = games.meter_states(db, 1)
+    keypad.tap(Button.CONFIRM)
+    rig.until(lambda: ctl.snapshot().jackpot_armed, "CONFIRM")
+    disk.fill()
+    keypad.swipe(SUPERVISOR)
+    pump_as_the_console_does(rig, 1.5, lambda: "disk is full" in told(rig))
+    assert "disk is full" in told(rig) and "swipe again" in told(rig), told(rig)
+    assert hits.hit_for(db, ctl.state.round_id, 1, 2) is None
+    assert games.meter_states(db, 1) == meters
+    assert not ctl.events_stalled  # a person's swipe is theirs to do again
+    disk.free()
+    keypad.tap(Button.CONFIRM)
+    rig.until(lambda: ctl.snapshot().jackpot_armed, "CONFIRM")
+    keypad.swipe(SUPERVISOR)
+    rig.until(lambda: hits.hit_for(db, ctl.state.round_id, 1, 2) is not None, "the hit")
+    assert db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 1
 
 
 def test_a_checkpoint_the_disk_refuses_is_told_and_the_next_round_is_set_up(
