@@ -68,6 +68,7 @@ class Actions(Protocol):
     def request_win_page(self, hit_id: int | None = None) -> int: ...
     def confirm_jackpot(self, track: str) -> None: ...
 
+
 SAVED_WHEN_IT_CAN = (FirstPositionDrawn, HandDelivered, CardsLeft, CardCountError, DeckChecked,
                      BetsLocked)
 """Device reports the device never sends again: one the disk refused is tried again until
@@ -90,9 +91,9 @@ class DeviceEvents:
         self._tell_3 = tell
         self._changed = changed
         self.buttons_pressed = 0
+        """Keypad buttons acted on since the controller started (for observers and tests)."""
         self.storage_failure: StorageError | None = None
         """The disk's refusal of the last device event, until one is saved again."""
-        """Keypad buttons acted on since the controller started (for observers and tests)."""
 
     def _handle(self, cmd: c.Command, device: str | None = None,
                 fact: Hashable | None = None) -> list[Event]:
