@@ -231,6 +231,7 @@ class TableController(JackpotSteps):
             self._apply(event)
             done += 1
             if self.inbox.stalled:  # the disk refused it: tried again at the next pump
+                self.events.while_stalled()
                 break
         return done
 

@@ -94,6 +94,7 @@ class DeviceEvents:
         """Keypad buttons acted on since the controller started (for observers and tests)."""
         self.storage_failure: StorageError | None = None
         """The disk's refusal of the last device event, until one is saved again."""
+        self._told_stalled: DeviceEvent | None = None
 
     def _handle(self, cmd: c.Command, device: str | None = None,
                 fact: Hashable | None = None) -> list[Event]:
@@ -111,7 +112,7 @@ class DeviceEvents:
             self._changed()
         try:
             self._step(event)
-            self.storage_failure = None
+            self.storage_failure = self._told_stalled = None
         except Refusal as exc:
             self._tell(Level.REFUSED, exc.why, code=exc.code)
         except StorageError as exc:
@@ -129,12 +130,34 @@ class DeviceEvents:
         cause = exc.cause if isinstance(exc, WriteFailed) else str(exc)
         if isinstance(event, SAVED_WHEN_IT_CAN):
             self.inbox.stall(event)
-            self._tell(Level.REFUSED, f"{what}: its report could not be saved: {cause}",
-                       "call a technician to fix the table PC's disk: the console saves the "
-                       "report as soon as the disk takes it")
+            if event is not self._told_stalled:  # told once, not at every try
+                self._told_stalled = event
+                self._tell(Level.REFUSED, f"{what}: its report could not be saved: {cause}",
+                           "call a technician to fix the table PC's disk: the console saves "
+                           "the report as soon as the disk takes it")
+        elif isinstance(event, LinkAnswered):
+            self._tell(Level.REFUSED, f"the jackpot link paid this hit, but it could not be "
+                       f"saved here: {cause}", "call a technician to fix the table PC's disk, "
+                       "then swipe again: the link answers with the hit it already paid")
         else:
             self._tell(Level.REFUSED, f"{what}: nothing done, it could not be saved: {cause}",
                        "call a technician to fix the table PC's disk, then press or swipe again")
+
+    def while_stalled(self) -> None:
+        """While a report waits for the disk: what the dealer sees of the devices still
+        follows the reports queued behind it (their round steps wait, in order), and a
+        person's press or swipe behind it is told not taken, not acted on minutes later.
+        An outside review found the screen showing an unplugged device still connected."""
+        behind, dropped = self.inbox.behind_stall(
+            lambda e: isinstance(e, (ButtonPressed, CardSwiped, BadRead)))
+        changed = False
+        for event in behind:
+            changed = self.desk.apply_health(event) or changed
+        if dropped:
+            self._tell(Level.REFUSED, "the keypad: not taken while the disk refuses to save",
+                       "call a technician to fix the table PC's disk, then press or swipe again")
+        elif changed:
+            self._changed()
 
     def _step(self, event: DeviceEvent) -> None:
         if isinstance(event, LinkAnswered):  # money the server has paid: never the bench's
@@ -235,7 +258,11 @@ class DeviceEvents:
             return  # the machine's own check before a deal; a count error says the rest
         desk.counting = False
         if self.table.state.phase is Phase.MISDEAL and self.table.state.deck_count_due:
-            self._handle(c.DeckCounted(event.counted), device=event.device, fact=event.key)
+            try:
+                self._handle(c.DeckCounted(event.counted), device=event.device, fact=event.key)
+            except StorageError:
+                desk.counting = True  # tried again (an outside review found it dropped)
+                raise
         else:
             self._changed()
 

@@ -75,6 +75,20 @@ class Inbox:
         """The first event waits for the disk to take it (see :meth:`stall`)."""
         return self._stalled
 
+    def behind_stall(self, drop: Callable[[DeviceEvent], bool]) -> tuple[list[DeviceEvent],
+                                                                         list[DeviceEvent]]:
+        """Owner thread, while the first event waits for the disk: the events queued behind
+        it, in order (those ``drop`` picks are taken out of line), and the ones dropped."""
+        while True:
+            try:
+                self._ready.append(self._queue.get_nowait())
+            except queue.Empty:
+                break
+        first, *behind = self._ready
+        kept = [e for e in behind if not drop(e)]
+        self._ready = deque([first, *kept])
+        return kept, [e for e in behind if drop(e)]
+
     def hold(self, event: DeviceEvent) -> None:
         """Keep ``event`` until the next transition."""
         self._held.append(event)

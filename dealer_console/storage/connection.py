@@ -61,6 +61,9 @@ _MEMORY = (":memory:", "")
 # Table database files this process has open. Their headers are not read again with plain
 # file reads: closing such a handle would drop the POSIX locks SQLite holds on the file.
 _open_here: Counter[tuple[int, int, str]] = Counter()
+# The writer's handles on a database file (writer_lock.hold_file), unlocked, waiting for the
+# process's last connection to that file to close before they may be closed.
+_unlocked_handles: dict[tuple[int, int, str] | None, list[int]] = {}
 
 
 class TableDatabase(Database):
@@ -131,14 +134,27 @@ class TableDatabase(Database):
         try:
             super().close()
         finally:
-            if self._inode is not None:
-                _open_here[self._inode] -= 1
-                if _open_here[self._inode] <= 0:
-                    del _open_here[self._inode]
-                self._inode = None
+            file = self._inode
+            self._inode = None
+            if file is not None:
+                _open_here[file] -= 1
+                if _open_here[file] <= 0:
+                    del _open_here[file]
             if self._lock is not None:
-                self._lock.release()
+                _let_go(file, self._lock.release())
                 self._lock = None
+            elif file is not None:
+                _let_go(file, None)
+
+
+def _let_go(file: tuple[int, int, str] | None, handle: int | None) -> None:
+    """A writer's handle on ``file`` let go (``writer_lock.WriterLock.release``): closed
+    once no connection of the process has the file open, with any kept for that."""
+    if handle is not None:
+        _unlocked_handles.setdefault(file, []).append(handle)
+    if file is None or file not in _open_here:
+        for kept in _unlocked_handles.pop(file, []):
+            os.close(kept)
 
 
 _WRITTEN_BESIDE = ("-wal", "-shm")
@@ -271,7 +287,7 @@ def open_table_db(path: str | Path, schema: Schema, *, create: bool = True) -> T
         if db is not None:
             db.close()
         else:
-            lock.release()
+            _let_go(inode(file) if file.exists() else None, lock.release())
         if isinstance(exc, sqlite3.Error):
             failure = explain(exc, str(file))
             raise (failure or StorageError(f"{file}: cannot open the table database: {exc}")

@@ -55,23 +55,30 @@ class WriterLock:
     key: str
     released: bool = False
 
-    def release(self) -> None:
+    def release(self) -> int | None:
+        """Returns the handle on the database file once the process's last writer let go:
+        its lock is released, but the caller closes it only when no connection of the
+        process has the file open (closing it would drop their SQLite locks: an outside
+        review saw a reader of the same process then read a "malformed" database)."""
         if self.released:
-            return
+            return None
         self.released = True
         held = _held[self.key]
         held.count -= 1
-        if held.count == 0:
-            del _held[self.key]
-            if held.file_fd is not None:  # after the process's last writer connection closed
-                os.close(held.file_fd)
-            os.close(held.fd)  # closing the handle ends the flock
+        if held.count != 0:
+            return None
+        del _held[self.key]
+        os.close(held.fd)  # closing the handle ends the flock
+        if held.file_fd is not None:
+            fcntl.flock(held.file_fd, fcntl.LOCK_UN)
+        return held.file_fd
 
     def hold_file(self, db_path: Path) -> None:
         """The lock taken on the database file itself too, once it exists, held until the
         process's last writer connection has closed: the lock file can be tidied away in
         play (an outside review deleted it and a second writer came in). Never closed while
-        a connection of the process is open, so SQLite's own locks stay."""
+        a connection of the process has the file open, so SQLite's own locks stay
+        (:meth:`release`)."""
         held = _held[self.key]
         if held.file_fd is not None:
             return

@@ -14,6 +14,7 @@ import pytest
 from dealer_console.audit.verify import audit
 from dealer_console.devices.keypad import Button
 from dealer_console.jackpot import games, hits
+from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from dealer_console.storage.anchor import journal_for, read_journal
 from tests.controller.conftest import Rig, start_rig
@@ -147,4 +148,63 @@ def test_a_checkpoint_the_disk_refuses_is_told_and_the_next_round_is_set_up(
     ctl.end_game()  # the next round's end writes the newest point
     assert read_journal(journal)[-1].seq == rig.opened.db.execute(
         "SELECT MAX(seq) FROM events").fetchone()[0]
+    assert audit(rig.opened.db).ok
+
+
+def test_a_deck_count_the_disk_refused_is_saved_once_it_takes_it(
+        on_disk: Rig, disk: Disk) -> None:  # noqa: F811
+    """The shuffler counts the deck once: the count waits for the disk like a hand (an
+    outside review found it dropped at the retry, the misdeal waiting for good)."""
+    rig = on_disk
+    ctl = rig.controller
+    assert rig.hardware.shuffler is not None
+    rig.hardware.shuffler.script(hand_interval=0.05)
+    bet(rig)
+    start_by_keypad(rig)
+    rig.until(lambda: len(ctl.state.delivered) >= 2, "two hands", one_by_one=True)
+    ctl.do(c.DeclareMisdeal("not_four_left", "the dealer saw three cards left"))
+    assert ctl.state.phase is Phase.MISDEAL and ctl.state.deck_count_due
+    rig.until(lambda: not ctl.device_desk.deal_open and not ctl.events_waiting,
+              "the void deal's end")
+    disk.fill()
+    ctl.count_deck()
+    pump_as_the_console_does(rig, 1.5)
+    said = told(rig)
+    assert "could not be saved" in said and "as soon as the disk takes it" in said, said
+    disk.free()
+    pump_as_the_console_does(rig, 5.0, lambda: not ctl.state.deck_count_due)
+    assert not ctl.state.deck_count_due and ctl.state.phase is Phase.MISDEAL
+    assert audit(rig.opened.db).ok
+
+
+def test_while_a_report_waits_for_the_disk_the_devices_are_shown_as_they_are(
+        on_disk: Rig, disk: Disk) -> None:  # noqa: F811
+    """The reports behind the waiting one wait too, in order, but what the dealer sees of the
+    devices follows them, and a press on the keypad is told not taken (an outside review
+    found an unplugged device shown connected); the notice is not told again at each try."""
+    rig = on_disk
+    ctl = rig.controller
+    assert rig.hardware.shuffler is not None and rig.hardware.keypad is not None
+    rig.hardware.shuffler.script(hand_interval=0.05)
+    bet(rig)
+    start_by_keypad(rig)
+    rig.until(lambda: len(ctl.state.delivered) >= 2, "two hands", one_by_one=True)
+    disk.fill()
+    pump_as_the_console_does(rig, 1.0)
+    notice = ctl.snapshot().notice
+    assert ctl.events_stalled and notice is not None and "disk is full" in notice.what
+    pump_as_the_console_does(rig, 0.5)
+    assert ctl.snapshot().notice == notice  # the same notice, not a new one every try
+    rig.hardware.unplug("bet-sensors")  # the sensors' cable comes out meanwhile
+    pump_as_the_console_does(rig, 3.0,
+                             lambda: any(d.name == "bet-sensors" for d in ctl.snapshot().faults))
+    assert any(d.name == "bet-sensors" for d in ctl.snapshot().faults)
+    rig.hardware.keypad.tap(Button.END_GAME)
+    pump_as_the_console_does(rig, 2.0, lambda: "not taken" in told(rig))
+    assert "keypad: not taken while the disk refuses to save" in told(rig)
+    rig.hardware.replug("bet-sensors")
+    disk.free()
+    pump_as_the_console_does(rig, 10.0, lambda: ctl.state.phase is Phase.BANKER_SET)
+    assert ctl.state.phase is Phase.BANKER_SET and len(ctl.state.hands) == 7
+    finish_round(rig)
     assert audit(rig.opened.db).ok

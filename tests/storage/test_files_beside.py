@@ -89,3 +89,40 @@ def test_a_second_writer_is_refused_after_the_lock_file_was_tidied_away(
         table.db.close()
     reopened = make_table(tmp_path, "washington-face-up")  # every lock released at close
     reopened.db.close()
+
+
+READER_AFTER = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from dealer_console.table_db import check_table_file
+    from tests.round.helpers import make_table, play_round
+    folder = Path(sys.argv[1])
+    check_table_file(folder / "table.db")  # the console started again opens and closes first
+    print("WAL", (folder / "table.db-wal").exists(), flush=True)
+    table = make_table(folder, "washington-face-up")
+    play_round(table, seed=7)
+    table.db.close()
+""")
+
+
+def test_a_reader_kept_open_past_the_writers_close_keeps_its_files(tmp_path: Path) -> None:
+    """The writer's own handle on the database (the lock that outlives a tidied lock file)
+    closed with the last writer, while a reader of the same process (the meter display's,
+    the background audit's) was still open: its SQLite locks went with it, another process
+    then took itself for the last user and removed the log under the reader, which read a
+    "malformed" database (an outside review)."""
+    from tests.round.helpers import make_table, play_round
+
+    table = make_table(tmp_path, "washington-face-up")
+    play_round(table, seed=1)
+    reader = open_for_reading(tmp_path / "table.db")
+    try:
+        table.db.close()  # the table's writer closes first (the console closing, a reopen)
+        other = subprocess.run([sys.executable, "-c", READER_AFTER, str(tmp_path)],
+                               capture_output=True, text=True, timeout=120)
+        assert other.returncode == 0, other.stderr
+        assert "WAL True" in other.stdout  # the reader's log was left in place
+        assert reader.execute("SELECT COUNT(*) FROM rounds WHERE status = 'complete'"
+                              ).fetchone()[0] == 2
+    finally:
+        reader.close()
