@@ -215,8 +215,7 @@ class TableController(JackpotSteps):
 
     @property
     def storage_failure(self) -> StorageError | None:
-        """Why the disk refused the last device event, until one is saved (``simulate``
-        stops on it)."""
+        """Why the disk refused the last device event, until one is saved."""
         return self.events.storage_failure
 
     @one_turn
@@ -462,16 +461,14 @@ class TableController(JackpotSteps):
         self._changed()
 
     def _write_checkpoint(self, round_id: int) -> None:
-        """The round's checkpoint beside the database; the round is committed whatever
-        happens here, so a journal the disk refuses is told (an outside review found the
-        error raised past the new round's set-up), and the next round's end writes it."""
+        """The round is committed whatever happens here: a journal the disk refuses is told
+        (it was raised past the new round's set-up), and the next round's end writes it."""
         try:
             self.opened.journal.write(self.table.db)
         except OSError as exc:
             self._tell(Level.WARNING, f"round {round_id} is saved, but its checkpoint could not "
-                       f"be written beside the database ({exc.strerror or exc})",
-                       "free space on the table PC's disk or call a technician: the next "
-                       "round's end writes it again")
+                       f"be written beside the database ({exc.strerror or exc})", "call a "
+                       "technician to free space: the next round's end writes it again")
 
     def _new_round(self) -> None:
         self.jackpot.new_round()
