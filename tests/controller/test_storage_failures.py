@@ -42,6 +42,15 @@ def on_disk(disk: Disk) -> Iterator[Rig]:  # noqa: F811
         made.close()
 
 
+def two_hands_in(rig: Rig) -> None:
+    """A round started, its deal coming at a pace, two hands saved."""
+    assert rig.hardware.shuffler is not None
+    rig.hardware.shuffler.script(hand_interval=0.05)
+    bet(rig)
+    start_by_keypad(rig)
+    rig.until(lambda: len(rig.controller.state.delivered) >= 2, "two hands", one_by_one=True)
+
+
 def told(rig: Rig) -> str:
     notice = rig.controller.snapshot().notice
     return "" if notice is None else f"{notice.what} {notice.todo}"
@@ -53,11 +62,7 @@ def test_hands_dealt_while_the_disk_is_full_are_saved_once_it_takes_them(
     saved once space is freed, and the deal finishes."""
     rig = on_disk
     ctl = rig.controller
-    assert rig.hardware.shuffler is not None
-    rig.hardware.shuffler.script(hand_interval=0.05)
-    bet(rig)
-    start_by_keypad(rig)
-    rig.until(lambda: len(ctl.state.delivered) >= 2, "two hands", one_by_one=True)
+    two_hands_in(rig)
     disk.fill()
     pump_as_the_console_does(rig, 1.5)  # the shuffler delivers the rest meanwhile
     said = told(rig)
@@ -157,11 +162,7 @@ def test_a_deck_count_the_disk_refused_is_saved_once_it_takes_it(
     outside review found it dropped at the retry, the misdeal waiting for good)."""
     rig = on_disk
     ctl = rig.controller
-    assert rig.hardware.shuffler is not None
-    rig.hardware.shuffler.script(hand_interval=0.05)
-    bet(rig)
-    start_by_keypad(rig)
-    rig.until(lambda: len(ctl.state.delivered) >= 2, "two hands", one_by_one=True)
+    two_hands_in(rig)
     ctl.do(c.DeclareMisdeal("not_four_left", "the dealer saw three cards left"))
     assert ctl.state.phase is Phase.MISDEAL and ctl.state.deck_count_due
     rig.until(lambda: not ctl.device_desk.deal_open and not ctl.events_waiting,
@@ -184,11 +185,8 @@ def test_while_a_report_waits_for_the_disk_the_devices_are_shown_as_they_are(
     found an unplugged device shown connected); the notice is not told again at each try."""
     rig = on_disk
     ctl = rig.controller
-    assert rig.hardware.shuffler is not None and rig.hardware.keypad is not None
-    rig.hardware.shuffler.script(hand_interval=0.05)
-    bet(rig)
-    start_by_keypad(rig)
-    rig.until(lambda: len(ctl.state.delivered) >= 2, "two hands", one_by_one=True)
+    assert rig.hardware.keypad is not None
+    two_hands_in(rig)
     disk.fill()
     pump_as_the_console_does(rig, 1.0)
     notice = ctl.snapshot().notice
