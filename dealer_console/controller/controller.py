@@ -322,13 +322,8 @@ class TableController(JackpotSteps):
         self._changed()
 
     def first_hand_went_to(self, seat: int) -> None:
-        """The dealer put the coming first hand at ``seat`` (not the first position): the deal
-        goes on from there and the hands are moved afterwards (CorrectFirstHand)."""
-        if self.state.phase not in (Phase.ACTION, Phase.DEALING) or self.state.delivered:
-            raise Refused("the first hand's seat is told before the first hand is dealt")
-        if seat not in self.rules.seats:
-            raise Refused(f"seat {seat} is not at this table")
-        self.device_desk.first_seat = seat
+        """The dealer put the coming first hand at ``seat`` (``DeviceDesk.first_hand_at``)."""
+        self.device_desk.first_hand_at(self.state, seat)
 
     # a card wanted for something other than a jackpot hit (see :mod:`.card_desk`)
 

@@ -168,6 +168,15 @@ class DeviceDesk:
         if self.deal_open and self.deal_id is not None and self.devices.shuffler is not None:
             self.devices.shuffler.start_deal(HANDS, self.deal_id)
 
+    def first_hand_at(self, st: RoundState, seat: int) -> None:
+        """The dealer put the coming first hand at ``seat`` (not the first position): the deal
+        goes on from there and the hands are moved afterwards (CorrectFirstHand)."""
+        if st.phase not in (Phase.ACTION, Phase.DEALING) or st.delivered:
+            raise Refused("the first hand's seat is told before the first hand is dealt")
+        if seat not in self.rules.seats:
+            raise Refused(f"seat {seat} is not at this table")
+        self.first_seat = seat
+
     def count_deck(self) -> None:
         shuffler = self.devices.shuffler
         assert shuffler is not None
