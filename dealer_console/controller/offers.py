@@ -23,9 +23,9 @@ SUPERVISOR = "the supervisor"
 given, never whose."""
 
 
-def offered(st: RoundState, rules: RoundRules | None = None) -> list[c.Command]:
-    """The buttons' commands the phase accepts now, with the seats they name (and, given the
-    rules, the seat the action button moves to by itself)."""
+def offered(st: RoundState, rules: RoundRules) -> list[c.Command]:
+    """The buttons' commands the phase accepts now, with the seats they name (and the seat
+    the action button moves to by itself)."""
     accepts = ACCEPTS[st.phase]
     plain: list[c.Command] = [c.StartGame(), c.CorrectFirstHand(), c.Redeal(),
                               c.SetBankerHand(), c.SetHandsHouseWay(), c.SettleNext(),
@@ -39,24 +39,24 @@ def offered(st: RoundState, rules: RoundRules | None = None) -> list[c.Command]:
     if c.RepeatWagers in accepts:
         out.append(c.RepeatWagers())
         out.extend(c.RepeatWagers(seat) for seat in sorted({s for s, _k, _a in last_wagers(st)}))
-    if c.SettleAll in accepts and rules is not None and rules.profile.jackpot is None:
+    if c.SettleAll in accepts and rules.profile.jackpot is None:
         out.append(c.SettleAll(end_game=True))  # no jackpot: the round ends with the money
-    if c.SetActionSeat in accepts and rules is not None:
+    if c.SetActionSeat in accepts:
         seat = button_seat(st, rules)
         if seat is not None:
             out.append(c.SetActionSeat(seat))
     if c.RemoveWager in accepts:
         out.extend(c.RemoveWager(seat, kind) for seat, kind in sorted(st.wagers))
     if c.SetPlayerHand in accepts:
-        # with the rules, the hands waiting for a second chance too (Catfish Bend,
-        # "Irregularities"); whether each may be set is the round's answer, once per view
+        # the hands waiting for a second chance too (Catfish Bend, "Irregularities");
+        # whether each may be set is the round's answer, once per view
         out.extend(c.SetPlayerHand(seat)
                    for seat in RoundSnapshot.of(st, rules).players_to_set())
     return out
 
 
 def answered(st: RoundState, check: Callable[[c.Command], str | None],
-             rules: RoundRules | None = None) -> tuple[tuple[c.Command, str | None], ...]:
+             rules: RoundRules) -> tuple[tuple[c.Command, str | None], ...]:
     return tuple((cmd, check(cmd)) for cmd in offered(st, rules))
 
 

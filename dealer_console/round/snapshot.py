@@ -69,10 +69,10 @@ class RoundSnapshot:
     """The last deck count after this misdeal (the shuffler's or by hand), None before one."""
     second_chances: tuple[int, ...] = ()
     """Hands reset the House Way after a first foul, waiting for the player's one more try
-    (``decide_setting.second_chances``; known only when the snapshot is given the rules)."""
+    (``decide_setting.second_chances``)."""
 
     @classmethod
-    def of(cls, state: RoundState, rules: RoundRules | None = None) -> RoundSnapshot:
+    def of(cls, state: RoundState, rules: RoundRules) -> RoundSnapshot:
         return cls(
             round_id=state.round_id, profile=state.profile, phase=state.phase,
             banker_seat=state.banker_seat, banker_kind=state.banker_kind,
@@ -96,7 +96,7 @@ class RoundSnapshot:
             banker_first=state.banker_first,
             last_wagers=tuple(last_wagers(state)), own_bank=own_bank(state),
             last_count=state.opening.get("last_count"),
-            second_chances=() if rules is None else tuple(second_chances(state, rules)),
+            second_chances=tuple(second_chances(state, rules)),
         )
 
     @property

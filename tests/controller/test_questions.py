@@ -25,7 +25,7 @@ def test_the_house_sets_only_the_house_way_a_player_banker_sets_their_own(
 def test_a_player_banker_s_coverage_left_follows_the_seats_settled(tmp_path: Path) -> None:
     table = make_table(tmp_path, "california-face-up")
     take_bank(table, 100_000)
-    assert RoundSnapshot.of(table.state).banker_coverage_left == 100_000
+    assert RoundSnapshot.of(table.state, table.rules).banker_coverage_left == 100_000
     for seat in (2, 3):
         table.handle(c.PlaceWager(seat, "base", 2000))
     table.handle(c.StartGame())
@@ -36,8 +36,8 @@ def test_a_player_banker_s_coverage_left_follows_the_seats_settled(tmp_path: Pat
     set_all_house_way(table)
     while table.state.phase is Phase.SETTLEMENT:
         table.handle(c.SettleNext())
-        view = RoundSnapshot.of(table.state)
+        view = RoundSnapshot.of(table.state, table.rules)
         paid = sum(x.banker_delta for x in table.state.lines)
         assert view.banker_coverage_left == 100_000 + paid
-    assert RoundSnapshot.of(make_table(tmp_path, "washington-face-up", name="h.db").state
-                            ).banker_coverage_left is None
+    house = make_table(tmp_path, "washington-face-up", name="h.db")
+    assert RoundSnapshot.of(house.state, house.rules).banker_coverage_left is None

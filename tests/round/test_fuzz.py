@@ -81,7 +81,7 @@ def legal_step(table: object) -> c.Command:
     if st_.phase is Phase.BANKER_SET:
         return c.SetBankerHand()
     if st_.phase is Phase.PLAYERS_SET:
-        left = RoundSnapshot.of(st_).players_to_set()
+        left = RoundSnapshot.of(st_, table.rules).players_to_set()
         return c.SetPlayerHand(left[0]) if left else c.SettleNext()
     if st_.phase is Phase.SETTLEMENT:
         return c.SettleNext()
