@@ -6,7 +6,10 @@ and storage with ``synchronous=FULL`` (every transition is a committed, fsynced 
 Prints one line per link: ``drivers`` (the doubles on pseudo-terminals behind the real drivers
 and pyserial) and ``in-process`` (the same drivers and table controller over the in-process
 transport pair), plus the cost per logged event. Both run the console's own path: the table
-controller applies every device event.
+controller applies every device event. The simulated dealer takes the one-touch steps in most
+rounds, as a dealer at the console does; ``seat by seat`` plays the same rounds in-process with
+every hand set and every seat settled by its own touch (each touch is a transaction), the
+figure measured before the dealer took them.
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ from drivers.sim.table.run import open_sim, parse_faults
 from drivers.sim.table.summary import summary
 
 
-def measure(profile: str, rounds: int, devices: str, faults: str, workdir: Path
-            ) -> tuple[float, int, float]:
-    db = workdir / f"{profile}-{devices}.db"
+def measure(profile: str, rounds: int, devices: str, faults: str, workdir: Path,
+            one_touch: bool = True) -> tuple[float, int, float]:
+    db = workdir / f"{profile}-{devices}-{one_touch}.db"
     with open_sim(db, profile, 7, devices, parse_faults(faults), resume=False) as sim:
+        if not one_touch:
+            sim.dealer.policy.one_touch_rate = 0.0
         started = time.perf_counter()
         sim.dealer.run(rounds)
         seconds = time.perf_counter() - started
@@ -41,10 +46,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=".") as tmp:
         print(f"simulate {args.profile}, {args.rounds} rounds, synchronous=FULL, WAL, "
               f"SQLite {sqlite3.sqlite_version}, faults: {args.faults or 'none'}")
-        for devices in ("drivers", "in-process"):
+        for label, devices, one_touch in (("drivers", "drivers", True),
+                                          ("in-process", "in-process", True),
+                                          ("in-process, seat by seat", "in-process", False)):
             rate, events, seconds = measure(args.profile, args.rounds, devices, args.faults,
-                                            Path(tmp))
-            print(f"  {devices:10} {rate:7.1f} rounds/s  ({seconds:.2f} s, {events} events, "
+                                            Path(tmp), one_touch)
+            print(f"  {label:25} {rate:7.1f} rounds/s  ({seconds:.2f} s, {events} events, "
                   f"{seconds / events * 1000:.2f} ms per event)")
     return 0
 

@@ -24,6 +24,8 @@ class Counters:
     commands: int = 0
     refused: int = 0
     faults: Counter[str] = field(default_factory=Counter)
+    by_command: Counter[str] = field(default_factory=Counter)
+    """The dealer's commands taken, by their name (``SettleAll``, ``SettleNext``, ...)."""
 
 
 class FaultPlan:
@@ -35,14 +37,18 @@ class FaultPlan:
         self.counters = counters
 
     def hit(self, name: str, purpose: str | None = None) -> bool:
-        """True when fault ``name`` (enabled) strikes this round, for ``purpose``."""
-        if name not in self.faults:
-            return False
-        draw = rng_for(self.seed, self.ctl.state.round_id, f"fault/{purpose or name}").random()
-        if draw < (JACKPOT_HANDS_RATE if name == "jackpot-hands" else FAULT_RATE):
+        """True when fault ``name`` (enabled) strikes this round, for ``purpose``; counted."""
+        if self.strikes(name, purpose):
             self.counters.faults[name] += 1
             return True
         return False
+
+    def strikes(self, name: str, purpose: str | None = None) -> bool:
+        """:meth:`hit` without counting it: a look ahead at what a later step will play."""
+        if name not in self.faults:
+            return False
+        draw = rng_for(self.seed, self.ctl.state.round_id, f"fault/{purpose or name}").random()
+        return draw < (JACKPOT_HANDS_RATE if name == "jackpot-hands" else FAULT_RATE)
 
     def deal_fault(self, deal_no: int) -> DealFault:
         """What the shuffler does on this round's deal ``deal_no`` (the same after a restart)."""

@@ -1,7 +1,13 @@
 """What the simulated dealer does in each phase of the round: one method per phase, each the
 touches and device acts a dealer and the players make there (wagers, START GAME, the action
 seat, the deal's faults, the settings, settlement, END GAME). Every choice is a seeded draw
-keyed by the round and the purpose, so a resumed run chooses the same."""
+keyed by the round and the purpose, so a resumed run chooses the same.
+
+Like a dealer at the console, it mostly takes the one-touch steps the round offers ("House
+Way for all" once the players who set their own hands have, "all settled"), and in some
+rounds goes seat by seat, so both ways are played (and killed and resumed by the crash
+tests). The one-touch steps record what the seat-by-seat steps would, so the rounds a seed
+plays are the same either way."""
 
 from __future__ import annotations
 
@@ -20,6 +26,7 @@ from dealer_console.round.rules import ActionSeatMethod, Banking, DealMethod
 from dealer_console.round.seats import piles_in_deal_order, seven_piles
 from dealer_console.round.snapshot import RoundSnapshot
 from dealer_console.round.state import Phase, RoundState
+from dealer_console.setting import Setting
 from drivers.sim.table.choices import (
     HANDS,
     SIM_STAFF,
@@ -34,12 +41,15 @@ from drivers.sim.table.waiting import DEVICE_TIMEOUT, SimError, Waiting
 from drivers.sim.table.world import World
 
 MAX_DEALS = 5
+ONE_TOUCH_RATE = 0.8
+"""Chance per round and step that the dealer takes the one-touch step (0: always seat by
+seat, as the benchmark's second figure plays)."""
 
 
 class PhasePolicy:
     def __init__(self, controller: TableController, world: World, seed: int, plan: FaultPlan,
                  waiting: Waiting, jackpot: JackpotPlayer, counters: Counters,
-                 hold_before_end: float = 0.0) -> None:
+                 hold_before_end: float = 0.0, one_touch_rate: float = ONE_TOUCH_RATE) -> None:
         self.ctl = controller
         self.world = world
         self.rules = controller.rules
@@ -49,6 +59,7 @@ class PhasePolicy:
         self.jackpot = jackpot
         self.counters = counters
         self.hold_before_end = hold_before_end
+        self.one_touch_rate = one_touch_rate
 
     @property
     def state(self) -> RoundState:
@@ -80,7 +91,13 @@ class PhasePolicy:
             self.counters.refused += 1
             return False
         self.counters.commands += 1
+        self.counters.by_command[type(cmd).__name__] += 1
         return True
+
+    def _one_touch(self, step: str) -> bool:
+        """Whether the dealer takes ``step``'s one-touch command this round."""
+        rng = rng_for(self.seed, self.state.round_id, f"one-touch/{step}")
+        return rng.random() < self.one_touch_rate
 
     def _banker(self) -> None:
         st = self.state
@@ -234,13 +251,30 @@ class PhasePolicy:
         # fault plan's pick, which may foul again), or else kept the House Way
         waiting = [s for s in todo if s in st.settings]
         again = [s for s in waiting if self.plan.hit("foul", f"foul/{s}/1")]
+        if not again and self._one_touch("set"):
+            # the players who set their own hands first, then one touch for the rest
+            own = [s for s in left if self._own_setting(s, count=False) is not None]
+            if not own:
+                for seat in left:
+                    self._own_setting(seat)  # the fault plan's draws, counted as seat by seat
+                if self._do(c.SetHandsHouseWay()):
+                    return
+            left = own or left
         seat = again[0] if again else (left[0] if left else waiting[0])
+        setting = self._own_setting(seat) if seat in again + left else None
+        self._do(c.SetPlayerHand(seat, setting))
+
+    def _own_setting(self, seat: int, count: bool = True) -> Setting | None:
+        """The setting the player at ``seat`` makes of its hand (None: it asks for the House
+        Way): drawn for the seat and its try, so the same whatever order hands are set in."""
+        if seat == 0:
+            return None
+        st = self.state
         attempt = st.fouls.get(seat, 0)
         rng = rng_for(self.seed, st.round_id, f"set/{seat}/{attempt}")
-        foul = seat != 0 and self.plan.hit("foul", f"foul/{seat}/{attempt}")
-        setting = None if seat == 0 or seat not in again + left else random_setting(
-            st.hands[seat], rng, allow_foul=foul)
-        self._do(c.SetPlayerHand(seat, setting))
+        purpose = f"foul/{seat}/{attempt}"
+        foul = self.plan.hit("foul", purpose) if count else self.plan.strikes("foul", purpose)
+        return random_setting(st.hands[seat], rng, allow_foul=foul)
 
     def _settlement(self) -> None:
         st = self.state
@@ -251,7 +285,11 @@ class PhasePolicy:
             if setting is not None and setting != st.banker_setting:
                 supervisor = registry.find(self.ctl.table.db, SIM_STAFF[0][0])
                 self._do(c.ReconstructBankerHand(setting, ""), by=supervisor)
-        self._do(c.SettleNext())
+        # a table without a jackpot ends the game in the same touch, as the dealer's screen
+        # does; at a jackpot table END GAME follows on its own, after any hit is marked
+        if not (self._one_touch("settle")
+                and self._do(c.SettleAll(end_game=self.rules.profile.jackpot is None))):
+            self._do(c.SettleNext())
 
     def _end(self) -> None:
         if self.ctl.opened.jackpot is not None and self.jackpot.play_hits():
