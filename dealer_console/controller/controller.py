@@ -103,7 +103,7 @@ class TableController(JackpotSteps):
         self.staff = StaffDesk(self.table.db, self._changed)
         """The staff list, changed for an executive authorised by :meth:`want_card`."""
         self.events = DeviceEvents(self.table, self.inbox, self.device_desk, self.jackpot,
-                                   self.cards, self.bench, self, self._handle, self._tell,
+                                   self.cards, self.bench, self, self._applied, self._tell,
                                    self._changed)
 
     @property
@@ -424,8 +424,13 @@ class TableController(JackpotSteps):
     def _handle(self, cmd: c.Command, device: str | None = None,
                 fact: Hashable | None = None,
                 also: Callable[[Database], object] | None = None) -> list[Event]:
+        return self._applied(lambda: self.table.handle(cmd, device=device, fact=fact,
+                                                       also=also))
+
+    def _applied(self, step: Callable[[], list[Event]]) -> list[Event]:
+        """The events of ``step`` (the table's transaction), then what follows them."""
         before = self.table.state
-        events = self.table.handle(cmd, device=device, fact=fact, also=also)
+        events = step()
         if events:
             self._after(before)
         return events

@@ -52,7 +52,8 @@ from dealer_console.storage.eventlog import Event
 from dealer_console.storage.failures import WriteFailed
 from dealer_console.storage.identity import StorageError
 
-Handle = Callable[[c.Command, str | None, Hashable | None], list[Event]]
+Applied = Callable[[Callable[[], list[Event]]], list[Event]]
+"""The controller's wrapper of a table transaction: what follows a transition, after it."""
 
 
 class Actions(Protocol):
@@ -77,7 +78,7 @@ the disk takes it (a person's press or swipe is theirs to repeat)."""
 
 class DeviceEvents:
     def __init__(self, table: Table, inbox: Inbox, desk: DeviceDesk, jackpot: JackpotDesk,
-                 cards: CardDesk, bench: TestModeDesk, actions: Actions, handle: Handle,
+                 cards: CardDesk, bench: TestModeDesk, actions: Actions, applied: Applied,
                  tell: Tell, changed: Callable[[], None]) -> None:
         self.table = table
         self.rules = desk.rules
@@ -87,7 +88,7 @@ class DeviceEvents:
         self.cards = cards
         self.bench = bench
         self._actions = actions
-        self._handle_cmd = handle
+        self._applied = applied
         self._tell_3 = tell
         self._changed = changed
         self.buttons_pressed = 0
@@ -98,7 +99,7 @@ class DeviceEvents:
 
     def _handle(self, cmd: c.Command, device: str | None = None,
                 fact: Hashable | None = None) -> list[Event]:
-        return self._handle_cmd(cmd, device, fact)
+        return self._applied(lambda: self.table.handle(cmd, device=device, fact=fact))
 
     def _tell(self, level: Level, what: str, todo: str = "",
               code: RefusalCode | None = None) -> None:
@@ -278,20 +279,30 @@ class DeviceEvents:
         if problem:  # nothing placed: the dealer returns the chips and starts the base game
             desk.release_sensors()
             raise Refused(problem, RefusalCode.LINK_DOWN if link_down else None)
+        steps: list[tuple[c.Command, Hashable]] = [
+            *wager_commands(event, self.table.state, self.rules), (c.StartGame(), event.key)]
+        left_out: list[tuple[c.Command, Refused]] = []
+
+        def leave_out(cmd: c.Command, exc: Refused) -> bool:
+            """A chip the round refuses is left out; a START GAME refused refuses them all."""
+            if isinstance(cmd, c.PlaceWager):
+                left_out.append((cmd, exc))
+                return True
+            return False
+
         try:
-            for cmd, fact in wager_commands(event, self.table.state, self.rules):
-                try:
-                    self._handle(cmd, device=event.device, fact=fact)
-                except Refusal as exc:
-                    self._tell(Level.WARNING, f"jackpot chip at seat {cmd.seat} not taken: "
-                               f"{exc.why}", "give the chip back to the player")
-            self._handle(c.StartGame(), device=event.device, fact=event.key)
+            # the chips' wagers and START GAME: one report, one transaction
+            self._applied(lambda: self.table.handle_facts(steps, event.device, leave_out))
         except Refusal:
             desk.release_sensors()
             raise
         except StorageError:
-            desk.lock_id = event.lock_id  # tried again: the wagers saved are known facts
+            desk.lock_id = event.lock_id  # tried again: nothing of it was saved
             raise
+        for cmd, exc in left_out:
+            assert isinstance(cmd, c.PlaceWager)
+            self._tell(Level.WARNING, f"jackpot chip at seat {cmd.seat} not taken: {exc.why}",
+                       "give the chip back to the player")
 
     def _bet_moved(self, event: LateBet | BetRemoved) -> None:
         st = self.table.state

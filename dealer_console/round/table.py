@@ -103,46 +103,99 @@ class Table:
         ``also`` writes the caller's own record of the step in the same transaction, before its
         events (a supervisor's authorisation in the employee log, with what it authorised).
         """
-        fact_key: str | None = None
-        if fact is not None:
-            if device is None or device_seq is not None:
-                raise ValueError("a device fact needs its device and no sequence number")
-            fact_key = fact_text(fact)
-            if eventlog.device_fact_applied(self.db, self.state.round_id, device, fact_key):
-                return []
-        elif device is not None:
-            if device_seq is None:
-                raise ValueError("a device event needs its sequence number or its fact")
-            if eventlog.device_event_applied(self.db, device, device_seq):
-                return []
+        fact_key = self._fact_key(device, device_seq, fact)
+        if self._applied(device, device_seq, fact_key):
+            return []
         planned = decide(self.state, self.rules, cmd, self.services)
-        if fact_key is not None and planned:
-            kind, payload = planned[0]
-            planned[0] = (kind, {**payload, "device_fact": {"device": device, "fact": fact_key}})
-            device = None  # the fact is the key; the driver's own numbers may repeat
         new = clone(self.state)
         written: list[eventlog.Event] = []
         with self.db.atomic():
             if also is not None and planned:  # the caller's own record of the step
                 also(self.db)
-            for i, (kind, payload) in enumerate(planned):
-                payload = self._hook(new, kind, payload)
-                tag = (device, device_seq) if i == 0 else (None, None)
-                event = eventlog.append(self.db, kind, payload, round_id=new.round_id,
-                                        device=tag[0], device_seq=tag[1])
-                # Evolve from the payload as stored, exactly what a replay will see.
-                evolve(new, (kind, event.payload))
-                new.last_seq = event.seq
-                project(self.db, new, kind, event.payload, event.seq)
-                if tag[0] is not None and tag[1] is not None:
-                    note_device(self.db, tag[0], tag[1], event.seq)
-                written.append(event)
-            following = None
-            if new.finished:
-                following = self._opening_after(new)
-                written.append(following[1])
-        self.state = following[0] if following else new
+            self._write(new, planned, device, device_seq, fact_key, written)
+            following = self._following(new, written)
+        self.state = following or new
         return written
+
+    def handle_facts(self, steps: Sequence[tuple[c.Command, Hashable]], device: str,
+                     left_out: Callable[[c.Command, Refused], bool]
+                     ) -> list[eventlog.Event]:
+        """Several facts of one device report (``(command, fact)`` in order) as one
+        transaction: all of them are saved, or none. Each is decided on the round as the ones
+        before it left it; one the round refuses is left out when ``left_out`` says so (it is
+        told there), else its refusal refuses them all. The sensors' lock is such a report:
+        its chips' wagers then START GAME. Each in a transaction of its own, a power cut
+        between them left chips as wagers of a round not started, there for good even when the
+        player took the chip back before START GAME was pressed again."""
+        new = clone(self.state)
+        written: list[eventlog.Event] = []
+        with self.db.atomic():
+            for cmd, fact in steps:
+                fact_key = self._fact_key(device, None, fact)
+                if self._applied(device, None, fact_key, new.round_id):
+                    continue
+                try:
+                    planned = decide(new, self.rules, cmd, self.services)
+                except Refused as exc:
+                    if left_out(cmd, exc):
+                        continue
+                    raise
+                self._write(new, planned, device, None, fact_key, written)
+            following = self._following(new, written)
+        self.state = following or new
+        return written
+
+    @staticmethod
+    def _fact_key(device: str | None, device_seq: int | None, fact: Hashable | None
+                  ) -> str | None:
+        if fact is None:
+            if device is not None and device_seq is None:
+                raise ValueError("a device event needs its sequence number or its fact")
+            return None
+        if device is None or device_seq is not None:
+            raise ValueError("a device fact needs its device and no sequence number")
+        return fact_text(fact)
+
+    def _applied(self, device: str | None, device_seq: int | None, fact_key: str | None,
+                 round_id: int | None = None) -> bool:
+        """A device fact already applied in this round, or a number already applied: the
+        step changes nothing."""
+        if fact_key is not None and device is not None:
+            rid = self.state.round_id if round_id is None else round_id
+            return eventlog.device_fact_applied(self.db, rid, device, fact_key)
+        if device is not None and device_seq is not None:
+            return eventlog.device_event_applied(self.db, device, device_seq)
+        return False
+
+    def _write(self, new: RoundState, planned: list[EventTuple], device: str | None,
+               device_seq: int | None, fact_key: str | None,
+               written: list[eventlog.Event]) -> None:
+        """One step's events, inside the caller's transaction: each through the jackpot's
+        hook, appended, evolved into ``new`` and projected."""
+        if fact_key is not None and planned:
+            kind, payload = planned[0]
+            planned[0] = (kind, {**payload, "device_fact": {"device": device, "fact": fact_key}})
+            device = None  # the fact is the key; the driver's own numbers may repeat
+        for i, (kind, payload) in enumerate(planned):
+            payload = self._hook(new, kind, payload)
+            tag = (device, device_seq) if i == 0 else (None, None)
+            event = eventlog.append(self.db, kind, payload, round_id=new.round_id,
+                                    device=tag[0], device_seq=tag[1])
+            # Evolve from the payload as stored, exactly what a replay will see.
+            evolve(new, (kind, event.payload))
+            new.last_seq = event.seq
+            project(self.db, new, kind, event.payload, event.seq)
+            if tag[0] is not None and tag[1] is not None:
+                note_device(self.db, tag[0], tag[1], event.seq)
+            written.append(event)
+
+    def _following(self, new: RoundState, written: list[eventlog.Event]) -> RoundState | None:
+        """The next round, opened in the same transaction when ``new`` finished it."""
+        if not new.finished:
+            return None
+        state, event = self._opening_after(new)
+        written.append(event)
+        return state
 
     def _hook(self, state: RoundState, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
         """The jackpot's part of a transition; its refusal goes through as it is raised (the
