@@ -220,3 +220,44 @@ def test_a_new_table_database_appears_whole_or_not_at_all(tmp_path: Path) -> Non
     assert not list(tmp_path.glob(".t.db.new*"))
     again = open_table_db(tmp_path / "t.db", create=False)  # whole: it opens as a table's
     again.close()
+
+
+def reference_hash(prev_hash: str, seq: int, round_id: int | None, kind: str,
+                   payload_json: str, recorded_at: str, device: str | None,
+                   device_seq: int | None) -> str:
+    """The chain's hash as docs/storage.md defines it: the canonical JSON of the event's
+    fields as one object (the form every earlier console wrote)."""
+    import hashlib
+    import json
+
+    body = eventlog.canonical_json({
+        "seq": seq, "round_id": round_id, "kind": kind, "payload": json.loads(payload_json),
+        "recorded_at": recorded_at, "device": device, "device_seq": device_seq})
+    return hashlib.sha256((prev_hash + body).encode("ascii")).hexdigest()
+
+
+@given(st.integers(1, 2**62), st.none() | st.integers(0, 2**62), st.text(max_size=12),
+       st.dictionaries(st.text(max_size=8) | st.integers().map(str), json_values, max_size=5),
+       st.text(min_size=1, max_size=30), st.none() | st.text(max_size=10),
+       st.integers(1, 2**40))
+def test_the_hash_put_together_as_text_is_the_canonical_one(
+        seq: int, round_id: int | None, kind: str, payload: dict[str, object], at: str,
+        device: str | None, number: int) -> None:
+    device_seq = None if device is None else number
+    text = eventlog.canonical_json(payload)
+    prev = "ab" * 32
+    assert eventlog.event_hash(prev, seq, round_id, kind, text, at, device, device_seq) == \
+        reference_hash(prev, seq, round_id, kind, text, at, device, device_seq)
+    # and an append writes the hash a verifier recomputes from the stored row
+    from sqlite_utils import Database
+
+    db = Database(memory=True)
+    db.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, round_id INTEGER, kind TEXT,"
+               " payload TEXT, recorded_at TEXT, device TEXT, device_seq INTEGER,"
+               " prev_hash TEXT, hash TEXT)")
+    with db.atomic():
+        event = eventlog.append(db, kind, payload, round_id=round_id, device=device,
+                                device_seq=device_seq, recorded_at=at)
+    assert event.hash == reference_hash(eventlog.GENESIS, 1, round_id, kind, text, at, device,
+                                        device_seq)
+    assert eventlog.verify_chain(db) == []
