@@ -71,9 +71,10 @@ class Actions(Protocol):
 
 
 SAVED_WHEN_IT_CAN = (FirstPositionDrawn, HandDelivered, CardsLeft, CardCountError, DeckChecked,
-                     BetsLocked)
+                     BetsLocked, LinkAnswered)
 """Device reports the device never sends again: one the disk refused is tried again until
-the disk takes it (a person's press or swipe is theirs to repeat)."""
+the disk takes it (a person's press or swipe is theirs to repeat). The jackpot link's answer
+is one: the server has paid the hit."""
 
 
 class DeviceEvents:
@@ -122,24 +123,25 @@ class DeviceEvents:
 
     def _not_saved(self, event: DeviceEvent, exc: StorageError) -> None:
         """The disk refused the step's transaction (nothing of it was written). A device's
-        report it will not send again (a hand, the sensors' lock) waits at the head of the
-        inbox and is tried again at the next pump, so the round goes on once the disk takes
-        writes; a person's press or swipe is theirs to do again. An outside review found the
-        error raised out of the pump: the report lost, the dealer told nothing, and the round
-        waiting for good after space was freed."""
+        report it will not send again (a hand, the sensors' lock, the link's answer) waits at
+        the head of the inbox and is tried again at the next pump, so the round goes on once
+        the disk takes writes; a person's press or swipe is theirs to do again. An outside
+        review found the error raised out of the pump: the report lost, the dealer told
+        nothing, and the round waiting for good after space was freed."""
         what = TITLES.get(event.device, event.device)
         cause = exc.cause if isinstance(exc, WriteFailed) else str(exc)
         if isinstance(event, SAVED_WHEN_IT_CAN):
             self.inbox.stall(event)
             if event is not self._told_stalled:  # told once, not at every try
                 self._told_stalled = event
-                self._tell(Level.REFUSED, f"{what}: its report could not be saved: {cause}",
-                           "call a technician to fix the table PC's disk: the console saves "
-                           "the report as soon as the disk takes it")
-        elif isinstance(event, LinkAnswered):
-            self._tell(Level.REFUSED, f"the jackpot link paid this hit, but it could not be "
-                       f"saved here: {cause}", "call a technician to fix the table PC's disk, "
-                       "then swipe again: the link answers with the hit it already paid")
+                if isinstance(event, LinkAnswered):  # the server has paid it
+                    said = "the jackpot link paid this hit, but it could not be saved here"
+                    saved = "hit"
+                else:
+                    said, saved = f"{what}: its report could not be saved", "report"
+                self._tell(Level.REFUSED, f"{said}: {cause}", "call a technician to fix the "
+                           f"table PC's disk: the console saves the {saved} as soon as the "
+                           "disk takes it")
         else:
             self._tell(Level.REFUSED, f"{what}: nothing done, it could not be saved: {cause}",
                        "call a technician to fix the table PC's disk, then press or swipe again")

@@ -154,11 +154,18 @@ class JackpotDesk:
 
     def link_answered(self, answer: HitAnswer) -> None:
         """The link's server answered the hit asked: recorded with its amounts, or the
-        refusal told in plain words (nothing paid; or, unanswered, swipe again)."""
+        refusal told in plain words (nothing paid; or, unanswered, swipe again). A pay the
+        disk would not take is raised as it is: the controller applies the answer again
+        once the disk takes writes (the ask is kept until then)."""
         before = self.table.state
+        system = self._system()
         try:
-            pay = self._system().answered(answer)
-            hit = None if pay is None else carry_out(self._system(), self.table, pay)
+            pay = system.answered(answer)
+            try:
+                hit = None if pay is None else carry_out(system, self.table, pay)
+            except Refusal:
+                system.pay_refused()
+                raise
         except Refusal as exc:
             if exc.code is RefusalCode.LINK_UNANSWERED:  # not a refusal: it may have paid it
                 self._tell(Level.WARNING, exc.why, "swipe the card again once the link is back",

@@ -145,9 +145,9 @@ class JackpotSystem:
         asking = self._asking
         if asking is None or asking.ask != answer.ask:
             return None
-        self._asking = None
         round_id, spot, seat, line_no = asking.key
         if answer.hit is None:
+            self._asking = None
             if answer.refused is not None:
                 linked.refuse_ask(self.db, round_id=round_id, spot=spot, seat=seat,
                                   why=answer.refused)
@@ -160,10 +160,18 @@ class JackpotSystem:
         paid = answer.hit
         if (paid.round_id, paid.spot, paid.seat, paid.line_no) != (round_id, spot, seat,
                                                                    line_no):
+            self._asking = None
             raise Refusal(f"the jackpot link answered for another hit (round "
                           f"{paid.round_id} seat {paid.seat} line {paid.line_no}): "
                           "call the link's operator")
+        # the ask stays until the round has recorded the pay (:meth:`paid`, or
+        # :meth:`pay_refused`): an answer the disk would not take is applied again, and the
+        # same answer pays then
         return Pay(round_id, spot, seat, line_no, asking.first, asking.second, paid)
+
+    def pay_refused(self) -> None:
+        """The round refused the pay the link answered: the ask is done with (told)."""
+        self._asking = None
 
     def _ask(self, key: HitKey, first: Employee, second: Employee | None,
              cards: tuple[str, ...]) -> AskingLink:
@@ -414,6 +422,9 @@ class JackpotSystem:
         """The round recorded ``pay``: a held first confirmation is done with; the hit as
         stored."""
         self._held = None
+        if self._asking is not None and self._asking.key == (pay.round_id, pay.spot, pay.seat,
+                                                             pay.line_no):
+            self._asking = None  # the link's pay, recorded
         hit = hit_for(self.db, pay.round_id, pay.spot, pay.seat)
         assert hit is not None
         return hit
