@@ -64,10 +64,11 @@ def _digest(prev_hash: str, seq: int, round_id: int | None, kind: str, payload_c
     """:func:`event_hash` of a payload already decoded and encoded canonically. The body is
     the canonical JSON of the event's fields, its keys in sorted order, put together as text:
     encoding the payload a second time inside it was a tenth of an append's time."""
-    body = (f'{{"device":{json.dumps(device)},"device_seq":{json.dumps(device_seq)},'
-            f'"kind":{json.dumps(kind)},"payload":{payload_canonical},'
-            f'"recorded_at":{json.dumps(recorded_at)},"round_id":{json.dumps(round_id)},'
-            f'"seq":{json.dumps(seq)}}}')
+    field = canonical_json  # each field as the canonical JSON of the whole would write it
+    body = (f'{{"device":{field(device)},"device_seq":{field(device_seq)},'
+            f'"kind":{field(kind)},"payload":{payload_canonical},'
+            f'"recorded_at":{field(recorded_at)},"round_id":{field(round_id)},'
+            f'"seq":{field(seq)}}}')
     return hashlib.sha256((prev_hash + body).encode("ascii")).hexdigest()
 
 
