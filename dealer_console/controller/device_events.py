@@ -17,6 +17,7 @@ from dealer_console.controller.facts import (
     deal_came_short,
     deal_command,
     lock_id_for,
+    stale_jackpot_wagers,
     wager_commands,
 )
 from dealer_console.controller.inbox import Inbox
@@ -282,6 +283,7 @@ class DeviceEvents:
             desk.release_sensors()
             raise Refused(problem, RefusalCode.LINK_DOWN if link_down else None)
         steps: list[tuple[c.Command, Hashable]] = [
+            *stale_jackpot_wagers(event, self.table.state),
             *wager_commands(event, self.table.state, self.rules), (c.StartGame(), event.key)]
         left_out: list[tuple[c.Command, Refused]] = []
 

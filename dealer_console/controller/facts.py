@@ -116,5 +116,16 @@ def wager_commands(event: BetsLocked, st: RoundState, rules: RoundRules
     return out
 
 
+def stale_jackpot_wagers(event: BetsLocked, st: RoundState
+                         ) -> list[tuple[c.RemoveWager, Hashable]]:
+    """Jackpot wagers the round holds before START GAME whose chip is not in the lock (left
+    by a console that saved each chip's wager before START GAME: a power cut or a refused
+    START GAME between them), each with its fact key: taken back in the lock's transaction."""
+    held = {(spot.seat, JACKPOT_KINDS.get(spot.spot)) for spot in event.wagered}
+    kinds = set(JACKPOT_KINDS.values())
+    return [(c.RemoveWager(seat, kind), (*_tuple(event.key), seat, kind, "gone"))
+            for seat, kind in sorted(st.wagers) if kind in kinds and (seat, kind) not in held]
+
+
 def _tuple(key: Hashable) -> tuple[Hashable, ...]:
     return key if isinstance(key, tuple) else (key,)

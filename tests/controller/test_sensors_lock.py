@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from dealer_console.devices.keypad import Button
+from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from tests.controller.conftest import Rig, start_rig
 from tests.controller.test_controller import bet, finish_round
@@ -70,3 +71,25 @@ def test_a_power_cut_at_start_game_leaves_no_chip_a_wager(
         finish_round(again)
     finally:
         again.close()
+
+
+def test_a_jackpot_wager_held_before_the_lock_whose_chip_is_gone_is_taken_back(
+        rig: Rig) -> None:
+    """The console before the lock was one transaction could leave a round still betting
+    with chips' wagers (a power cut after them, or a START GAME the jackpot refused); a table
+    updated then resumes that round. At a table with bet sensors the chips on the sensors at
+    START GAME are the round's jackpot wagers: a wager whose chip is gone is taken back in the
+    lock's own transaction, and one whose chip is there is kept, not placed twice."""
+    ctl = rig.controller
+    assert rig.hardware.bus is not None and rig.hardware.keypad is not None
+    bet(rig)  # seat 2's chip on its sensor
+    # what the console before left: seats 1 and 2's jackpot wagers saved, the round betting
+    ctl.table.handle(c.PlaceWager(1, "jackpot", 100))
+    ctl.table.handle(c.PlaceWager(2, "jackpot", 100))
+    assert jackpot_wagers(rig) == [(1, "jackpot", 100), (2, "jackpot", 100)]
+    settle(rig, 0.3)  # seat 1's player took the chip back: only seat 2's is on its sensor
+    rig.hardware.keypad.tap(Button.START_GAME)
+    rig.until(lambda: ctl.state.phase is not Phase.BETTING, "START GAME")
+    assert jackpot_wagers(rig) == [(2, "jackpot", 100)]
+    assert (1, "jackpot") not in ctl.state.wagers
+    finish_round(rig)
