@@ -197,6 +197,8 @@ class PhasePolicy:
             if seen is not None:
                 self.ctl.deliver(seen)  # the same hand again: recognised by its fact key
                 self.ctl.pump(max_events=1)
+                if self.state.phase is not Phase.DEALING:
+                    return  # the event taken was the deal's next fact, and it ended the deal
         self.waiting.next_device_step("hand from the shuffler")
 
     def _hand_dealt(self) -> None:
