@@ -18,8 +18,8 @@ PROFILES = ["washington-face-up", "california-face-up", "oxford-downs-face-up",
 
 
 def play(db: Path, profile: str, one_touch_rate: float | None) -> tuple[dict[str, Any], ...]:
-    """A seeded run with every fault: its totals, every line, wager, setting and fee, and the
-    dealer's commands by name."""
+    """A seeded run with every fault: its totals, every line, wager, setting and fee, the
+    faults it played, and the dealer's commands by name."""
     with open_sim(db, profile, 11, "in-process", parse_faults("all"), resume=False) as sim:
         if one_touch_rate is not None:
             sim.dealer.policy.one_touch_rate = one_touch_rate
@@ -34,6 +34,7 @@ def play(db: Path, profile: str, one_touch_rate: float | None) -> tuple[dict[str
             "hands": sorted(d.execute("SELECT * FROM hands").fetchall()),
             "fees": sorted(d.execute("SELECT * FROM fees").fetchall()),
         }
+        rows["faults"] = dict(sim.dealer.counters.faults)  # the fault plan's draws, counted
         return rows, dict(sim.dealer.counters.by_command)
 
 

@@ -257,9 +257,10 @@ class PhasePolicy:
             # the players who set their own hands first, then one touch for the rest
             own = [s for s in left if self._own_setting(s, count=False) is not None]
             if not own:
-                for seat in left:
-                    self._own_setting(seat)  # the fault plan's draws, counted as seat by seat
+                draws = [f"foul/{s}/{st.fouls.get(s, 0)}" for s in left if s != 0]
                 if self._do(c.SetHandsHouseWay()):
+                    for purpose in draws:  # the fault plan's draws, counted as seat by seat
+                        self.plan.hit("foul", purpose)
                     return
             left = own or left
         seat = again[0] if again else (left[0] if left else waiting[0])
