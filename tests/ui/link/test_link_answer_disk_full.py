@@ -12,12 +12,12 @@ import pytest
 
 from dealer_console.audit.verify import audit
 from dealer_console.controller.jackpot_desk import JackpotDesk
-from dealer_console.round.state import Phase
 from dealer_console.storage.identity import StorageError
 from dealer_link import server
 from tests.controller.small_disk import Disk, disk  # noqa: F401  (the fixture)
 from tests.link.helpers import serve_linked_profile, table_dsn
-from tests.ui.test_jackpot_panel import WILD_SF, panel
+from tests.ui.link.test_linked_hit_panel import hit_dealt_on_the_link
+from tests.ui.test_jackpot_panel import panel
 from ui.gallery.meter import start_player
 
 LINK = "pit-1"
@@ -44,11 +44,7 @@ def test_a_paid_hit_the_disk_refused_is_recorded_once_space_is_freed(
             raise
 
     try:
-        link = p.console.opened.link
-        assert link is not None
-        p.wait(lambda: link.health.view().up, "the link up")
-        p.deal_jackpot_hands([WILD_SF])
-        assert p.phase is Phase.END
+        hit_dealt_on_the_link(p)
         p.wait(lambda: bool(p.ctl.snapshot().jackpot_pending), "the hit quoted")
         monkeypatch.setattr(JackpotDesk, "link_answered", disk_full_at_the_answer)
         p.tap(panel(p).confirm)

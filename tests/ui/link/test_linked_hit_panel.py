@@ -17,6 +17,7 @@ from dealer_link import server
 from tests.link.helpers import serve_linked_profile, table_dsn
 from tests.ui.test_jackpot_panel import WILD_SF, panel
 from ui.gallery.meter import start_player
+from ui.gallery.player import ScreenPlayer
 from ui.screenshots import SIZES, render
 from ui.supervisor.jackpot_screen import COLUMNS, JackpotScreen
 
@@ -24,6 +25,16 @@ LINK = "pit-1"
 SCREENSHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 WILD_SF_LINE = 3
 """FUPGPP-WA01's line 3: 25% of the main meter."""
+
+
+def hit_dealt_on_the_link(p: ScreenPlayer) -> None:
+    """Once the table's link is up, a round with a seven-card wild straight flush at seat 1,
+    played to its end: the hit waits for its card."""
+    link = p.console.opened.link
+    assert link is not None
+    p.wait(lambda: link.health.view().up, "the link up")
+    p.deal_jackpot_hands([WILD_SF])
+    assert p.phase is Phase.END
 
 
 def test_a_linked_hit_is_paid_by_the_server_from_the_shared_meter(
@@ -35,11 +46,7 @@ def test_a_linked_hit_is_paid_by_the_server_from_the_shared_meter(
     monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "table-a")
     p = start_player(profile, tmp_path / "table.db", meter_display=False)
     try:
-        link = p.console.opened.link
-        assert link is not None
-        p.wait(lambda: link.health.view().up, "the link up")
-        p.deal_jackpot_hands([WILD_SF])
-        assert p.phase is Phase.END
+        hit_dealt_on_the_link(p)
         p.wait(lambda: conn.execute("SELECT COUNT(*) FROM link_contributions WHERE "
                                     "table_id = 'table-a'").fetchone() == (3,),
                "this table's three wagers on the link")
