@@ -135,7 +135,11 @@ class DeviceEvents:
             self.inbox.stall(event)
             if event is not self._told_stalled:  # told once, not at every try
                 self._told_stalled = event
-                if isinstance(event, LinkAnswered):  # the server has paid it
+                if isinstance(event, LinkAnswered) and event.answer.hit is None:
+                    said = ("the jackpot link refused this hit (nothing paid), but its "
+                            "refusal could not be saved here")
+                    saved = "refusal"
+                elif isinstance(event, LinkAnswered):  # the server has paid it
                     said = "the jackpot link paid this hit, but it could not be saved here"
                     saved = "hit"
                 else:
@@ -282,9 +286,10 @@ class DeviceEvents:
         if problem:  # nothing placed: the dealer returns the chips and starts the base game
             desk.release_sensors()
             raise Refused(problem, RefusalCode.LINK_DOWN if link_down else None)
+        stale = stale_jackpot_wagers(event, self.table.state)
         steps: list[tuple[c.Command, Hashable]] = [
-            *stale_jackpot_wagers(event, self.table.state),
-            *wager_commands(event, self.table.state, self.rules), (c.StartGame(), event.key)]
+            *stale, *wager_commands(event, self.table.state, self.rules),
+            (c.StartGame(), event.key)]
         left_out: list[tuple[c.Command, Refused]] = []
 
         def leave_out(cmd: c.Command, exc: Refused) -> bool:
@@ -307,6 +312,9 @@ class DeviceEvents:
             assert isinstance(cmd, c.PlaceWager)
             self._tell(Level.WARNING, f"jackpot chip at seat {cmd.seat} not taken: {exc.why}",
                        "give the chip back to the player")
+        for gone, _fact in stale:
+            self._tell(Level.WARNING, f"seat {gone.seat}'s jackpot wager saved before START "
+                       "GAME is taken back: no chip was on its sensor", "")
 
     def _bet_moved(self, event: LateBet | BetRemoved) -> None:
         st = self.table.state

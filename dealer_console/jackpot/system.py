@@ -147,12 +147,15 @@ class JackpotSystem:
             return None
         round_id, spot, seat, line_no = asking.key
         if answer.hit is None:
-            self._asking = None
             if answer.refused is not None:
+                # written before the ask is forgotten: a disk that refuses the write keeps
+                # the ask, and the answer applied again records the refusal then
                 linked.refuse_ask(self.db, round_id=round_id, spot=spot, seat=seat,
                                   why=answer.refused)
+                self._asking = None
                 raise Refusal(f"the jackpot link refused seat {seat}'s hit, nothing "
                               f"was paid: {answer.refused}")
+            self._asking = None
             raise Refusal(
                 f"the jackpot link did not answer ({answer.failed}): it may have paid seat "
                 f"{seat}'s hit; swipe again once the link is back (it is paid once, never "

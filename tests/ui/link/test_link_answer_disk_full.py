@@ -1,73 +1,125 @@
-"""The link's server has paid a hit, and the table's disk refuses to record it: the answer
-waits at the head of the console's inbox and is recorded, once, as soon as a technician frees
-space, with no card swiped again (the server pays a hit once; its answer is not sent twice).
-Before, the dealer was told to swipe again, and a supervisor away from the table left the
-hit paid on the server and missing at the table."""
+"""The link's server has answered a hit, and the table's disk refuses to record the answer:
+the answer waits at the head of the console's inbox and is recorded, once, as soon as a
+technician frees space, with no card swiped again (the server pays a hit once; its answer is
+not sent twice). Before, the dealer was told to swipe again, and a supervisor away from the
+table left the hit paid on the server and missing at the table. A refusal is kept the same
+way: an outside review found it told as paid, then dropped in silence once space was freed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from dealer_console.audit.verify import audit
 from dealer_console.controller.jackpot_desk import JackpotDesk
+from dealer_console.jackpot import linked
+from dealer_console.jackpot_values.link_records import HitAnswer
 from dealer_console.storage.identity import StorageError
-from dealer_link import server
+from dealer_link import admin, server
 from tests.controller.small_disk import Disk, disk  # noqa: F401  (the fixture)
 from tests.link.helpers import serve_linked_profile, table_dsn
 from tests.ui.link.test_linked_hit_panel import hit_dealt_on_the_link
 from tests.ui.test_jackpot_panel import panel
 from ui.gallery.meter import start_player
+from ui.gallery.player import ScreenPlayer
 
 LINK = "pit-1"
 
 
-def test_a_paid_hit_the_disk_refused_is_recorded_once_space_is_freed(
-        tmp_path: Path, disk: Disk, link_dsn: str,  # noqa: F811
-        monkeypatch: pytest.MonkeyPatch) -> None:
+@dataclass
+class Table:
+    """A linked console on a small disk that fills as the server's first answer comes in."""
+    p: ScreenPlayer
+    conn: server.Connection
+    disk: Disk
+    answers: list[HitAnswer] = field(default_factory=list)
+    refused: list[StorageError] = field(default_factory=list)
+
+    def told(self) -> tuple[str, str]:
+        notice = self.p.ctl.snapshot().notice
+        assert notice is not None
+        return notice.what, notice.todo
+
+
+@pytest.fixture
+def table(tmp_path: Path, disk: Disk, link_dsn: str,  # noqa: F811
+          monkeypatch: pytest.MonkeyPatch) -> Iterator[Table]:
     profile, _game, conn = serve_linked_profile(tmp_path, LINK, link_dsn, other_table="table-b",
                                                wagers=10)
     monkeypatch.setenv("DEALER_CONSOLE_LINK_DSN", table_dsn(link_dsn, "table-a"))
     monkeypatch.setenv("DEALER_CONSOLE_TABLE_ID", "table-a")
-    p = start_player(profile, disk.where / "table.db", meter_display=False)
-    refused: list[StorageError] = []
+    t = Table(start_player(profile, disk.where / "table.db", meter_display=False), conn, disk)
     answered = JackpotDesk.link_answered
 
-    def disk_full_at_the_answer(desk: JackpotDesk, answer: object) -> None:
-        if not refused:  # the disk fills as the server's answer comes in
+    def disk_full_at_the_answer(desk: JackpotDesk, answer: HitAnswer) -> None:
+        t.answers.append(answer)
+        if not t.refused:
             disk.fill()
         try:
-            answered(desk, answer)  # type: ignore[arg-type]
+            answered(desk, answer)
         except StorageError as exc:
-            refused.append(exc)
+            t.refused.append(exc)
             raise
 
     try:
-        hit_dealt_on_the_link(p)
-        p.wait(lambda: bool(p.ctl.snapshot().jackpot_pending), "the hit quoted")
+        hit_dealt_on_the_link(t.p)
+        t.p.wait(lambda: bool(t.p.ctl.snapshot().jackpot_pending), "the hit quoted")
         monkeypatch.setattr(JackpotDesk, "link_answered", disk_full_at_the_answer)
-        p.tap(panel(p).confirm)
-        p.swipe("supervisor")
-        p.wait(lambda: bool(refused), "the server's answer refused by the disk")
-        (paid,) = server.hits(conn, LINK)  # paid on the server
-        db = p.console.opened.db
-        assert db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 0
-        notice = p.ctl.snapshot().notice
-        assert notice is not None
-        assert "the jackpot link paid this hit, but it could not be saved here" in notice.what
-        assert "saves the hit as soon as the disk takes it" in notice.todo
-        assert p.ctl.snapshot().jackpot_pending  # still waiting, not lost
-        disk.free()
-        # nothing but the console's own retry: no swipe, no tap
-        p.wait(lambda: not p.ctl.snapshot().jackpot_pending, "the paid hit recorded",
-               timeout=15)
-        rows = db.execute("SELECT amount_cents, link_hit_id FROM jackpot_hits").fetchall()
-        assert [tuple(r) for r in rows] == [(paid.amount_cents, paid.hit_id)]
-        assert len(server.hits(conn, LINK)) == 1  # paid once
-        p.end_game()
-        report = audit(db, profiles=[profile])
+        yield t
+        report = audit(t.p.console.opened.db, profiles=[profile])
         assert report.ok, report.problems
     finally:
-        p.close()
+        t.p.close()
         conn.close()
+
+
+def swipe_and_see_the_disk_refuse(t: Table) -> None:
+    t.p.tap(panel(t.p).confirm)
+    t.p.swipe("supervisor")
+    t.p.wait(lambda: bool(t.refused), "the server's answer refused by the disk")
+    assert t.p.console.opened.db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 0
+    assert t.p.ctl.snapshot().jackpot_pending  # still waiting, not lost
+
+
+def test_a_paid_hit_the_disk_refused_is_recorded_once_space_is_freed(table: Table) -> None:
+    t = table
+    swipe_and_see_the_disk_refuse(t)
+    (paid,) = server.hits(t.conn, LINK)  # paid on the server
+    what, todo = t.told()
+    assert "the jackpot link paid this hit, but it could not be saved here" in what
+    assert "saves the hit as soon as the disk takes it" in todo
+    t.disk.free()
+    # nothing but the console's own retry: no swipe, no tap
+    t.p.wait(lambda: not t.p.ctl.snapshot().jackpot_pending, "the paid hit recorded",
+             timeout=15)
+    db = t.p.console.opened.db
+    rows = db.execute("SELECT amount_cents, link_hit_id FROM jackpot_hits").fetchall()
+    assert [tuple(r) for r in rows] == [(paid.amount_cents, paid.hit_id)]
+    assert len(server.hits(t.conn, LINK)) == 1  # paid once
+    t.p.end_game()
+
+
+def test_a_refusal_the_disk_refused_is_recorded_and_told_once_space_is_freed(
+        table: Table) -> None:
+    t = table
+    # the server refuses: the supervisor taken off the link's list of confirmers
+    admin.set_confirmer(t.conn, "SIM-S1", "Sim Supervisor", "supervisor", enabled=False,
+                        reason="the server refuses this card")
+    swipe_and_see_the_disk_refuse(t)
+    assert t.answers[0].hit is None and t.answers[0].refused
+    assert server.hits(t.conn, LINK) == []  # nothing paid on the server
+    what, todo = t.told()
+    assert "refused this hit (nothing paid), but its refusal could not be saved" in what
+    assert "paid this hit" not in what
+    assert "saves the refusal as soon as the disk takes it" in todo
+    t.disk.free()
+    db = t.p.console.opened.db
+    t.p.wait(lambda: db.execute("SELECT COUNT(*) FROM jackpot_link_asks WHERE refused_at IS"
+                                " NOT NULL").fetchone()[0] == 1,
+             "the refusal recorded once space is freed", timeout=15)
+    what, _todo = t.told()
+    assert "the jackpot link refused seat" in what and "nothing was paid" in what
+    assert linked.open_asks(db, t.p.ctl.state.round_id) == []  # the mark is free again
