@@ -13,6 +13,7 @@ the sender retries with a growing pause, up to :data:`MAX_PAUSE_S`.
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -26,6 +27,7 @@ from dealer_console.link.health import LinkHealth, now
 from dealer_console.link.progress import Progress
 from dealer_console.money import format_cents
 from dealer_console.storage.connection import connect
+from dealer_console.storage.identity import StorageError
 from dealer_link import server
 from dealer_link.settings import LinkError, LinkRefused
 
@@ -60,6 +62,7 @@ class OutboxSender(threading.Thread):
         self._conn: server.Connection | None = None
         self._db: Database | None = None
         self._progress: Progress | None = None
+        self._disk_trouble = False
 
     def stop(self, timeout_s: float = 10.0) -> None:
         self._halt.set()
@@ -78,6 +81,19 @@ class OutboxSender(threading.Thread):
                 except LinkError as exc:
                     self._drop(str(exc))
                     pause = min(MAX_PAUSE_S, pause * 2)
+                except (sqlite3.Error, OSError, StorageError) as exc:
+                    # the table PC's own disk (full, failing), not the link: this thread died
+                    # on a full disk (a test of a linked hit on one found it), and no wager
+                    # was delivered again until the console restarted. A batch sent but not
+                    # noted is sent again, and the server counts it once.
+                    self._disk_trouble = True
+                    self.health.warn(f"deliveries to the link cannot be noted on this table "
+                                     f"PC ({exc}): they go on once its disk takes writes")
+                    pause = min(MAX_PAUSE_S, pause * 2)
+                else:
+                    if self._disk_trouble:
+                        self._disk_trouble = False
+                        self.health.warn("")
                 self._halt.wait(pause)
             self._last_deliveries()
         finally:

@@ -3,6 +3,7 @@ the sender delivers them with their key, and a resend after a crash adds nothing
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from dealer_link import server
 from dealer_link.audit import verify
 from dealer_link.sender import OutboxSender
 from dealer_link.settings import LinkError
+from tests.controller.small_disk import Disk, disk  # noqa: F401  (the fixture)
 from tests.link.helpers import LINK, SEED, as_table, init_link, linked_game, linked_table, table_dsn
 from tests.link.pg_server import PgServer
 
@@ -163,3 +165,39 @@ def test_a_fortune_twin_joins_a_face_up_link_and_another_paytable_is_refused(
                                                      paytable=load("fupgpp-wa03")))
     with pytest.raises(LinkError, match="wager: link 100, table 500"):
         server.register_table(t9, LINK, "t9", replace(linked_game(), wager_cents=500))
+
+
+def test_the_sender_goes_on_after_the_table_pcs_disk_was_full(
+        tmp_path: Path, link_dsn: str, disk: Disk) -> None:  # noqa: F811
+    """The sender notes each delivery on the table PC's disk. A full disk killed its thread:
+    no wager reached the link again until the console restarted. Now it says so on the link's
+    health line, keeps trying, and delivers what is owed once the disk takes writes."""
+    conn = init_link(link_dsn)
+    health = LinkHealth()
+    health.up(0)  # as the sender's first contact leaves it
+    path = disk.where / "t1.db"
+    table, _system, db = linked_table(path, "t1", health)
+    _start_round(table, (1, 2, 5))
+    assert outbox.owed_count(db, LINK, 0) == 3
+    sender = OutboxSender(path, link=LINK, table_id="t1", dsn=table_dsn(link_dsn, "t1"),
+                          game=linked_game(), health=health, interval_s=0.05)
+    try:
+        disk.fill()
+        sender.start()
+        deadline = time.monotonic() + 10
+        while "cannot be noted" not in health.view().warning:
+            assert sender.is_alive(), "the sender's thread died on the full disk"
+            assert time.monotonic() < deadline, "no word of the full disk"
+            time.sleep(0.05)
+        time.sleep(0.5)  # a few more tries on the full disk
+        assert sender.is_alive(), "the sender's thread died on the full disk"
+        disk.free()
+        while health.view().warning or health.view().owed:
+            assert time.monotonic() < deadline + 10, f"still owed: {health.view()}"
+            time.sleep(0.05)
+        meter, expected = _sum_query(conn)  # sent again while the disk was full: counted once
+        assert meter == expected == SEED * MICRO + 3 * 100 * 150_000
+        assert verify(conn) == []
+    finally:
+        sender.stop()
+        db.close()
