@@ -7,12 +7,19 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from dealer_console.audit.verify import audit
+from dealer_console.controller.facts import stale_jackpot_wagers
+from dealer_console.devices.bet_sensors import BetsLocked, Spot
 from dealer_console.devices.keypad import Button
 from dealer_console.round import commands as c
+from dealer_console.round.evolve import clone
 from dealer_console.round.state import Phase
+from dealer_console.storage.eventlog import Event
+from dealer_console.storage.failures import WriteFailed
 from tests.controller.conftest import Rig, start_rig
 from tests.controller.test_controller import bet, finish_round
 
@@ -93,3 +100,44 @@ def test_a_jackpot_wager_held_before_the_lock_whose_chip_is_gone_is_taken_back(
     assert jackpot_wagers(rig) == [(2, "jackpot", 100)]
     assert (1, "jackpot") not in ctl.state.wagers
     finish_round(rig)
+
+
+def test_a_stale_wager_is_taken_back_once_when_the_disk_refused_the_lock_first(
+        rig: Rig) -> None:
+    """The lock's transaction refused by the disk, then taken: the wager of before is taken
+    back once, and the round it was taken from passes the audit."""
+    ctl = rig.controller
+    assert rig.hardware.bus is not None and rig.hardware.keypad is not None
+    bet(rig)
+    ctl.table.handle(c.PlaceWager(1, "jackpot", 100))  # left by the console before
+    settle(rig, 0.3)
+    real = ctl.table.handle_facts
+    calls: list[int] = []
+
+    def disk_refuses_once(*args: Any, **kwargs: Any) -> list[Event]:
+        calls.append(1)
+        if len(calls) == 1:
+            raise WriteFailed("the disk is full", "the disk is full")
+        return real(*args, **kwargs)
+
+    ctl.table.handle_facts = disk_refuses_once  # type: ignore[method-assign]
+    rig.hardware.keypad.tap(Button.START_GAME)
+    rig.until(lambda: ctl.state.phase is not Phase.BETTING, "START GAME", timeout=10)
+    assert len(calls) >= 2
+    assert jackpot_wagers(rig) == [(2, "jackpot", 100)]
+    finish_round(rig)
+    ctl.end_game()
+    report = audit(rig.opened.db, profiles=[rig.opened.profile])
+    assert report.ok, report.problems
+    assert rig.opened.db.execute("SELECT COUNT(*) FROM events WHERE kind = 'wager_removed'"
+                                 ).fetchone()[0] == 1
+
+
+def test_a_second_games_chip_keeps_its_own_wager_only(rig: Rig) -> None:
+    state = clone(rig.controller.state)
+    state.wagers = {(2, "base"): 1, (2, "jackpot"): 1, (2, "jackpot_2"): 1, (3, "jackpot"): 1,
+                    (3, "jackpot_2"): 1, (0, "house_wager"): 1}
+    lock = BetsLocked(device="bet-sensors", seq=1, lock_id=3,
+                      wagered=frozenset({Spot(seat=2, spot=2), Spot(seat=3, spot=1)}))
+    gone = [cmd for cmd, _key in stale_jackpot_wagers(lock, state)]
+    assert gone == [c.RemoveWager(2, "jackpot"), c.RemoveWager(3, "jackpot_2")]
