@@ -114,6 +114,8 @@ class OutboxSender(threading.Thread):
             except LinkError as exc:
                 self._drop(str(exc))
                 break
+            except (sqlite3.Error, OSError, StorageError):
+                break  # the table PC's disk: what is owed stays owed, sent at the next start
         self.still_owed = self.owed()
         if self.still_owed:
             log.warning("link %s: table %s closes owing %d jackpot wagers to the link (kept in "
