@@ -75,7 +75,7 @@ SAVED_WHEN_IT_CAN = (FirstPositionDrawn, HandDelivered, CardsLeft, CardCountErro
                      BetsLocked, LinkAnswered)
 """Device reports the device never sends again: one the disk refused is tried again until
 the disk takes it (a person's press or swipe is theirs to repeat). The jackpot link's answer
-is one: the server has paid the hit."""
+is one: the server has paid or refused the hit, and does not answer it again by itself."""
 
 
 class DeviceEvents:

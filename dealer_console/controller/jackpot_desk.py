@@ -154,9 +154,9 @@ class JackpotDesk:
 
     def link_answered(self, answer: HitAnswer) -> None:
         """The link's server answered the hit asked: recorded with its amounts, or the
-        refusal told in plain words (nothing paid; or, unanswered, swipe again). A pay the
-        disk would not take is raised as it is: the controller applies the answer again
-        once the disk takes writes (the ask is kept until then)."""
+        refusal told in plain words (nothing paid; or, unanswered, swipe again). An answer
+        the disk would not take (a pay, or a refusal's record) is raised as it is: the
+        controller applies it again once the disk takes writes (the ask is kept until then)."""
         before = self.table.state
         system = self._system()
         try:
