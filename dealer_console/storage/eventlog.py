@@ -62,8 +62,8 @@ def event_hash(
 def _digest(prev_hash: str, seq: int, round_id: int | None, kind: str, payload_canonical: str,
             recorded_at: str, device: str | None, device_seq: int | None) -> str:
     """:func:`event_hash` of a payload already decoded and encoded canonically. The body is
-    the canonical JSON of the event's fields, its keys in sorted order, put together as text:
-    encoding the payload a second time inside it was a tenth of an append's time."""
+    the canonical JSON of the event's fields, its keys in sorted order, put together as text,
+    so :func:`append` encodes the payload once rather than again inside the whole."""
     field = canonical_json  # each field as the canonical JSON of the whole would write it
     body = (f'{{"device":{field(device)},"device_seq":{field(device_seq)},'
             f'"kind":{field(kind)},"payload":{payload_canonical},'

@@ -43,7 +43,7 @@ from drivers.sim.table.world import World
 MAX_DEALS = 5
 ONE_TOUCH_RATE = 0.8
 """Chance per round and step that the dealer takes the one-touch step (0: always seat by
-seat, as the benchmark's second figure plays)."""
+seat, as ``benchmarks/round_sim.py``'s seat-by-seat line plays)."""
 
 
 class PhasePolicy:
