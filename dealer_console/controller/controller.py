@@ -104,7 +104,7 @@ class TableController(JackpotSteps):
         """The staff list, changed for an executive authorised by :meth:`want_card`."""
         self.events = DeviceEvents(self.table, self.inbox, self.device_desk, self.jackpot,
                                    self.cards, self.bench, self, self._applied, self._tell,
-                                   self._changed)
+                                   self._changed, lambda: self._notices)
 
     @property
     def buttons_pressed(self) -> int:

@@ -81,7 +81,7 @@ is one: the server has paid or refused the hit, and does not answer it again by 
 class DeviceEvents:
     def __init__(self, table: Table, inbox: Inbox, desk: DeviceDesk, jackpot: JackpotDesk,
                  cards: CardDesk, bench: TestModeDesk, actions: Actions, applied: Applied,
-                 tell: Tell, changed: Callable[[], None]) -> None:
+                 tell: Tell, changed: Callable[[], None], notices: Callable[[], int]) -> None:
         self.table = table
         self.rules = desk.rules
         self.inbox = inbox
@@ -93,6 +93,8 @@ class DeviceEvents:
         self._applied = applied
         self._tell_3 = tell
         self._changed = changed
+        self._notices = notices
+        """How many notices the controller has told (one told during a step replaces ours)."""
         self.buttons_pressed = 0
         """Keypad buttons acted on since the controller started (for observers and tests)."""
         self.storage_failure: StorageError | None = None
@@ -113,8 +115,14 @@ class DeviceEvents:
         would not take (:meth:`_not_saved`)."""
         if self.desk.apply_health(event):
             self._changed()
+        told = self._notices()
         try:
             self._step(event)
+            if self._told_stalled is event and self._notices() == told:
+                # the alarm would stay on the dealer's screen after a technician freed space
+                _said, saved, whose = _kept_words(event)
+                self._tell(Level.INFO, f"{whose}: the {saved} is saved now, the disk takes "
+                           "writes again", "nothing to do again: the table goes on")
             self.storage_failure = self._told_stalled = None
         except Refusal as exc:
             self._tell(Level.REFUSED, exc.why, code=exc.code)
@@ -135,15 +143,7 @@ class DeviceEvents:
             self.inbox.stall(event)
             if event is not self._told_stalled:  # told once, not at every try
                 self._told_stalled = event
-                if isinstance(event, LinkAnswered) and event.answer.hit is None:
-                    said = ("the jackpot link refused this hit (nothing paid), but its "
-                            "refusal could not be saved here")
-                    saved = "refusal"
-                elif isinstance(event, LinkAnswered):  # the server has paid it
-                    said = "the jackpot link paid this hit, but it could not be saved here"
-                    saved = "hit"
-                else:
-                    said, saved = f"{what}: its report could not be saved", "report"
+                said, saved, _whose = _kept_words(event)
                 self._tell(Level.REFUSED, f"{said}: {cause}", "call a technician to fix the "
                            f"table PC's disk: the console saves the {saved} as soon as the "
                            "disk takes it")
@@ -357,3 +357,15 @@ class DeviceEvents:
             return
         self._actions.confirm_jackpot(track)
 
+
+def _kept_words(event: DeviceEvent) -> tuple[str, str, str]:
+    """A report kept for the disk in the dealer's words: what could not be saved, what is
+    saved of it, and whose it is."""
+    if isinstance(event, LinkAnswered):
+        if event.answer.hit is None:
+            return ("the jackpot link refused this hit (nothing paid), but its refusal could "
+                    "not be saved here", "refusal", "the jackpot link")
+        return ("the jackpot link paid this hit, but it could not be saved here", "hit",
+                "the jackpot link")
+    whose = TITLES.get(event.device, event.device)
+    return f"{whose}: its report could not be saved", "report", whose

@@ -1,6 +1,7 @@
 """The disk fills in the middle of the deal at a real console (an outside review): the dealer
 reads in plain words that the shuffler's report could not be saved, and once space is freed
-the console saves the hands it kept, by itself, and the deal finishes on the screen."""
+the console saves the hands it kept, by itself, says so in place of the alarm, and the deal
+finishes on the screen."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ def test_hands_the_full_disk_refused_are_saved_once_space_is_freed(
     p.wait(lambda: time.monotonic() > settled, "the unplugged devices' last reports")
     assert p.ctl.events_stalled
     disk.free()  # nothing touched: the console tries again by itself
+    # the alarm does not stay on the screen once the disk takes the kept report
+    p.wait(lambda: "saved now, the disk takes writes again" in
+           p.window.phase_bar.message_text(), "the word that the disk took the report")
+    assert "could not be saved" not in p.window.phase_bar.message_text()
     p.until_hands_set()
     for device in ("bet-sensors", "keypad"):
         p.hardware.replug(device)

@@ -66,6 +66,10 @@ def table(tmp_path: Path, disk: Disk, link_dsn: str,  # noqa: F811
 
     try:
         hit_dealt_on_the_link(t.p)
+        # the round's wagers on the server first: it refuses a hit on a wager it has not got
+        t.p.wait(lambda: conn.execute("SELECT COUNT(*) FROM link_contributions WHERE "
+                                      "table_id = 'table-a'").fetchone() == (3,),
+                 "this table's three wagers on the link")
         t.p.wait(lambda: bool(t.p.ctl.snapshot().jackpot_pending), "the hit quoted")
         monkeypatch.setattr(JackpotDesk, "link_answered", disk_full_at_the_answer)
         yield t
@@ -96,6 +100,8 @@ def test_a_paid_hit_the_disk_refused_is_recorded_once_space_is_freed(table: Tabl
     t.p.wait(lambda: not t.p.ctl.snapshot().jackpot_pending, "the paid hit recorded",
              timeout=15)
     db = t.p.console.opened.db
+    what, _todo = t.told()  # the alarm replaced once the hit is saved
+    assert what == "the jackpot link: the hit is saved now, the disk takes writes again"
     rows = db.execute("SELECT amount_cents, link_hit_id FROM jackpot_hits").fetchall()
     assert [tuple(r) for r in rows] == [(paid.amount_cents, paid.hit_id)]
     assert len(server.hits(t.conn, LINK)) == 1  # paid once
