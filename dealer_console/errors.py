@@ -39,6 +39,10 @@ class RefusalCode(StrEnum):
     selected, a seat without a wager, a hit confirmed or sent to the link, out of order."""
     STAFF = "staff"
     """The staff registry's checks refuse a change."""
+    NOT_SAVED = "not_saved"
+    """The table PC's disk would not save the step: a device's report is kept and saved by
+    itself once the disk takes writes (a hit the link paid among them), a person's press or
+    swipe is done again. Not a refusal of the step itself: nothing is wrong with it."""
 
 
 class Refusal(ConsoleError):

@@ -115,6 +115,7 @@ QLabel[role="refusal"] {{
     font-size: {FONT_BODY}px; font-weight: bold; color: {ON_FILL}; background: {FAULT_RED};
     border-radius: {RADIUS}px; padding: 8px 14px;
 }}
+QLabel[role="refusal"][calm="true"] {{ background: {SURFACE_RAISED}; color: {TEXT}; }}
 QLabel[role="group"] {{ font-size: {FONT_BODY}px; font-weight: bold; color: {TEXT_MUTED}; }}
 
 QFrame[role="panel"] {{ background: {SURFACE}; border-radius: {RADIUS}px; }}

@@ -120,9 +120,8 @@ class DeviceEvents:
             self._step(event)
             if self._told_stalled is event and self._notices() == told:
                 # the alarm would stay on the dealer's screen after a technician freed space
-                _said, saved, whose = _kept_words(event)
-                self._tell(Level.INFO, f"{whose}: the {saved} is saved now, the disk takes "
-                           "writes again", "nothing to do again: the table goes on")
+                self._tell(Level.INFO, f"{_kept_words(event)[1]}: saved now, the disk works "
+                           "again", "nothing to do again")
             self.storage_failure = self._told_stalled = None
         except Refusal as exc:
             self._tell(Level.REFUSED, exc.why, code=exc.code)
@@ -138,18 +137,19 @@ class DeviceEvents:
         review found the error raised out of the pump: the report lost, the dealer told
         nothing, and the round waiting for good after space was freed."""
         what = TITLES.get(event.device, event.device)
-        cause = exc.cause if isinstance(exc, WriteFailed) else str(exc)
+        # a few words: the notice has three short lines in the phase bar on the smallest screen
+        cause = exc.cause if isinstance(exc, WriteFailed) else "the database cannot be written"
         if isinstance(event, SAVED_WHEN_IT_CAN):
             self.inbox.stall(event)
             if event is not self._told_stalled:  # told once, not at every try
                 self._told_stalled = event
-                said, saved, _whose = _kept_words(event)
-                self._tell(Level.REFUSED, f"{said}: {cause}", "call a technician to fix the "
-                           f"table PC's disk: the console saves the {saved} as soon as the "
-                           "disk takes it")
+                self._tell(Level.REFUSED, f"{_kept_words(event)[0]}, {cause}",
+                           "call a technician: it saves by itself", RefusalCode.NOT_SAVED)
         else:
-            self._tell(Level.REFUSED, f"{what}: nothing done, it could not be saved: {cause}",
-                       "call a technician to fix the table PC's disk, then press or swipe again")
+            again = ("swipe again" if isinstance(event, CardSwiped) else
+                     "press again" if isinstance(event, ButtonPressed) else "do it again")
+            self._tell(Level.REFUSED, f"{what}: nothing done, {cause}",
+                       f"call a technician, then {again}", RefusalCode.NOT_SAVED)
 
     def while_stalled(self) -> None:
         """While a report waits for the disk: what the dealer sees of the devices still
@@ -163,7 +163,7 @@ class DeviceEvents:
             changed = self.desk.apply_health(event) or changed
         if dropped:
             self._tell(Level.REFUSED, "the keypad: not taken while the disk refuses to save",
-                       "call a technician to fix the table PC's disk, then press or swipe again")
+                       "call a technician, then do it again", RefusalCode.NOT_SAVED)
         elif changed:
             self._changed()
 
@@ -358,14 +358,11 @@ class DeviceEvents:
         self._actions.confirm_jackpot(track)
 
 
-def _kept_words(event: DeviceEvent) -> tuple[str, str, str]:
-    """A report kept for the disk in the dealer's words: what could not be saved, what is
-    saved of it, and whose it is."""
-    if isinstance(event, LinkAnswered):
-        if event.answer.hit is None:
-            return ("the jackpot link refused this hit (nothing paid), but its refusal could "
-                    "not be saved here", "refusal", "the jackpot link")
-        return ("the jackpot link paid this hit, but it could not be saved here", "hit",
-                "the jackpot link")
+def _kept_words(event: DeviceEvent) -> tuple[str, str]:
+    """A report kept for the disk in the dealer's few words: what could not be saved, and
+    whose it is."""
+    if isinstance(event, LinkAnswered):  # the server has paid or refused it
+        verdict = "refused" if event.answer.hit is None else "paid"
+        return f"Link {verdict} the hit, not saved", "Jackpot link"
     whose = TITLES.get(event.device, event.device)
-    return f"{whose}: its report could not be saved", "report", whose
+    return f"{whose}: could not be saved", whose

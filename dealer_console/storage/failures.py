@@ -50,7 +50,7 @@ def explain(exc: sqlite3.Error, path: str) -> StorageError | None:
                            "last backup", "the database is damaged")
     if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return WriteFailed(f"{path}: another program holds the database locked ({exc}): close "
-                           "it, then start again", "another program holds the database locked")
+                           "it, then start again", "the database is locked")
     if primary == sqlite3.SQLITE_CANTOPEN:
         return WriteFailed(f"{path}: cannot open the file or its write-ahead log ({exc})",
                            "the database cannot be opened")

@@ -6,15 +6,27 @@ finishes on the screen."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from dealer_console.audit.verify import audit
 from dealer_console.round.state import Phase
 from tests.controller.small_disk import Disk, disk  # noqa: F401  (the fixture)
+from ui.fit_check import screen_problems
 from ui.gallery.player import ScreenPlayer
+from ui.screenshots import SIZES, render
+
+
+def fits_both_screens(p: ScreenPlayer, folder: Path) -> None:
+    """The window with its notice at both screen sizes: nothing cut, squeezed or elided (the
+    notice has three short lines in the phase bar beside the step's button)."""
+    for size in SIZES:
+        render(p.window, folder / f"{size[0]}x{size[1]}.png", size, check=screen_problems)
+    p.window.setMinimumSize(0, 0)
+    p.window.setMaximumSize(16777215, 16777215)
 
 
 def test_hands_the_full_disk_refused_are_saved_once_space_is_freed(
-        disk: Disk, play: list[ScreenPlayer]) -> None:  # noqa: F811
+        disk: Disk, play: list[ScreenPlayer], tmp_path: Path) -> None:  # noqa: F811
     p = ScreenPlayer.start("washington-face-up", disk.where / "table.db")
     play.append(p)
     assert p.hardware.shuffler is not None
@@ -25,6 +37,7 @@ def test_hands_the_full_disk_refused_are_saved_once_space_is_freed(
     p.wait(lambda: "could not be saved" in p.window.phase_bar.message_text(), "the notice")
     shown = p.window.phase_bar.message_text()
     assert "Shuffler" in shown and "disk is full" in shown and "technician" in shown, shown
+    fits_both_screens(p, tmp_path / "kept")
     assert p.phase is Phase.DEALING and p.ctl.events_stalled
     shuffler = p.hardware.shuffler
     p.wait(lambda: shuffler.link_idle, "the shuffler done with the deal")
@@ -35,9 +48,10 @@ def test_hands_the_full_disk_refused_are_saved_once_space_is_freed(
     assert p.ctl.events_stalled
     disk.free()  # nothing touched: the console tries again by itself
     # the alarm does not stay on the screen once the disk takes the kept report
-    p.wait(lambda: "saved now, the disk takes writes again" in
+    p.wait(lambda: "saved now, the disk works again" in
            p.window.phase_bar.message_text(), "the word that the disk took the report")
     assert "could not be saved" not in p.window.phase_bar.message_text()
+    fits_both_screens(p, tmp_path / "saved")
     p.until_hands_set()
     for device in ("bet-sensors", "keypad"):
         p.hardware.replug(device)

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import ConfirmedHit, Level, PendingHit
 from dealer_console.employees.pins import PIN_MAX
-from dealer_console.errors import Refusal
+from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.money import format_cents
 from ui import theme
 from ui.widgets.kit import label as _label
@@ -258,7 +258,10 @@ class JackpotPanel(QWidget):
         notice = view.notice
         if notice is not None and notice.number != self._notice_seen:
             self._notice_seen = notice.number
-            if notice.level is Level.REFUSED and view.jackpot_armed:
+            if notice.code is RefusalCode.NOT_SAVED and view.jackpot_armed:
+                # the disk's, not the hit's: a hit the link paid may wait for it to be saved
+                self._refusal = f"{notice.what}. {notice.todo[:1].upper()}{notice.todo[1:]}."
+            elif notice.level is Level.REFUSED and view.jackpot_armed:
                 self._refusal = f"Refused: {notice.what}. Nothing was paid."
             else:  # a later step went through (a first of two held, a PIN right): the
                 self._refusal = ""  # earlier refusal is stale (issue 23: it stayed on top)

@@ -191,10 +191,10 @@ class DealerWindow(QMainWindow):
         self.phase_bar.clear_message()
         self.phase_bar.instruction.show()
 
-    def _say(self, problem: str, todo: str = "") -> None:
+    def _say(self, problem: str, todo: str = "", calm: bool = False) -> None:
         """A refusal or a notice in the phase bar, in the sentence's place (the bar keeps its
         height) until the next step succeeds."""
-        self.phase_bar.show_message(problem, todo)
+        self.phase_bar.show_message(problem, todo, calm)
         self.phase_bar.instruction.hide()
 
     def ask_supervisor(self) -> None:
@@ -365,7 +365,7 @@ class DealerWindow(QMainWindow):
             # hit it was for; the phase bar keeps its room for the next step
             in_panel = view.jackpot_armed and r.phase is Phase.END
             if (notice.level is not Level.INFO or notice.todo) and not in_panel:
-                self._say(notice.what, notice.todo)
+                self._say(notice.what, notice.todo, calm=notice.level is Level.INFO)
 
     def _show_step(self, view: TableSnapshot) -> None:
         """The phase bar's sentence and button: the phase's next step, or, while an amount

@@ -101,14 +101,19 @@ class PhaseBar(QFrame):
     def secondary(self) -> tuple[TouchButton, ...]:
         return tuple(self._secondary)
 
-    def show_message(self, problem: str, what_to_do: str = "") -> None:
-        """Show a refusal or error: what is wrong, then what to do about it. It stays until
-        ``show_message`` is called again or ``clear_message``."""
+    def show_message(self, problem: str, what_to_do: str = "", calm: bool = False) -> None:
+        """Show a refusal or error: what is wrong, then what to do about it; ``calm``, news
+        that is not a problem (a card accepted, a kept report saved), not in the alarm's red.
+        It stays until ``show_message`` is called again or ``clear_message``."""
         self._message = "\n".join(part for part in (problem, what_to_do) if part)
         text = f"<b>{escape(problem)}</b>"
         if what_to_do:
             text += f"<br>{escape(what_to_do)}"
         self.message.setText(text)
+        if self.message.property("calm") != calm:
+            self.message.setProperty("calm", calm)
+            self.message.style().unpolish(self.message)
+            self.message.style().polish(self.message)
         self.message.show()
 
     def clear_message(self) -> None:

@@ -22,6 +22,7 @@ from dealer_link import admin, server
 from tests.controller.small_disk import Disk, disk  # noqa: F401  (the fixture)
 from tests.link.helpers import serve_linked_profile, table_dsn
 from tests.ui.link.test_linked_hit_panel import hit_dealt_on_the_link
+from tests.ui.test_disk_full import fits_both_screens
 from tests.ui.test_jackpot_panel import panel
 from ui.gallery.meter import start_player
 from ui.gallery.player import ScreenPlayer
@@ -88,20 +89,26 @@ def swipe_and_see_the_disk_refuse(t: Table) -> None:
     assert t.p.ctl.snapshot().jackpot_pending  # still waiting, not lost
 
 
-def test_a_paid_hit_the_disk_refused_is_recorded_once_space_is_freed(table: Table) -> None:
+def test_a_paid_hit_the_disk_refused_is_recorded_once_space_is_freed(table: Table,
+                                                                    tmp_path: Path) -> None:
     t = table
     swipe_and_see_the_disk_refuse(t)
     (paid,) = server.hits(t.conn, LINK)  # paid on the server
     what, todo = t.told()
-    assert "the jackpot link paid this hit, but it could not be saved here" in what
-    assert "saves the hit as soon as the disk takes it" in todo
+    assert what == "Link paid the hit, not saved, the disk is full"
+    assert todo == "call a technician: it saves by itself"
+    # the jackpot panel, where the swipe was made, says it too: not "nothing was paid"
+    t.p.wait(lambda: panel(t.p).result.text() == "Link paid the hit, not saved, the disk is "
+             "full. Call a technician: it saves by itself.", "the panel's word")
+    fits_both_screens(t.p, tmp_path / "kept")
     t.disk.free()
     # nothing but the console's own retry: no swipe, no tap
     t.p.wait(lambda: not t.p.ctl.snapshot().jackpot_pending, "the paid hit recorded",
              timeout=15)
     db = t.p.console.opened.db
     what, _todo = t.told()  # the alarm replaced once the hit is saved
-    assert what == "the jackpot link: the hit is saved now, the disk takes writes again"
+    assert what == "Jackpot link: saved now, the disk works again"
+    fits_both_screens(t.p, tmp_path / "saved")
     rows = db.execute("SELECT amount_cents, link_hit_id FROM jackpot_hits").fetchall()
     assert [tuple(r) for r in rows] == [(paid.amount_cents, paid.hit_id)]
     assert len(server.hits(t.conn, LINK)) == 1  # paid once
@@ -118,9 +125,8 @@ def test_a_refusal_the_disk_refused_is_recorded_and_told_once_space_is_freed(
     assert t.answers[0].hit is None and t.answers[0].refused
     assert server.hits(t.conn, LINK) == []  # nothing paid on the server
     what, todo = t.told()
-    assert "refused this hit (nothing paid), but its refusal could not be saved" in what
-    assert "paid this hit" not in what
-    assert "saves the refusal as soon as the disk takes it" in todo
+    assert what == "Link refused the hit, not saved, the disk is full"
+    assert todo == "call a technician: it saves by itself"
     t.disk.free()
     db = t.p.console.opened.db
     t.p.wait(lambda: db.execute("SELECT COUNT(*) FROM jackpot_link_asks WHERE refused_at IS"
