@@ -107,14 +107,20 @@ def settle_all(table: Table) -> None:
         table.handle(c.SettleNext())
 
 
-def play_round(table: Table, seed: int = 0, number: int = 9) -> None:
-    """A whole ordinary round with House Way settings, ending with END GAME."""
-    if table.state.phase is Phase.BANKER and table.state.offer_seat:
-        take_bank(table)
-    bet_all(table)
+def play_out(table: Table, seed: int = 0, number: int = 9) -> None:
+    """The wagers placed: START GAME, the action, a deal of ``seed``, every hand set the House
+    Way and every seat settled (END GAME left to the caller)."""
     start_and_act(table, number)
     deal(table, hands_with({}, seed))
     table.handle(c.RemainingCards(4))
     set_all_house_way(table)
     settle_all(table)
+
+
+def play_round(table: Table, seed: int = 0, number: int = 9) -> None:
+    """A whole ordinary round with House Way settings, ending with END GAME."""
+    if table.state.phase is Phase.BANKER and table.state.offer_seat:
+        take_bank(table)
+    bet_all(table)
+    play_out(table, seed, number)
     table.handle(c.EndGame())

@@ -24,6 +24,7 @@ from tests.round.helpers import (
     deal,
     hands_with,
     make_table,
+    play_out,
     play_round,
     set_all_house_way,
     settle_all,
@@ -457,11 +458,7 @@ def test_dealer_tip_bets_only_where_the_profile_takes_them(tmp_path: Path) -> No
     take_bank(ox, 40_000)
     ox.handle(c.PlaceWager(2, "base", 2000))
     ox.handle(c.PlaceWager(2, "tips", 100))
-    start_and_act(ox)
-    deal(ox, hands_with({}, 2))
-    ox.handle(c.RemainingCards(4))
-    set_all_house_way(ox)
-    settle_all(ox)
+    play_out(ox, seed=2)
     tip = next(ln for ln in ox.state.lines if ln.kind == "tips")
     assert tip.staked == 100 and tip.returned in (0, 100)
     assert tip.staked == tip.returned + tip.banker_delta + tip.house_delta

@@ -21,6 +21,7 @@ from tests.round.helpers import (
     deal,
     hands_with,
     make_table,
+    play_out,
     play_round,
     reopen,
     set_all_house_way,
@@ -154,11 +155,7 @@ def test_a_player_banker_s_fortune_is_not_its_wagers_as_it_last_played(tmp_path:
             table.handle(c.PlaceWager(seat, "fortune", 500))
     table.handle(c.PlaceWager(banker, "fortune", 500))  # the banker's one bet
     table.handle(c.PlaceWager(0, "house_wager", 2000))
-    start_and_act(table)
-    deal(table, hands_with({}, 2))
-    table.handle(c.RemainingCards(4))
-    set_all_house_way(table)
-    settle_all(table)
+    play_out(table, seed=2)
     table.handle(c.EndGame())
     st = table.state
     assert st.banker_kind == "house" and st.phase is Phase.BETTING  # the dealer banks again
