@@ -85,9 +85,12 @@ class Inbox:
             except queue.Empty:
                 break
         first, *behind = self._ready
-        kept = [e for e in behind if not drop(e)]
+        kept: list[DeviceEvent] = []
+        dropped: list[DeviceEvent] = []
+        for event in behind:
+            (dropped if drop(event) else kept).append(event)
         self._ready = deque([first, *kept])
-        return kept, [e for e in behind if drop(e)]
+        return kept, dropped
 
     def hold(self, event: DeviceEvent) -> None:
         """Keep ``event`` until the next transition."""
