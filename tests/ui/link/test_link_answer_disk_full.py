@@ -135,3 +135,26 @@ def test_a_refusal_the_disk_refused_is_recorded_and_told_once_space_is_freed(
     what, _todo = t.told()
     assert "the jackpot link refused seat" in what and "nothing was paid" in what
     assert linked.open_asks(db, t.p.ctl.state.round_id) == []  # the mark is free again
+
+
+def test_cancelling_the_swipe_while_the_paid_answer_waits_loses_nothing(table: Table) -> None:
+    """The panel offers "Cancel the swipe" while the paid answer waits for the disk: the
+    dealer taps it. The server has paid; the cancel forgets no pay, the hit is recorded once
+    space is freed, and no second swipe is asked for or taken."""
+    t = table
+    swipe_and_see_the_disk_refuse(t)
+    (paid,) = server.hits(t.conn, LINK)
+    assert panel(t.p).cancel.isVisible()  # still offered while the answer waits
+    t.p.tap(panel(t.p).cancel)
+    assert not t.p.ctl.snapshot().jackpot_armed
+    assert t.p.ctl.snapshot().jackpot_pending  # the hit still waits for its pay
+    assert t.told() == ("Link paid the hit, not saved, the disk is full",
+                        "call a technician: it saves by itself")  # no swipe asked for
+    t.disk.free()
+    t.p.wait(lambda: not t.p.ctl.snapshot().jackpot_pending, "the paid hit recorded",
+             timeout=15)
+    db = t.p.console.opened.db
+    rows = db.execute("SELECT amount_cents, link_hit_id FROM jackpot_hits").fetchall()
+    assert [tuple(r) for r in rows] == [(paid.amount_cents, paid.hit_id)]
+    assert len(server.hits(t.conn, LINK)) == 1
+    t.p.end_game()
