@@ -9,7 +9,10 @@ transport pair), plus the cost per logged event. Both run the console's own path
 controller applies every device event. The simulated dealer takes the one-touch steps in most
 rounds, as a dealer at the console does; ``seat by seat`` plays the same rounds in-process with
 every hand set and every seat settled by its own touch (each touch is a transaction), the
-figure measured before the dealer took them.
+figure measured before the dealer took them. ``in-process, NORMAL`` plays the same rounds with
+the database at ``synchronous=NORMAL`` (no fsync at each commit): a comparison only, so the
+fsyncs' share of a round is measured every run. The table, and ``simulate``, always commit with
+FULL; this benchmark alone sets NORMAL on its own throwaway database.
 """
 
 from __future__ import annotations
@@ -25,11 +28,13 @@ from drivers.sim.table.summary import summary
 
 
 def measure(profile: str, rounds: int, devices: str, faults: str, workdir: Path,
-            one_touch: bool = True) -> tuple[float, int, float]:
-    db = workdir / f"{profile}-{devices}-{one_touch}.db"
+            one_touch: bool = True, synchronous: str = "FULL") -> tuple[float, int, float]:
+    db = workdir / f"{profile}-{devices}-{one_touch}-{synchronous}.db"
     with open_sim(db, profile, 7, devices, parse_faults(faults), resume=False) as sim:
         if not one_touch:
             sim.dealer.policy.one_touch_rate = 0.0
+        if synchronous != "FULL":  # the comparison's throwaway file only
+            sim.opened.db.execute(f"PRAGMA synchronous={synchronous}")
         started = time.perf_counter()
         sim.dealer.run(rounds)
         seconds = time.perf_counter() - started
@@ -46,11 +51,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory(dir=".") as tmp:
         print(f"simulate {args.profile}, {args.rounds} rounds, synchronous=FULL, WAL, "
               f"SQLite {sqlite3.sqlite_version}, faults: {args.faults or 'none'}")
-        for label, devices, one_touch in (("drivers", "drivers", True),
-                                          ("in-process", "in-process", True),
-                                          ("in-process, seat by seat", "in-process", False)):
+        for label, devices, one_touch, synchronous in (
+                ("drivers", "drivers", True, "FULL"),
+                ("in-process", "in-process", True, "FULL"),
+                ("in-process, seat by seat", "in-process", False, "FULL"),
+                ("in-process, NORMAL", "in-process", True, "NORMAL")):
             rate, events, seconds = measure(args.profile, args.rounds, devices, args.faults,
-                                            Path(tmp), one_touch)
+                                            Path(tmp), one_touch, synchronous)
             print(f"  {label:25} {rate:7.1f} rounds/s  ({seconds:.2f} s, {events} events, "
                   f"{seconds / events * 1000:.2f} ms per event)")
     return 0
