@@ -53,6 +53,11 @@ class JackpotRebuild:
         """Hits of a jackpot system that keeps no tables here: their awards stand as logged."""
         self.unrecorded: set[tuple[str, tuple[Any, ...], str]] = set()
         """``(table, key, column)`` the log holds no fact for (an older console's event)."""
+        self._link_hits: dict[tuple[str, int], int] = {}
+        """Each linked hit's ``(link, the server's hit id)``: the event that logged it."""
+        self._claimed: dict[int, dict[str, int]] = {}
+        """Links that hits logged on a game whose link was not yet recorded: spot -> link ->
+        the first such event (held to the link once it is recorded)."""
 
     def start(self, events: Iterable[Event]) -> None:
         """Install the games whose set-up an upgrade wrote to the log after the fact
@@ -70,8 +75,10 @@ class JackpotRebuild:
             elif event.kind == BACKED_OUT:
                 self._back_out(event)
             elif event.kind == PIN_AND_LINK_RECORDED:
+                linked = None if p["linked"] is None else str(p["linked"])
                 games.record_pin_and_link(self.shadow, int(p["spot"]), bool(p["pin_required"]),
-                                          None if p["linked"] is None else str(p["linked"]))
+                                          linked)
+                self._held_to_link(int(p["spot"]), linked)
             elif event.kind == "game_started" and round_id is not None:
                 self._take_wagers(round_id, p)
             elif event.kind == "jackpot_hit" and round_id is not None:
@@ -127,7 +134,8 @@ class JackpotRebuild:
         line = game.paytable.line(line_no)
         if seat not in games.wagered_seats(self.shadow, round_id, spot):
             self.problems.append(f"{where}: a hit confirmed on a seat without a jackpot wager")
-        paid = _linked(p, round_id, spot, seat, line_no, line.label)
+        paid = self._link_of(_linked(p, round_id, spot, seat, line_no, line.label), spot,
+                             where, event.seq)
         if paid is None:
             result = meters.award(game, line, games.meter_states(self.shadow, spot))
         else:  # the link's server paid it off the shared meter as it stood there (logged)
@@ -171,6 +179,40 @@ class JackpotRebuild:
                 str(second), str(p.get("second_employee_name", "")),
                 str(p.get("second_employee_role", "")))),
             result if paid is None else hits.linked_award(line, paid), paid)
+
+
+    def _link_of(self, paid: LinkedHit | None, spot: int, where: str, seq: int
+                 ) -> LinkedHit | None:
+        """A hit the log says a link's server paid is taken as the link's only when the game
+        on its spot plays that link, and each of the server's hits is paid once. An outside
+        review wrote a link and any shared meter into a hit of a local game, and its award of
+        $100,000 passed: the award is then held to the table's own meters."""
+        if paid is None:
+            return None
+        first = self._link_hits.setdefault((paid.link, paid.hit_id), seq)
+        if first != seq:
+            self.problems.append(f"{where}: the link {paid.link}'s hit {paid.hit_id} is paid "
+                                 f"again (first at event {first})")
+        recorded = games.pin_and_link(self.shadow, spot)
+        if recorded is None:  # an older console's game: held to its link once recorded
+            self._claimed.setdefault(spot, {}).setdefault(paid.link, seq)
+            return paid
+        if recorded[1] != paid.link:
+            plays = ("plays no link" if recorded[1] is None
+                     else f"plays the link {recorded[1]}")
+            self.problems.append(f"{where}: said paid by the link {paid.link}, but the game "
+                                 f"{plays}")
+            return None
+        return paid
+
+    def _held_to_link(self, spot: int, linked: str | None) -> None:
+        """The link recorded for an older console's game: the hits logged before it as paid
+        by another link (or by a link at all) are reported."""
+        for link, seq in sorted(self._claimed.pop(spot, {}).items()):
+            if link != linked:
+                plays = "plays no link" if linked is None else f"plays the link {linked}"
+                self.problems.append(f"event {seq}: a hit on jackpot game {spot} said paid by "
+                                     f"the link {link}, but the game {plays}")
 
 
 def _linked(p: dict[str, Any], round_id: int, spot: int, seat: int, line_no: int,

@@ -301,3 +301,60 @@ def test_a_hit_said_confirmed_by_a_dealer_as_a_supervisor_is_reported(
     assert status == 1, out
     assert (f"confirmed by {dealer!r} as a supervisor, but the staff list had them as a "
             "dealer then") in out
+
+
+def test_a_local_hit_rewritten_as_paid_by_a_link_is_reported(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An outside review: a meter hit of this local game rewritten as the link L1's, on a
+    shared meter of $400,000 and an award of $100,000 (chain recomputed, tables made to
+    agree), passed the audit; the award was recomputed on the meter the forged event named.
+    A link is taken only from the game's own set-up."""
+    conn = sqlite3.connect(db)
+    seq, = conn.execute("SELECT MIN(seq) FROM events WHERE kind = 'jackpot_hit' AND"
+                        " json_extract(payload, '$.from_meter_cents') > 0").fetchone()
+    conn.close()
+    forged = 10_000_000
+
+    def paid_by_a_link(p: dict[str, Any]) -> None:
+        p.update(link="L1", link_hit_id=1, award_cents=forged, from_meter_cents=forged,
+                 from_tray_cents=0, meter_before_micro=4 * forged * 1_000_000,
+                 meter_after_micro=3 * forged * 1_000_000, employee_id="SIM-X1",
+                 employee_name="Sim Executive", employee_role="executive",
+                 who="Sim Executive (SIM-X1, executive)")  # the card such an award needs
+
+    rewrite_event(db, seq, paid_by_a_link)
+    resync_tables(db)
+    status, out = verify(db, capsys)
+    assert status == 1, out
+    assert f"(event {seq}): said paid by the link L1, but the game plays no link" in out
+    assert f"(event {seq}): the log pays {forged} cents" in out
+
+
+def test_a_hit_said_linked_on_an_older_consoles_game_is_held_to_the_link_recorded_later(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game an older console installed did not keep its link: a hit said paid by a link is
+    taken as the link's until the upgrade's event records the game's link, then reported when
+    the game plays none."""
+    conn = sqlite3.connect(db)
+    installed, = conn.execute("SELECT seq FROM events WHERE kind = 'jackpot_game_installed'"
+                              ).fetchone()
+    hit, = conn.execute("SELECT MIN(seq) FROM events WHERE kind = 'jackpot_hit' AND"
+                        " json_extract(payload, '$.from_meter_cents') > 0").fetchone()
+    conn.close()
+
+    def as_an_older_console(p: dict[str, Any]) -> None:
+        del p["pin_required"], p["linked"]
+
+    def paid_by_a_link(p: dict[str, Any]) -> None:  # the award as a shared meter would pay
+        p.update(link="L1", link_hit_id=1, meter_before_micro=p["award_cents"] * 4_000_000,
+                 meter_after_micro=p["award_cents"] * 3_000_000)
+
+    rewrite_event(db, installed, as_an_older_console)
+    rewrite_event(db, hit, paid_by_a_link)
+    append_event(db, "jackpot_game_pin_and_link_recorded",
+                 {"spot": 1, "pin_required": False, "linked": None}, None)
+    resync_tables(db)
+    status, out = verify(db, capsys)
+    assert status == 1, out
+    assert (f"event {hit}: a hit on jackpot game 1 said paid by the link L1, but the game "
+            "plays no link") in out

@@ -19,6 +19,7 @@ from dealer_console.jackpot_values.link_records import HitAnswer, HitAsk
 from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JackpotRefused
+from dealer_console.storage.connection import connect
 from dealer_link import server
 from dealer_link.asker import HitAsker
 from dealer_link.audit import verify
@@ -227,3 +228,40 @@ def test_reconcile_names_a_confirmer_rewritten_on_the_server(tmp_path: Path,
                 "at the table, by X9 on the server"]
     finally:
         t.close()
+
+
+def test_a_server_hit_logged_twice_at_the_table_is_reported(tmp_path: Path,
+                                                            link_dsn: str) -> None:
+    """The audit holds each of the server's hits to one award at the table: a second linked
+    hit rewritten to carry the first's hit id (chain recomputed, tables made to agree) is
+    reported, not taken as a second payment of the same hit."""
+    from tests.cli.audit_helpers import resync_tables, rewrite_event
+
+    init_link(link_dsn).close()
+    path = tmp_path / "t1.db"
+    t = open_linked(path, "t1", link_dsn)
+    try:
+        ids = []
+        for _ in range(2):
+            play_to_hit(t, FULL_HOUSE)
+            swipe(t.system, t.table, CARDS["supervisor"])
+            hit = answered(t.system, t.table, t.answer())
+            assert hit is not None and hit.link_hit_id is not None
+            ids.append(hit.link_hit_id)
+            settle_all(t.table)
+            t.table.handle(c.EndGame())
+        assert len(set(ids)) == 2 and audit(t.db).ok
+        second, = [seq for seq, in t.db.execute(
+            "SELECT seq FROM events WHERE kind = 'jackpot_hit' AND "
+            "json_extract(payload, '$.link_hit_id') = ?", [ids[1]])]
+    finally:
+        t.close()
+    rewrite_event(path, second, lambda p: p.update(link_hit_id=ids[0]))
+    resync_tables(path)
+    db = connect(path)
+    try:
+        report = audit(db)
+    finally:
+        db.close()
+    assert not report.ok
+    assert any(f"the link {LINK}'s hit {ids[0]} is paid again" in p for p in report.problems)
