@@ -1,5 +1,6 @@
 """The table database: SQLite's full integrity check, the schema's migrations all applied,
-the event log's hash chain from the last checkpoint on, and the last round resumable.
+the event log's hash chain from the last checkpoint on, the tables the console pays and
+authorises from held to their history, and the last round resumable.
 
 The file is opened read-only: a self-test changes nothing it checks. A database that does not
 exist yet is a new table's (the console makes it at its first start)."""
@@ -12,7 +13,9 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from dealer_console.employees.audit import verify_staff
 from dealer_console.errors import ConsoleError
+from dealer_console.jackpot.audit import verify_meters
 from dealer_console.profiles.model import Profile
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import load_open_round, load_round
@@ -49,6 +52,7 @@ def check_database(report: Report, db_path: Path, profile: Profile | None,
     try:
         report.add("database", True, f"{db_path}: integrity_check ok, migrations current")
         _check_chain(report, db, db_path, key)
+        _check_records(report, db)
         if profile is not None:
             _check_resumable(report, db, profile)
     finally:
@@ -84,8 +88,10 @@ def open_untouched(file: Path) -> Database:
 
 
 def _check_chain(report: Report, db: Database, db_path: Path, key: bytes | None) -> None:
-    """Verify the chain from the newest checkpoint the journal holds that matches the log
-    (earlier events were verified when that checkpoint was written), or from the start."""
+    """Verify the chain from the newest checkpoint the journal holds that matches the log, or
+    from the start. The events before it are held by the journal's checkpoints (a rewrite
+    with its chain recomputed no longer has the hash one recorded); an edit that left the
+    chain broken there is ``audit verify``'s to find."""
     journal = anchor.journal_for(db_path)
     try:
         checkpoints = anchor.read_journal(journal) if journal.is_file() else []
@@ -110,6 +116,21 @@ def _check_chain(report: Report, db: Database, db_path: Path, key: bytes | None)
                                [start_seq]).fetchone()[0])
         where = f"checkpoint at event {start_seq}" if start_seq else "the first event"
         report.add("hash chain", True, f"{count} events verified from {where}")
+
+
+def _check_records(report: Report, db: Database) -> None:
+    """Each jackpot meter held to its ledger (and the ledger to the wagers taken and the hits
+    paid), the staff list to its events. An outside review raised a meter by $50,000 with one
+    UPDATE: the self-test passed, and the console would have paid percentages of it until an
+    audit. The whole rebuild from the log is ``audit verify``'s (too long for every start)."""
+    problems = verify_meters(db) + verify_staff(db)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        report.add("records", False, f"{problems[0]}{more}: the database was changed outside "
+                                     "the console; run `dealer-console audit verify`")
+    else:
+        report.add("records", True, "jackpot meters follow their ledger, the staff list its "
+                                    "events")
 
 
 def chain_breaks(db: Database, after_seq: int, after_hash: str) -> list[str]:

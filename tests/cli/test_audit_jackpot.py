@@ -358,3 +358,34 @@ def test_a_hit_said_linked_on_an_older_consoles_game_is_held_to_the_link_recorde
     assert status == 1, out
     assert (f"event {hit}: a hit on jackpot game 1 said paid by the link L1, but the game "
             "plays no link") in out
+
+
+# -- the power-on self-test holds the tables the console pays from (an outside review) --------
+
+
+def _self_test_records(path: Path) -> tuple[bool, str]:
+    from dealer_console.profiles.loader import get_profile
+    from dealer_console.selftest.database import check_database
+    from dealer_console.selftest.report import Report
+
+    report = Report()
+    check_database(report, path, get_profile("washington-face-up"))
+    (line,) = [x for x in report.checks if x.item == "records"]
+    return line.ok, line.detail
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    # $50,000 on the meter the console pays percentages of
+    ("UPDATE jackpot_levels SET meter_micro = meter_micro + 5000000 * 1000000",
+     "but the ledger adds up to"),
+    # a dealer made a supervisor, who may then confirm hits
+    ("UPDATE employees SET role = 'supervisor' WHERE role = 'dealer'",
+     "in role ('supervisor' on file, 'dealer' in the event log)"),
+])
+def test_the_self_test_refuses_tables_changed_outside_the_console(
+        db: Path, sql: str, expected: str) -> None:
+    assert _self_test_records(db) == (True, "jackpot meters follow their ledger, the staff "
+                                            "list its events")
+    tamper(db, sql)
+    ok, detail = _self_test_records(db)
+    assert not ok and expected in detail and "audit verify" in detail, detail
