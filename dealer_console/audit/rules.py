@@ -50,6 +50,8 @@ class RoundRulesCheck:
         self.notes: list[str] = []
         """What the audit found that is no tampering (a round settled by an earlier
         console's reading), for the report's notes."""
+        self._tips_recorded: int | None = None
+        """The first round whose plan recorded its tip reading: every later plan must."""
         self._services = default_services(rules)
         self._jackpot_services = replace(self._services,
                                          planner=wager_only_planner(self._services.planner))
@@ -104,7 +106,15 @@ class RoundRulesCheck:
             return [f"the settlement cannot be recomputed from the cards ({exc})"]
         logged = [line_from(x) for x in p["lines"]]
         computed = [line_from(x) for x in again["lines"]]
+        if self.rules.profile.tip_bets and "tips" in p and self._tips_recorded is None:
+            self._tips_recorded = state.round_id
         if self.rules.profile.tip_bets and "tips" not in p:  # settled before stop 39
+            if self._tips_recorded is not None:
+                # an outside review dropped the key from a round this console played, and its
+                # winning tips' returns moved to the toke box passed as the earlier reading
+                return [f"the plan does not say how its tip bets were settled, but round "
+                        f"{self._tips_recorded}'s did: a console that records it never leaves "
+                        "it out (every release since stop 39 records it)"]
             earlier = [_tip_whole_to_dealer(x) for x in computed]
             if earlier == logged:
                 self.notes += [

@@ -77,3 +77,40 @@ def test_a_plan_of_an_earlier_console_is_judged_by_its_reading_and_noted(
     out = capsys.readouterr().out
     assert status == 0, out
     assert "before stop 39" not in out
+
+
+def test_one_round_rewritten_to_the_earlier_reading_is_a_problem(
+        oxford: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An outside review dropped the key from one round this console played, and moved its
+    winning tips' returns to the toke box (chain recomputed, tables made to agree): it passed
+    as the earlier console's reading. That reading holds only for the rounds before the first
+    plan that records it."""
+    conn = sqlite3.connect(oxford)
+    rows = conn.execute("SELECT seq, round_id, payload FROM events WHERE kind IN "
+                        "('settlement_planned', 'seat_settled') ORDER BY seq").fetchall()
+    conn.close()
+    first_plan = min(rid for _s, rid, p in rows if "seats" in json.loads(p))
+    target = max(rid for _s, rid, p in rows if any(
+        x["kind"] == "tips" and x["outcome"] == "win" and x["returned"]
+        for x in json.loads(p)["lines"]))
+    assert target > first_plan, "the fixture needs a winning tip after the first plan"
+    forged = tmp_path / "forged.db"
+    forged.write_bytes(oxford.read_bytes())
+    conn = sqlite3.connect(forged)
+    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
+    mine = [(s, p) for s, rid, p in rows if rid == target]
+    for seq, text in mine:
+        payload = json.loads(text)
+        payload.pop("tips", None)
+        payload["lines"] = _as_before_39(payload["lines"])
+        conn.execute("UPDATE events SET payload = ? WHERE seq = ?",
+                     [canonical_json(payload), seq])
+    rechain(conn, mine[0][0])
+    conn.commit()
+    conn.close()
+    resync_tables(forged)
+    status = main(["audit", "verify", "--db", str(forged)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert (f"round {target} event {mine[0][0]} (settlement_planned): the plan does not say "
+            f"how its tip bets were settled, but round {first_plan}'s did") in out
