@@ -38,8 +38,9 @@ JACKPOT_TABLES = ("jackpot_games", "jackpot_levels", "jackpot_wagers", "jackpot_
 """The jackpot's tables, every fact of which is in the log too."""
 
 _NOT_COMPARED = {"jackpot_wagers": ("recorded_at",), "jackpot_ledger": ("entry", "recorded_at")}
-"""Times the jackpot stamps a moment before its round's event (no fact; both are shown by
-nothing an auditor relies on), and the ledger's entry number (compared per meter instead)."""
+"""Times the jackpot stamps a moment before its round's event (a replay stamps its own: they
+are held to their events' times by ``jackpot.audit.verify_times``), and the ledger's entry
+number (compared per meter instead)."""
 
 _SHOWN = 5
 """Differences printed per table (a count says how many more)."""

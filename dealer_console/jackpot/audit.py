@@ -8,6 +8,8 @@ configured rates, and each award must match its confirmed hit.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from sqlite_utils import Database
 
 from dealer_console.jackpot_values.meters import MICRO
@@ -78,3 +80,61 @@ def verify_meters(db: Database) -> list[str]:
             if dm != seed * MICRO - dr:
                 problems.append(f"{where}: reset {entry} is not the seed plus the reserve")
     return problems
+
+
+
+SAME_STEP = timedelta(minutes=1)
+"""How far a jackpot row's time may be from the event it was written with. The two are stamped
+in one transaction, milliseconds apart; a minute leaves room for a slow disk, never for a row
+moved to another shift."""
+
+_STARTED = ("SELECT round_id, MIN(recorded_at) FROM events WHERE kind = 'game_started' "
+            "GROUP BY round_id")
+_WRITTEN_WITH = (
+    # (rows: their key, the event's key, their time; the events' key and time)
+    # a jackpot wager and its contributions: the round's START GAME
+    ("SELECT 'jackpot_wagers', round_id || '/' || spot || '/' || seat, round_id, recorded_at "
+     "FROM jackpot_wagers", _STARTED),
+    ("SELECT 'jackpot_ledger', entry, round_id, recorded_at FROM jackpot_ledger "
+     "WHERE kind = 'contribution'", _STARTED),
+    # an award and the meter's reset after it: the hit's event
+    ("SELECT 'jackpot_ledger', entry, hit_id, recorded_at FROM jackpot_ledger "
+     "WHERE kind IN ('award', 'reset')",
+     "SELECT CAST(json_extract(payload, '$.hit_id') AS INTEGER), recorded_at FROM events "
+     "WHERE kind = 'jackpot_hit'"),
+    # a back-out's reversals: its adjustment (held to its own event by the rebuild)
+    ("SELECT 'jackpot_ledger', entry, adjustment_id, recorded_at FROM jackpot_ledger "
+     "WHERE kind = 'adjustment'", "SELECT adjustment_id, recorded_at FROM jackpot_adjustments"),
+)
+_SHOWN = 5
+
+
+def verify_times(db: Database) -> list[str]:
+    """Each jackpot wager's and meter line's time held to the event it was written with. The
+    rebuild cannot compare them (a replay stamps its own time), and the meter history and its
+    chart place each line by it: an outside review moved an award's ledger line to another
+    year, and the audit passed."""
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+                  "'jackpot_ledger'").fetchone() is None:
+        return []
+    problems: list[str] = []
+    for rows_sql, times_sql in _WRITTEN_WITH:
+        times = {k: str(at) for k, at in db.execute(times_sql) if k is not None}
+        for table, key, ref, at in db.execute(rows_sql):
+            event_at = times.get(ref)
+            if event_at is None:
+                problems.append(f"{table} ({key}): recorded at {at}, but the event it was "
+                                "written with is missing")
+            elif abs(_when(str(at)) - _when(event_at)) > SAME_STEP:
+                problems.append(f"{table} ({key}): recorded at {at}, but the event it was "
+                                f"written with at {event_at}")
+    more = [f"and {len(problems) - _SHOWN} more jackpot rows at other times than their "
+            "events"] if len(problems) > _SHOWN else []
+    return problems[:_SHOWN] + more
+
+
+def _when(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return datetime.min.replace(tzinfo=UTC)  # not a time: as far from any as can be

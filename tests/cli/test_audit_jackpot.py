@@ -389,3 +389,22 @@ def test_the_self_test_refuses_tables_changed_outside_the_console(
     tamper(db, sql)
     ok, detail = _self_test_records(db)
     assert not ok and expected in detail and "audit verify" in detail, detail
+
+
+@pytest.mark.parametrize(("table", "which"), [
+    ("jackpot_ledger", "entry = (SELECT MIN(entry) FROM jackpot_ledger WHERE kind = 'award')"),
+    ("jackpot_ledger", "entry = (SELECT MAX(entry) FROM jackpot_ledger "
+                       "WHERE kind = 'contribution')"),
+    ("jackpot_wagers", "rowid = (SELECT MIN(rowid) FROM jackpot_wagers)"),
+])
+def test_a_jackpot_row_moved_to_another_night_is_reported(
+        db: Path, capsys: pytest.CaptureFixture[str], table: str, which: str) -> None:
+    """An outside review moved an award's ledger line to 2020 (the trigger dropped): the
+    meter history put it on that night, and the audit passed, since a replay stamps its own
+    times. Each row is now held to the time of the event it was written with."""
+    tamper(db, f"DROP TRIGGER IF EXISTS {table}_no_update",
+           f"UPDATE {table} SET recorded_at = '2020-01-01T03:00:00.000000+00:00' WHERE {which}")
+    status, out = verify(db, capsys)
+    assert status == 1, out
+    assert f"PROBLEM: {table} (" in out and ("): recorded at 2020-01-01T03:00:00.000000+00:00, "
+                                             "but the event it was written with at ") in out
