@@ -12,6 +12,7 @@ table, the row's key and both values.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,10 +22,11 @@ from sqlite_utils import Database
 
 from dealer_console.audit.rules import RoundRulesCheck
 from dealer_console.jackpot.rebuild import JackpotRebuild
-from dealer_console.round.machine import evolve, new_state
+from dealer_console.round.machine import evolve, new_state, opening
 from dealer_console.round.projection import note_device, project
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import Phase, RoundState
+from dealer_console.round.table import left_for_next
 from dealer_console.storage import eventlog, service_log
 
 RulesFor = Callable[[str], RoundRules]
@@ -83,6 +85,9 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
                     profile = str(p["profile"])
                     if profile not in checks:
                         checks[profile] = RoundRulesCheck(rules_for(profile))
+                    if rid - 1 in states:
+                        out.problems += _opened_as_left(states[rid - 1], checks[profile].rules,
+                                                        p, event.seq)
                     state = new_state(p, event.seq, checks[profile].rules.face_up)
                     states[rid] = state
                     newest = rid
@@ -107,6 +112,23 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
                          "keeps no tables in this database: their awards stand as logged")
     out.unrecorded |= jackpot.unrecorded
     return out
+
+
+def _opened_as_left(before: RoundState, rules: RoundRules, p: dict[str, Any], seq: int
+                    ) -> list[str]:
+    """A round opens as the round before it left the table: who banks, who is offered the
+    bank, the rotation and the last wagers (``rotation.opening``). An outside review noted
+    the opening was never held to it: a rewritten opening (a player made the banker, the
+    chain recomputed) was replayed as logged. A value an earlier console did not record is
+    not compared."""
+    rid = int(p["round_id"])
+    where = f"round {rid} event {seq} (round_opened)"
+    if before.phase not in (Phase.COMPLETE, Phase.VOIDED):
+        return [f"{where}: opened while round {before.round_id} was still in play"]
+    _kind, want = opening(rules, rid, left_for_next(before))
+    return [f"{where}: {key} is {json.dumps(p[key])} in the log, but round "
+            f"{before.round_id} left {json.dumps(want[key])}"
+            for key in sorted(set(want) & set(p)) if want[key] != p[key]]
 
 
 def _out_of_turn(state: RoundState, rid: int, newest: int | None, seq: int, kind: str

@@ -221,10 +221,7 @@ class Table:
     # -- rounds ------------------------------------------------------------------------
 
     def _opening_after(self, finished: RoundState) -> tuple[RoundState, eventlog.Event]:
-        previous = finished.opening.get("next") if finished.phase.value == "complete" else None
-        if previous is None and finished.phase.value == "voided":
-            previous = {k: finished.opening[k] for k in _OPENING_KEYS if k in finished.opening}
-        return self._append_opening(finished.round_id + 1, previous)
+        return self._append_opening(finished.round_id + 1, left_for_next(finished))
 
     def _open_next(self) -> None:
         row = self.db.execute(
@@ -247,6 +244,16 @@ class Table:
         state = new_state(event.payload, event.seq, self.rules.face_up)
         project(self.db, state, kind, event.payload, event.seq)
         return state, event
+
+
+def left_for_next(finished: RoundState) -> dict[str, Any] | None:
+    """What ``finished`` leaves the next round to open with (``rotation.opening``): its
+    ``next`` block when it was played out, its own opening when it was voided (the same
+    banker again); None opens the next round as a table's first."""
+    previous = finished.opening.get("next") if finished.phase.value == "complete" else None
+    if previous is None and finished.phase.value == "voided":
+        previous = {k: finished.opening[k] for k in _OPENING_KEYS if k in finished.opening}
+    return previous
 
 
 def fact_text(key: Hashable) -> str:
@@ -307,5 +314,5 @@ def load_open_round(db: Database, rules: RoundRules) -> RoundState | None:
     return None if state is None or state.finished else state
 
 
-__all__ = ["EventTuple", "RecordsDisagree", "Refused", "Table", "fact_text", "load_open_round",
-           "load_round"]
+__all__ = ["EventTuple", "RecordsDisagree", "Refused", "Table", "fact_text", "left_for_next",
+           "load_open_round", "load_round"]
