@@ -15,7 +15,9 @@ from sqlite_utils import Database
 
 from dealer_console.employees.audit import verify_staff
 from dealer_console.errors import ConsoleError
+from dealer_console.jackpot import games
 from dealer_console.jackpot.audit import verify_meters
+from dealer_console.jackpot.setup import differences_from
 from dealer_console.profiles.model import Profile
 from dealer_console.round.rules import round_rules
 from dealer_console.round.table import load_open_round, load_round
@@ -52,7 +54,7 @@ def check_database(report: Report, db_path: Path, profile: Profile | None,
     try:
         report.add("database", True, f"{db_path}: integrity_check ok, migrations current")
         _check_chain(report, db, db_path, key)
-        _check_records(report, db)
+        _check_records(report, db, profile)
         if profile is not None:
             _check_resumable(report, db, profile)
     finally:
@@ -118,19 +120,25 @@ def _check_chain(report: Report, db: Database, db_path: Path, key: bytes | None)
         report.add("hash chain", True, f"{count} events verified from {where}")
 
 
-def _check_records(report: Report, db: Database) -> None:
+def _check_records(report: Report, db: Database, profile: Profile | None) -> None:
     """Each jackpot meter held to its ledger (and the ledger to the wagers taken and the hits
-    paid), the staff list to its events. An outside review raised a meter by $50,000 with one
-    UPDATE: the self-test passed, and the console would have paid percentages of it until an
-    audit. The whole rebuild from the log is ``audit verify``'s (too long for every start)."""
+    paid), the installed jackpot games to the profile (as the console holds them when it
+    starts), the staff list to its events. An outside review raised a meter by $50,000 with
+    one UPDATE: the self-test passed, and the console would have paid percentages of it until
+    an audit. The whole rebuild from the log is ``audit verify``'s (too long for every
+    start)."""
     problems = verify_meters(db) + verify_staff(db)
+    if profile is not None and games.spots(db):
+        wanted = profile.jackpots.games if profile.jackpots is not None else ()
+        problems += [f"jackpot game {d}" for d in differences_from(db, wanted)]
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        report.add("records", False, f"{problems[0]}{more}: the database was changed outside "
-                                     "the console; run `dealer-console audit verify`")
+        report.add("records", False, f"{problems[0]}{more}: the table database (or its "
+                                     "profile) was changed outside the console; run "
+                                     "`dealer-console audit verify`")
     else:
-        report.add("records", True, "jackpot meters follow their ledger, the staff list its "
-                                    "events")
+        report.add("records", True, "jackpot meters follow their ledger, the games their "
+                                    "profile, the staff list its events")
 
 
 def chain_breaks(db: Database, after_seq: int, after_hash: str) -> list[str]:

@@ -381,11 +381,14 @@ def _self_test_records(path: Path) -> tuple[bool, str]:
     # a dealer made a supervisor, who may then confirm hits
     ("UPDATE employees SET role = 'supervisor' WHERE role = 'dealer'",
      "in role ('supervisor' on file, 'dealer' in the event log)"),
+    # a supervisor's card made enough for any award (the console refuses it when it starts)
+    ("UPDATE jackpot_games SET executive_threshold_cents = 99999999",
+     "jackpot game spot 1 executive_above (cents): installed 99999999, profile 100000"),
 ])
 def test_the_self_test_refuses_tables_changed_outside_the_console(
         db: Path, sql: str, expected: str) -> None:
-    assert _self_test_records(db) == (True, "jackpot meters follow their ledger, the staff "
-                                            "list its events")
+    assert _self_test_records(db) == (True, "jackpot meters follow their ledger, the games "
+                                            "their profile, the staff list its events")
     tamper(db, sql)
     ok, detail = _self_test_records(db)
     assert not ok and expected in detail and "audit verify" in detail, detail
