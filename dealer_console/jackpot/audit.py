@@ -82,7 +82,6 @@ def verify_meters(db: Database) -> list[str]:
     return problems
 
 
-
 SAME_STEP = timedelta(minutes=1)
 """How far a jackpot row's time may be from the event it was written with. The two are stamped
 in one transaction, milliseconds apart; a minute leaves room for a slow disk, never for a row

@@ -180,7 +180,6 @@ class JackpotRebuild:
                 str(p.get("second_employee_role", "")))),
             result if paid is None else hits.linked_award(line, paid), paid)
 
-
     def _link_of(self, paid: LinkedHit | None, spot: int, where: str, seq: int
                  ) -> LinkedHit | None:
         """A hit the log says a link's server paid is taken as the link's only when the game
