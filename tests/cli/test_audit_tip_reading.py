@@ -31,6 +31,25 @@ def _as_before_39(lines: list[dict[str, object]]) -> list[dict[str, object]]:
     return out
 
 
+def _settled_before_39(source: Path, copy: Path, plans: list[tuple[int, str]]) -> Path:
+    """A copy of ``source`` with ``plans`` (``(seq, payload)``) as a console before stop 39
+    wrote them, the chain recomputed from the first and the tables made to agree."""
+    copy.write_bytes(source.read_bytes())
+    conn = sqlite3.connect(copy)
+    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
+    for seq, text in plans:
+        payload = json.loads(text)
+        payload.pop("tips", None)
+        payload["lines"] = _as_before_39(payload["lines"])
+        conn.execute("UPDATE events SET payload = ? WHERE seq = ?",
+                     [canonical_json(payload), seq])
+    rechain(conn, plans[0][0])
+    conn.commit()
+    conn.close()
+    resync_tables(copy)
+    return copy
+
+
 @pytest.fixture(scope="module")
 def oxford(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("oxford") / "table.db"
@@ -54,20 +73,7 @@ def test_a_plan_of_an_earlier_console_is_judged_by_its_reading_and_noted(
     assert all(json.loads(p).get("tips") == "returned" for _s, p in plans
                if "seats" in json.loads(p))  # this console writes its reading
     # the same log as a console before stop 39 wrote it
-    old = tmp_path / "old.db"
-    old.write_bytes(oxford.read_bytes())
-    conn = sqlite3.connect(old)
-    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
-    for seq, text in plans:
-        payload = json.loads(text)
-        payload.pop("tips", None)
-        payload["lines"] = _as_before_39(payload["lines"])
-        conn.execute("UPDATE events SET payload = ? WHERE seq = ?",
-                     [canonical_json(payload), seq])
-    rechain(conn, plans[0][0])
-    conn.commit()
-    conn.close()
-    resync_tables(old)
+    old = _settled_before_39(oxford, tmp_path / "old.db", plans)
     status = main(["audit", "verify", "--db", str(old)])
     out = capsys.readouterr().out
     assert status == 0, out
@@ -94,21 +100,8 @@ def test_one_round_rewritten_to_the_earlier_reading_is_a_problem(
         x["kind"] == "tips" and x["outcome"] == "win" and x["returned"]
         for x in json.loads(p)["lines"]))
     assert target > first_plan, "the fixture needs a winning tip after the first plan"
-    forged = tmp_path / "forged.db"
-    forged.write_bytes(oxford.read_bytes())
-    conn = sqlite3.connect(forged)
-    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
     mine = [(s, p) for s, rid, p in rows if rid == target]
-    for seq, text in mine:
-        payload = json.loads(text)
-        payload.pop("tips", None)
-        payload["lines"] = _as_before_39(payload["lines"])
-        conn.execute("UPDATE events SET payload = ? WHERE seq = ?",
-                     [canonical_json(payload), seq])
-    rechain(conn, mine[0][0])
-    conn.commit()
-    conn.close()
-    resync_tables(forged)
+    forged = _settled_before_39(oxford, tmp_path / "forged.db", mine)
     status = main(["audit", "verify", "--db", str(forged)])
     out = capsys.readouterr().out
     assert status == 1, out
