@@ -125,7 +125,7 @@ def set_enabled_by(db: Database, by: Employee, employee_id: str, enabled: bool, 
     target = get(db, employee_id)
     _state_changes(db, target, enabled=enabled)
     if enabled:
-        _not_own(db, by, target, "enable their own card", _enable_action(target, enabled))
+        not_own(db, by, target, "enable their own card", _enable_action(target, enabled))
     verb = "enable" if enabled else "disable"
     with db.atomic():
         own_list()
@@ -155,7 +155,7 @@ def change_role_by(db: Database, by: Employee, employee_id: str, role: Role, *,
     reason = check_reason(reason)
     target = get(db, employee_id)
     _state_changes(db, target, role=role)
-    _not_own(db, by, target, "change their own role", _role_action(target, role))
+    not_own(db, by, target, "change their own role", _role_action(target, role))
     with db.atomic():
         own_list()
         still_executive(db, by)
@@ -181,7 +181,7 @@ def recard(db: Database, authoriser_track: str, employee_id: str, track: str, *,
 def may_recard(db: Database, by: Employee, employee_id: str) -> None:
     """Refuse (logged) before the new card is swiped when ``by`` would recard themselves."""
     target = get(db, employee_id)
-    _not_own(db, by, target, "give themselves a new card", _recard_action(target))
+    not_own(db, by, target, "give themselves a new card", _recard_action(target))
 
 
 def recard_by(db: Database, by: Employee, employee_id: str, track: str, *,
@@ -191,7 +191,7 @@ def recard_by(db: Database, by: Employee, employee_id: str, track: str, *,
     check_track(track)
     target = get(db, employee_id)
     _card_free(db, track, but=target.employee_id)
-    _not_own(db, by, target, "give themselves a new card", _recard_action(target))
+    not_own(db, by, target, "give themselves a new card", _recard_action(target))
     with db.atomic():
         own_list()
         still_executive(db, by)
@@ -267,7 +267,7 @@ def _check_new(db: Database, employee_id: str, name: str, track: str) -> tuple[s
     return employee_id, name
 
 
-def _not_own(db: Database, by: Employee, target: Employee, what: str, action: str) -> None:
+def not_own(db: Database, by: Employee, target: Employee, what: str, action: str) -> None:
     """An executive's card never authorises a change that raises or renews their own record:
     another executive's is needed (logged as a refused swipe)."""
     if by.employee_id.casefold() == target.employee_id.casefold():

@@ -6,8 +6,9 @@ A PIN is 4 to 8 digits, stored only as a salted hash made the way a card's is
 row (``pin_hash``, None: no PIN on file). It is set or changed only through a staff event
 (``employee_pin_set``), authorised by an executive's card like every other staff change
 (:mod:`dealer_console.employees.changes`), so the audit's rebuild sees it. An executive may set
-their own PIN: it adds a check to their own card and raises nothing. Neither the PIN nor its
-length is ever logged, shown or put in a message.
+their own first PIN (it adds a check to their own card), never change one on file: a stolen
+card would swap the PIN it does not know, or one it locked by guessing, for its thief's (an
+outside review). Neither the PIN nor its length is ever logged, shown or put in a message.
 """
 
 from __future__ import annotations
@@ -20,7 +21,13 @@ from sqlite_utils import Database
 from dealer_console.employees import events
 from dealer_console.employees.authorize import RefusalReason, authorise
 from dealer_console.employees.cardhash import DEFAULT_KDF, KdfParams, card_matches, hash_card
-from dealer_console.employees.changes import Change, keeps_casino_list, own_list, still_executive
+from dealer_console.employees.changes import (
+    Change,
+    keeps_casino_list,
+    not_own,
+    own_list,
+    still_executive,
+)
 from dealer_console.employees.registry import Employee, RegistryError, Role, get
 
 PIN_MIN = 4
@@ -79,6 +86,8 @@ def set_pin_by(db: Database, by: Employee, employee_id: str, pin: str, *,
     again inside the change's transaction."""
     check_pin(pin)
     target = get(db, employee_id)
+    if has_pin(db, target.employee_id):  # their own first PIN only adds a check
+        not_own(db, by, target, "change their own PIN", pin_action(target))
     with db.atomic():
         own_list()  # the casino's list holds the PINs: set at the pit (docs/pit.md)
         still_executive(db, by)

@@ -129,3 +129,41 @@ def test_the_command_line_refuses_a_bad_pin_and_changes_nothing(
         assert typed not in err
     after = sqlite3.connect(db_path).execute("SELECT COUNT(*) FROM events").fetchone()[0]
     assert after == before
+
+
+def _guess_until_locked(db: Database, employee_id: str) -> None:
+    """A thief with the card guesses its PIN at the jackpot panel: three tries on one swipe,
+    two on the next; the fifth wrong PIN locks it (``pins.LOCK_AFTER``)."""
+    from dealer_console.jackpot import confirm_rules
+
+    holder = get(db, employee_id)
+    for tries in (3, 2):
+        wanted = confirm_rules.PinWanted((1, 1, 7, 1), holder, "confirm jackpot game 1 round "
+                                         "1 seat 7: Royal flush $9,000.00")
+        for _ in range(tries):
+            with pytest.raises(Refused):
+                confirm_rules.check_pin(db, wanted, "0000")
+    assert pins.locked(db, employee_id)
+
+
+def test_an_executive_s_own_card_never_changes_their_pin_on_file(db: Database) -> None:
+    """An outside review: a stolen executive card, its PIN locked by guessing, set a PIN of the
+    thief's own on its own swipe (the supervisor's Staff screen, or ``employees pin``); the
+    lock was gone and any award could be confirmed. Their own first PIN only adds a check; a
+    PIN on file is changed by another executive's card."""
+    from dealer_console.controller.staff import StaffDesk
+    from dealer_console.errors import Refusal
+
+    pins.set_pin(db, CARDS["executive"], "X1", PIN, kdf=FAST_KDF)  # their own first PIN
+    _guess_until_locked(db, "X1")
+    x1 = get(db, "X1")
+    with pytest.raises(Refusal, match="may not change their own PIN: another executive's card"):
+        StaffDesk(db, lambda: None).set_pin(x1, "X1", "11112222")
+    with pytest.raises(Refused, match="may not change their own PIN"):
+        pins.set_pin(db, CARDS["executive"], "X1", "11112222", kdf=FAST_KDF)
+    assert pins.locked(db, "X1") and pins.verify(db, x1, PIN) is pins.PinCheck.RIGHT
+    refused = [r[0] for r in db.execute("SELECT detail FROM employee_log WHERE action = "
+                                        "'swipe_refused' AND detail LIKE '%own record%'")]
+    assert len(refused) == 2  # each try logged
+    pins.set_pin(db, CARDS["executive_2"], "X1", "11112222", kdf=FAST_KDF)  # another's card
+    assert not pins.locked(db, "X1") and verify_staff(db) == []
