@@ -30,16 +30,20 @@ def verify_meters(db: Database) -> list[str]:
     ).fetchall()
     for spot, level, seed, c_ppm, r_ppm, meter, reserve in levels:
         where = f"jackpot game {spot} meter {level}"
-        rows = db.execute(
-            "SELECT entry, kind, meter_delta_micro, reserve_delta_micro, meter_after_micro, "
-            "reserve_after_micro FROM jackpot_ledger WHERE spot = ? AND level = ? ORDER BY entry",
-            [spot, level],
-        ).fetchall()
-        if not rows or rows[0][1] != "seed" or rows[0][2] != seed * MICRO:
+        first = db.execute(
+            "SELECT kind, meter_delta_micro FROM jackpot_ledger WHERE spot = ? AND level = ? "
+            "ORDER BY entry LIMIT 1", [spot, level]).fetchone()
+        if first is None or first[0] != "seed" or first[1] != seed * MICRO:
             problems.append(f"{where}: the ledger does not start with its seed of {seed} cents")
         m = r = 0
         sums = {"seed": 0, "contribution": 0, "award": 0, "reset": 0, "adjustment": 0}
-        for entry, kind, dm, dr, m_after, r_after in rows:
+        rows = db.execute(  # read as it goes: a table's years of contributions
+            "SELECT entry, kind, meter_delta_micro, reserve_delta_micro, meter_after_micro, "
+            "reserve_after_micro FROM jackpot_ledger WHERE spot = ? AND level = ? ORDER BY entry",
+            [spot, level])
+        for n, (entry, kind, dm, dr, m_after, r_after) in enumerate(rows):
+            if kind == "seed" and n:  # an outside review added money as a second seed
+                problems.append(f"{where}: ledger entry {entry} seeds the meter again")
             m += dm
             r += dr
             sums[kind] += dm
@@ -79,6 +83,30 @@ def verify_meters(db: Database) -> list[str]:
         ).fetchall():
             if dm != seed * MICRO - dr:
                 problems.append(f"{where}: reset {entry} is not the seed plus the reserve")
+        problems += _back_outs(db, spot, level, where)
+    return problems
+
+
+def _back_outs(db: Database, spot: int, level: str, where: str) -> list[str]:
+    """Each adjustment line is a back-out's: it names the adjustment made for its hit, and
+    takes back exactly what the hit moved on this meter (award and reset), so the hit's lines
+    add up to nothing. An outside review raised a meter with SQL and inserted one adjustment
+    line to match it (the ledger's triggers refuse only changes and deletions): the meter
+    added up to its ledger."""
+    problems = [
+        f"{where}: ledger entry {entry} (adjustment) is no back-out of its hit"
+        for (entry,) in db.execute(
+            "SELECT l.entry FROM jackpot_ledger l LEFT JOIN jackpot_adjustments a ON "
+            "a.adjustment_id = l.adjustment_id AND a.hit_id = l.hit_id WHERE l.spot = ? AND "
+            "l.level = ? AND l.kind = 'adjustment' AND a.adjustment_id IS NULL", [spot, level])]
+    problems += [
+        f"{where}: the back-out of hit {hit_id} does not take back what the hit moved"
+        for (hit_id,) in db.execute(
+            "SELECT hit_id FROM jackpot_ledger WHERE spot = ? AND level = ? AND hit_id IN ("
+            "SELECT hit_id FROM jackpot_ledger WHERE spot = ? AND level = ? AND kind = "
+            "'adjustment') GROUP BY hit_id HAVING SUM(meter_delta_micro) != 0 OR "
+            "SUM(reserve_delta_micro) != 0 OR SUM(kind = 'adjustment') != 1",
+            [spot, level, spot, level])]
     return problems
 
 
@@ -101,6 +129,13 @@ _WRITTEN_WITH = (
      "WHERE kind IN ('award', 'reset')",
      "SELECT CAST(json_extract(payload, '$.hit_id') AS INTEGER), recorded_at FROM events "
      "WHERE kind = 'jackpot_hit'"),
+    # a meter's seed: its game's installation (but an earlier console's, which the upgrade
+    # wrote to the log afterwards: its seed's time is that console's)
+    ("SELECT 'jackpot_ledger', entry, spot, recorded_at FROM jackpot_ledger WHERE kind = 'seed' "
+     "AND spot IN (SELECT json_extract(payload, '$.spot') FROM events WHERE kind = "
+     "'jackpot_game_installed' AND json_extract(payload, '$.backfilled') IS NULL)",
+     "SELECT CAST(json_extract(payload, '$.spot') AS INTEGER), recorded_at FROM events "
+     "WHERE kind = 'jackpot_game_installed'"),
     # a back-out's reversals: its adjustment (held to its own event by the rebuild)
     ("SELECT 'jackpot_ledger', entry, adjustment_id, recorded_at FROM jackpot_ledger "
      "WHERE kind = 'adjustment'", "SELECT adjustment_id, recorded_at FROM jackpot_adjustments"),

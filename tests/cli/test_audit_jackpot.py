@@ -374,24 +374,39 @@ def _self_test_records(path: Path) -> tuple[bool, str]:
     return line.ok, line.detail
 
 
+RAISED = "UPDATE jackpot_levels SET meter_micro = meter_micro + 5000000 * 1000000"
+"""$50,000 on the meter the console pays percentages of."""
+
+
+def _line_carrying_the_raise(kind: str) -> str:
+    """A ledger line added to match the raise: the ledger's triggers refuse changes and
+    deletions, not new lines (an outside review)."""
+    return ("INSERT INTO jackpot_ledger (recorded_at, spot, level, kind, meter_delta_micro, "
+            "reserve_delta_micro, meter_after_micro, reserve_after_micro) SELECT "
+            f"'2026-01-01T00:00:00+00:00', spot, level, '{kind}', 5000000 * 1000000, 0, "
+            "meter_micro, reserve_micro FROM jackpot_levels")
+
+
 @pytest.mark.parametrize(("sql", "expected"), [
-    # $50,000 on the meter the console pays percentages of
-    ("UPDATE jackpot_levels SET meter_micro = meter_micro + 5000000 * 1000000",
-     "but the ledger adds up to"),
+    ((RAISED,), "but the ledger adds up to"),
+    ((RAISED, _line_carrying_the_raise("adjustment")), "is no back-out of its hit"),
+    ((RAISED, _line_carrying_the_raise("seed")), "seeds the meter again"),
     # a dealer made a supervisor, who may then confirm hits
-    ("UPDATE employees SET role = 'supervisor' WHERE role = 'dealer'",
+    (("UPDATE employees SET role = 'supervisor' WHERE role = 'dealer'",),
      "in role ('supervisor' on file, 'dealer' in the event log)"),
     # a supervisor's card made enough for any award (the console refuses it when it starts)
-    ("UPDATE jackpot_games SET executive_threshold_cents = 99999999",
+    (("UPDATE jackpot_games SET executive_threshold_cents = 99999999",),
      "jackpot game spot 1 executive_above (cents): installed 99999999, profile 100000"),
 ])
 def test_the_self_test_refuses_tables_changed_outside_the_console(
-        db: Path, sql: str, expected: str) -> None:
+        db: Path, sql: tuple[str, ...], expected: str) -> None:
     assert _self_test_records(db) == (True, "jackpot meters follow their ledger, the games "
                                             "their profile, the staff list its events")
-    tamper(db, sql)
+    tamper(db, *sql)
     ok, detail = _self_test_records(db)
     assert not ok and expected in detail and "audit verify" in detail, detail
+    if len(sql) > 1:  # the ledger adds up: only the new line's own check tells
+        assert detail.startswith("jackpot game 1 meter main: ledger entry "), detail
 
 
 @pytest.mark.parametrize(("table", "which"), [
@@ -399,6 +414,7 @@ def test_the_self_test_refuses_tables_changed_outside_the_console(
     ("jackpot_ledger", "entry = (SELECT MAX(entry) FROM jackpot_ledger "
                        "WHERE kind = 'contribution')"),
     ("jackpot_wagers", "rowid = (SELECT MIN(rowid) FROM jackpot_wagers)"),
+    ("jackpot_ledger", "kind = 'seed'"),  # held to the game's installation
 ])
 def test_a_jackpot_row_moved_to_another_night_is_reported(
         db: Path, capsys: pytest.CaptureFixture[str], table: str, which: str) -> None:
