@@ -85,8 +85,12 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
                     profile = str(p["profile"])
                     if profile not in checks:
                         checks[profile] = RoundRulesCheck(rules_for(profile))
-                    if rid - 1 in states:
-                        out.problems += _opened_as_left(states[rid - 1], checks[profile].rules,
+                    if newest is not None and rid != newest + 1:
+                        out.problems.append(f"round {rid} event {event.seq} (round_opened): "
+                                            f"opened after round {newest}: the rounds between "
+                                            "are missing")
+                    elif newest is not None:
+                        out.problems += _opened_as_left(states[newest], checks[profile].rules,
                                                         p, event.seq)
                     state = new_state(p, event.seq, checks[profile].rules.face_up)
                     states[rid] = state
@@ -117,18 +121,23 @@ def rebuild(db: Database, rules_for: RulesFor) -> Rebuild:
 def _opened_as_left(before: RoundState, rules: RoundRules, p: dict[str, Any], seq: int
                     ) -> list[str]:
     """A round opens as the round before it left the table: who banks, who is offered the
-    bank, the rotation and the last wagers (``rotation.opening``). An outside review noted
-    the opening was never held to it: a rewritten opening (a player made the banker, the
-    chain recomputed) was replayed as logged. A value an earlier console did not record is
-    not compared."""
+    bank, the rotation and the last wagers (``rotation.opening``), every value of it: a
+    console copies the whole block the round before left, whichever console wrote it. An
+    outside review noted the opening was never held to it: a rewritten opening (a player made
+    the banker, the chain recomputed) was replayed as logged; a second review dropped a value
+    the check then passed over."""
     rid = int(p["round_id"])
     where = f"round {rid} event {seq} (round_opened)"
     if before.phase not in (Phase.COMPLETE, Phase.VOIDED):
         return [f"{where}: opened while round {before.round_id} was still in play"]
     _kind, want = opening(rules, rid, left_for_next(before))
-    return [f"{where}: {key} is {json.dumps(p[key])} in the log, but round "
-            f"{before.round_id} left {json.dumps(want[key])}"
-            for key in sorted(set(want) & set(p)) if want[key] != p[key]]
+    return [f"{where}: {key} is {_shown(p, key)} in the log, but round {before.round_id} "
+            f"left {_shown(want, key)}"
+            for key in sorted(set(want) | set(p)) if want.get(key, ...) != p.get(key, ...)]
+
+
+def _shown(payload: dict[str, Any], key: str) -> str:
+    return json.dumps(payload[key]) if key in payload else "nothing"
 
 
 def _out_of_turn(state: RoundState, rid: int, newest: int | None, seq: int, kind: str

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from dealer_console.cli import main
-from tests.cli.audit_helpers import resync_tables, rewrite_event
+from dealer_console.storage.eventlog import canonical_json
+from tests.cli.audit_helpers import rechain, resync_tables, rewrite_event
 
 CLI = [sys.executable, "-m", "dealer_console.cli"]
 
@@ -64,3 +65,49 @@ def test_an_opening_rewritten_is_reported(california: Path, tmp_path: Path,
     assert status == 1, out
     assert (f"PROBLEM: round {rid} event {seq} (round_opened): {change} is {forged} in the "
             f"log, but round {rid - 1} left {p[change]}") in out
+
+
+@pytest.mark.parametrize("key", ["prev_banker", "offer_start", "rotation_seat"])
+def test_a_value_dropped_from_an_opening_is_reported(
+        california: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str) -> None:
+    """A second review: the check compared only the values both sides had, so a dropped one
+    (the consecutive banks, the end of the bank's offer, the rotation) passed. A console
+    always copies the whole block the round before left."""
+    path = tmp_path / "table.db"
+    shutil.copy(california, path)
+    seq, rid, p = next(o for o in _openings(path)[1:] if o[2].get(key) is not None)
+    rewrite_event(path, seq, lambda q: q.pop(key))
+    resync_tables(path)
+    status = main(["audit", "verify", "--db", str(path)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert (f"round {rid} event {seq} (round_opened): {key} is nothing in the log, but round "
+            f"{rid - 1} left {json.dumps(p[key])}") in out
+
+
+def test_a_forged_opening_behind_a_gap_in_the_round_numbers_is_reported(
+        california: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second review numbered the forged round and every later one one higher, so no round
+    before it was there to hold it to: rounds are numbered on without a gap."""
+    path = tmp_path / "table.db"
+    shutil.copy(california, path)
+    seq, rid, p = _openings(path)[5]
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
+    conn.execute("UPDATE events SET round_id = round_id + 1 WHERE round_id >= ?", [rid])
+    for s, text in conn.execute("SELECT seq, payload FROM events WHERE kind = 'round_opened' "
+                                "AND round_id > ?", [rid]).fetchall():
+        q = json.loads(text)
+        q["round_id"] = int(q["round_id"]) + 1
+        if s == seq:
+            q["offer_seat"] = int(p["offer_seat"]) % 7 + 1
+        conn.execute("UPDATE events SET payload = ? WHERE seq = ?", [canonical_json(q), s])
+    rechain(conn, seq)
+    conn.commit()
+    conn.close()
+    resync_tables(path)
+    status = main(["audit", "verify", "--db", str(path)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert (f"round {rid + 1} event {seq} (round_opened): opened after round {rid - 1}: the "
+            "rounds between are missing") in out
