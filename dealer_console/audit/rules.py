@@ -112,9 +112,12 @@ class RoundRulesCheck:
             if self._tips_recorded is not None:
                 # an outside review dropped the key from a round this console played, and its
                 # winning tips' returns moved to the toke box passed as the earlier reading
+                # a second review: a rollback to a console from before stop 39 writes such
+                # plans honestly; the release log says whether the table was rolled back
                 return [f"the plan does not say how its tip bets were settled, but round "
-                        f"{self._tips_recorded}'s did: a console that records it never leaves "
-                        "it out (every release since stop 39 records it)"]
+                        f"{self._tips_recorded}'s did: the key was dropped, unless a console "
+                        "from before stop 39 played this round after a rollback (see the "
+                        "table's release log)"]
             earlier = [_tip_whole_to_dealer(x) for x in computed]
             if earlier == logged:
                 self.notes += [
