@@ -17,7 +17,7 @@ def register(subparsers: Any) -> None:
         "report", help="the shift report over a time range, on screen and as a PDF",
         description="The shift report: rounds, drop by wager kind, paid out, hold, commission "
                     "and fees, misdeals, voids, supervisor interventions and card swipes, "
-                    "jackpot hits, for the rounds opened from --from up to --to (times in "
+                    "jackpot hits, for the rounds ended from --from up to --to (times in "
                     "ISO 8601, UTC unless a zone is given). Reads the database only.")
     parser.add_argument("--db", required=True, type=file_path, help="the table's database file")
     parser.add_argument("--from", dest="start", required=True, type=moment,
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
                    fees_cents=report.fees_cents, jackpot_cents=report.jackpot_cents)
         print(json.dumps(out, indent=2))
     else:
-        print(f"Shift report of table {table_name(args.db)}, rounds opened from "
+        print(f"Shift report of table {table_name(args.db)}, rounds ended from "
               f"{local_time(report.start)} to {local_time(report.end)}")
         width = max(len(label) for label, _ in summary_lines(report))
         for label, value in summary_lines(report):

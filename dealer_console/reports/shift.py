@@ -1,9 +1,13 @@
 """The shift report's figures over any time range, all in integer cents.
 
-A round belongs to the range when its first event (the round opened) was recorded in it,
-the same rule recall's time search uses, so a round is never split between two shifts.
-Only completed rounds count towards the money; voided rounds are counted apart and a round
-still open at the end of the range is named so it is not missed.
+A round belongs to the range in which it ended (END GAME, or its void), the same rule recall's
+time search uses, so a round is never split between two shifts, and reports printed at the
+end of each shift add up to the table's. Only completed rounds count towards the money; voided
+rounds are counted apart, and the round still open that opened before the range's end is named
+so it is not missed: the next shift's report counts it. (An outside review: a round was dated
+by its opening, which is the END GAME of the round before: the round waiting at a shift change,
+played in the next shift, was in no printed report, and a table's first round of the evening
+fell on the day before.)
 
 Where each figure comes from (``docs/reports.md`` says the same for a supervisor):
 - drop by wager kind: what players staked on each settled wager (settlement lines that are
@@ -43,6 +47,7 @@ from dealer_console.award_words import (
     returned_words,
 )
 from dealer_console.money import dollars_in_text, format_cents
+from dealer_console.round.recall import rounds_in_range_sql
 
 JACKPOT_AWARD = "jackpot_award"
 """Settlement lines ``jackpot_award_N`` (one per award) are shown as one kind."""
@@ -192,13 +197,11 @@ def check_range(start: str, end: str) -> tuple[str, str]:
 
 
 def shift_report(db: Database, start: str, end: str) -> ShiftReport:
-    """The report of rounds opened from ``start`` up to (not including) ``end``."""
+    """The report of rounds ended from ``start`` up to (not including) ``end``, and the
+    round still open then."""
     start, end = check_range(start, end)
-    rounds = db.execute(
-        "SELECT r.round_id, r.status, r.banker_kind FROM rounds r"
-        " JOIN events e ON e.seq = r.first_seq"
-        " WHERE e.recorded_at >= ? AND e.recorded_at < ? ORDER BY r.round_id",
-        [start, end]).fetchall()
+    rounds = db.execute(rounds_in_range_sql("r.round_id, r.status, r.banker_kind"),
+                        [start, end, end]).fetchall()
     status = {int(rid): str(st) for rid, st, _kind in rounds}
     player_banked = {int(rid) for rid, _st, kind in rounds if kind == "player"}
     done = [rid for rid, st in status.items() if st == "complete"]
@@ -251,10 +254,10 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
                                 " second_employee_id, second_employee_role FROM jackpot_hits"
                                 " WHERE round_id = ? ORDER BY hit_id", [rid]))
         # a back-out in the range takes off an award this report counts (its round done
-        # here) or an earlier report did (its round opened before); one of a round still
-        # open is left to the report that counts that round, as its award is
-        outs = tuple(b for b in back_outs(db, since=start, until=end).values()
-                     if status.get(b.round_id, "complete") == "complete")
+        # here) or an earlier report did; one made while its round was still open counts
+        # where the round ends, as its award does
+        outs = tuple(b for b in back_outs(db, until=end).values()
+                     if start <= max(b.recorded_at, _ended(db, b.round_id)) < end)
     swipes = tuple(Swipe(at, who, action == "swipe_accepted", detail)
                    for at, who, action, detail in db.execute(
                        "SELECT recorded_at, employee_id, action, detail FROM employee_log"
@@ -274,6 +277,13 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
         interventions=tuple(interventions), swipes=swipes, jackpots=tuple(jackpots),
         back_outs=outs, tip_bets_cents=tip_bets, tokes_cents=tokes,
         house_wagers_cents=house_wagers)
+
+
+def _ended(db: Database, round_id: int) -> str:
+    """When round ``round_id`` ended (its END GAME), or a time after any range while open."""
+    row = db.execute("SELECT e.recorded_at FROM rounds r JOIN events e ON e.seq = r.last_seq"
+                     " WHERE r.round_id = ? AND r.status = 'complete'", [round_id]).fetchone()
+    return "9999" if row is None else str(row[0])
 
 
 def _has_table(db: Database, name: str) -> bool:

@@ -31,7 +31,7 @@ def write_shift_pdf(report: ShiftReport, table: str, path: Path) -> Path:
     pdf.set_font("Helvetica", size=11)
     for line in (f"Table: {table}", f"From {local_time(report.start)}",
                  f"To   {local_time(report.end)}",
-                 "Rounds counted: those opened in the range (amounts in dollars)"):
+                 "Rounds counted: those ended in the range (amounts in dollars)"):
         pdf.cell(0, 7, _latin1(line), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
     for label, value in summary_lines(report):

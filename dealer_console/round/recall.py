@@ -28,13 +28,22 @@ def recall_page(db: Database, *, before: int | None = None,
 
 def recall_between(db: Database, start: str, end: str,
                    limit: int = 200) -> list[dict[str, Any]]:
-    """Rounds started from ``start`` up to (not including) ``end``, ISO-8601 UTC times as the
+    """Rounds ended from ``start`` up to (not including) ``end``, and the round still open
+    then, as the shift report counts them (``reports/shift.py``); ISO-8601 UTC times as the
     event log writes them, oldest first, at most ``limit`` (the earliest ones)."""
-    ids = [r[0] for r in db.execute(
-        "SELECT r.round_id FROM rounds r JOIN events e ON e.seq = r.first_seq"
-        " WHERE e.recorded_at >= ? AND e.recorded_at < ? ORDER BY r.round_id LIMIT ?",
-        [start, end, limit])]
+    ids = [r[0] for r in db.execute(rounds_in_range_sql("r.round_id") + " LIMIT ?",
+                                    [start, end, end, limit])]
     return recall_rounds(db, ids)
+
+
+def rounds_in_range_sql(columns: str) -> str:
+    """The rounds of a range ``[?, ?)`` (its start and end, then its end again), by number:
+    each ended round by its last event (END GAME, or the void), and the round still open when
+    it opened before the end."""
+    return (f"SELECT {columns} FROM rounds r JOIN events e ON e.seq = CASE r.status WHEN "
+            "'open' THEN r.first_seq ELSE r.last_seq END WHERE (r.status != 'open' AND "
+            "e.recorded_at >= ? AND e.recorded_at < ?) OR (r.status = 'open' AND "
+            "e.recorded_at < ?) ORDER BY r.round_id")
 
 
 def round_numbers(db: Database) -> tuple[int, int] | None:

@@ -1,5 +1,6 @@
 """Recall's searches over a simulated table: pages that join up, a time range that holds
-exactly the rounds opened in it, and each round's jackpot awards as the event log has them."""
+exactly the rounds ended in it (each opens as the one before ends), and each round's jackpot
+awards as the event log has them."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def test_pages_join_up_without_a_gap_or_an_overlap(table: TableDatabase) -> None
     assert seen == list(range(span[0], span[1] + 1))
 
 
-def test_a_time_range_holds_the_rounds_opened_in_it(table: TableDatabase) -> None:
+def test_a_time_range_holds_the_rounds_ended_in_it(table: TableDatabase) -> None:
     opened = _opened(table)
     found = recall_between(table, opened[5], opened[12])
     assert [r["round"] for r in found] == list(range(5, 12))

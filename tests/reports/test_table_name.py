@@ -35,7 +35,7 @@ def test_the_shift_report_names_the_table_and_its_range_in_local_time(
                      "--to", "2099-01-01T00:00+00:00", "--pdf", str(pdf)]) == 0
     first = out.getvalue().splitlines()[0]
     stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+"
-    assert re.fullmatch(rf"Shift report of table PG-3, rounds opened from {stamp} to {stamp}",
+    assert re.fullmatch(rf"Shift report of table PG-3, rounds ended from {stamp} to {stamp}",
                         first), first
     text = pdf_text(pdf)
     assert "Table: PG-3" in text and "cents" not in text

@@ -131,7 +131,7 @@ class ReportScreen(QWidget):
             self.status.setText(problem)
             return
         start, end = self.picker.bounds()
-        self.range_label.setText(f"Rounds opened from {shown_time(self.picker.start.moment)}"
+        self.range_label.setText(f"Rounds ended from {shown_time(self.picker.start.moment)}"
                                  f" to {shown_time(self.picker.end.moment)}")
         self.body.setCurrentWidget(self.report_page)
         path = pdf_path(self.db_file, start, end) if pdf else None
@@ -169,7 +169,7 @@ class ReportScreen(QWidget):
             self.figure_labels[f"title:{name}"] = title
         self.details.setText("\n".join(detail_lines(report)))
         self.status.setText(f"PDF written to {written}" if written is not None else
-                            "Figures in dollars and cents for the rounds opened in the range.")
+                            "Figures in dollars and cents for the rounds ended in the range.")
 
     def _show_failure(self, message: str) -> None:
         self.write_pdf.setEnabled(True)
