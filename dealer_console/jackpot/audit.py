@@ -24,6 +24,14 @@ def verify_meters(db: Database) -> list[str]:
         "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'jackpot_levels'"
     ).fetchone() is None:
         return problems
+    # an outside review deleted the games and their meters: the ledger's lines of a meter no
+    # longer listed were never read, and the console installed the profile's games again
+    problems += [f"jackpot game {spot} meter {level}: {n} ledger lines of a meter the table "
+                 "no longer lists (its game removed outside the console)"
+                 for spot, level, n in db.execute(
+                     "SELECT l.spot, l.level, COUNT(*) FROM jackpot_ledger l LEFT JOIN "
+                     "jackpot_levels v ON v.spot = l.spot AND v.level = l.level WHERE "
+                     "v.level IS NULL GROUP BY l.spot, l.level ORDER BY l.spot, l.level")]
     levels = db.execute(
         "SELECT spot, level, seed_cents, contribution_ppm, reserve_ppm, meter_micro, "
         "reserve_micro FROM jackpot_levels ORDER BY spot, position"

@@ -1,9 +1,10 @@
 """A table database's jackpot games come from its profile, and stay as the profile says.
 
-On first use the profile's games are installed with their meters at seed. Afterwards a profile
-that says something else (another paytable, wager, mode, seed, rate or threshold, the PIN asked
-or not, another link or none, a game added or taken away) is refused with every difference
-listed: the meters of a live jackpot belong to its players, and changing its set-up is a
+On first use the profile's games are installed with their meters at seed; never again once
+the ledger or the log shows a game was (its games deleted outside the console). Afterwards a
+profile that says something else (another paytable, wager, mode, seed, rate or threshold,
+the PIN asked or not, another link or none, a game added or taken away) is refused with every
+difference listed: the meters of a live jackpot belong to its players, and changing its set-up is a
 regulated procedure, not a side effect of editing a file (Washington document, "House Jackpot
 and Progressive Jackpots" and "Progressive systems flexibility"; see ``docs/jackpot.md``).
 """
@@ -27,6 +28,13 @@ def install_from_profile(db: Database, setup: TableJackpots | None, *, actor: st
     """Install ``setup`` in an empty table, or check that the installed games equal it."""
     installed = games.spots(db)
     wanted = setup.games if setup is not None else ()
+    if not installed and _ever_installed(db):
+        # an outside review deleted the games and their meters with SQL: the console
+        # installed the profile's again, every meter back at its seed, the players' money gone
+        raise JackpotSetupMismatch(
+            "the table database's jackpot games are gone, but its meters' ledger shows them "
+            "installed: the database was changed outside the console. Do not play on it: "
+            "run 'dealer-console audit verify' and restore the table's last good backup")
     if not installed:
         with db.atomic():
             for game in wanted:
@@ -56,6 +64,14 @@ def _record_pin_and_link(db: Database, wanted: tuple[GameConfig, ...]) -> None:
                     "spot": game.spot, "pin_required": game.pin_required,
                     "linked": game.linked}, round_id=None)
             games.record_pin_and_link(db, game.spot, game.pin_required, game.linked)
+
+
+def _ever_installed(db: Database) -> bool:
+    """A game was installed here once: the ledger has a line, or the log an installation."""
+    return (db.execute("SELECT 1 FROM jackpot_ledger LIMIT 1").fetchone() is not None
+            or (eventlog.has_log(db) and db.execute(
+                "SELECT 1 FROM events WHERE kind = 'jackpot_game_installed' LIMIT 1"
+            ).fetchone() is not None))
 
 
 def differences_from(db: Database, wanted: tuple[GameConfig, ...]) -> list[str]:

@@ -427,3 +427,27 @@ def test_a_jackpot_row_moved_to_another_night_is_reported(
     assert status == 1, out
     assert f"PROBLEM: {table} (" in out and ("): recorded at 2020-01-01T03:00:00.000000+00:00, "
                                              "but the event it was written with at ") in out
+
+
+def test_jackpot_games_deleted_fail_the_self_test_and_are_never_installed_again(
+        db: Path) -> None:
+    """An outside review deleted the games and their meters with SQL: the self-test passed
+    (the ledger of a meter no longer listed was never read) and the console, finding no game,
+    installed the profile's again, the meter back at its seed: the players' money gone."""
+    from dealer_console.jackpot.setup import JackpotSetupMismatch, install_from_profile
+    from dealer_console.profiles.loader import get_profile
+    from dealer_console.table_db import open_table_db
+
+    tamper(db, "DELETE FROM jackpot_levels", "DELETE FROM jackpot_games")
+    ok, detail = _self_test_records(db)
+    assert not ok and detail.startswith("jackpot game 1 meter main: ") and (
+        "ledger lines of a meter the table no longer lists") in detail, detail
+    table = open_table_db(db)
+    try:
+        with pytest.raises(JackpotSetupMismatch, match="jackpot games are gone, but its "
+                                                       "meters' ledger shows them installed"):
+            install_from_profile(table, get_profile("washington-face-up").jackpots,
+                                 actor="console")
+        assert table.execute("SELECT COUNT(*) FROM jackpot_games").fetchone()[0] == 0
+    finally:
+        table.close()
