@@ -95,8 +95,10 @@ class TimeRangePicker(QWidget):
         now = clock.now()
         if hours:
             start = now - timedelta(hours=hours)
-        else:
-            start = now.astimezone().replace(hour=0, minute=0, second=0, microsecond=0)
+        else:  # midnight with its own offset: on a daylight-saving day it is not now's
+            # (an outside review: "Today" began an hour early in spring, an hour late in autumn)
+            local = now.astimezone()
+            start = datetime(local.year, local.month, local.day).astimezone()
         self.start.set_moment(start)
         self.end.set_moment(now + timedelta(minutes=1))
 

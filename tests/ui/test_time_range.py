@@ -1,0 +1,48 @@
+"""The range picker's "Today" (the shift report's and recall's) starts at local midnight, also
+on the days the clocks change: an outside review found it an hour early in spring (the last
+hour of yesterday in today's report) and an hour late in autumn (today's first hour missing),
+the offset of now taken for midnight's."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from dealer_console import clock
+from ui.supervisor.time_range import TimeRangePicker
+
+ZONE = "America/Los_Angeles"
+
+
+@pytest.fixture
+def pacific() -> Iterator[None]:
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = ZONE
+    time.tzset()
+    yield
+    if before is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+@pytest.mark.parametrize("now", [
+    datetime(2026, 3, 8, 19, 0, tzinfo=UTC),   # 12:00 PDT; the clocks went forward at 02:00
+    datetime(2026, 11, 1, 19, 0, tzinfo=UTC),  # 11:00 PST; the clocks went back at 02:00
+    datetime(2026, 7, 1, 19, 0, tzinfo=UTC),   # an ordinary summer day
+])
+def test_today_starts_at_local_midnight(qapp: QApplication, pacific: None,
+                                        now: datetime) -> None:
+    with clock.held_at(now, timedelta(microseconds=1)):
+        picker = TimeRangePicker()
+        picker.last(0)
+    local = now.astimezone(ZoneInfo(ZONE))
+    midnight = datetime(local.year, local.month, local.day, tzinfo=ZoneInfo(ZONE))
+    assert picker.start.moment == midnight.astimezone(UTC)
