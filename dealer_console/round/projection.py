@@ -18,6 +18,10 @@ from dealer_console.round.state import Line, RoundState
 Payload = dict[str, Any]
 
 
+DEALER = "dealer"
+"""Who an intervention the dealer made is recorded as (their own correction of the deal)."""
+
+
 def project(db: Database, state: RoundState, kind: str, p: Payload, seq: int) -> None:
     """Apply one event (already evolved into ``state``) to the tables."""
     rid = state.round_id
@@ -54,7 +58,7 @@ def project(db: Database, state: RoundState, kind: str, p: Payload, seq: int) ->
             db.execute("INSERT INTO hands (round_id, deal_no, seat, delivery, cards)"
                        " VALUES (?, ?, ?, ?, ?)",
                        [rid, state.deal_no, seat, delivery, format_cards(state.hands[seat])])
-        _intervention(db, seq, rid, "first_hand_moved", "dealer", str(p["moves"]))
+        _intervention(db, seq, rid, "first_hand_moved", DEALER, str(p["moves"]))
     elif kind == E.MISDEAL:
         db.execute("INSERT INTO misdeals (round_id, deal_no, reason, detail, source,"
                    " deck_count_due) VALUES (?, ?, ?, ?, ?, ?)",
