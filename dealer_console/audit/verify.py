@@ -73,9 +73,10 @@ def audit(db: Database, *, checkpoints: Iterable[anchor.Checkpoint] = (),
     report.notes.extend(built.notes)
     report.problems.extend(compare(db, built))
     # The jackpot system's meters against their ledger (nothing when the table has none).
-    from dealer_console.jackpot.audit import verify_meters, verify_times
+    from dealer_console.jackpot.audit import verify_in_the_log, verify_meters, verify_times
 
     report.problems.extend(verify_meters(db))
+    report.problems.extend(verify_in_the_log(db))  # the self-test's part of the rebuild's
     report.problems.extend(verify_times(db))  # the times the meter history shows
     report.problems.extend(verify_staff(db))  # the staff list against its events
     report.problems.extend(link_owed_problems(db))  # what is owed to the links, by the log

@@ -16,7 +16,7 @@ from sqlite_utils import Database
 from dealer_console.employees.audit import verify_staff
 from dealer_console.errors import ConsoleError
 from dealer_console.jackpot import games
-from dealer_console.jackpot.audit import verify_meters
+from dealer_console.jackpot.audit import verify_in_the_log, verify_meters
 from dealer_console.jackpot.setup import differences_from
 from dealer_console.profiles.model import Profile
 from dealer_console.round.rules import round_rules
@@ -122,12 +122,12 @@ def _check_chain(report: Report, db: Database, db_path: Path, key: bytes | None)
 
 def _check_records(report: Report, db: Database, profile: Profile | None) -> None:
     """Each jackpot meter held to its ledger (and the ledger to the wagers taken and the hits
-    paid), the installed jackpot games to the profile (as the console holds them when it
-    starts), the staff list to its events. An outside review raised a meter by $50,000 with
-    one UPDATE: the self-test passed, and the console would have paid percentages of it until
-    an audit. The whole rebuild from the log is ``audit verify``'s (too long for every
-    start)."""
-    problems = verify_meters(db) + verify_staff(db)
+    paid), those wagers, hits and back-outs to the log, the installed jackpot games to the
+    profile (as the console holds them when it starts), the staff list to its events. An
+    outside review raised a meter by $50,000 with one UPDATE: the self-test passed, and the
+    console would have paid percentages of it until an audit. The whole rebuild from the log
+    is ``audit verify``'s (too long for every start)."""
+    problems = verify_meters(db) + verify_in_the_log(db) + verify_staff(db)
     if profile is not None and games.spots(db):
         wanted = profile.jackpots.games if profile.jackpots is not None else ()
         problems += [f"jackpot game {d}" for d in differences_from(db, wanted)]
