@@ -13,7 +13,7 @@ from dealer_console.config_file import ConfigError
 from dealer_console.devices.config import DeviceConfigError, DevicesConfig, load_devices
 from dealer_console.math.returns import percent
 from dealer_console.math.verdict import bonus_verdicts
-from dealer_console.profiles.loader import get_profile, load_profile
+from dealer_console.profiles.loader import find_profile
 from dealer_console.profiles.model import Profile
 from dealer_console.selftest.report import Report
 
@@ -21,8 +21,7 @@ from dealer_console.selftest.report import Report
 def check_profile(report: Report, profile: str) -> Profile | None:
     """The ``profile`` item: a shipped profile's name or a profile file."""
     try:
-        loaded = (load_profile(Path(profile)) if profile.endswith(".toml")
-                  else get_profile(profile))
+        loaded = find_profile(profile)  # as the console reads it (a path without .toml too)
     except KeyError as exc:
         report.add("profile", False, str(exc.args[0]))
         return None

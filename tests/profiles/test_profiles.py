@@ -127,3 +127,18 @@ def test_missing_file_and_bad_toml(tmp_path: Path) -> None:
 def test_unknown_profile_lists_the_shipped() -> None:
     with pytest.raises(KeyError, match="washington-face-up"):
         get_profile("nevada")
+
+
+def test_the_self_test_reads_a_profile_file_as_the_console_does(tmp_path: Path) -> None:
+    """An outside review: the console takes any path (a '/' in it) as a casino's profile
+    file, the self-test only one ending in .toml, so a table whose profile file had another
+    name started but failed its self-test ("unknown profile")."""
+    from dealer_console.selftest.configuration import check_profile
+    from dealer_console.selftest.report import Report
+
+    copy = tmp_path / "washington-face-up"  # the file's name is the profile's, no .toml
+    copy.write_text((PROFILE_DIR / "washington-face-up.toml").read_text())
+    report = Report()
+    loaded = check_profile(report, str(copy))
+    assert loaded is not None and loaded.name == "washington-face-up", report.lines()
+    assert report.ok
