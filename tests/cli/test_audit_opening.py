@@ -10,6 +10,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,18 @@ def _openings(path: Path) -> list[tuple[int, int, dict[str, Any]]]:
         conn.close()
 
 
+def _audited_after(path: Path, seq: int, change: Callable[[dict[str, Any]], object],
+                   capsys: pytest.CaptureFixture[str]) -> str:
+    """The audit's words after event ``seq`` is changed (chain recomputed, tables made to
+    agree); it must fail."""
+    rewrite_event(path, seq, change)
+    resync_tables(path)
+    status = main(["audit", "verify", "--db", str(path)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    return out
+
+
 def test_each_honest_opening_follows_the_round_before(
         california: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert len({o[2]["banker_seat"] for o in _openings(california)}) > 1  # the bank moved
@@ -58,11 +71,7 @@ def test_an_opening_rewritten_is_reported(california: Path, tmp_path: Path,
     seq, rid, p = _openings(path)[5]
     forged = int(p[change]) % 7 + 1  # another seat, another count
 
-    rewrite_event(path, seq, lambda q: q.update({change: forged}))
-    resync_tables(path)
-    status = main(["audit", "verify", "--db", str(path)])
-    out = capsys.readouterr().out
-    assert status == 1, out
+    out = _audited_after(path, seq, lambda q: q.update({change: forged}), capsys)
     assert (f"PROBLEM: round {rid} event {seq} (round_opened): {change} is {forged} in the "
             f"log, but round {rid - 1} left {p[change]}") in out
 
@@ -76,11 +85,7 @@ def test_a_value_dropped_from_an_opening_is_reported(
     path = tmp_path / "table.db"
     shutil.copy(california, path)
     seq, rid, p = next(o for o in _openings(path)[1:] if o[2].get(key) is not None)
-    rewrite_event(path, seq, lambda q: q.pop(key))
-    resync_tables(path)
-    status = main(["audit", "verify", "--db", str(path)])
-    out = capsys.readouterr().out
-    assert status == 1, out
+    out = _audited_after(path, seq, lambda q: q.pop(key), capsys)
     assert (f"round {rid} event {seq} (round_opened): {key} is nothing in the log, but round "
             f"{rid - 1} left {json.dumps(p[key])}") in out
 

@@ -160,11 +160,8 @@ def test_a_tray_pay_backed_out_is_never_said_to_go_back_to_the_meter(tmp_path: P
     assert audit(db).ok, audit(db).problems
 
 
-def test_a_back_out_before_end_game_waits_for_the_round_in_the_shift_report(
-        tmp_path: Path) -> None:
-    """Backed out before END GAME: the round is still open, so its award is not counted yet,
-    nor is its back-out (before, paid out read minus the award and the house result grew by
-    it). Once the round ends, both are counted and net out."""
+def backed_out_before_end_game(tmp_path: Path) -> tuple[Table, int]:
+    """A hit confirmed by two and backed out before END GAME; the table and the award."""
     table, system = _jackpot_table(tmp_path, executive_threshold_cents=200_000,
                                    two_person_above_cents=50_000)
     _to_settlement(table, {2: SEVEN_SF})
@@ -173,6 +170,15 @@ def test_a_back_out_before_end_game_waits_for_the_round_in_the_shift_report(
     swipe(system, table, CARDS["executive"])
     award = hits.get_hit(table.db, _hit_id(table)).amount_cents
     _back_out(table)
+    return table, award
+
+
+def test_a_back_out_before_end_game_waits_for_the_round_in_the_shift_report(
+        tmp_path: Path) -> None:
+    """Backed out before END GAME: the round is still open, so its award is not counted yet,
+    nor is its back-out (before, paid out read minus the award and the house result grew by
+    it). Once the round ends, both are counted and net out."""
+    table, award = backed_out_before_end_game(tmp_path)
     open_round = shift_report(table.db, *_whole_day())
     assert open_round.rounds_open and open_round.jackpots == ()
     assert (open_round.paid_cents, open_round.backed_out) == (0, 0)

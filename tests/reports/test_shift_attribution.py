@@ -10,16 +10,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from dealer_console import clock
-from dealer_console.jackpot import hits
 from dealer_console.reports.shift import shift_report
 from dealer_console.round import commands as c
 from dealer_console.round.recall import recall_between
 from dealer_console.round.table import Table
-from tests.jackpot.conftest import CARDS
-from tests.jackpot.swipes import swipe
-from tests.jackpot.test_round_integration import SEVEN_SF, _to_settlement
-from tests.reports.test_back_out_everywhere import _back_out, _hit_id, _jackpot_table
-from tests.round.helpers import bet_all, make_table, play_out, play_round, settle_all
+from tests.reports.test_back_out_everywhere import backed_out_before_end_game
+from tests.round.helpers import bet_all, make_table, play_out, play_round
 
 DAY1 = datetime(2026, 6, 1, 20, 0, tzinfo=UTC)  # the last round of the night
 SHIFT_A = "2026-06-01T12:00:00+00:00", "2026-06-01T21:00:00+00:00"
@@ -57,14 +53,7 @@ def test_a_back_out_made_while_its_round_was_open_counts_where_the_round_ends(
     back-out are both shift B's (before, the back-out was in no report: shift A left it to
     the round's report, and shift B's range did not hold its time)."""
     with clock.held_at(DAY1, timedelta(seconds=2)):
-        table, system = _jackpot_table(tmp_path, executive_threshold_cents=200_000,
-                                       two_person_above_cents=50_000)
-        _to_settlement(table, {2: SEVEN_SF})
-        settle_all(table)
-        swipe(system, table, CARDS["supervisor"])
-        swipe(system, table, CARDS["executive"])
-        award = hits.get_hit(table.db, _hit_id(table)).amount_cents
-        _back_out(table)
+        table, award = backed_out_before_end_game(tmp_path)
     with clock.held_at(IN_SHIFT_B, timedelta(seconds=2)):
         table.handle(c.EndGame())
     printed_a, printed_b = (shift_report(table.db, *s) for s in (SHIFT_A, SHIFT_B))
