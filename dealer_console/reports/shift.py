@@ -78,6 +78,8 @@ class JackpotAward:
     line: str
     cents: int
     confirmed_by: str
+    hit_id: int
+    """The award's number, which its back-out names."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,11 +250,12 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
     outs: tuple[BackOutFacts, ...] = ()
     if _has_table(db, "jackpot_hits"):
         for rid in done:
-            jackpots.extend(JackpotAward(rid, g, s, ln, c, confirmers(*who)) for g, s, ln, c, *who
-                            in db.execute(
-                                "SELECT spot, seat, line_label, amount_cents, employee_name,"
-                                " employee_id, employee_role, second_employee_name,"
-                                " second_employee_id, second_employee_role FROM jackpot_hits"
+            jackpots.extend(JackpotAward(rid, g, s, ln, c, confirmers(*who), int(hit))
+                            for hit, g, s, ln, c, *who in db.execute(
+                                "SELECT hit_id, spot, seat, line_label, amount_cents,"
+                                " employee_name, employee_id, employee_role,"
+                                " second_employee_name, second_employee_id,"
+                                " second_employee_role FROM jackpot_hits"
                                 " WHERE round_id = ? ORDER BY hit_id", [rid]))
         # a back-out in the range takes off an award this report counts (its round done
         # here) or an earlier report did; one made while its round was still open counts
@@ -375,7 +378,12 @@ def detail_lines(report: ShiftReport) -> list[str]:
            for i in report.interventions]
     out += [f"{local_time(s.at)} card {s.employee_id or 'unknown'} "
             f"{'accepted' if s.accepted else 'refused'}: {s.detail}" for s in report.swipes]
-    out += [f"Round {j.round_id}: jackpot game {j.game} seat {j.seat} {j.line} "
-            f"{format_cents(j.cents)}, confirmed by {j.confirmed_by}" for j in report.jackpots]
-    out += [f"Jackpot award {b.hit_id} {b.words()}" for b in report.back_outs]
+    # each award by its number, which its back-out names (an outside review could not tell
+    # which of two equal awards a back-out took back)
+    backed = {b.hit_id for b in report.back_outs}
+    out += [f"Round {j.round_id}: jackpot award {j.hit_id}, game {j.game} seat {j.seat} "
+            f"{j.line} {format_cents(j.cents)}, confirmed by {j.confirmed_by}"
+            + (" (backed out, below)" if j.hit_id in backed else "") for j in report.jackpots]
+    out += [f"Jackpot award {b.hit_id} of round {b.round_id} {b.words()}"
+            for b in report.back_outs]
     return out

@@ -95,6 +95,13 @@ def test_the_shift_report_takes_a_back_out_off_paid_out_as_its_own_line(table: T
     [line] = [d for d in detail_lines(after) if "BACKED OUT" in d]
     assert "by Ella Exec (X1, executive): wrong seat" in line
     assert format_cents(award) in line
+    # the back-out names its award and round, and the award's own line its number (an
+    # outside review could not tell which of two equal awards a back-out took back)
+    hit_id = _hit_id(table)
+    assert line.startswith(f"Jackpot award {hit_id} of round 1 BACKED OUT at ")
+    [paid] = [d for d in detail_lines(after) if d.startswith("Round 1: jackpot award")]
+    assert paid.startswith(f"Round 1: jackpot award {hit_id}, game 1 seat 3 ")
+    assert paid.endswith(f"confirmed by {BOTH} (backed out, below)")
     assert audit(table.db).ok, audit(table.db).problems
 
 
