@@ -118,7 +118,7 @@ def test_rounds_are_found_by_the_time_they_started(player: ScreenPlayer) -> None
     player.tap(screen.picker.end.buttons["- day"])
     player.tap(screen.find_in_range)
     _wait(player, screen)
-    assert screen.round_buttons == {} and "No rounds started" in screen.status.text()
+    assert screen.round_buttons == {} and "No rounds ended" in screen.status.text()
     player.tap(screen.by_time)
     player.tap(screen.picker.quick["Last hour"])
     player.tap(screen.find_in_range)

@@ -46,3 +46,20 @@ def test_today_starts_at_local_midnight(qapp: QApplication, pacific: None,
     local = now.astimezone(ZoneInfo(ZONE))
     midnight = datetime(local.year, local.month, local.day, tzinfo=ZoneInfo(ZONE))
     assert picker.start.moment == midnight.astimezone(UTC)
+
+
+def test_the_hour_the_clocks_go_back_reads_differently_twice(pacific: None) -> None:
+    """01:30 comes twice on the night the clocks go back: the report's range and recall's
+    round times say which, by the zone (an outside review found the two the same text)."""
+    from ui.supervisor.recall_view import clock_time, local_time
+    from ui.supervisor.time_range import shown_time
+
+    first = datetime(2026, 11, 1, 8, 30, tzinfo=UTC)  # 01:30 PDT
+    second = first + timedelta(hours=1)  # 01:30 PST
+    assert shown_time(first).endswith("01:30:00 PDT")
+    assert shown_time(second).endswith("01:30:00 PST")
+    assert local_time(first.isoformat()) == "01 Nov 2026 01:30:00 PDT"
+    assert local_time(second.isoformat()) == "01 Nov 2026 01:30:00 PST"
+    # a round's button and the end of its times: the time of day (with its zone at the end)
+    assert clock_time(second.isoformat()) == "01:30:00"
+    assert clock_time(second.isoformat(), zone=True) == "01:30:00 PST"

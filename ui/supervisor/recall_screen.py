@@ -24,7 +24,7 @@ from dealer_console.controller import TableController
 from dealer_console.round.recall import recall_between, recall_page, round_numbers
 from ui import theme
 from ui.bridge import ControllerBridge
-from ui.supervisor.recall_view import RecallFrame, RecallRoundView, local_time
+from ui.supervisor.recall_view import RecallFrame, RecallRoundView, clock_time, local_time
 from ui.supervisor.session import Session
 from ui.supervisor.time_range import TimeRangePicker
 from ui.widgets.number_pad import NumberPad
@@ -181,7 +181,7 @@ class RecallScreen(QWidget):
         start, end = self.picker.bounds()
         self.body.setCurrentWidget(self.rounds_page)
         self._ask(lambda db: recall_between(db, start, end, MOST_IN_RANGE),
-                  "rounds started from " + local_time(start) + " to " + local_time(end), "first")
+                  "rounds ended from " + local_time(start) + " to " + local_time(end), "first")
 
     def _ask(self, fetch: Any, what: str, select: int | str | None) -> None:
         def work(db: Database) -> dict[str, Any]:
@@ -203,7 +203,7 @@ class RecallScreen(QWidget):
             button.deleteLater()
         self.round_buttons = {}
         for r in self.rounds:
-            started = local_time(r["started"]).rsplit(" ", 1)[-1]
+            started = clock_time(r["started"])
             live = " (live)" if r["status"] == "open" else ""
             button = TouchButton(f"Round {r['round']}{live}\n{started}", ButtonRole.SECONDARY)
             button.setCheckable(True)

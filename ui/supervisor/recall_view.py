@@ -21,10 +21,17 @@ RECALL_CARD_HEIGHT = 96
 
 
 def local_time(stamp: str | None) -> str:
-    """An event-log time (UTC) in the console's local time, to the second."""
+    """An event-log time (UTC) in the console's local time, to the second, with its zone (the
+    hour the clocks go back is there twice: an outside review)."""
     if not stamp:
         return "-"
-    return datetime.fromisoformat(stamp).astimezone().strftime("%d %b %Y %H:%M:%S")
+    return datetime.fromisoformat(stamp).astimezone().strftime("%d %b %Y %H:%M:%S %Z")
+
+
+def clock_time(stamp: str, zone: bool = False) -> str:
+    """The time of day of an event-log time in the console's local time (and its zone)."""
+    return datetime.fromisoformat(stamp).astimezone().strftime(
+        "%H:%M:%S" + (" %Z" if zone else ""))
 
 
 def paid_words(line: dict[str, Any]) -> str:
@@ -83,7 +90,7 @@ class RecallRoundView(QWidget):
                 f"{format_cents(banker['wager_cents'])}")
         action = ("" if r["action_seat"] is None else
                   f"; the action at {seat_name(r['action_seat'], -1, '').lower()}")
-        ended = f" to {local_time(r['ended']).rsplit(' ', 1)[-1]}" if r["ended"] else ""
+        ended = f" to {clock_time(r['ended'], zone=True)}" if r["ended"] else ""
         deals = f"; dealt {r['deals']} times" if r["deals"] > 1 else ""
         self.when.setText(f"{local_time(r['started'])}{ended}: {bank}{action}{deals}")
         self.notes.setText("\n".join(self._notes(r)))

@@ -17,9 +17,11 @@ STEPS = (("day", timedelta(days=1)), ("hour", timedelta(hours=1)),
          ("10 min", timedelta(minutes=10)))
 
 
-def shown_time(moment: datetime) -> str:
-    """A moment as the supervisor reads it: the console's local time, to the second."""
-    return moment.astimezone().strftime("%a %d %b %Y  %H:%M:%S")
+def shown_time(moment: datetime, zone: bool = True) -> str:
+    """A moment as the supervisor reads it: the console's local time, to the second, with its
+    zone (the hour the clocks go back is there twice: an outside review); a picker's large
+    figures go without it, which the smallest screen has no room for."""
+    return moment.astimezone().strftime("%a %d %b %Y  %H:%M:%S" + (" %Z" if zone else ""))
 
 
 class TimeField(QWidget):
@@ -62,7 +64,7 @@ class TimeField(QWidget):
         self.set_moment(self.moment + step)
 
     def _show(self) -> None:
-        self.value.setText(shown_time(self.moment))
+        self.value.setText(shown_time(self.moment, zone=False))
         self.changed.emit()
 
 
