@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from sqlite_utils import Database
 
 from dealer_console.jackpot_values.meters import MICRO
+from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 
 _SIGNS = {"contribution": 1, "award": -1, "reset": 1}
 
@@ -170,9 +171,13 @@ def verify_times(db: Database) -> list[str]:
             elif abs(_when(str(at)) - _when(event_at)) > SAME_STEP:
                 problems.append(f"{table} ({key}): recorded at {at}, but the event it was "
                                 f"written with at {event_at}")
-    more = [f"and {len(problems) - _SHOWN} more jackpot rows at other times than their "
-            "events"] if len(problems) > _SHOWN else []
-    return problems[:_SHOWN] + more
+    return _capped(problems, "at other times than their events")
+
+
+def _capped(problems: list[str], how: str) -> list[str]:
+    """The first few problems, and how many more there are: one row's fault is the clue."""
+    more = [f"and {len(problems) - _SHOWN} more jackpot rows {how}"]
+    return problems[:_SHOWN] + (more if len(problems) > _SHOWN else [])
 
 
 def _when(text: str) -> datetime:
@@ -190,14 +195,17 @@ _INSTALLED = (
 afterwards, was there from the start): the round's hook took its wagers and paid its hits from
 then on."""
 
-_SPOT = "CASE json_extract(w.value, '$[1]') WHEN 'jackpot' THEN 1 ELSE 2 END"
+_SPOT = ("CASE json_extract(w.value, '$[1]') "
+         + " ".join(f"WHEN '{kind}' THEN {spot}" for spot, kind in JACKPOT_KINDS.items())
+         + " END")
+_KINDS = ", ".join(f"'{kind}'" for kind in JACKPOT_KINDS.values())
 _IN_THE_LOG = (
     ("jackpot wager", "round, spot, seat, cents",
      "SELECT round_id, spot, seat, wager_cents FROM jackpot_wagers",
      f"SELECT e.round_id, {_SPOT}, json_extract(w.value, '$[0]'), json_extract(w.value, '$[2]')"
      " FROM events e, json_each(e.payload, '$.wagers') w JOIN installed i ON i.spot = "
      f"{_SPOT} WHERE e.kind = 'game_started' AND e.seq > i.since AND "
-     "json_extract(w.value, '$[1]') IN ('jackpot', 'jackpot_2')"),
+     f"json_extract(w.value, '$[1]') IN ({_KINDS})"),
     ("jackpot hit", "award, round, spot, seat, cents",
      "SELECT hit_id, round_id, spot, seat, amount_cents FROM jackpot_hits",
      "SELECT CAST(json_extract(e.payload, '$.hit_id') AS INTEGER), e.round_id, i.spot, "
@@ -229,6 +237,4 @@ def verify_in_the_log(db: Database) -> list[str]:
         for row in db.execute(f"{_INSTALLED}{logged} EXCEPT {stored}"):
             problems.append(f"{what} ({key} {', '.join(map(str, row))}): in the event log, "
                             "but not stored")
-    more = [f"and {len(problems) - _SHOWN} more jackpot rows not as the log holds them"
-            ] if len(problems) > _SHOWN else []
-    return problems[:_SHOWN] + more
+    return _capped(problems, "not as the log holds them")
