@@ -18,7 +18,8 @@ def register(subparsers: Any) -> None:
                     "manifest written when the package was built (its own SHA-256 printed), "
                     "the profile and its paytables (return at or under 100%%), the devices "
                     "file, the database (integrity, migrations, hash chain from the last "
-                    "checkpoint, last round resumable) and each configured device answering. "
+                    "checkpoint, the jackpot's and the staff's records held to their history, "
+                    "last round resumable) and each configured device answering. "
                     "docs/install.md explains every line.")
     parser.add_argument("--profile", required=True, help="the table's profile (name or file)")
     parser.add_argument("--db", required=True, type=file_path, help="the table's database")
