@@ -61,6 +61,15 @@ def has_pin(db: Database, employee_id: str) -> bool:
     return row is not None and row[0] is not None
 
 
+def ever_had_pin(db: Database, employee_id: str) -> bool:
+    """Whether the employee has a PIN or ever had one (one taken off by the floor's wrong
+    guesses, at a table that kept the casino's list, included): their own card then never
+    sets it, as the pit's server rules too (``pit_0004_own_pin``)."""
+    return has_pin(db, employee_id) or db.execute(
+        "SELECT 1 FROM employee_log WHERE employee_id = ? COLLATE NOCASE AND action = 'pin'"
+        " LIMIT 1", [employee_id]).fetchone() is not None
+
+
 def verify(db: Database, employee: Employee, pin: str) -> PinCheck:
     """Whether ``pin`` is the employee's PIN (nothing is written: the caller logs)."""
     row = db.execute("SELECT pin_hash FROM employees WHERE employee_id = ?",
@@ -86,7 +95,7 @@ def set_pin_by(db: Database, by: Employee, employee_id: str, pin: str, *,
     again inside the change's transaction."""
     check_pin(pin)
     target = get(db, employee_id)
-    if has_pin(db, target.employee_id):  # their own first PIN only adds a check
+    if ever_had_pin(db, target.employee_id):  # their own first PIN only adds a check
         not_own(db, by, target, "change their own PIN", pin_action(target))
     with db.atomic():
         own_list()  # the casino's list holds the PINs: set at the pit (docs/pit.md)

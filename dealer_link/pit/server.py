@@ -22,7 +22,12 @@ from dealer_console.link.sql_base import ADMIN_ROLE
 from dealer_link.pit.report import DeviceState, TableReport
 from dealer_link.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
 from dealer_link.pit.sql import _KEY as KEY
-from dealer_link.pit.sql_cards import TURNS_MIGRATION, TURNS_SCHEMA
+from dealer_link.pit.sql_cards import (
+    OWN_PIN_MIGRATION,
+    OWN_PIN_SCHEMA,
+    TURNS_MIGRATION,
+    TURNS_SCHEMA,
+)
 from dealer_link.pit.sql_witness import (
     WITNESS_GRANTS,
     WITNESS_MIGRATION,
@@ -50,12 +55,13 @@ def apply(conn: Connection) -> bool:
     first = _apply_first(conn)
     turns = _apply_later(conn, TURNS_MIGRATION, TURNS_SCHEMA)
     witness = _apply_later(conn, WITNESS_MIGRATION, WITNESS_SCHEMA, _witness_rights)
-    return first or turns or witness
+    own_pin = _apply_later(conn, OWN_PIN_MIGRATION, OWN_PIN_SCHEMA)
+    return first or turns or witness or own_pin
 
 
 def _apply_later(conn: Connection, name: str, statements: tuple[str, ...],
                  rights: Callable[[Connection], None] | None = None) -> bool:
-    """A later migration of the pit's (``pit_0002_card_turns``, ``pit_0003_witness``), once."""
+    """A later migration of the pit's (``pit_0002_card_turns`` and after), once."""
     with conn.transaction():
         conn.execute(b"SELECT pg_advisory_xact_lock(1346982996)")  # "PITT"
         if conn.execute("SELECT 1 FROM link_migrations WHERE name = %s",

@@ -371,3 +371,31 @@ TURNS_SCHEMA: tuple[str, ...] = (
 )
 """Migration ``pit_0002_card_turns``: ``pit_card_gate`` serialises a login's card attempts on
 that login's row of ``pit_card_turns``, a table no login may touch but through the gate."""
+
+
+# -- migration pit_0004: an executive's own card sets their first PIN, never replaces one --
+
+OWN_PIN_MIGRATION = "pit_0004_own_pin"
+_OWN_PIN_V1 = ("AND NOT (p_pin_hash IS NOT NULL AND p_enabled AND old.enabled AND p_card IS NULL\n"
+               "                AND p_role = old.role AND p_name = old.name)")
+OWN_PIN_SCHEMA: tuple[str, ...] = (
+    # pit_0001 let an executive's card put a new PIN on its own record at any time: a stolen
+    # card whose PIN the floor's wrong guesses had taken off (or whose PIN the thief never
+    # knew) got a PIN of the thief's and confirmed any award. As at every table
+    # (employees/pins.py), their own card now sets only a first PIN: never one after a PIN
+    # was set or taken off.
+    edited(released(CARD_SCHEMA, "FUNCTION pit_staff_set("),
+           (_OWN_PIN_V1, _OWN_PIN_V1[:-1] + "\n"
+            "                AND NOT EXISTS (SELECT 1 FROM pit_staff_log l\n"
+            "                    WHERE l.employee_id = p_employee\n"
+            "                      AND (l.detail LIKE '%new PIN%'\n"
+            "                           OR l.detail LIKE 'PIN taken off%')))"),
+           ("'record (only step down while another executive is enabled): another '",
+            "'record (only step down while another executive is enabled, or set a first '\n"
+            "                'PIN where none was ever set): another '"),
+           ("or a new PIN of their\n        -- own (a check added to their own card, no right)",
+            "or a first PIN of their\n        -- own (a check added to their own card, no right), "
+            "never one after another")),
+)
+"""Migration ``pit_0004_own_pin``: ``pit_staff_set`` takes a PIN on its own holder's card only
+where no PIN was ever on that record."""

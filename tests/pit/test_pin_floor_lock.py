@@ -104,3 +104,55 @@ def test_only_a_table_reports_a_wrong_pin(casino_table: Rig, link_dsn: str) -> N
     with link_server.connect(pit_dsn(link_dsn)) as pit, pytest.raises(
             (link_server.LinkRefused, psycopg.errors.InsufficientPrivilege)):
         server.pin_wrong(pit, "S1", 1)
+
+
+def test_an_executive_s_own_card_sets_a_first_pin_and_never_replaces_one(
+        casino_table: Rig, link_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stolen executive card whose PIN the thief does not know (or whose PIN the floor's
+    wrong guesses took off) must not get a PIN of the thief's: at the pit, as at a table with
+    its own list (``employees/pins.py``), the holder's own card sets only a first PIN; any
+    later one takes another executive's card."""
+    from dealer_console.employees.authorize import Refused
+    from dealer_link.pit.replica import STAFF_VARIABLE
+
+    other_exec = ";4444000044440000=4?"
+
+    def own_pin(pin: str, card: str = EXEC_CARD) -> None:
+        with link_server.connect(pit_dsn(link_dsn)) as pit:
+            server.set_staff(pit, executive_track=card, employee_id="X1", name="Ella Exec",
+                             role="executive", card_track=None, enabled=True,
+                             reason="her PIN", pin=pin)
+
+    refused = "may not change their own record"
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X2", name="Xavi Exec",
+                         role="executive", card_track=other_exec, enabled=True,
+                         reason="a second executive")
+    own_pin("90210")  # her first: a check added to her own card
+    with pytest.raises(link_server.LinkRefused, match=refused):
+        own_pin("11111")  # the thief's, over hers
+    own_pin("11111", card=other_exec)  # another executive's card replaces it
+    db = casino_table.opened.db  # a table has the list with her PIN
+    feed = StaffFeed(applied_version(db))
+    _pass(db, feed, link_dsn)
+    ella = find(db, "X1")
+    assert ella is not None and pins.verify(db, ella, "11111") is pins.PinCheck.RIGHT
+    # the floor's wrong guesses take her PIN off: her own card still sets none
+    with link_server.connect(table_dsn(link_dsn, "t1")) as t1:
+        assert [server.pin_wrong(t1, "X1", e) for e in (1, 2, 3, 4)] == ["counted"] * 4
+    with link_server.connect(table_dsn(link_dsn, "t2")) as t2:
+        assert server.pin_wrong(t2, "X1", 1) == "locked"
+    with pytest.raises(link_server.LinkRefused, match=refused):
+        own_pin("22222")
+    # nor at a table that took the PIN off with the list and keeps its own list since
+    _pass(db, feed, link_dsn)
+    assert pins.verify(db, ella, "11111") is pins.PinCheck.NONE_ON_FILE
+    monkeypatch.delenv(STAFF_VARIABLE)
+    with pytest.raises(Refused, match="may not change their own PIN"):
+        pins.set_pin(db, link_server.track_of(EXEC_CARD), "X1", "22222")
+    assert pins.verify(db, ella, "22222") is pins.PinCheck.NONE_ON_FILE
+    own_pin("33333", card=other_exec)
+    with link_server.connect(link_dsn) as admin:
+        attempts = [str(r[0]) for r in admin.execute(
+            b"SELECT refusal FROM pit_card_attempts ORDER BY entry")]
+    assert sum(refused in a for a in attempts) == 2  # each refusal is on the server's trace
