@@ -38,6 +38,7 @@ class ViewParts:
     jackpot_armed: bool
     notice: Notice | None
     card_wanted: str | None
+    card_pin: bool
     win_page: WinPageRequest | None
     bench: BenchView | None
     has_jackpot: bool = False
@@ -56,7 +57,7 @@ def build_view(rules: RoundRules, st: RoundState, parts: ViewParts) -> TableSnap
         waiting_for=parts.waiting_for, devices=parts.devices,
         jackpot_pending=pending, jackpot_game=parts.jackpot_game,
         jackpot_armed=parts.jackpot_armed, notice=parts.notice,
-        card_wanted=parts.card_wanted, win_page=parts.win_page,
+        card_wanted=parts.card_wanted, card_pin=parts.card_pin, win_page=parts.win_page,
         hidden_seats=hidden_seats(rules, st), banker_pai_gow=banker_pai_gow(rules, st),
         test_mode=parts.bench is not None, bench=parts.bench, has_jackpot=parts.has_jackpot,
         offers=parts.offers, start_game_problem=parts.start_game_problem,

@@ -7,6 +7,12 @@ confirmation itself.
 A request names the role it needs and what it is for; the swipe is authorised once (a refusal
 is logged with the reason and the request stays open for the right card), and the requester is
 handed the :class:`~dealer_console.employees.registry.Employee`, never the card's data.
+
+Where the table's jackpot confirmations ask for a PIN (``pin_required``), an executive's card
+asks for its holder's PIN too, once that executive has ever had one: a stolen card whose PIN
+the thief does not know (or had locked by guessing) opened the Staff screen and made a new
+executive of the thief's, with a PIN of the thief's, who then confirmed any award. The PIN is
+checked, counted towards the lock and logged as the jackpot's is (``confirm_rules.check_pin``).
 """
 
 from __future__ import annotations
@@ -16,9 +22,12 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from dealer_console.employees import pins
+from dealer_console.employees.authorize import Refused as SwipeRefused
 from dealer_console.employees.authorize import authorise, log_accepted
 from dealer_console.employees.registry import Employee, Role
-from dealer_console.errors import ConsoleError
+from dealer_console.errors import ConsoleError, Refusal, RefusalCode
+from dealer_console.jackpot import confirm_rules
 
 ARTICLE = {Role.SUPERVISOR: "a supervisor's", Role.EXECUTIVE: "an executive's",
            Role.TECHNICIAN: "a technician's", Role.DEALER: "a dealer's"}
@@ -53,19 +62,37 @@ class CardCapture:
         return f"Swipe the new card to {self.purpose}"
 
 
+@dataclass(slots=True)
+class CardPin:
+    """An executive's card accepted for a request, waiting for their PIN."""
+
+    request: CardRequest
+    employee: Employee
+    action: str
+    wrong: int = 0
+    called_off: bool = False
+    """Wrong PINs called the card off: it must be swiped again."""
+
+
 class CardDesk:
     """The card the table waits for, if any: a request to authorise or a new card to capture.
-    ``tell`` shows a refusal to the dealer; ``changed`` redraws."""
+    ``tell`` shows a refusal to the dealer; ``changed`` redraws; ``pins_in_force`` says
+    whether the table's jackpot confirmations ask for a PIN."""
 
     def __init__(self, db: Database, changed: Callable[[], None],
-                 told: Callable[[str], None]) -> None:
+                 told: Callable[[str], None], pins_in_force: bool = False) -> None:
         self.db = db
         self._changed = changed
         self._told = told
+        self._pins_in_force = pins_in_force
         self.wanted: CardRequest | CardCapture | None = None
+        self.pin: CardPin | None = None
+        """The accepted executive's card whose PIN is asked for (the prompt shows a pad)."""
 
     @property
     def prompt(self) -> str | None:
+        if self.pin is not None:
+            return f"Type {self.pin.employee.name}'s PIN to {self.pin.request.purpose}"
         return None if self.wanted is None else self.wanted.prompt
 
     def want(self, role: Role, purpose: str, on_card: Callable[[Employee], object]) -> None:
@@ -78,6 +105,7 @@ class CardDesk:
 
     def cancel(self) -> None:
         self.wanted = None
+        self.pin = None
         self._changed()
 
     def swiped(self, track: str) -> bool:
@@ -93,16 +121,45 @@ class CardDesk:
                 self._told(str(exc))
             return True
         if wanted is not None:
+            self.pin = None  # a card swiped while a PIN is asked replaces the one accepted
             self._authorise(wanted, track)
             return True
         return False
 
     def _authorise(self, request: CardRequest, track: str) -> None:
-        """Authorise once, log who, then hand the employee to the requester; a refusal is
-        logged and raised, and the request stays open for the right card."""
+        """Authorise once, log who, then hand the employee to the requester (after their PIN
+        where it is asked); a refusal is logged and raised, and the request stays open for
+        the right card."""
         employee = authorise(self.db, track, request.role, request.purpose)
+        if (request.role is Role.EXECUTIVE and self._pins_in_force
+                and pins.ever_had_pin(self.db, employee.employee_id)):
+            # refused (and logged) when the PIN is locked or was taken off
+            confirm_rules.pin_may_follow(self.db, employee, request.purpose)
+            self.pin = CardPin(request, employee, request.purpose)
+            self._changed()
+            return
+        self._hand_over(request, employee)
+
+    def _hand_over(self, request: CardRequest, employee: Employee) -> None:
         with self.db.atomic():
             log_accepted(self.db, employee, request.purpose)
         self.wanted = None
+        self.pin = None
         self._changed()
         request.on_card(employee)
+
+    def enter_pin(self, pin: str) -> None:
+        """The PIN of the executive whose card was accepted: right, the request goes on; wrong,
+        logged (towards the lock) and raised; the third wrong PIN, or the one that locks it,
+        calls the card off (swipe again)."""
+        asked = self.pin
+        if asked is None:
+            raise Refusal("no PIN is asked for now", RefusalCode.NOT_NOW)
+        try:
+            confirm_rules.check_pin(self.db, asked, pin, "the card")
+        except SwipeRefused:
+            if asked.called_off:
+                self.pin = None
+                self._changed()
+            raise
+        self._hand_over(asked.request, asked.employee)

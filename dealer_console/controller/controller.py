@@ -26,6 +26,7 @@ from sqlite_utils import Database
 from dealer_console.cards import Card
 from dealer_console.controller.build_view import ViewParts, build_view
 from dealer_console.controller.card_desk import CardDesk
+from dealer_console.controller.card_steps import CardSteps
 from dealer_console.controller.device_desk import DeviceDesk, TableDevices
 from dealer_console.controller.device_events import DeviceEvents
 from dealer_console.controller.facts import (
@@ -67,8 +68,9 @@ from dealer_console.storage.identity import StorageError
 
 __all__ = ["HANDS", "TableController", "TableDevices", "deal_id_for", "lock_id_for"]
 
-class TableController(JackpotSteps):
-    """The façade (see the module doc); the jackpot's steps come from :class:`JackpotSteps`."""
+class TableController(JackpotSteps, CardSteps):
+    """The façade (see the module doc); the jackpot's steps come from :class:`JackpotSteps`,
+    the card prompt's from :class:`CardSteps`."""
 
     def __init__(self, opened: OpenTable, devices: TableDevices | None = None,
                  wake: Callable[[], None] | None = None) -> None:
@@ -88,7 +90,8 @@ class TableController(JackpotSteps):
                 lambda answer: self.deliver(LinkAnswered(device=LINK_DEVICE, seq=0,
                                                          answer=answer)))
         self.cards = CardDesk(self.table.db, self._changed,
-                              lambda why: self._tell(Level.REFUSED, why, code=RefusalCode.NOT_NOW))
+                              lambda why: self._tell(Level.REFUSED, why, code=RefusalCode.NOT_NOW),
+                              opened.jackpot is not None and bool(opened.jackpot.pin_spots))
         self.jackpot = JackpotDesk(opened.jackpot, self.table, self.rules, self.cards,
                                    self._tell, self._changed, self._after)
         self.bench = TestModeDesk(self.table, self.rules, self.device_desk, self.cards,
@@ -325,32 +328,7 @@ class TableController(JackpotSteps):
         """The dealer put the coming first hand at ``seat`` (``DeviceDesk.first_hand_at``)."""
         self.device_desk.first_hand_at(self.state, seat)
 
-    # a card wanted for something other than a jackpot hit (see :mod:`.card_desk`)
-
-    @one_turn
-    def want_card(self, role: Role, purpose: str,
-                  on_card: Callable[[Employee], object]) -> None:
-        """The next swipe authorises ``purpose`` for ``role``; it replaces a request still
-        open, and an armed jackpot confirmation is disarmed (one prompt at a time: the swipe
-        goes to the prompt shown; CONFIRM arms it again)."""
-        self._one_prompt()
-        self.cards.want(role, purpose, on_card)
-
-    def _one_prompt(self) -> None:
-        if self.jackpot.armed:
-            self.jackpot.armed = False
-
-    @one_turn
-    def capture_card(self, purpose: str, on_track: Callable[[str], object]) -> None:
-        """The next swipe is a new card to register: its track goes to ``on_track`` without
-        being authorised (no one holds it yet), shown or logged; the staff change that
-        ``on_track`` makes hashes it and logs who authorised the change."""
-        self._one_prompt()
-        self.cards.capture(purpose, on_track)
-
-    @one_turn
-    def cancel_card(self) -> None:
-        self.cards.cancel()
+    # a card wanted for something other than a jackpot hit: :class:`.card_steps.CardSteps`
 
     @one_turn
     def swipe(self, track: str) -> None:
@@ -498,7 +476,7 @@ class TableController(JackpotSteps):
                      + staff_list_device(self.staff.trouble())),
             jackpot=jackpot.view(self.state), jackpot_game=jackpot.game,
             jackpot_armed=jackpot.armed, notice=self._notice, card_wanted=self.cards.prompt,
-            win_page=jackpot.win_page, bench=self.bench.view(),
+            card_pin=self.cards.pin is not None, win_page=jackpot.win_page, bench=self.bench.view(),
             has_jackpot=jackpot.system is not None,
             offers=answered(self.state, self.check, self.rules),
             start_game_problem=self.start_game_problem(), void_problem=void_problem,

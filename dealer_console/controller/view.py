@@ -186,6 +186,9 @@ class TableSnapshot:
     card_wanted: str | None = None
     """A card the table waits for, as the prompt says it ("Swipe a supervisor's card to
     ..."), or None."""
+    card_pin: bool = False
+    """The prompt asks for the PIN of the executive whose card it accepted (``card_wanted``
+    says whose): the prompt shows a masked pad."""
     win_page: WinPageRequest | None = None
     """The newest money-bag press, or None."""
     jackpot_games: tuple[int, ...] = ()

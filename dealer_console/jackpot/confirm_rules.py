@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from sqlite_utils import Database
 
@@ -248,10 +249,21 @@ def pin_may_follow(db: Database, employee: Employee, action: str) -> None:
             RefusalReason.PIN_LOCKED, pins.lock_words(employee)), action)
 
 
-def check_pin(db: Database, wanted: PinWanted, pin: str) -> None:
+class PinAsked(Protocol):
+    """A card accepted and its holder's PIN asked for: a confirmer's (:class:`PinWanted`) or
+    an executive's for a staff change or a back-out (``controller/card_desk.py``)."""
+
+    employee: Employee
+    action: str
+    wrong: int
+    called_off: bool
+
+
+def check_pin(db: Database, wanted: PinAsked, pin: str,
+              what: str = "the confirmation") -> None:
     """The confirmer's PIN. Wrong: logged as a refused swipe with the reason "wrong PIN" and
     raised (``wanted.wrong`` counted); the third wrong PIN, a PIN this one locks, or none on
-    file sets ``wanted.called_off`` (the card must be swiped again)."""
+    file sets ``wanted.called_off`` (the card must be swiped again; ``what`` is called off)."""
     check = pins.verify(db, wanted.employee, pin)
     if check is pins.PinCheck.RIGHT:
         return
@@ -265,7 +277,7 @@ def check_pin(db: Database, wanted: PinWanted, pin: str) -> None:
     elif check is pins.PinCheck.NONE_ON_FILE or left <= 0:
         told = (f"{wanted.employee.name} has no PIN on file: an executive sets one "
                 f"{pins.where_set()}" if check is pins.PinCheck.NONE_ON_FILE else
-                f"wrong PIN {pins.WRONG_PINS_ALLOWED} times: the confirmation is "
+                f"wrong PIN {pins.WRONG_PINS_ALLOWED} times: {what} is "
                 "called off; swipe the card again")
     elif to_lock < left:  # the PIN locks before this swipe's tries run out
         off = False

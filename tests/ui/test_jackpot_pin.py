@@ -61,6 +61,17 @@ def type_pin(p: ScreenPlayer, pin: str) -> None:
     p.tap(pad.ok)
 
 
+def type_card_pin(p: ScreenPlayer, pin: str) -> None:
+    """The PIN on the card prompt's pad: an executive's, after their card was accepted for a
+    staff change or a back-out (``controller/card_desk.py``)."""
+    prompt = p.window.card_prompt
+    assert prompt.pin_pad.isVisible(), "the prompt shows no PIN pad"
+    for digit in pin:
+        p.tap(prompt.pin_pad.keys[digit])
+    assert prompt.pin_pad.display.text() == "\u25cf" * len(pin)  # dots, never the digits
+    p.tap(prompt.pin_pad.ok)
+
+
 def refused(p: ScreenPlayer) -> list[tuple[str | None, str]]:
     return [(r[0], str(r[1])) for r in p.console.opened.db.execute(
         "SELECT employee_id, detail FROM employee_log WHERE action = 'swipe_refused'"
@@ -89,6 +100,7 @@ def test_a_pin_set_on_the_staff_screen_confirms_a_hit_and_is_never_stored_in_cle
         p.tap(screen.pin_pad.ok)
     assert "executive's card" in (p.ctl.snapshot().card_wanted or "")
     p.swipe("executive")
+    type_card_pin(p, SIM_PINS["SIM-X1"])  # the executive's own PIN, on a table with PINs
     db = p.console.opened.db
     sim_s1 = get(db, "SIM-S1")
     assert pins.verify(db, sim_s1, NEW_PIN) is pins.PinCheck.RIGHT

@@ -131,7 +131,8 @@ class DealerWindow(QMainWindow):
         self.setup_context = SetupContext(controller.about.db_path.parent / "devices.toml")
         """Where device set-up saves (the console's start sets the real file and the
         simulator)."""
-        self.card_prompt = CardPrompt(lambda: self.act(controller.cancel_card))
+        self.card_prompt = CardPrompt(lambda: self.act(controller.cancel_card),
+                                      controller.enter_card_pin)
         self.supervisor: SupervisorArea | None = None
         self.guard: SessionGuard | None = None
         """Ends the open staff area's session (disabled card, changed role, idle lock)."""
@@ -217,6 +218,8 @@ class DealerWindow(QMainWindow):
     def close_supervisor(self) -> None:
         area, self.supervisor = self.supervisor, None
         self._stop_guard()
+        if area is not None and self.ctl.snapshot().card_pin:
+            self.ctl.cancel_card()  # the area's change waited for a PIN: no one is there now
         self.areas.setCurrentWidget(self.dealer_area)
         self._place_prompt()
         if area is not None:
@@ -332,7 +335,11 @@ class DealerWindow(QMainWindow):
             self.outer.insertWidget(0, self.card_prompt)
 
     def show_view(self, view: TableSnapshot) -> None:
-        self.card_prompt.show_prompt(view.card_wanted)
+        self.card_prompt.show_prompt(view.card_wanted, view.card_pin)
+        # an executive's PIN asked for in a staff area: its pad takes the area's room (the
+        # change waits for it; the smallest screen has no room for both)
+        self.areas.setVisible(not view.card_pin
+                              or self.areas.currentWidget() is self.dealer_area)
         self.win_pages.show_request(view.win_page)
         r = view.round
         self.title.setText(f"Round {r.round_id} - {PHASES[r.phase]}"

@@ -128,6 +128,38 @@ def staff_pin() -> QWidget:
     return p.window
 
 
+PIN_LINE = ('executive_above = "$1,000"\n', 'executive_above = "$1,000"\npin_required = true\n')
+"""Washington's line that says who confirms, and the same with a PIN after the card."""
+
+
+def staff_executive_pin() -> QWidget:
+    """A staff change on a table whose jackpot confirmations take a PIN: the executive's card
+    accepted, a wrong PIN refused in words, the prompt's pad taking the next one."""
+    from dealer_console.employees.registry import Role
+    from dealer_console.profiles.loader import PROFILE_DIR
+    from ui.supervisor.staff import StaffScreen
+
+    folder = tempfile.TemporaryDirectory(prefix="supervisor-pins-")
+    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
+    assert PIN_LINE[0] in text
+    path = Path(folder.name) / "pins.toml"
+    path.write_text(text.replace(*PIN_LINE))
+    p = _player(str(path))
+    p.window.on_closed.append(folder.cleanup)
+    _area, screen = _screen(p, "Staff")
+    assert isinstance(screen, StaffScreen)
+    p.tap(screen.rows["SIM-D1"])
+    p.tap(screen.role_buttons[Role.SUPERVISOR])
+    p.swipe("executive")
+    pad = p.window.card_prompt.pin_pad
+    for digits in ("1111", "24"):
+        for digit in digits:
+            p.tap(pad.keys[digit])
+        if digits == "1111":
+            p.tap(pad.ok)
+    return p.window
+
+
 def profile() -> QWidget:
     from ui.supervisor.profile import ProfileScreen
 
@@ -145,6 +177,7 @@ SUPERVISOR_PAGES: dict[str, Callable[[], QWidget]] = {
     "supervisor-staff": staff_list,
     "supervisor-staff-add": staff_add,
     "supervisor-staff-pin": staff_pin,
+    "supervisor-executive-pin": staff_executive_pin,
     "supervisor-profile": profile,
     **JACKPOT_SCREEN_PAGES,
 }

@@ -55,11 +55,14 @@ class SupervisorScreen(QWidget):
 
     def hideEvent(self, event: QHideEvent) -> None:
         """Leaving the screen (or the supervisor's area) calls off a card it still waits for:
-        a later swipe must not act for a screen no one is looking at."""
+        a later swipe must not act for a screen no one is looking at. While the card's PIN is
+        asked the window hides the area itself (its pad needs the room); closing the area
+        then calls the PIN off (``DealerWindow.close_supervisor``)."""
         super().hideEvent(event)
-        if self._asked:
+        view = self.ctl.snapshot()
+        if self._asked and not view.card_pin:  # the window hides the area for the PIN's pad
             self._asked = False
-            if self.ctl.snapshot().card_wanted is not None:
+            if view.card_wanted is not None:
                 self.ctl.cancel_card()
 
     def say(self, text: str, refused: bool = False) -> None:
