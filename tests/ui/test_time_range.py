@@ -63,3 +63,28 @@ def test_the_hour_the_clocks_go_back_reads_differently_twice(pacific: None) -> N
     # a round's button and the end of its times: the time of day (with its zone at the end)
     assert clock_time(second.isoformat()) == "01:30:00"
     assert clock_time(second.isoformat(), zone=True) == "01:30:00 PST"
+
+
+@pytest.mark.parametrize("day", [
+    datetime(2026, 3, 9, 7, 0, tzinfo=UTC),   # midnight PDT, the day after the spring change
+    datetime(2026, 11, 2, 8, 0, tzinfo=UTC),  # midnight PST, the day after the autumn change
+    datetime(2026, 3, 8, 8, 0, tzinfo=UTC),   # midnight PST, the spring change's own day
+])
+def test_a_day_earlier_or_later_is_a_calendar_day(qapp: QApplication, pacific: None,
+                                                  day: datetime) -> None:
+    """The picker's "- day" and "+ day" keep the time of day across a change of the clocks:
+    24 hours from midnight the day after a change landed on 23:00 or 01:00, an hour of the
+    wrong day in the report."""
+    picker = TimeRangePicker(day)
+    picker.start.set_moment(day)
+    zone = ZoneInfo(ZONE)
+    local = day.astimezone(zone)
+    for sign, label in ((-1, "- day"), (1, "+ day")):
+        picker.start.set_moment(day)
+        picker.start.buttons[label].click()
+        moved = picker.start.moment.astimezone(zone)
+        assert (moved.hour, moved.minute) == (local.hour, local.minute), label
+        assert moved.date() == local.date() + timedelta(days=sign), label
+    picker.start.set_moment(day)
+    picker.start.buttons["+ hour"].click()  # an hour is elapsed time
+    assert picker.start.moment == day + timedelta(hours=1)

@@ -61,7 +61,15 @@ class TimeField(QWidget):
         self._show()
 
     def shift_by(self, step: timedelta) -> None:
-        self.set_moment(self.moment + step)
+        """A day is a calendar day: the same time of day on the day before or after, also
+        across a change of the clocks (24 hours from "Today"'s midnight landed at 23:00 or
+        01:00 there: an hour of the wrong day in the report); an hour or ten minutes is
+        elapsed time."""
+        if step.days and not step.seconds:
+            wall = self.moment.astimezone().replace(tzinfo=None) + step
+            self.set_moment(wall.astimezone())  # the console's zone's offset on that day
+        else:
+            self.set_moment(self.moment + step)
 
     def _show(self) -> None:
         self.value.setText(shown_time(self.moment, zone=False))
