@@ -94,6 +94,7 @@ def set_pin_by(db: Database, by: Employee, employee_id: str, pin: str, *,
     """:func:`set_pin` by an executive whose card the console authorised just now; checked
     again inside the change's transaction."""
     check_pin(pin)
+    own_list()  # first: at a table keeping the casino's list, the pit is the answer
     target = get(db, employee_id)
     if ever_had_pin(db, target.employee_id):  # their own first PIN only adds a check
         not_own(db, by, target, "change their own PIN", pin_action(target))

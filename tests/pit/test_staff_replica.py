@@ -158,6 +158,7 @@ def test_no_table_changes_the_casino_s_list_alone(casino_table: Rig) -> None:
     db = casino_table.opened.db
     executive = find(db, "SIM-X1")
     assert executive is not None  # the table's own executive, from before
+    assert pins.ever_had_pin(db, "SIM-X1")  # the simulator's PIN, from before
     before = db.execute("SELECT COUNT(*) FROM employee_log").fetchone()[0]
     with pytest.raises(RegistryError, match="keeps the casino's staff list"):
         changes.add_by(db, executive, "D7", "Dee Seven", Role.DEALER, "8888000088880000")
@@ -167,6 +168,9 @@ def test_no_table_changes_the_casino_s_list_alone(casino_table: Rig) -> None:
         changes.setup(db, "X9", "Xavier", "9999000099990000", actor="a technician")
     with pytest.raises(RegistryError, match="keeps the casino's staff list"):
         pins.set_pin_by(db, executive, "SIM-S1", "4821")  # PINs are the casino's list's too
+    # her own PIN: where to set it, not "another executive's card" (stop 42's item 10)
+    with pytest.raises(RegistryError, match="keeps the casino's staff list"):
+        pins.set_pin_by(db, executive, "SIM-X1", "4821")
     assert db.execute("SELECT COUNT(*) FROM employee_log").fetchone()[0] == before
     sim_s1 = find(db, "SIM-S1")
     assert sim_s1 is not None
