@@ -97,10 +97,12 @@ class CardDesk:
 
     def want(self, role: Role, purpose: str, on_card: Callable[[Employee], object]) -> None:
         self.wanted = CardRequest(role, purpose, on_card)
+        self.pin = None  # a PIN asked for the request replaced must not run it
         self._changed()
 
     def capture(self, purpose: str, on_track: Callable[[str], object]) -> None:
         self.wanted = CardCapture(purpose, on_track)
+        self.pin = None
         self._changed()
 
     def cancel(self) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from dealer_console.employees import pins
 from dealer_console.employees.registry import Role, find
+from dealer_console.errors import Refusal
 from drivers.sim.table.choices import SIM_PINS
 from tests.ui.test_jackpot_pin import start, type_card_pin
 from tests.ui.test_supervisor_staff import fill_new, log, staff_screen
@@ -143,8 +144,6 @@ def test_without_pin_required_the_executive_s_card_alone_does(qtbot: object,
 @pytest.mark.parametrize("typed", ["", "12"])
 def test_no_pin_asked_refuses_a_pin_typed(play: list[ScreenPlayer], tmp_path: Path,
                                           typed: str) -> None:
-    from dealer_console.errors import Refusal
-
     p = start(play, tmp_path)
     with pytest.raises(Refusal, match="no PIN is asked for"):
         p.ctl.enter_card_pin(typed)
@@ -163,5 +162,24 @@ def test_the_pad_takes_the_area_s_room_and_closing_the_area_calls_the_pin_off(
     assert view.card_wanted is None and not view.card_pin
     p.wait(lambda: p.window.areas.isVisible(), "the dealer's area")
     assert not p.window.card_prompt.isVisible()
+    dealer = find(p.ctl.table.db, "SIM-D1")
+    assert dealer is not None and dealer.role is Role.DEALER
+
+
+def test_a_new_request_forgets_the_pin_asked_for_the_one_it_replaces(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    """An outside review: a request made while a PIN was asked kept the old PIN prompt, and
+    the right PIN then ran the old request."""
+    p = start(play, tmp_path)
+    screen = staff_screen(p)
+    p.tap(screen.rows["SIM-D1"])
+    p.tap(screen.role_buttons[Role.EXECUTIVE])
+    p.swipe("executive")
+    assert p.ctl.snapshot().card_pin
+    p.ctl.want_card(Role.SUPERVISOR, "open the supervisor's screens", lambda _who: None)
+    view = p.ctl.snapshot()
+    assert not view.card_pin and "Swipe a supervisor's card" in (view.card_wanted or "")
+    with pytest.raises(Refusal, match="no PIN is asked for"):
+        p.ctl.enter_card_pin(EXEC_PIN)
     dealer = find(p.ctl.table.db, "SIM-D1")
     assert dealer is not None and dealer.role is Role.DEALER
