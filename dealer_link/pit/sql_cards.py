@@ -385,11 +385,14 @@ OWN_PIN_SCHEMA: tuple[str, ...] = (
     # (employees/pins.py), their own card now sets only a first PIN: never one after a PIN
     # was set or taken off.
     edited(released(CARD_SCHEMA, "FUNCTION pit_staff_set("),
+           # never had one: none on the record now, and never taken off (the floor's lock is
+           # the only thing that clears one, and its line is the only one starting so; a
+           # name is inside every other line, so no text of a name can match or dodge this)
            (_OWN_PIN_V1, _OWN_PIN_V1[:-1] + "\n"
+            "                AND old.pin_hash IS NULL\n"
             "                AND NOT EXISTS (SELECT 1 FROM pit_staff_log l\n"
             "                    WHERE l.employee_id = p_employee\n"
-            "                      AND (l.detail LIKE '%new PIN%'\n"
-            "                           OR l.detail LIKE 'PIN taken off%')))"),
+            "                      AND l.detail LIKE 'PIN taken off%'))"),
            ("'record (only step down while another executive is enabled): another '",
             "'record (only step down while another executive is enabled, or set a first '\n"
             "                'PIN where none was ever set): another '"),

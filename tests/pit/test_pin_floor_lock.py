@@ -156,3 +156,20 @@ def test_an_executive_s_own_card_sets_a_first_pin_and_never_replaces_one(
         attempts = [str(r[0]) for r in admin.execute(
             b"SELECT refusal FROM pit_card_attempts ORDER BY entry")]
     assert sum(refused in a for a in attempts) == 2  # each refusal is on the server's trace
+
+
+def test_a_name_never_decides_whether_a_pin_was_set(casino_table: Rig, link_dsn: str) -> None:
+    """An outside review: the server read "a PIN was set" from its log's words, which hold the
+    employee's name, so an executive named "Ann new PINTO" was refused her own first PIN."""
+    card = ";4444000044440000=4?"
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X3",
+                         name="Ann new PINTO", role="executive", card_track=card,
+                         enabled=True, reason="hired")
+        server.set_staff(pit, executive_track=card, employee_id="X3", name="Ann new PINTO",
+                         role="executive", card_track=None, enabled=True,
+                         reason="her first PIN", pin="90210")
+        with pytest.raises(link_server.LinkRefused, match="may not change their own record"):
+            server.set_staff(pit, executive_track=card, employee_id="X3", name="Ann new PINTO",
+                             role="executive", card_track=None, enabled=True,
+                             reason="another", pin="11111")
