@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,9 +22,12 @@ from dealer_console.cli import CommandError
 from dealer_console.cli.checks import file_path, label, pin
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sqlite_utils import Database
 
     from dealer_console.employees.changes import Change
+    from dealer_console.employees.registry import Employee
 
 ROLES = ("dealer", "supervisor", "executive", "technician")
 _LINE_MAX = 256
@@ -37,9 +41,14 @@ def register(subparsers: Any) -> None:
         "employees", help="manage employees and their cards",
         description="Every change but setup needs an executive's card on standard input.")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    pin_line = ("Where the table's jackpot confirmations take a PIN, the executive's own PIN "
+                "follows (once they have had one): the line after their card, or for pin "
+                "after the new PIN's two lines.")
 
     def command(name: str, helptext: str) -> argparse.ArgumentParser:
-        p: argparse.ArgumentParser = sub.add_parser(name, help=helptext, description=helptext)
+        p: argparse.ArgumentParser = sub.add_parser(
+            name, help=helptext,
+            description=helptext + ("" if name in ("setup", "list") else ". " + pin_line))
         p.add_argument("--db", required=True, type=file_path, help="the table database file")
         return p
 
@@ -89,20 +98,23 @@ def read_card(what: str) -> str:
     return track
 
 
+def _read_one_pin(prompt: str) -> str:
+    """One PIN from standard input (hidden on a terminal), checked; never echoed."""
+    if sys.stdin.isatty():
+        line = getpass.getpass(f"{prompt}: ")
+    else:
+        line = sys.stdin.readline(_LINE_MAX)
+        if not line:
+            raise CommandError(f"no PIN on standard input for {prompt}")
+    try:
+        return pin(line.strip())
+    except argparse.ArgumentTypeError as exc:
+        raise CommandError(f"{prompt}: {exc}") from None
+
+
 def read_pin() -> str:
     """The new PIN, typed twice (hidden on a terminal), checked and compared; never echoed."""
-    typed = []
-    for prompt in ("the new PIN", "the same PIN again"):
-        if sys.stdin.isatty():
-            line = getpass.getpass(f"{prompt}: ")
-        else:
-            line = sys.stdin.readline(_LINE_MAX)
-            if not line:
-                raise CommandError(f"no PIN on standard input for {prompt}")
-        try:
-            typed.append(pin(line.strip()))
-        except argparse.ArgumentTypeError as exc:
-            raise CommandError(f"{prompt}: {exc}") from None
+    typed = [_read_one_pin(prompt) for prompt in ("the new PIN", "the same PIN again")]
     if typed[0] != typed[1]:
         raise CommandError("the two PINs differ; nothing was changed")
     return typed[0]
@@ -154,11 +166,15 @@ def _change(db: Database, args: argparse.Namespace) -> Change:
         from dealer_console.employees.pins import set_pin
 
         try:
+            _executive_pin(db, args.by_track, f"set the PIN of employee {args.employee_id}",
+                           lambda who: _read_one_pin(f"{who.name}'s own PIN"))
             return set_pin(db, args.by_track, args.employee_id, args.new_pin)
         except Refused as exc:
             raise CommandError(f"swipe refused (logged): {exc}") from None
     by = _checked(read_card(_EXECUTIVE), _EXECUTIVE)
     try:
+        _executive_pin(db, by, f"staff change: {args.action} {args.employee_id}",
+                       lambda who: _read_one_pin(f"{who.name}'s PIN"))
         if args.action == "add":
             card = _checked(read_card("the new employee's card"), "the new employee's card")
             return changes.add(db, by, args.employee_id, args.name, Role(args.role), card)
@@ -172,6 +188,49 @@ def _change(db: Database, args: argparse.Namespace) -> Change:
                                    reason=args.reason or "")
     except Refused as exc:
         raise CommandError(f"swipe refused (logged): {exc}") from None
+
+
+@dataclass(slots=True)
+class _PinTyped:
+    """The executive's PIN asked once on the command line (``confirm_rules.PinAsked``)."""
+
+    employee: Employee
+    action: str
+    wrong: int = 0
+    called_off: bool = False
+
+
+def _pin_asked_of(db: Database, track: str) -> Employee | None:
+    """The executive whose PIN must follow their card here: where the table's jackpot games
+    ask for the confirmer's PIN, an executive who has ever had one (as the console's card
+    prompt asks, ``controller/card_desk.py``). Any other card is left to the change's own
+    check."""
+    from dealer_console.employees import pins
+    from dealer_console.employees.registry import Role, find_by_card
+    from dealer_console.jackpot import games
+
+    if not games.pins_in_force(db):
+        return None
+    who = find_by_card(db, track)
+    if (who is None or who.role is not Role.EXECUTIVE or not who.enabled
+            or not pins.ever_had_pin(db, who.employee_id)):
+        return None
+    return who
+
+
+def _executive_pin(db: Database, track: str, action: str,
+                   typed: Callable[[Employee], str]) -> None:
+    """The executive's PIN (``typed``: the line after the card) where it is asked: refused
+    (and logged) when it is locked or was taken off, a wrong one logged and counted towards
+    the lock. An outside review changed the staff list from this command with a locked
+    executive's card alone."""
+    from dealer_console.jackpot import confirm_rules
+
+    who = _pin_asked_of(db, track)
+    if who is None:
+        return
+    confirm_rules.pin_may_follow(db, who, action)
+    confirm_rules.check_pin(db, _PinTyped(who, action), typed(who), "the change")
 
 
 def _checked(track: str, what: str) -> str:

@@ -159,6 +159,17 @@ def record_pin_and_link(db: Database, spot: int, pin_required: bool, linked: str
                "pin_required IS NULL", [int(pin_required), linked, spot])
 
 
+def pins_in_force(db: Database) -> bool:
+    """Whether a jackpot game installed here asks for the confirmer's PIN (``pin_required``
+    as installed): the command line's staff changes then ask the executive's PIN too, as the
+    console's card prompt does (``controller/card_desk.py``)."""
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+                  "'jackpot_games'").fetchone() is None:
+        return False
+    return db.execute("SELECT 1 FROM jackpot_games WHERE pin_required = 1 LIMIT 1"
+                      ).fetchone() is not None
+
+
 def spots(db: Database) -> list[int]:
     return [int(r[0]) for r in db.execute("SELECT spot FROM jackpot_games ORDER BY spot")]
 

@@ -6,6 +6,7 @@ the thief's, and that executive confirmed any award. Through the real screens.""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -13,12 +14,14 @@ import pytest
 from dealer_console.employees import pins
 from dealer_console.employees.registry import Role, find
 from dealer_console.errors import Refusal
-from drivers.sim.table.choices import SIM_PINS
+from dealer_console.table_db import open_table_db
+from drivers.sim.table.choices import SIM_PINS, SIM_STAFF
 from tests.ui.test_jackpot_pin import start, type_card_pin
 from tests.ui.test_supervisor_staff import fill_new, log, staff_screen
 from ui.gallery.player import ScreenPlayer
 
 EXEC_PIN = SIM_PINS["SIM-X1"]
+SIM_TRACKS = {role: track for _id, _name, role, track in SIM_STAFF}
 
 
 def wrong_pins(p: ScreenPlayer) -> list[str]:
@@ -183,3 +186,59 @@ def test_a_new_request_forgets_the_pin_asked_for_the_one_it_replaces(
         p.ctl.enter_card_pin(EXEC_PIN)
     dealer = find(p.ctl.table.db, "SIM-D1")
     assert dealer is not None and dealer.role is Role.DEALER
+
+
+def _cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+         stdin: str, *args: str) -> tuple[int, str]:
+    from dealer_console.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    capsys.readouterr()
+    status = main(["employees", *args[:1], "--db", str(tmp_path / "t.db"), *args[1:]])
+    out = capsys.readouterr()
+    return status, out.out + out.err
+
+
+def test_the_command_line_asks_the_executive_s_pin_too(
+        play: list[ScreenPlayer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An outside review: ``dealer-console employees role`` made SIM-D1 an executive on a
+    locked executive's card data alone, the table's PINs ignored."""
+    p = start(play, tmp_path)
+    play.remove(p)
+    p.close()  # one process writes the table's file at a time
+    card = f";{SIM_TRACKS['executive']}?\n"
+    status, said = _cli(tmp_path, monkeypatch, capsys, card + "0000\n",
+                        "role", "SIM-D1", "executive")
+    assert status == 2 and "swipe refused (logged): wrong PIN for Sim Executive" in said
+    assert "0000" not in said
+    db = open_table_db(tmp_path / "t.db")
+    try:
+        dealer = find(db, "SIM-D1")
+        assert dealer is not None and dealer.role is Role.DEALER
+        assert any(pins.WRONG_MARK in d for (d,) in db.execute(
+            "SELECT detail FROM employee_log WHERE action = 'swipe_refused'"))
+    finally:
+        db.close()
+    status, said = _cli(tmp_path, monkeypatch, capsys, card, "role", "SIM-D1", "executive")
+    assert status == 2 and "no PIN on standard input for Sim Executive's PIN" in said
+    status, said = _cli(tmp_path, monkeypatch, capsys, card + EXEC_PIN + "\n",
+                        "role", "SIM-D1", "supervisor")
+    assert status == 0, said
+    assert "role: SIM-D1 Sim Dealer (supervisor, enabled), authorised by Sim Executive" in said
+    new_pin = "64207531"
+    status, said = _cli(tmp_path, monkeypatch, capsys,
+                        card + f"{new_pin}\n{new_pin}\n{EXEC_PIN}\n", "pin", "SIM-D1")
+    assert status == 0, said
+    for _ in range(pins.LOCK_AFTER - 1):  # wrong PINs to the lock (one counted above)
+        _cli(tmp_path, monkeypatch, capsys, card + "0000\n", "enable", "SIM-D1")
+    status, said = _cli(tmp_path, monkeypatch, capsys, card + EXEC_PIN + "\n",
+                        "role", "SIM-D1", "executive")
+    assert status == 2 and "PIN is locked" in said
+    db = open_table_db(tmp_path / "t.db")
+    try:
+        dealer = find(db, "SIM-D1")
+        assert dealer is not None and dealer.role is Role.SUPERVISOR
+        assert pins.verify(db, dealer, new_pin) is pins.PinCheck.RIGHT
+    finally:
+        db.close()
