@@ -42,7 +42,7 @@ def register(subparsers: Any) -> None:
         description="Every change but setup needs an executive's card on standard input.")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     pin_line = ("Where the table's jackpot confirmations take a PIN, the executive's own PIN "
-                "follows (once they have had one): the line after their card, or for pin "
+                "follows (once any executive has one): the line after their card, or for pin "
                 "after the new PIN's two lines.")
 
     def command(name: str, helptext: str) -> argparse.ArgumentParser:
@@ -201,27 +201,22 @@ class _PinTyped:
 
 
 def _pin_asked_of(db: Database, track: str) -> Employee | None:
-    """The executive whose PIN must follow their card here: where the table's jackpot games
-    ask for the confirmer's PIN, an executive who has ever had one (as the console's card
-    prompt asks, ``controller/card_desk.py``). Any other card is left to the change's own
-    check."""
+    """The executive whose PIN must follow their card here, as the console's card prompt asks
+    it (``pins.executive_pin_needed``). Any other card is left to the change's own check."""
     from dealer_console.employees import pins
-    from dealer_console.employees.registry import Role, find_by_card
+    from dealer_console.employees.registry import find_by_card
     from dealer_console.jackpot import games
 
-    if not games.pins_in_force(db):
-        return None
     who = find_by_card(db, track)
-    if (who is None or who.role is not Role.EXECUTIVE or not who.enabled
-            or not pins.ever_had_pin(db, who.employee_id)):
+    if who is None or not who.enabled:
         return None
-    return who
+    return who if pins.executive_pin_needed(db, who, games.pins_in_force(db)) else None
 
 
 def _executive_pin(db: Database, track: str, action: str,
                    typed: Callable[[Employee], str]) -> None:
     """The executive's PIN (``typed``: the line after the card) where it is asked: refused
-    (and logged) when it is locked or was taken off, a wrong one logged and counted towards
+    (and logged) when none is on file or it is locked, a wrong one logged and counted towards
     the lock. An outside review changed the staff list from this command with a locked
     executive's card alone."""
     from dealer_console.jackpot import confirm_rules

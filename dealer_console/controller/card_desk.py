@@ -9,8 +9,9 @@ is logged with the reason and the request stays open for the right card), and th
 handed the :class:`~dealer_console.employees.registry.Employee`, never the card's data.
 
 Where the table's jackpot confirmations ask for a PIN (``pin_required``), an executive's card
-asks for its holder's PIN too, once that executive has ever had one: a stolen card whose PIN
-the thief does not know (or had locked by guessing) opened the Staff screen and made a new
+asks for its holder's PIN too (``pins.executive_pin_needed``: once any executive has one; an
+executive with none is then refused): a stolen card whose PIN the thief did not know (or had
+locked by guessing, or whose holder never had one) opened the Staff screen and made a new
 executive of the thief's, with a PIN of the thief's, who then confirmed any award. The PIN is
 checked, counted towards the lock and logged as the jackpot's is (``confirm_rules.check_pin``).
 """
@@ -133,9 +134,9 @@ class CardDesk:
         where it is asked); a refusal is logged and raised, and the request stays open for
         the right card."""
         employee = authorise(self.db, track, request.role, request.purpose)
-        if (request.role is Role.EXECUTIVE and self._pins_in_force
-                and pins.ever_had_pin(self.db, employee.employee_id)):
-            # refused (and logged) when the PIN is locked or was taken off
+        if (request.role is Role.EXECUTIVE
+                and pins.executive_pin_needed(self.db, employee, self._pins_in_force)):
+            # refused (and logged) when none is on file or it is locked
             confirm_rules.pin_may_follow(self.db, employee, request.purpose)
             self.pin = CardPin(request, employee, request.purpose)
             self._changed()

@@ -61,6 +61,21 @@ def has_pin(db: Database, employee_id: str) -> bool:
     return row is not None and row[0] is not None
 
 
+def executive_pin_needed(db: Database, employee: Employee, pins_in_force: bool) -> bool:
+    """Whether an executive's card does executive work (a staff change, a back-out) only with
+    their PIN: wherever the table's jackpot confirmations take a PIN (``pins_in_force``),
+    once any enabled executive has a PIN on file. Before that the table has not taken PINs
+    up and the card alone does, so its first executive can set their own first PIN. After
+    it, an executive with none on file (never set, or taken off by the floor's wrong
+    guesses) is refused until another executive sets one: an outside review had a card whose
+    holder never had a PIN make a new executive, with a PIN, for its thief."""
+    if not pins_in_force or employee.role is not Role.EXECUTIVE:
+        return False
+    return db.execute(
+        "SELECT 1 FROM employees WHERE role = 'executive' AND enabled = 1"
+        " AND pin_hash IS NOT NULL LIMIT 1").fetchone() is not None
+
+
 def ever_had_pin(db: Database, employee_id: str) -> bool:
     """Whether the employee has a PIN or ever had one (one taken off by the floor's wrong
     guesses, at a table that kept the casino's list, included): their own card then never

@@ -173,3 +173,36 @@ def test_a_name_never_decides_whether_a_pin_was_set(casino_table: Rig, link_dsn:
             server.set_staff(pit, executive_track=card, employee_id="X3", name="Ann new PINTO",
                              role="executive", card_track=None, enabled=True,
                              reason="another", pin="11111")
+
+
+def test_a_pin_taken_off_before_a_table_takes_the_list_is_still_wanted_there(
+        casino_table: Rig, link_dsn: str) -> None:
+    """An outside review: a table that took the casino's list only after the floor had taken
+    an executive's PIN off never saw her PIN, and on a table whose confirmations take a PIN
+    her card alone backed an award out. Any executive with a PIN makes every one need it."""
+    from dealer_console.controller.card_desk import CardDesk
+    from dealer_console.employees.authorize import Refused
+    from dealer_console.employees.registry import Role
+
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
+                         role="executive", card_track=None, enabled=True, reason="her PIN",
+                         pin="90210")
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X2", name="Xavi Exec",
+                         role="executive", card_track=";4444000044440000=4?", enabled=True,
+                         reason="a second executive", pin="24680")
+    with link_server.connect(table_dsn(link_dsn, "t1")) as t1:  # the thief's guesses
+        assert [server.pin_wrong(t1, "X1", e) for e in (1, 2, 3, 4)] == ["counted"] * 4
+    with link_server.connect(table_dsn(link_dsn, "t2")) as t2:
+        assert server.pin_wrong(t2, "X1", 1) == "locked"
+    db = casino_table.opened.db  # this table takes the casino's list only now
+    _pass(db, StaffFeed(applied_version(db)), link_dsn)
+    assert not pins.has_pin(db, "X1") and not pins.ever_had_pin(db, "X1")
+    got: list[str] = []
+    desk = CardDesk(db, lambda: None, lambda why: None, pins_in_force=True)
+    desk.want(Role.EXECUTIVE, "back out jackpot award 1 (test)",
+              lambda e: got.append(e.employee_id))
+    with pytest.raises(Refused, match="Ella Exec has no PIN on file: an executive sets one "
+                                      "at the pit"):
+        desk.swiped(link_server.track_of(EXEC_CARD))
+    assert desk.pin is None and got == []

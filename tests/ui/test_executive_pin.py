@@ -54,6 +54,17 @@ def test_a_staff_change_on_an_executive_s_card_waits_for_their_pin(
     assert added is not None and added.role is Role.EXECUTIVE
     accepted = [(a, e) for a, e, _actor, _d in log(p) if a == "swipe_accepted"]
     assert accepted[-1] == ("swipe_accepted", "SIM-X1")
+    # the new executive has no PIN: her card alone does no executive work here (an outside
+    # review's thief made a new executive with a card whose holder never had a PIN)
+    p.tap(screen.back)  # the add page stays after an employee is added
+    p.tap(screen.rows["SIM-D1"])
+    p.tap(screen.role_buttons[Role.SUPERVISOR])
+    p.swipe("unknown")  # Nina's card now
+    view = p.ctl.snapshot()
+    assert not view.card_pin and "Swipe an executive's card" in (view.card_wanted or "")
+    assert view.notice is not None and "Nina New has no PIN on file" in view.notice.what
+    dealer = find(p.ctl.table.db, "SIM-D1")
+    assert dealer is not None and dealer.role is Role.DEALER
 
 
 def test_three_wrong_pins_call_the_card_off_and_the_message_stays(
