@@ -85,7 +85,7 @@ class CardDesk:
         self.db = db
         self._changed = changed
         self._told = told
-        self._pins_in_force = pins_in_force
+        self.pins_in_force = pins_in_force
         self.wanted: CardRequest | CardCapture | None = None
         self.pin: CardPin | None = None
         """The accepted executive's card whose PIN is asked for (the prompt shows a pad)."""
@@ -135,7 +135,7 @@ class CardDesk:
         the right card."""
         employee = authorise(self.db, track, request.role, request.purpose)
         if (request.role is Role.EXECUTIVE
-                and pins.executive_pin_needed(self.db, employee, self._pins_in_force)):
+                and pins.executive_pin_needed(self.db, employee, self.pins_in_force)):
             # refused (and logged) when none is on file or it is locked
             confirm_rules.pin_may_follow(self.db, employee, request.purpose)
             self.pin = CardPin(request, employee, request.purpose)

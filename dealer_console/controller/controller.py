@@ -103,7 +103,7 @@ class TableController(JackpotSteps, CardSteps):
             opened.link_senders[0].dsn if opened.link_senders else None,
             self.table.db.file if isinstance(self.table.db, TableDatabase) else None)
         """What the screens' titles and their own readers need of the open table."""
-        self.staff = StaffDesk(self.table.db, self._changed)
+        self.staff = StaffDesk(self.table.db, self._changed, self.cards.pins_in_force)
         """The staff list, changed for an executive authorised by :meth:`want_card`."""
         self.events = DeviceEvents(self.table, self.inbox, self.device_desk, self.jackpot,
                                    self.cards, self.bench, self, self._applied, self._tell,

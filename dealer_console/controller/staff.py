@@ -39,9 +39,12 @@ def _as_refusal() -> Iterator[None]:
 
 
 class StaffDesk:
-    def __init__(self, db: Database, changed: Callable[[], None]) -> None:
+    def __init__(self, db: Database, changed: Callable[[], None],
+                 pins_in_force: bool = False) -> None:
         self.db = db
         self._changed = changed
+        self._pins_in_force = pins_in_force
+        """The table's jackpot confirmations take a PIN, so executives' cards do too."""
         self._version = 0
         self.list_status: Callable[[], str] | None = None
         """Whose list the table keeps and since when, in words, where it keeps the casino's
@@ -136,6 +139,10 @@ class StaffDesk:
 
     def has_pin(self, employee_id: str) -> bool:
         return pins.has_pin(self.db, employee_id)
+
+    def pin_warnings(self) -> list[str]:
+        """The executives' PINs as the Staff screen warns of them (``pins.pin_warnings``)."""
+        return pins.pin_warnings(self.db, self._pins_in_force)
 
     def pin_problem(self, pin: str) -> str | None:
         """Why a new PIN is refused (never repeating it), or None; asked before the swipe."""

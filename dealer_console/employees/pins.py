@@ -76,6 +76,34 @@ def executive_pin_needed(db: Database, employee: Employee, pins_in_force: bool) 
         " AND pin_hash IS NOT NULL LIMIT 1").fetchone() is not None
 
 
+def pin_warnings(db: Database, pins_in_force: bool) -> list[str]:
+    """What a supervisor must know about the executives' PINs where confirmations take one,
+    in plain words with what to do: who does executive work on the card alone, who cannot,
+    and a table one locked PIN away from no staff change at all (:func:`executive_pin_needed`).
+    """
+    if not pins_in_force:
+        return []
+    executives = [(str(i), str(n), h is not None) for i, n, h in db.execute(
+        "SELECT employee_id, name, pin_hash FROM employees WHERE role = 'executive'"
+        " AND enabled = 1 ORDER BY employee_id")]
+    if not any(has for _i, _n, has in executives):
+        return ["No executive has a PIN yet: an executive's card alone changes the staff list "
+                "and backs awards out here. Set each executive's PIN (Set PIN)."]
+    said = []
+    without = [name for _i, name, has in executives if not has]
+    if without:
+        said.append(f"No PIN: {', '.join(without)}. Their cards change nothing here until "
+                    "another executive sets one.")
+    working = [name for i, name, has in executives if has and not locked(db, i)]
+    if not working:
+        said.append("No executive's PIN works here (none, or locked): no staff change or "
+                    "back-out can be made at this table. Call the casino's executive office.")
+    elif len(working) == 1:
+        said.append(f"Only {working[0]}'s PIN works here: if it locks, no one can change the "
+                    "staff list. Give a second executive a PIN.")
+    return said
+
+
 def ever_had_pin(db: Database, employee_id: str) -> bool:
     """Whether the employee has a PIN or ever had one (one taken off by the floor's wrong
     guesses, at a table that kept the casino's list, included): their own card then never

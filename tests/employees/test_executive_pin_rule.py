@@ -15,7 +15,7 @@ from sqlite_utils import Database
 from dealer_console.controller.card_desk import CardDesk
 from dealer_console.employees import pins
 from dealer_console.employees.authorize import Refused
-from dealer_console.employees.registry import Role, get
+from dealer_console.employees.registry import Role, get, log
 from dealer_console.table_db import open_table_db
 from tests.employees.conftest import CARDS, FAST_KDF, put_staff_on_file
 
@@ -78,3 +78,25 @@ def test_a_locked_pin_refuses_the_card(db: Database) -> None:
     with pytest.raises(Refused, match="PIN is locked"):
         _ask(db, "executive")
     assert pins.verify(db, get(db, "X1"), PIN) is pins.PinCheck.RIGHT  # kept, and locked
+
+
+def test_the_staff_screen_s_warnings_of_the_executives_pins(db: Database) -> None:
+    """What the Staff screen warns of (``pins.pin_warnings``), in each state: PINs not yet
+    taken up, an executive without one, one working PIN left, none."""
+    assert pins.pin_warnings(db, pins_in_force=False) == []
+    [before] = pins.pin_warnings(db, pins_in_force=True)
+    assert before.startswith("No executive has a PIN yet: an executive's card alone")
+    pins.set_pin(db, CARDS["executive"], "X1", PIN, kdf=FAST_KDF)
+    assert pins.pin_warnings(db, pins_in_force=True) == [
+        "No PIN: Max Exec. Their cards change nothing here until another executive sets one.",
+        "Only Ella Exec's PIN works here: if it locks, no one can change the staff list. Give "
+        "a second executive a PIN."]
+    pins.set_pin(db, CARDS["executive"], "X2", "24681357", kdf=FAST_KDF)
+    assert pins.pin_warnings(db, pins_in_force=True) == []  # X9 is disabled: not counted
+    for employee_id in ("X1", "X2"):
+        for _ in range(pins.LOCK_AFTER):
+            with db.atomic():
+                log(db, "swipe_refused", employee_id, "card swipe",
+                    f"confirm a jackpot hit{pins.WRONG_MARK}the PIN is not right")
+    [none] = pins.pin_warnings(db, pins_in_force=True)
+    assert none.startswith("No executive's PIN works here (none, or locked)")

@@ -65,6 +65,8 @@ def test_a_staff_change_on_an_executive_s_card_waits_for_their_pin(
     assert view.notice is not None and "Nina New has no PIN on file" in view.notice.what
     dealer = find(p.ctl.table.db, "SIM-D1")
     assert dealer is not None and dealer.role is Role.DEALER
+    assert screen.pin_warning.isVisible()  # the Staff screen says so, with what to do
+    assert screen.pin_warning.text().startswith("No PIN: Nina New. Their cards change nothing")
 
 
 def test_three_wrong_pins_call_the_card_off_and_the_message_stays(

@@ -132,12 +132,9 @@ PIN_LINE = ('executive_above = "$1,000"\n', 'executive_above = "$1,000"\npin_req
 """Washington's line that says who confirms, and the same with a PIN after the card."""
 
 
-def staff_executive_pin() -> QWidget:
-    """A staff change on a table whose jackpot confirmations take a PIN: the executive's card
-    accepted, a wrong PIN refused in words, the prompt's pad taking the next one."""
-    from dealer_console.employees.registry import Role
+def _pin_player() -> ScreenPlayer:
+    """A console on Washington with a PIN after the confirmation's card."""
     from dealer_console.profiles.loader import PROFILE_DIR
-    from ui.supervisor.staff import StaffScreen
 
     folder = tempfile.TemporaryDirectory(prefix="supervisor-pins-")
     text = (PROFILE_DIR / "washington-face-up.toml").read_text()
@@ -146,6 +143,16 @@ def staff_executive_pin() -> QWidget:
     path.write_text(text.replace(*PIN_LINE))
     p = _player(str(path))
     p.window.on_closed.append(folder.cleanup)
+    return p
+
+
+def staff_executive_pin() -> QWidget:
+    """A staff change on a table whose jackpot confirmations take a PIN: the executive's card
+    accepted, a wrong PIN refused in words, the prompt's pad taking the next one."""
+    from dealer_console.employees.registry import Role
+    from ui.supervisor.staff import StaffScreen
+
+    p = _pin_player()
     _area, screen = _screen(p, "Staff")
     assert isinstance(screen, StaffScreen)
     p.tap(screen.rows["SIM-D1"])
@@ -157,6 +164,32 @@ def staff_executive_pin() -> QWidget:
             p.tap(pad.keys[digit])
         if digits == "1111":
             p.tap(pad.ok)
+    return p.window
+
+
+def staff_pin_warnings() -> QWidget:
+    """The staff list where confirmations take a PIN, with every warning of the executives'
+    PINs: a new executive without one, the only other's locked, and the list as long as the
+    fullest (one withdrawn)."""
+    from dealer_console.employees import changes, pins
+    from dealer_console.employees.registry import Role
+    from drivers.sim.table.choices import SIM_STAFF
+    from ui.supervisor.staff import StaffScreen
+
+    p = _pin_player()
+    with_more_staff(p)
+    executive = next(track for _i, _n, role, track in SIM_STAFF if role == "executive")
+    db = p.console.opened.db
+    changes.add(db, executive, "X7", "Margarethe Oyelaran-Castellanos", Role.EXECUTIVE,
+                "5000900000099=2912")
+    for _ in range(pins.LOCK_AFTER):  # the sim executive's PIN mistyped to its lock
+        with db.atomic():
+            from dealer_console.employees.registry import log
+            log(db, "swipe_refused", "SIM-X1", "card swipe",
+                f"confirm a jackpot hit{pins.WRONG_MARK}Sim Executive's PIN is not right")
+    _area, screen = _screen(p, "Staff")
+    assert isinstance(screen, StaffScreen)
+    screen.refresh()
     return p.window
 
 
@@ -178,6 +211,7 @@ SUPERVISOR_PAGES: dict[str, Callable[[], QWidget]] = {
     "supervisor-staff-add": staff_add,
     "supervisor-staff-pin": staff_pin,
     "supervisor-executive-pin": staff_executive_pin,
+    "supervisor-staff-pin-warnings": staff_pin_warnings,
     "supervisor-profile": profile,
     **JACKPOT_SCREEN_PAGES,
 }

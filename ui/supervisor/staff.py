@@ -94,10 +94,17 @@ class StaffScreen(SupervisorScreen):
         left.addWidget(self.add_button)
 
         listing = QWidget()
-        body = QHBoxLayout(listing)
-        body.setContentsMargins(0, 0, 0, 0)
+        whole = QVBoxLayout(listing)
+        whole.setContentsMargins(0, 0, 0, 0)
+        body = QHBoxLayout()
         body.addLayout(left, 1)
         body.addWidget(self._record_page(), 1)
+        whole.addLayout(body, 1)
+        self.pin_warning = _label(role="refusal")
+        """The executives' PINs where confirmations take one (``StaffDesk.pin_warnings``),
+        under the list and the record, the width of both."""
+        self.pin_warning.setWordWrap(True)
+        whole.addWidget(self.pin_warning)
         self.modes = PageStack()
         """The list with one employee's record, or (full width, for the keyboard) adding one."""
         self.modes.addWidget(listing)
@@ -160,6 +167,9 @@ class StaffScreen(SupervisorScreen):
             self.list_box.addWidget(button)
             self.rows[employee.employee_id] = button
         self._show_record({e.employee_id: e for e in staff}.get(self.selected or ""))
+        warnings = self.ctl.staff.pin_warnings()
+        self.pin_warning.setText("\n".join(warnings))
+        self.pin_warning.setVisible(bool(warnings))
 
     def select(self, employee_id: str) -> None:
         self.selected = employee_id
