@@ -81,16 +81,22 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def _hidden_line(prompt: str, missing: str) -> str:
+    """One line from standard input: a hidden prompt on a terminal (never echoed), else the
+    next line; ``missing``: the refusal when standard input has ended."""
+    if sys.stdin.isatty():
+        return getpass.getpass(f"{prompt}: ")
+    line = sys.stdin.readline(_LINE_MAX)
+    if not line:
+        raise CommandError(missing)
+    return line
+
+
 def read_card(what: str) -> str:
     """One card from standard input: a hidden prompt on a terminal, else the next line.
     A reader's start and end sentinels (``;`` and ``?``) are dropped."""
-    if sys.stdin.isatty():
-        line = getpass.getpass(f"swipe {what} (or type its data): ")
-    else:
-        line = sys.stdin.readline(_LINE_MAX)
-        if not line:
-            raise CommandError(f"no card data on standard input for {what}")
-    track = line.strip()
+    track = _hidden_line(f"swipe {what} (or type its data)",
+                         f"no card data on standard input for {what}").strip()
     if track.startswith(";"):
         track = track[1:]
     if track.endswith("?"):
@@ -100,12 +106,7 @@ def read_card(what: str) -> str:
 
 def _read_one_pin(prompt: str) -> str:
     """One PIN from standard input (hidden on a terminal), checked; never echoed."""
-    if sys.stdin.isatty():
-        line = getpass.getpass(f"{prompt}: ")
-    else:
-        line = sys.stdin.readline(_LINE_MAX)
-        if not line:
-            raise CommandError(f"no PIN on standard input for {prompt}")
+    line = _hidden_line(prompt, f"no PIN on standard input for {prompt}")
     try:
         return pin(line.strip())
     except argparse.ArgumentTypeError as exc:

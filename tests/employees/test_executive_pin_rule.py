@@ -6,9 +6,6 @@ never had a PIN make a new executive, with a PIN, for its thief."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from sqlite_utils import Database
 
@@ -16,18 +13,14 @@ from dealer_console.controller.card_desk import CardDesk
 from dealer_console.employees import pins
 from dealer_console.employees.authorize import Refused
 from dealer_console.employees.registry import Role, get, log
-from dealer_console.table_db import open_table_db
-from tests.employees.conftest import CARDS, FAST_KDF, put_staff_on_file
+from tests.employees.conftest import CARDS, FAST_KDF
+from tests.employees.test_pins import db
+
+__all__ = ["db"]  # the fixture: the staff on file, no PIN yet
 
 PIN = "58203917"
 
 
-@pytest.fixture
-def db(db_path: Path) -> Iterator[Database]:
-    database = open_table_db(db_path)
-    put_staff_on_file(database)
-    yield database
-    database.close()
 
 
 def _ask(db: Database, card: str, pins_in_force: bool = True) -> tuple[CardDesk, list[str]]:

@@ -30,6 +30,16 @@ def wrong_pins(p: ScreenPlayer) -> list[str]:
         "'SIM-X1' ORDER BY entry") if pins.WRONG_MARK in str(r[0])]
 
 
+def role_change_asked(play: list[ScreenPlayer], tmp_path: Path, role: Role) -> ScreenPlayer:
+    """A PIN table's Staff screen: SIM-D1 to be made ``role``, the executive's card swiped."""
+    p = start(play, tmp_path)
+    screen = staff_screen(p)
+    p.tap(screen.rows["SIM-D1"])
+    p.tap(screen.role_buttons[role])
+    p.swipe("executive")
+    return p
+
+
 def test_a_staff_change_on_an_executive_s_card_waits_for_their_pin(
         play: list[ScreenPlayer], tmp_path: Path) -> None:
     p = start(play, tmp_path)
@@ -71,11 +81,7 @@ def test_a_staff_change_on_an_executive_s_card_waits_for_their_pin(
 
 def test_three_wrong_pins_call_the_card_off_and_the_message_stays(
         play: list[ScreenPlayer], tmp_path: Path) -> None:
-    p = start(play, tmp_path)
-    screen = staff_screen(p)
-    p.tap(screen.rows["SIM-D1"])
-    p.tap(screen.role_buttons[Role.EXECUTIVE])
-    p.swipe("executive")
+    p = role_change_asked(play, tmp_path, Role.EXECUTIVE)
     for wrong in ("0000", "1111", "2222"):
         type_card_pin(p, wrong)
     view = p.ctl.snapshot()
@@ -167,11 +173,7 @@ def test_no_pin_asked_refuses_a_pin_typed(play: list[ScreenPlayer], tmp_path: Pa
 
 def test_the_pad_takes_the_area_s_room_and_closing_the_area_calls_the_pin_off(
         play: list[ScreenPlayer], tmp_path: Path) -> None:
-    p = start(play, tmp_path)
-    screen = staff_screen(p)
-    p.tap(screen.rows["SIM-D1"])
-    p.tap(screen.role_buttons[Role.SUPERVISOR])
-    p.swipe("executive")
+    p = role_change_asked(play, tmp_path, Role.SUPERVISOR)
     assert p.ctl.snapshot().card_pin and not p.window.areas.isVisible()
     p.window.close_supervisor()  # the idle lock, or the session ended
     view = p.ctl.snapshot()
@@ -186,11 +188,7 @@ def test_a_new_request_forgets_the_pin_asked_for_the_one_it_replaces(
         play: list[ScreenPlayer], tmp_path: Path) -> None:
     """An outside review: a request made while a PIN was asked kept the old PIN prompt, and
     the right PIN then ran the old request."""
-    p = start(play, tmp_path)
-    screen = staff_screen(p)
-    p.tap(screen.rows["SIM-D1"])
-    p.tap(screen.role_buttons[Role.EXECUTIVE])
-    p.swipe("executive")
+    p = role_change_asked(play, tmp_path, Role.EXECUTIVE)
     assert p.ctl.snapshot().card_pin
     p.ctl.want_card(Role.SUPERVISOR, "open the supervisor's screens", lambda _who: None)
     view = p.ctl.snapshot()
