@@ -64,16 +64,26 @@ def has_pin(db: Database, employee_id: str) -> bool:
 def executive_pin_needed(db: Database, employee: Employee, pins_in_force: bool) -> bool:
     """Whether an executive's card does executive work (a staff change, a back-out) only with
     their PIN: wherever the table's jackpot confirmations take a PIN (``pins_in_force``),
-    once any enabled executive has a PIN on file. Before that the table has not taken PINs
-    up and the card alone does, so its first executive can set their own first PIN. After
-    it, an executive with none on file (never set, or taken off by the floor's wrong
-    guesses) is refused until another executive sets one: an outside review had a card whose
-    holder never had a PIN make a new executive, with a PIN, for its thief."""
+    once the table's executives have taken PINs up (:func:`executives_took_pins_up`). Before
+    that the card alone does, so the first executive can set their own first PIN. After it,
+    an executive with none on file (never set, or taken off by the floor's wrong guesses) is
+    refused until another executive sets one: an outside review had a card whose holder
+    never had a PIN make a new executive, with a PIN, for its thief."""
     if not pins_in_force or employee.role is not Role.EXECUTIVE:
         return False
+    return executives_took_pins_up(db)
+
+
+def executives_took_pins_up(db: Database) -> bool:
+    """Whether any executive, now or ever, had a PIN on this table: once true, never false
+    again. A second outside review took the only executive PIN off with the floor's wrong
+    guesses (a thief's, on purpose) and the table went back to cards alone; an honest
+    retirement of the last executive with a PIN would have done the same."""
     return db.execute(
-        "SELECT 1 FROM employees WHERE role = 'executive' AND enabled = 1"
-        " AND pin_hash IS NOT NULL LIMIT 1").fetchone() is not None
+        "SELECT 1 FROM employees WHERE role = 'executive' AND pin_hash IS NOT NULL"
+        " UNION ALL SELECT 1 FROM employee_log l JOIN employees e"
+        " ON e.employee_id = l.employee_id COLLATE NOCASE"
+        " WHERE l.action = 'pin' AND e.role = 'executive' LIMIT 1").fetchone() is not None
 
 
 def pin_warnings(db: Database, pins_in_force: bool) -> list[str]:
@@ -86,7 +96,7 @@ def pin_warnings(db: Database, pins_in_force: bool) -> list[str]:
     executives = [(str(i), str(n), h is not None) for i, n, h in db.execute(
         "SELECT employee_id, name, pin_hash FROM employees WHERE role = 'executive'"
         " AND enabled = 1 ORDER BY employee_id")]
-    if not any(has for _i, _n, has in executives):
+    if not executives_took_pins_up(db):
         return ["No executive has a PIN yet: an executive's card alone changes the staff list "
                 "and backs awards out here. Set each executive's PIN (Set PIN)."]
     said = []

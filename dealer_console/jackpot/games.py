@@ -161,12 +161,15 @@ def record_pin_and_link(db: Database, spot: int, pin_required: bool, linked: str
 
 def pins_in_force(db: Database) -> bool:
     """Whether a jackpot game installed here asks for the confirmer's PIN (``pin_required``
-    as installed): the command line's staff changes then ask the executive's PIN too, as the
-    console's card prompt does (``controller/card_desk.py``)."""
+    as installed, or not recorded yet): the command line's staff changes then ask the
+    executive's PIN too, as the console's card prompt does (``controller/card_desk.py``)."""
     if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
                   "'jackpot_games'").fetchone() is None:
         return False
-    return db.execute("SELECT 1 FROM jackpot_games WHERE pin_required = 1 LIMIT 1"
+    # NULL: a game installed before the column (a database upgraded, the console not started
+    # since to record it): taken as asking, so no card does alone what the profile may not let
+    # it (a second outside review)
+    return db.execute("SELECT 1 FROM jackpot_games WHERE pin_required IS NOT 0 LIMIT 1"
                       ).fetchone() is not None
 
 

@@ -10,7 +10,7 @@ import pytest
 from sqlite_utils import Database
 
 from dealer_console.controller.card_desk import CardDesk
-from dealer_console.employees import pins
+from dealer_console.employees import changes, pins
 from dealer_console.employees.authorize import Refused
 from dealer_console.employees.registry import Role, get, log
 from tests.employees.conftest import CARDS, FAST_KDF
@@ -93,3 +93,16 @@ def test_the_staff_screen_s_warnings_of_the_executives_pins(db: Database) -> Non
                     f"confirm a jackpot hit{pins.WRONG_MARK}the PIN is not right")
     [none] = pins.pin_warnings(db, pins_in_force=True)
     assert none.startswith("No executive's PIN works here (none, or locked)")
+
+
+def test_once_taken_up_pins_stay_wanted_when_the_last_one_goes(db: Database) -> None:
+    """A second outside review: the rule read "any executive has a PIN now", so the floor's
+    wrong guesses taking the only executive PIN off (a thief's, on purpose), or the last
+    executive with a PIN retiring, brought back cards alone. Once taken up, always wanted."""
+    pins.set_pin(db, CARDS["executive"], "X1", PIN, kdf=FAST_KDF)
+    changes.set_enabled(db, CARDS["executive_2"], "X1", False, reason="retired")
+    assert pins.executives_took_pins_up(db)
+    with pytest.raises(Refused, match="Max Exec has no PIN on file"):
+        _ask(db, "executive_2")
+    [left] = [w for w in pins.pin_warnings(db, pins_in_force=True) if "works" in w]
+    assert left.startswith("No executive's PIN works here")

@@ -206,3 +206,40 @@ def test_a_pin_taken_off_before_a_table_takes_the_list_is_still_wanted_there(
                                       "at the pit"):
         desk.swiped(link_server.track_of(EXEC_CARD))
     assert desk.pin is None and got == []
+
+
+def test_the_floor_taking_the_only_executive_pin_off_brings_no_card_alone_back(
+        casino_table: Rig, link_dsn: str) -> None:
+    """A second outside review: with one executive PIN on the list, a thief's five wrong
+    guesses over two tables took it off, and the table, seeing no executive with a PIN, let
+    the stolen card alone back an award out. Once taken up, PINs stay wanted."""
+    from dealer_console.controller.card_desk import CardDesk
+    from dealer_console.employees.authorize import Refused
+    from dealer_console.employees.registry import Role
+
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
+                         role="executive", card_track=None, enabled=True, reason="her PIN",
+                         pin="90210")
+    db = casino_table.opened.db
+    feed = StaffFeed(applied_version(db))
+    _pass(db, feed, link_dsn)
+    got: list[str] = []
+
+    def ask() -> CardDesk:
+        desk = CardDesk(db, lambda: None, lambda why: None, pins_in_force=True)
+        desk.want(Role.EXECUTIVE, "back out jackpot award 1 (test)",
+                  lambda e: got.append(e.employee_id))
+        desk.swiped(link_server.track_of(EXEC_CARD))
+        return desk
+
+    assert ask().pin is not None  # her PIN is asked
+    with link_server.connect(table_dsn(link_dsn, "t1")) as t1:  # the thief's guesses
+        assert [server.pin_wrong(t1, "X1", e) for e in (1, 2, 3, 4)] == ["counted"] * 4
+    with link_server.connect(table_dsn(link_dsn, "t2")) as t2:
+        assert server.pin_wrong(t2, "X1", 1) == "locked"
+    _pass(db, feed, link_dsn)
+    assert not pins.has_pin(db, "X1")
+    with pytest.raises(Refused, match="Ella Exec has no PIN on file"):
+        ask()
+    assert got == []

@@ -253,3 +253,27 @@ def test_the_command_line_asks_the_executive_s_pin_too(
         assert pins.verify(db, dealer, new_pin) is pins.PinCheck.RIGHT
     finally:
         db.close()
+
+
+def test_the_command_line_asks_it_before_the_console_recorded_pin_required(
+        play: list[ScreenPlayer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A second outside review: a game installed before the database recorded pin_required
+    reads NULL there (an upgraded database, the console not started since), and the command
+    line took that as no PIN: the stolen card's data alone made SIM-D1 an executive."""
+    p = start(play, tmp_path)
+    play.remove(p)
+    p.close()
+    db = open_table_db(tmp_path / "t.db")
+    with db.atomic():  # as a database from before the column reads after upgrade-db
+        db.execute("UPDATE jackpot_games SET pin_required = NULL, linked = NULL")
+    db.close()
+    card = f";{SIM_TRACKS['executive']}?\n"
+    status, said = _cli(tmp_path, monkeypatch, capsys, card, "role", "SIM-D1", "executive")
+    assert status == 2 and "no PIN on standard input for Sim Executive's PIN" in said
+    db = open_table_db(tmp_path / "t.db")
+    try:
+        dealer = find(db, "SIM-D1")
+        assert dealer is not None and dealer.role is Role.DEALER
+    finally:
+        db.close()
