@@ -104,7 +104,7 @@ def read_card(what: str) -> str:
     return track
 
 
-def _read_one_pin(prompt: str) -> str:
+def read_one_pin(prompt: str) -> str:
     """One PIN from standard input (hidden on a terminal), checked; never echoed."""
     line = _hidden_line(prompt, f"no PIN on standard input for {prompt}")
     try:
@@ -115,7 +115,7 @@ def _read_one_pin(prompt: str) -> str:
 
 def read_pin() -> str:
     """The new PIN, typed twice (hidden on a terminal), checked and compared; never echoed."""
-    typed = [_read_one_pin(prompt) for prompt in ("the new PIN", "the same PIN again")]
+    typed = [read_one_pin(prompt) for prompt in ("the new PIN", "the same PIN again")]
     if typed[0] != typed[1]:
         raise CommandError("the two PINs differ; nothing was changed")
     return typed[0]
@@ -168,14 +168,14 @@ def _change(db: Database, args: argparse.Namespace) -> Change:
 
         try:
             _executive_pin(db, args.by_track, f"set the PIN of employee {args.employee_id}",
-                           lambda who: _read_one_pin(f"{who.name}'s own PIN"))
+                           lambda who: read_one_pin(f"{who.name}'s own PIN"))
             return set_pin(db, args.by_track, args.employee_id, args.new_pin)
         except Refused as exc:
             raise CommandError(f"swipe refused (logged): {exc}") from None
     by = _checked(read_card(_EXECUTIVE), _EXECUTIVE)
     try:
         _executive_pin(db, by, f"staff change: {args.action} {args.employee_id}",
-                       lambda who: _read_one_pin(f"{who.name}'s PIN"))
+                       lambda who: read_one_pin(f"{who.name}'s PIN"))
         if args.action == "add":
             card = _checked(read_card("the new employee's card"), "the new employee's card")
             return changes.add(db, by, args.employee_id, args.name, Role(args.role), card)

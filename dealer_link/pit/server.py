@@ -18,7 +18,7 @@ from pathlib import Path
 from dealer_console.employees.cardhash import hash_card
 from dealer_console.employees.pins import check_pin
 from dealer_console.employees.registry import RegistryError, check_id, check_name, check_track
-from dealer_console.link.sql_base import ADMIN_ROLE
+from dealer_console.link.sql_base import ADMIN_ROLE, TABLE_ROLE
 from dealer_link.pit.report import DeviceState, TableReport
 from dealer_link.pit.sql import _GRANTS, _TABLES, AUDITOR_ROLE, MIGRATION, PIT_ROLE, SCHEMA
 from dealer_link.pit.sql import _KEY as KEY
@@ -27,6 +27,12 @@ from dealer_link.pit.sql_cards import (
     OWN_PIN_SCHEMA,
     TURNS_MIGRATION,
     TURNS_SCHEMA,
+)
+from dealer_link.pit.sql_pit_pins import (
+    PIT_PIN_MIGRATION,
+    PIT_PIN_SCHEMA,
+    PIT_PIN_TABLES,
+    STAFF_SET,
 )
 from dealer_link.pit.sql_witness import (
     WITNESS_GRANTS,
@@ -56,7 +62,8 @@ def apply(conn: Connection) -> bool:
     turns = _apply_later(conn, TURNS_MIGRATION, TURNS_SCHEMA)
     witness = _apply_later(conn, WITNESS_MIGRATION, WITNESS_SCHEMA, _witness_rights)
     own_pin = _apply_later(conn, OWN_PIN_MIGRATION, OWN_PIN_SCHEMA)
-    return first or turns or witness or own_pin
+    pit_pins = _apply_later(conn, PIT_PIN_MIGRATION, PIT_PIN_SCHEMA, _pit_pin_rights)
+    return first or turns or witness or own_pin or pit_pins
 
 
 def _apply_later(conn: Connection, name: str, statements: tuple[str, ...],
@@ -73,6 +80,18 @@ def _apply_later(conn: Connection, name: str, statements: tuple[str, ...],
             rights(conn)
         conn.execute("INSERT INTO link_migrations (name) VALUES (%s)", [name])
     return True
+
+
+def _pit_pin_rights(conn: Connection) -> None:
+    """Who calls the staff change again (its signature changed) and reads whether the
+    casino's executives took PINs up (administrator and auditor; never the verifiers)."""
+    conn.execute(f"GRANT EXECUTE ON FUNCTION {STAFF_SET} TO {PIT_ROLE}, {TABLE_ROLE}, "
+                 f"{ADMIN_ROLE}".encode())
+    for table in PIT_PIN_TABLES:
+        conn.execute(f"GRANT SELECT ON {table} TO {ADMIN_ROLE}, {AUDITOR_ROLE}".encode())
+        conn.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY".encode())
+        conn.execute(f"CREATE POLICY pit_read ON {table} FOR SELECT TO {ADMIN_ROLE}, "
+                     f"{AUDITOR_ROLE} USING (true)".encode())
 
 
 def _witness_rights(conn: Connection) -> None:
@@ -239,11 +258,13 @@ def _refused(refusal: object) -> None:
 
 def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str, name: str,
               role: str, card_track: str | None, enabled: bool, reason: str,
-              pin: str | None = None) -> int:
+              pin: str | None = None, executive_pin: str | None = None) -> int:
     """Change the casino's staff list on an executive's card (``executive_track``; None only
-    for the link administrator's login, to put the first executives on it). ``pin``: a new
-    PIN, sent only as the tables' salted hash (None: the PIN on file stays). Returns the
-    change's version, the order every table's replica applies it in."""
+    for the link administrator's login, to put the first executives on it) and, once the
+    casino's executives took PINs up, their PIN (``executive_pin``, checked by the server).
+    ``pin``: a new PIN, sent as the tables' salted hash and, for the server's own check,
+    as its digits, which it keeps only as its verifier (None: the PIN on file stays).
+    Returns the change's version, the order every table's replica applies it in."""
     executive = None if executive_track is None else track_of(executive_track)
     card = None if card_track is None else track_of(card_track)
     try:  # as every table takes them (the server checks again)
@@ -253,13 +274,17 @@ def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str
             check_track(card)  # what every table's reader can read back
         if pin is not None:
             check_pin(pin)
+        if executive_pin is not None:
+            check_pin(executive_pin)
     except RegistryError as exc:
         raise LinkError(str(exc)) from None
     [(refusal, version)] = call(conn, "SELECT * FROM pit_staff_set(%s, %s, %s, %s, %s, %s, "
-                                "%s, %s, %s)", [executive, employee_id, name, role, card,
-                                                None if card is None else hash_card(card),
-                                                enabled, reason,
-                                                None if pin is None else hash_card(pin)])
+                                "%s, %s, %s, %s, %s)", [executive, employee_id, name, role, card,
+                                                        None if card is None
+                                                        else hash_card(card),
+                                                        enabled, reason,
+                                                        None if pin is None else hash_card(pin),
+                                                        pin, executive_pin])
     _refused(refusal)
     return int(str(version))
 

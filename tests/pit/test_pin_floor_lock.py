@@ -117,21 +117,25 @@ def test_an_executive_s_own_card_sets_a_first_pin_and_never_replaces_one(
 
     other_exec = ";4444000044440000=4?"
 
-    def own_pin(pin: str, card: str = EXEC_CARD) -> None:
+    def own_pin(pin: str, card: str = EXEC_CARD, executive_pin: str | None = None) -> None:
         with link_server.connect(pit_dsn(link_dsn)) as pit:
             server.set_staff(pit, executive_track=card, employee_id="X1", name="Ella Exec",
                              role="executive", card_track=None, enabled=True,
-                             reason="her PIN", pin=pin)
+                             reason="her PIN", pin=pin, executive_pin=executive_pin)
 
     refused = "may not change their own record"
     with link_server.connect(pit_dsn(link_dsn)) as pit:
         server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X2", name="Xavi Exec",
                          role="executive", card_track=other_exec, enabled=True,
                          reason="a second executive")
-    own_pin("90210")  # her first: a check added to her own card
+    own_pin("90210")  # her first: a check added to her own card (PINs taken up at the pit)
+    with link_server.connect(pit_dsn(link_dsn)) as pit:  # his, on her card and her PIN
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X2", name="Xavi Exec",
+                         role="executive", card_track=None, enabled=True, reason="his PIN",
+                         pin="24680", executive_pin="90210")
     with pytest.raises(link_server.LinkRefused, match=refused):
-        own_pin("11111")  # the thief's, over hers
-    own_pin("11111", card=other_exec)  # another executive's card replaces it
+        own_pin("11111", executive_pin="90210")  # the thief's, over hers
+    own_pin("11111", card=other_exec, executive_pin="24680")  # another executive's replaces it
     db = casino_table.opened.db  # a table has the list with her PIN
     feed = StaffFeed(applied_version(db))
     _pass(db, feed, link_dsn)
@@ -142,8 +146,8 @@ def test_an_executive_s_own_card_sets_a_first_pin_and_never_replaces_one(
         assert [server.pin_wrong(t1, "X1", e) for e in (1, 2, 3, 4)] == ["counted"] * 4
     with link_server.connect(table_dsn(link_dsn, "t2")) as t2:
         assert server.pin_wrong(t2, "X1", 1) == "locked"
-    with pytest.raises(link_server.LinkRefused, match=refused):
-        own_pin("22222")
+    with pytest.raises(link_server.LinkRefused, match="has no PIN the server can check"):
+        own_pin("22222", executive_pin="11111")
     # nor at a table that took the PIN off with the list and keeps its own list since
     _pass(db, feed, link_dsn)
     assert pins.verify(db, ella, "11111") is pins.PinCheck.NONE_ON_FILE
@@ -151,11 +155,12 @@ def test_an_executive_s_own_card_sets_a_first_pin_and_never_replaces_one(
     with pytest.raises(Refused, match="may not change their own PIN"):
         pins.set_pin(db, link_server.track_of(EXEC_CARD), "X1", "22222")
     assert pins.verify(db, ella, "22222") is pins.PinCheck.NONE_ON_FILE
-    own_pin("33333", card=other_exec)
+    own_pin("33333", card=other_exec, executive_pin="24680")
     with link_server.connect(link_dsn) as admin:
         attempts = [str(r[0]) for r in admin.execute(
             b"SELECT refusal FROM pit_card_attempts ORDER BY entry")]
-    assert sum(refused in a for a in attempts) == 2  # each refusal is on the server's trace
+    assert sum(refused in a for a in attempts) == 1  # each refusal is on the server's trace
+    assert sum("has no PIN the server can check" in a for a in attempts) == 1
 
 
 def test_a_name_never_decides_whether_a_pin_was_set(casino_table: Rig, link_dsn: str) -> None:
@@ -172,7 +177,7 @@ def test_a_name_never_decides_whether_a_pin_was_set(casino_table: Rig, link_dsn:
         with pytest.raises(link_server.LinkRefused, match="may not change their own record"):
             server.set_staff(pit, executive_track=card, employee_id="X3", name="Ann new PINTO",
                              role="executive", card_track=None, enabled=True,
-                             reason="another", pin="11111")
+                             reason="another", pin="11111", executive_pin="90210")
 
 
 def test_a_pin_taken_off_before_a_table_takes_the_list_is_still_wanted_there(
@@ -190,7 +195,7 @@ def test_a_pin_taken_off_before_a_table_takes_the_list_is_still_wanted_there(
                          pin="90210")
         server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X2", name="Xavi Exec",
                          role="executive", card_track=";4444000044440000=4?", enabled=True,
-                         reason="a second executive", pin="24680")
+                         reason="a second executive", pin="24680", executive_pin="90210")
     with link_server.connect(table_dsn(link_dsn, "t1")) as t1:  # the thief's guesses
         assert [server.pin_wrong(t1, "X1", e) for e in (1, 2, 3, 4)] == ["counted"] * 4
     with link_server.connect(table_dsn(link_dsn, "t2")) as t2:

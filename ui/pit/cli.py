@@ -50,8 +50,11 @@ def register(subparsers: Any) -> None:
                        help="swipe the employee's card (needed for someone new)")
     staff.add_argument("--disable", action="store_true", help="take the card off (kept listed)")
     staff.add_argument("--new-pin", action="store_true",
-                       help="type the employee's new PIN twice (sent only as its hash; the "
-                            "tables apply it with the list)")
+                       help="type the employee's new PIN twice (the tables get only its "
+                            "hash, with the list; the server keeps its own check of it)")
+    staff.add_argument("--executive-pin", action="store_true",
+                       help="the executive types their PIN after their card (needed once the "
+                            "casino's executives took PINs up at the pit)")
     staff.add_argument("--reason", required=True, type=label(200))
     staff.add_argument("--first", action="store_true",
                        help="the administrator's login, no executive's card: the first "
@@ -79,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         from ui.pit.app import run_pit
 
         return run_pit(dsn, full_screen=args.full_screen, quit_after=args.quit_after)
-    from dealer_console.cli.employees_cmd import read_card, read_pin
+    from dealer_console.cli.employees_cmd import read_card, read_one_pin, read_pin
     from dealer_link import server as link_server
     from dealer_link.pit import server
 
@@ -100,13 +103,15 @@ def run(args: argparse.Namespace) -> int:
                           f"{'' if a.counts else ' [not counted]'}")
                 return 0
             executive = None if args.first else read_card("an executive's card")
+            executive_pin = (read_one_pin("the executive's PIN")
+                             if args.executive_pin and not args.first else None)
             card = read_card(f"{args.name}'s card") if args.new_card else None
             new_pin = read_pin() if args.new_pin else None
             version = server.set_staff(conn, executive_track=executive,
                                        employee_id=args.employee, name=args.name,
                                        role=args.role, card_track=card,
                                        enabled=not args.disable, reason=args.reason,
-                                       pin=new_pin)
+                                       pin=new_pin, executive_pin=executive_pin)
     except LinkError as exc:
         raise CommandError(str(exc)) from None
     print(f"staff list: {args.employee} ({args.name}, {args.role}"

@@ -1,0 +1,99 @@
+"""Migration ``pit_0005_pins_at_the_pit``: the pit's staff changes take the executive's PIN.
+
+An outside review made an executive for a thief at the pit on a stolen executive card alone:
+the tables asked for the executive's PIN (``employees/pins.py``), the pit did not, and a
+change made at the pit reaches every table. The server holds the tables' PIN hash (scrypt),
+which it cannot compute; so, as it already does for cards, it keeps a verifier of its own
+(``pin_crypt``, pgcrypto's bcrypt), made from the PIN's digits sent with the new PIN and never
+given to a table or an auditor. The digits, like a card's track, live only in the call.
+
+- Once an executive's PIN has been set at the pit since this migration (``pit_executive_pins``
+  has its row, and never loses it), every card change of the list needs the executive's PIN;
+  an executive with no verifier (no PIN, one set before this migration, or one the floor took
+  off) is refused until another executive sets one. Before that the card alone does, so the
+  casino's executives can take PINs up.
+- A wrong PIN is refused and counts towards the login's card lock (``sql_cards.py``).
+"""
+
+from __future__ import annotations
+
+from dealer_link.pit.sql_cards import OWN_PIN_SCHEMA
+from dealer_link.pit.sql_pins import PIN_SCHEMA
+from dealer_link.sql_edit import edited, released
+
+PIT_PIN_MIGRATION = "pit_0005_pins_at_the_pit"
+STAFF_SET = ("pit_staff_set(text, text, text, text, text, text, boolean, text, text, text, "
+             "text)")
+"""The signature after this migration: the new PIN's digits and the executive's PIN last."""
+_STAFF_SET_V1 = "pit_staff_set(text, text, text, text, text, text, boolean, text, text)"
+
+_CHECK_PIN = """            END IF;
+            IF EXISTS (SELECT 1 FROM pit_executive_pins) THEN
+                IF who.pin_crypt IS NULL THEN
+                    refusal := pit_card_refuse(caller, action, format('%s has no PIN the '
+                        'server can check: another executive sets one at the pit', who.name),
+                        false);
+                    RETURN;
+                END IF;
+                IF p_executive_pin IS NULL THEN
+                    refusal := pit_card_refuse(caller, action, format('the casino''s '
+                        'executives use PINs: %s''s PIN is needed with the card', who.name),
+                        false);
+                    RETURN;
+                END IF;
+                IF crypt(p_executive_pin, who.pin_crypt) <> who.pin_crypt THEN
+                    refusal := pit_card_refuse(caller, action, format('wrong PIN for %s',
+                        who.name), true);
+                    RETURN;
+                END IF;
+            END IF;
+        END IF;
+        SELECT * INTO old FROM pit_staff s"""
+
+_STAFF_SET = edited(
+    OWN_PIN_SCHEMA[0],
+    ("p_reason text, p_pin_hash text,\n        OUT refusal text",
+     "p_reason text, p_pin_hash text,\n        p_pin text DEFAULT NULL, p_executive_pin text "
+     "DEFAULT NULL, OUT refusal text"),
+    ("        ELSIF p_role IS NULL OR p_role NOT IN",
+     "        ELSIF p_pin IS NOT NULL AND (p_pin !~ '^[0-9]{4,8}$' OR p_pin_hash IS NULL) THEN\n"
+     "            refusal := 'a new PIN comes as 4 to 8 digits for the server''s check, with "
+     "the tables'' hash';\n"
+     "        ELSIF p_role IS NULL OR p_role NOT IN"),
+    ("            END IF;\n        END IF;\n        SELECT * INTO old FROM pit_staff s",
+     _CHECK_PIN),
+    ("enabled, version, mark, pin_hash)", "enabled, version, mark, pin_hash, pin_crypt)"),
+    ("                    p_pin_hash);",
+     "                    p_pin_hash, CASE WHEN p_pin IS NULL THEN NULL\n"
+     "                    ELSE crypt(p_pin, gen_salt('bf', 8)) END);"),
+    ("                pin_hash = COALESCE(p_pin_hash, s.pin_hash),",
+     "                pin_hash = COALESCE(p_pin_hash, s.pin_hash),\n"
+     "                pin_crypt = CASE WHEN p_pin IS NOT NULL THEN crypt(p_pin, gen_salt('bf', 8))"
+     "\n                    WHEN p_pin_hash IS NOT NULL THEN NULL ELSE s.pin_crypt END,"),
+    ("        INSERT INTO pit_staff_log (version, mark, employee_id, detail, by_employee, reason)",
+     "        IF p_pin IS NOT NULL AND p_role = 'executive' THEN  -- PINs taken up, for good\n"
+     "            INSERT INTO pit_executive_pins DEFAULT VALUES ON CONFLICT DO NOTHING;\n"
+     "        END IF;\n"
+     "        INSERT INTO pit_staff_log (version, mark, employee_id, detail, by_employee, reason)"),
+)
+
+PIT_PIN_SCHEMA: tuple[str, ...] = (
+    "ALTER TABLE pit_staff ADD COLUMN pin_crypt text",
+    """
+    CREATE TABLE pit_executive_pins (
+        taken_up boolean PRIMARY KEY DEFAULT true CHECK (taken_up),
+        at timestamptz NOT NULL DEFAULT clock_timestamp()
+    )
+    """,
+    "REVOKE ALL ON pit_executive_pins FROM PUBLIC",
+    f"DROP FUNCTION {_STAFF_SET_V1}",
+    _STAFF_SET,
+    f"REVOKE ALL ON FUNCTION {STAFF_SET} FROM PUBLIC",
+    # the floor's lock takes the server's verifier off with the tables' hash
+    edited(released(PIN_SCHEMA, "FUNCTION pit_pin_wrong("),
+           ("UPDATE pit_staff s SET pin_hash = NULL,",
+            "UPDATE pit_staff s SET pin_hash = NULL, pin_crypt = NULL,")),
+)
+"""Statements of migration ``pit_0005_pins_at_the_pit``, in order."""
+
+PIT_PIN_TABLES = ("pit_executive_pins",)
