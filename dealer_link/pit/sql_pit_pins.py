@@ -7,16 +7,19 @@ which it cannot compute; so, as it already does for cards, it keeps a verifier o
 (``pin_crypt``, pgcrypto's bcrypt), made from the PIN's digits sent with the new PIN and never
 given to a table or an auditor. The digits, like a card's track, live only in the call.
 
-- Once an executive's PIN has been set at the pit since this migration (``pit_executive_pins``
-  has its row, and never loses it), every card change of the list needs the executive's PIN;
-  an executive with no verifier (no PIN, one set before this migration, or one the floor took
-  off) is refused until another executive sets one. Before that the card alone does, so the
-  casino's executives can take PINs up.
+- Once the casino's executives took PINs up (``pit_pins_taken_up``: an executive has or had
+  a PIN; ``pit_executive_pins`` keeps the fact for good), every card change of the list needs
+  the executive's PIN; an executive with no verifier (no PIN, one set before this migration,
+  or one the floor took off) is refused until another executive sets one. Before that the
+  card alone does, so the casino's executives can take PINs up. While no enabled executive
+  has a verifier the link administrator's login sets an executive's PIN without a card (the
+  way out of an upgrade, or of the floor's lock on the last one), logged as theirs.
 - A wrong PIN is refused and counts towards the login's card lock (``sql_cards.py``).
 """
 
 from __future__ import annotations
 
+from dealer_console.link.sql_base import DEFINER as _DEFINER
 from dealer_link.pit.sql_cards import OWN_PIN_SCHEMA
 from dealer_link.pit.sql_pins import PIN_SCHEMA
 from dealer_link.sql_edit import edited, released
@@ -28,7 +31,7 @@ STAFF_SET = ("pit_staff_set(text, text, text, text, text, text, boolean, text, t
 _STAFF_SET_V1 = "pit_staff_set(text, text, text, text, text, text, boolean, text, text)"
 
 _CHECK_PIN = """            END IF;
-            IF EXISTS (SELECT 1 FROM pit_executive_pins) THEN
+            IF pit_pins_taken_up() THEN
                 IF who.pin_crypt IS NULL THEN
                     refusal := pit_card_refuse(caller, action, format('%s has no PIN the '
                         'server can check: another executive sets one at the pit', who.name),
@@ -56,10 +59,26 @@ _STAFF_SET = edited(
      "p_reason text, p_pin_hash text,\n        p_pin text DEFAULT NULL, p_executive_pin text "
      "DEFAULT NULL, OUT refusal text"),
     ("        ELSIF p_role IS NULL OR p_role NOT IN",
-     "        ELSIF p_pin IS NOT NULL AND (p_pin !~ '^[0-9]{4,8}$' OR p_pin_hash IS NULL) THEN\n"
+     "        ELSIF (p_pin IS NULL) <> (p_pin_hash IS NULL) OR p_pin !~ '^[0-9]{4,8}$' THEN\n"
      "            refusal := 'a new PIN comes as 4 to 8 digits for the server''s check, with "
      "the tables'' hash';\n"
      "        ELSIF p_role IS NULL OR p_role NOT IN"),
+    # the link administrator's way out when no executive's PIN can be checked (an upgrade
+    # from before the server's check, or the floor's lock on the last one): an enabled
+    # executive's new PIN, nothing else, without a card; logged as the administrator's
+    ("              OR EXISTS (SELECT 1 FROM pit_staff s WHERE s.role = 'executive' AND s.enabled))\n"
+     "        THEN\n",
+     "              OR EXISTS (SELECT 1 FROM pit_staff s WHERE s.role = 'executive' AND s.enabled))\n"
+     "              AND NOT (p_pin IS NOT NULL AND p_card IS NULL AND p_enabled\n"
+     "                AND EXISTS (SELECT 1 FROM pit_staff s WHERE s.employee_id = p_employee\n"
+     "                    AND s.role = 'executive' AND s.enabled AND s.role = p_role\n"
+     "                    AND s.name = p_name)\n"
+     "                AND NOT EXISTS (SELECT 1 FROM pit_staff s WHERE s.role = 'executive'\n"
+     "                    AND s.enabled AND s.pin_crypt IS NOT NULL))\n"
+     "        THEN\n"),
+    ("'executive on the list (while it has no enabled executive); every other '",
+     "'executive on the list (while it has no enabled executive), or an executive''s new '\n"
+     "                'PIN while no enabled executive has one the server can check; every other '"),
     ("            END IF;\n        END IF;\n        SELECT * INTO old FROM pit_staff s",
      _CHECK_PIN),
     ("enabled, version, mark, pin_hash)", "enabled, version, mark, pin_hash, pin_crypt)"),
@@ -71,7 +90,8 @@ _STAFF_SET = edited(
      "                pin_crypt = CASE WHEN p_pin IS NOT NULL THEN crypt(p_pin, gen_salt('bf', 8))"
      "\n                    WHEN p_pin_hash IS NOT NULL THEN NULL ELSE s.pin_crypt END,"),
     ("        INSERT INTO pit_staff_log (version, mark, employee_id, detail, by_employee, reason)",
-     "        IF p_pin IS NOT NULL AND p_role = 'executive' THEN  -- PINs taken up, for good\n"
+     "        IF p_role = 'executive' AND (p_pin IS NOT NULL OR old.pin_hash IS NOT NULL) THEN\n"
+     "            -- PINs taken up, for good (a promoted employee's PIN too)\n"
      "            INSERT INTO pit_executive_pins DEFAULT VALUES ON CONFLICT DO NOTHING;\n"
      "        END IF;\n"
      "        INSERT INTO pit_staff_log (version, mark, employee_id, detail, by_employee, reason)"),
@@ -86,6 +106,19 @@ PIT_PIN_SCHEMA: tuple[str, ...] = (
     )
     """,
     "REVOKE ALL ON pit_executive_pins FROM PUBLIC",
+    # a casino whose executives already have PINs (the tables' hash) took them up before
+    # this migration: their card alone no longer does, and the administrator sets a PIN the
+    # server can check (a third outside review: the first card-alone change made the row)
+    "INSERT INTO pit_executive_pins SELECT WHERE EXISTS (SELECT 1 FROM pit_staff"
+    " WHERE role = 'executive' AND pin_hash IS NOT NULL)",
+    f"""
+    CREATE FUNCTION pit_pins_taken_up() RETURNS boolean LANGUAGE sql STABLE {_DEFINER} AS $$
+        SELECT EXISTS (SELECT 1 FROM pit_executive_pins)
+            OR EXISTS (SELECT 1 FROM pit_staff s WHERE s.role = 'executive'
+                       AND (s.pin_hash IS NOT NULL OR s.pin_crypt IS NOT NULL))
+    $$
+    """,
+    "REVOKE ALL ON FUNCTION pit_pins_taken_up() FROM PUBLIC",
     f"DROP FUNCTION {_STAFF_SET_V1}",
     _STAFF_SET,
     f"REVOKE ALL ON FUNCTION {STAFF_SET} FROM PUBLIC",

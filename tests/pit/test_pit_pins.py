@@ -103,3 +103,96 @@ def test_the_pit_command_takes_the_executive_s_pin_after_the_card(
     said = capsys.readouterr()
     assert "S1 (Sam Super, supervisor, new PIN) recorded" in said.out
     assert "90210" not in said.out + said.err
+
+
+def _old_call(conn: link_server.Connection, track: str | None, employee: str, name: str,
+              role: str, card: str | None, pin: str | None) -> object:
+    """pit_staff_set as a pit before pit_0005 called it (nine arguments: the PIN's hash)."""
+    from dealer_console.employees.cardhash import hash_card
+
+    card_track = None if card is None else link_server.track_of(card)
+    [(refusal, _version)] = link_server.call(
+        conn, "SELECT * FROM pit_staff_set(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        [None if track is None else link_server.track_of(track), employee, name, role,
+         card_track, None if card_track is None else hash_card(card_track), True, "as before",
+         None if pin is None else hash_card(pin)])
+    return refusal
+
+
+def test_a_casino_whose_executives_had_pins_keeps_them_wanted_after_the_upgrade(
+        link_dsn: str) -> None:
+    """A third outside review: on a pit upgraded from pit_0004, executives had PINs (the
+    tables' hash) but no check of the server's, and nothing said PINs were taken up: the
+    first stolen card alone made an executive of the thief's, which shut the real ones out.
+    The upgrade now takes PINs up, and the administrator's login sets an executive's PIN the
+    server can check while none has one (the way out, logged as theirs)."""
+    from dealer_link.pit.sql_cards import (
+        OWN_PIN_MIGRATION,
+        OWN_PIN_SCHEMA,
+        TURNS_MIGRATION,
+        TURNS_SCHEMA,
+    )
+    from dealer_link.pit.sql_witness import WITNESS_MIGRATION, WITNESS_SCHEMA
+    from tests.link.helpers import init_link
+
+    with init_link(link_dsn) as admin:  # the pit as released before pit_0005, in use
+        assert server._apply_first(admin)
+        assert server._apply_later(admin, TURNS_MIGRATION, TURNS_SCHEMA)
+        assert server._apply_later(admin, WITNESS_MIGRATION, WITNESS_SCHEMA,
+                                   server._witness_rights)
+        assert server._apply_later(admin, OWN_PIN_MIGRATION, OWN_PIN_SCHEMA)
+        assert _old_call(admin, None, "X1", "Ella Exec", "executive", EXEC_CARD, None) is None
+        assert _old_call(admin, EXEC_CARD, "X1", "Ella Exec", "executive", None, "90210") is None
+        assert _old_call(admin, EXEC_CARD, "X2", "Xavi Exec", "executive", X2_CARD, None) is None
+        assert server.apply(admin) is True  # link init, later: pit_0005
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        with pytest.raises(link_server.LinkRefused, match="Xavi Exec has no PIN the server"):
+            _thief(pit, None)  # the stolen card alone
+        with pytest.raises(link_server.LinkRefused, match="Ella Exec has no PIN the server"):
+            server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X2",
+                             name="Xavi Exec", role="executive", card_track=None, enabled=True,
+                             reason="his PIN", pin="24680", executive_pin="90210")
+    with link_server.connect(link_dsn) as admin:  # the way out: the administrator's login
+        server.set_staff(admin, executive_track=None, employee_id="X1", name="Ella Exec",
+                         role="executive", card_track=None, enabled=True,
+                         reason="a PIN the server checks", pin="13579")
+        with pytest.raises(link_server.LinkRefused, match="while no enabled executive has one"):
+            server.set_staff(admin, executive_track=None, employee_id="X2", name="Xavi Exec",
+                             role="executive", card_track=None, enabled=True,
+                             reason="and his", pin="24680")  # one has one now: her card
+        [(detail, by)] = admin.execute(
+            b"SELECT detail, by_employee FROM pit_staff_log ORDER BY entry DESC LIMIT 1")
+        assert "new PIN at the link administrator" in str(detail) and by is None
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X2", name="Xavi Exec",
+                         role="executive", card_track=None, enabled=True, reason="his PIN",
+                         pin="24680", executive_pin="13579")
+        _thief(pit, "24680")  # with his PIN, his card does
+
+
+def test_a_promoted_employee_s_pin_takes_pins_up(casino_table: Rig, link_dsn: str) -> None:
+    """A third outside review: a PIN set while its holder was a supervisor, then the holder
+    made an executive, left the pit taking cards alone."""
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="S1", name="Sam Super",
+                         role="supervisor", card_track=None, enabled=True, reason="his PIN",
+                         pin="4821")
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="S1", name="Sam Super",
+                         role="executive", card_track=None, enabled=True, reason="promoted")
+        with pytest.raises(link_server.LinkRefused, match="Ella Exec has no PIN the server"):
+            server.set_staff(pit, executive_track=EXEC_CARD, employee_id="D1",
+                             name="Dana Dealer", role="dealer", card_track=None,
+                             enabled=False, reason="left")
+
+
+def test_a_pin_s_hash_without_its_digits_is_refused(casino_table: Rig, link_dsn: str) -> None:
+    """A third outside review: the tables' hash alone (no digits for the server's check) set a
+    PIN and cleared the server's check of it."""
+    from dealer_console.employees.cardhash import hash_card
+
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        [(refusal, version)] = link_server.call(
+            pit, "SELECT * FROM pit_staff_set(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            [link_server.track_of(EXEC_CARD), "S1", "Sam Super", "supervisor", None, None,
+             True, "a hash alone", hash_card("4821"), None, None])
+    assert "a new PIN comes as 4 to 8 digits" in str(refusal) and version is None
