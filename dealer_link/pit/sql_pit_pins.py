@@ -14,14 +14,16 @@ given to a table or an auditor. The digits, like a card's track, live only in th
   card alone does, so the casino's executives can take PINs up. While no enabled executive
   has a verifier the link administrator's login sets an executive's PIN without a card (the
   way out of an upgrade, or of the floor's lock on the last one), logged as theirs.
-- A wrong PIN is refused and counts towards the login's card lock (``sql_cards.py``).
+- A wrong PIN is refused and counts towards the login's card lock (``sql_cards.py``) and,
+  whichever login sent it, towards the executive's own: at the floor's count within the
+  floor's hours (``sql_pins.py``) the PIN is taken off, as the floor's lock takes one off.
 """
 
 from __future__ import annotations
 
 from dealer_console.link.sql_base import DEFINER as _DEFINER
 from dealer_link.pit.sql_cards import OWN_PIN_SCHEMA
-from dealer_link.pit.sql_pins import PIN_SCHEMA
+from dealer_link.pit.sql_pins import _HOURS, FLOOR_LOCK_AFTER, PIN_SCHEMA
 from dealer_link.sql_edit import edited, released
 
 PIT_PIN_MIGRATION = "pit_0005_pins_at_the_pit"
@@ -45,13 +47,16 @@ _CHECK_PIN = """            END IF;
                     RETURN;
                 END IF;
                 IF crypt(p_executive_pin, who.pin_crypt) <> who.pin_crypt THEN
-                    refusal := pit_card_refuse(caller, action, format('wrong PIN for %s',
-                        who.name), true);
+                    refusal := pit_card_refuse(caller, action, format('wrong PIN for %s%s',
+                        who.name, pit_pin_try_wrong(who)), true);
                     RETURN;
                 END IF;
             END IF;
         END IF;
         SELECT * INTO old FROM pit_staff s"""
+
+_ANY_EXECUTIVE = ("              OR EXISTS (SELECT 1 FROM pit_staff s WHERE s.role = 'executive'"
+                  " AND s.enabled))\n")
 
 _STAFF_SET = edited(
     OWN_PIN_SCHEMA[0],
@@ -66,10 +71,8 @@ _STAFF_SET = edited(
     # the link administrator's way out when no executive's PIN can be checked (an upgrade
     # from before the server's check, or the floor's lock on the last one): an enabled
     # executive's new PIN, nothing else, without a card; logged as the administrator's
-    ("              OR EXISTS (SELECT 1 FROM pit_staff s WHERE s.role = 'executive' AND s.enabled))\n"
-     "        THEN\n",
-     "              OR EXISTS (SELECT 1 FROM pit_staff s WHERE s.role = 'executive' AND s.enabled))\n"
-     "              AND NOT (p_pin IS NOT NULL AND p_card IS NULL AND p_enabled\n"
+    (_ANY_EXECUTIVE + "        THEN\n",
+     _ANY_EXECUTIVE + "              AND NOT (p_pin IS NOT NULL AND p_card IS NULL AND p_enabled\n"
      "                AND EXISTS (SELECT 1 FROM pit_staff s WHERE s.employee_id = p_employee\n"
      "                    AND s.role = 'executive' AND s.enabled AND s.role = p_role\n"
      "                    AND s.name = p_name)\n"
@@ -119,6 +122,49 @@ PIT_PIN_SCHEMA: tuple[str, ...] = (
     $$
     """,
     "REVOKE ALL ON FUNCTION pit_pins_taken_up() FROM PUBLIC",
+    # a wrong executive's PIN at the pit counts for that executive, whichever login sent it
+    # (a third outside review: each login's card lock alone let every table's login add its
+    # own guesses); at the floor's count the PIN is taken off, as the floor's lock does
+    """
+    CREATE TABLE pit_pin_tries (
+        entry bigserial PRIMARY KEY,
+        employee_id text NOT NULL,
+        verifier text NOT NULL,
+        login text NOT NULL DEFAULT session_user,
+        at timestamptz NOT NULL DEFAULT clock_timestamp()
+    )
+    """,
+    "CREATE INDEX pit_pin_tries_employee ON pit_pin_tries (employee_id, at)",
+    "CREATE TRIGGER pit_pin_tries_append_only BEFORE UPDATE OR DELETE ON pit_pin_tries "
+    "FOR EACH ROW EXECUTE FUNCTION link_append_only()",
+    "REVOKE ALL ON pit_pin_tries FROM PUBLIC",
+    f"""
+    CREATE FUNCTION pit_pin_try_wrong(p_who pit_staff) RETURNS text
+    LANGUAGE plpgsql {_DEFINER} AS $$
+    DECLARE
+        n integer;
+        v bigint;
+        m text;
+    BEGIN
+        INSERT INTO pit_pin_tries (employee_id, verifier)
+            VALUES (p_who.employee_id, p_who.pin_crypt);
+        SELECT count(*) INTO n FROM pit_pin_tries t
+        WHERE t.employee_id = p_who.employee_id AND t.verifier = p_who.pin_crypt
+          AND t.at > clock_timestamp() - interval '{_HOURS} hours';
+        IF n < {FLOOR_LOCK_AFTER} THEN
+            RETURN format(' (%s of %s before the PIN is taken off)', n, {FLOOR_LOCK_AFTER});
+        END IF;
+        v := nextval('pit_staff_version');
+        m := encode(gen_random_bytes(8), 'hex');
+        UPDATE pit_staff s SET pin_hash = NULL, pin_crypt = NULL, version = v, mark = m
+        WHERE s.employee_id = p_who.employee_id;
+        INSERT INTO pit_staff_log (version, mark, employee_id, detail, by_employee, reason)
+        VALUES (v, m, p_who.employee_id, format('PIN taken off after %s wrong PINs at the '
+                'pit', n), NULL, 'wrong PINs at the pit: an executive sets a new PIN');
+        RETURN ': the PIN is taken off; another executive sets a new one';
+    END $$
+    """,
+    "REVOKE ALL ON FUNCTION pit_pin_try_wrong(pit_staff) FROM PUBLIC",
     f"DROP FUNCTION {_STAFF_SET_V1}",
     _STAFF_SET,
     f"REVOKE ALL ON FUNCTION {STAFF_SET} FROM PUBLIC",
@@ -129,4 +175,4 @@ PIT_PIN_SCHEMA: tuple[str, ...] = (
 )
 """Statements of migration ``pit_0005_pins_at_the_pit``, in order."""
 
-PIT_PIN_TABLES = ("pit_executive_pins",)
+PIT_PIN_TABLES = ("pit_executive_pins", "pit_pin_tries")

@@ -59,7 +59,7 @@ def test_a_stolen_executive_card_alone_makes_no_executive_at_the_pit(
             _thief(pit, "13579")
         _thief(pit, "24680")  # the executive's own PIN: the change is made
     attempts = _attempts(link_dsn)
-    assert ("wrong PIN for Xavi Exec", True) in attempts  # a guess counts towards the lock
+    assert ("wrong PIN for Xavi Exec (1 of 5 before the PIN is taken off)", True) in attempts
     assert not [a for a, _c in attempts if "13579" in a or "24680" in a]
     with link_server.connect(link_dsn) as admin:
         # the server's verifier: bcrypt, never the digits, never to the auditor's columns
@@ -196,3 +196,38 @@ def test_a_pin_s_hash_without_its_digits_is_refused(casino_table: Rig, link_dsn:
             [link_server.track_of(EXEC_CARD), "S1", "Sam Super", "supervisor", None, None,
              True, "a hash alone", hash_card("4821"), None, None])
     assert "a new PIN comes as 4 to 8 digits" in str(refusal) and version is None
+
+
+def test_wrong_pins_at_the_pit_count_for_the_executive_whichever_login_sent_them(
+        casino_table: Rig, link_dsn: str) -> None:
+    """A third outside review: each login's card lock alone let the pit and every table's
+    login add their own guesses at an executive's PIN (16 went through, the right one then
+    accepted). Five within the floor's hours take the PIN off, as the floor's lock does."""
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
+                         role="executive", card_track=None, enabled=True, reason="her PIN",
+                         pin="90210")
+    logins = [pit_dsn(link_dsn), table_dsn(link_dsn, "t1"), table_dsn(link_dsn, "t2")]
+    said = []
+    for n, guess in enumerate(("11111", "22222", "33333", "44444", "55555")):
+        with link_server.connect(logins[n % 3]) as conn, pytest.raises(
+                link_server.LinkRefused) as refused:
+            server.set_staff(conn, executive_track=EXEC_CARD, employee_id="D1",
+                             name="Dana Dealer", role="dealer", card_track=None,
+                             enabled=False, reason="left", executive_pin=guess)
+        said.append(str(refused.value))
+    assert said[0] == "wrong PIN for Ella Exec (1 of 5 before the PIN is taken off)"
+    assert said[-1] == ("wrong PIN for Ella Exec: the PIN is taken off; another executive "
+                        "sets a new one")
+    with link_server.connect(pit_dsn(link_dsn)) as pit, pytest.raises(
+            link_server.LinkRefused, match="Ella Exec has no PIN the server can check"):
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="D1", name="Dana Dealer",
+                         role="dealer", card_track=None, enabled=False, reason="left",
+                         executive_pin="90210")  # the right PIN, too late
+    with link_server.connect(link_dsn) as admin:
+        [(detail,)] = admin.execute(b"SELECT detail FROM pit_staff_log WHERE employee_id = "
+                                    b"'X1' ORDER BY entry DESC LIMIT 1")
+        assert str(detail) == "PIN taken off after 5 wrong PINs at the pit"
+        [(pin_hash, crypt)] = admin.execute(
+            b"SELECT pin_hash, pin_crypt FROM pit_staff WHERE employee_id = 'X1'")
+        assert pin_hash is None and crypt is None

@@ -58,7 +58,9 @@ def register(subparsers: Any) -> None:
     staff.add_argument("--reason", required=True, type=label(200))
     staff.add_argument("--first", action="store_true",
                        help="the administrator's login, no executive's card: the first "
-                            "executive only, while the list has no enabled executive")
+                            "executive, while the list has no enabled executive; or, with "
+                            "--new-pin, an executive's PIN while no executive has one the "
+                            "server can check")
     unlock = actions.add_parser("unlock-cards", help="lift a login's lock on card attempts "
                                 "(administrator)")
     unlock.add_argument("login", type=label(63))
