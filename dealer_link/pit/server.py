@@ -29,6 +29,8 @@ from dealer_link.pit.sql_cards import (
     TURNS_SCHEMA,
 )
 from dealer_link.pit.sql_pit_pins import (
+    PIN_TRIES_READABLE,
+    PIN_TRY,
     PIT_PIN_MIGRATION,
     PIT_PIN_SCHEMA,
     PIT_PIN_TABLES,
@@ -83,12 +85,18 @@ def _apply_later(conn: Connection, name: str, statements: tuple[str, ...],
 
 
 def _pit_pin_rights(conn: Connection) -> None:
-    """Who calls the staff change again (its signature changed) and reads whether the
-    casino's executives took PINs up (administrator and auditor; never the verifiers)."""
-    conn.execute(f"GRANT EXECUTE ON FUNCTION {STAFF_SET} TO {PIT_ROLE}, {TABLE_ROLE}, "
-                 f"{ADMIN_ROLE}".encode())
-    for table in PIT_PIN_TABLES:
-        conn.execute(f"GRANT SELECT ON {table} TO {ADMIN_ROLE}, {AUDITOR_ROLE}".encode())
+    """Who tries an executive's PIN and calls the staff change again (its signature changed),
+    and who reads whether the casino's executives took PINs up and the tries (administrator
+    and auditor; never a verifier or a try's token)."""
+    for function in (STAFF_SET, PIN_TRY):
+        conn.execute(f"GRANT EXECUTE ON FUNCTION {function} TO {PIT_ROLE}, {TABLE_ROLE}, "
+                     f"{ADMIN_ROLE}".encode())
+    for table, columns in ((name, "") for name in PIT_PIN_TABLES):
+        conn.execute(f"GRANT SELECT {columns} ON {table} TO {ADMIN_ROLE}, {AUDITOR_ROLE}"
+                     .encode())
+    conn.execute(f"GRANT SELECT {PIN_TRIES_READABLE} ON pit_pin_tries TO {ADMIN_ROLE}, "
+                 f"{AUDITOR_ROLE}".encode())
+    for table in (*PIT_PIN_TABLES, "pit_pin_tries"):
         conn.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY".encode())
         conn.execute(f"CREATE POLICY pit_read ON {table} FOR SELECT TO {ADMIN_ROLE}, "
                      f"{AUDITOR_ROLE} USING (true)".encode())
@@ -278,13 +286,20 @@ def set_staff(conn: Connection, *, executive_track: str | None, employee_id: str
             check_pin(executive_pin)
     except RegistryError as exc:
         raise LinkError(str(exc)) from None
+    pin_try = None
+    if executive is not None and executive_pin is not None:
+        # the PIN is tried in a transaction of its own (``sql_pit_pins.py``): the try is
+        # counted whatever the change does; the change says whether the PIN was right
+        [(refusal, pin_try)] = call(conn, "SELECT * FROM pit_pin_try(%s, %s)",
+                                    [executive, executive_pin])
+        _refused(refusal)
     [(refusal, version)] = call(conn, "SELECT * FROM pit_staff_set(%s, %s, %s, %s, %s, %s, "
                                 "%s, %s, %s, %s, %s)", [executive, employee_id, name, role, card,
                                                         None if card is None
                                                         else hash_card(card),
                                                         enabled, reason,
                                                         None if pin is None else hash_card(pin),
-                                                        pin, executive_pin])
+                                                        pin, pin_try])
     _refused(refusal)
     return int(str(version))
 

@@ -14,9 +14,13 @@ given to a table or an auditor. The digits, like a card's track, live only in th
   card alone does, so the casino's executives can take PINs up. While no enabled executive
   has a verifier the link administrator's login sets an executive's PIN without a card (the
   way out of an upgrade, or of the floor's lock on the last one), logged as theirs.
-- A wrong PIN is refused and counts towards the login's card lock (``sql_cards.py``) and,
-  whichever login sent it, towards the executive's own: at the floor's count within the
-  floor's hours (``sql_pins.py``) the PIN is taken off, as the floor's lock takes one off.
+- The PIN is tried in a call of its own (``pit_pin_try``), committed before the change that
+  uses its token: the try says nothing of whether the PIN was right, the change (in a later
+  transaction, within minutes, once) does. A guess cannot be rolled back uncounted.
+- A wrong PIN counts for the executive, whichever login tried it: after the floor's count
+  within the floor's hours (``sql_pins.py``) the next try takes the PIN off, as the floor's
+  lock takes one off. The tries name the verifier by a random generation, never the
+  verifier; the administrator and the auditor read neither it nor a try's token.
 """
 
 from __future__ import annotations
@@ -31,8 +35,10 @@ STAFF_SET = ("pit_staff_set(text, text, text, text, text, text, boolean, text, t
              "text)")
 """The signature after this migration: the new PIN's digits and the executive's PIN last."""
 _STAFF_SET_V1 = "pit_staff_set(text, text, text, text, text, text, boolean, text, text)"
+TRY_MINUTES = 2
+"""How long a try of the executive's PIN stands for the change that uses it."""
 
-_CHECK_PIN = """            END IF;
+_CHECK_PIN = f"""            END IF;
             IF pit_pins_taken_up() THEN
                 IF who.pin_crypt IS NULL THEN
                     refusal := pit_card_refuse(caller, action, format('%s has no PIN the '
@@ -40,17 +46,24 @@ _CHECK_PIN = """            END IF;
                         false);
                     RETURN;
                 END IF;
-                IF p_executive_pin IS NULL THEN
+                SELECT * INTO try FROM pit_pin_tries t WHERE t.token = p_pin_try;
+                IF try.entry IS NULL OR try.employee_id <> who.employee_id
+                   OR try.generation IS DISTINCT FROM who.pin_generation
+                   OR try.tx = txid_current()
+                   OR EXISTS (SELECT 1 FROM pit_pin_tries_used u WHERE u.token = p_pin_try)
+                   OR try.at < clock_timestamp() - interval '{TRY_MINUTES} minutes' THEN
                     refusal := pit_card_refuse(caller, action, format('the casino''s '
-                        'executives use PINs: %s''s PIN is needed with the card', who.name),
-                        false);
+                        'executives use PINs: %s''s PIN is needed with the card, typed just '
+                        'before the change', who.name), false);
                     RETURN;
                 END IF;
-                IF crypt(p_executive_pin, who.pin_crypt) <> who.pin_crypt THEN
-                    refusal := pit_card_refuse(caller, action, format('wrong PIN for %s%s',
-                        who.name, pit_pin_try_wrong(who)), true);
+                IF try.wrong THEN
+                    refusal := pit_card_refuse(caller, action, format('wrong PIN for %s (%s '
+                        'of {FLOOR_LOCK_AFTER} before the PIN is taken off)', who.name,
+                        pit_pin_wrong_tries(who)), true);
                     RETURN;
                 END IF;
+                INSERT INTO pit_pin_tries_used (token) VALUES (p_pin_try);
             END IF;
         END IF;
         SELECT * INTO old FROM pit_staff s"""
@@ -61,8 +74,9 @@ _ANY_EXECUTIVE = ("              OR EXISTS (SELECT 1 FROM pit_staff s WHERE s.ro
 _STAFF_SET = edited(
     OWN_PIN_SCHEMA[0],
     ("p_reason text, p_pin_hash text,\n        OUT refusal text",
-     "p_reason text, p_pin_hash text,\n        p_pin text DEFAULT NULL, p_executive_pin text "
+     "p_reason text, p_pin_hash text,\n        p_pin text DEFAULT NULL, p_pin_try text "
      "DEFAULT NULL, OUT refusal text"),
+    ("        gate record;\n", "        gate record;\n        try pit_pin_tries;\n"),
     ("        ELSIF p_role IS NULL OR p_role NOT IN",
      "        ELSIF (p_pin IS NULL) <> (p_pin_hash IS NULL) OR p_pin !~ '^[0-9]{4,8}$' THEN\n"
      "            refusal := 'a new PIN comes as 4 to 8 digits for the server''s check, with "
@@ -84,14 +98,20 @@ _STAFF_SET = edited(
      "                'PIN while no enabled executive has one the server can check; every other '"),
     ("            END IF;\n        END IF;\n        SELECT * INTO old FROM pit_staff s",
      _CHECK_PIN),
-    ("enabled, version, mark, pin_hash)", "enabled, version, mark, pin_hash, pin_crypt)"),
+    ("enabled, version, mark, pin_hash)",
+     "enabled, version, mark, pin_hash, pin_crypt, pin_generation)"),
     ("                    p_pin_hash);",
      "                    p_pin_hash, CASE WHEN p_pin IS NULL THEN NULL\n"
-     "                    ELSE crypt(p_pin, gen_salt('bf', 8)) END);"),
+     "                    ELSE crypt(p_pin, gen_salt('bf', 8)) END,\n"
+     "                    CASE WHEN p_pin IS NULL THEN NULL\n"
+     "                    ELSE encode(gen_random_bytes(8), 'hex') END);"),
     ("                pin_hash = COALESCE(p_pin_hash, s.pin_hash),",
      "                pin_hash = COALESCE(p_pin_hash, s.pin_hash),\n"
      "                pin_crypt = CASE WHEN p_pin IS NOT NULL THEN crypt(p_pin, gen_salt('bf', 8))"
-     "\n                    WHEN p_pin_hash IS NOT NULL THEN NULL ELSE s.pin_crypt END,"),
+     "\n                    WHEN p_pin_hash IS NOT NULL THEN NULL ELSE s.pin_crypt END,\n"
+     "                pin_generation = CASE WHEN p_pin IS NOT NULL\n"
+     "                    THEN encode(gen_random_bytes(8), 'hex')\n"
+     "                    WHEN p_pin_hash IS NOT NULL THEN NULL ELSE s.pin_generation END,"),
     ("        INSERT INTO pit_staff_log (version, mark, employee_id, detail, by_employee, reason)",
      "        IF p_role = 'executive' AND (p_pin IS NOT NULL OR old.pin_hash IS NOT NULL) THEN\n"
      "            -- PINs taken up, for good (a promoted employee's PIN too)\n"
@@ -122,57 +142,106 @@ PIT_PIN_SCHEMA: tuple[str, ...] = (
     $$
     """,
     "REVOKE ALL ON FUNCTION pit_pins_taken_up() FROM PUBLIC",
-    # a wrong executive's PIN at the pit counts for that executive, whichever login sent it
-    # (a third outside review: each login's card lock alone let every table's login add its
-    # own guesses); at the floor's count the PIN is taken off, as the floor's lock does
+    # the executive's PIN is tried in a call of its own, committed before the change that
+    # uses it (a fourth outside review guessed inside transactions rolled back, so no wrong
+    # PIN was ever counted): the try says nothing of whether the PIN was right; the change,
+    # in a later transaction, does. Wrong tries count for the executive, whichever login
+    # made them (a third review: each login's card lock alone let every table's login add
+    # guesses); at the floor's count the next try takes the PIN off, as the floor's lock does
+    "ALTER TABLE pit_staff ADD COLUMN pin_generation text",
     """
     CREATE TABLE pit_pin_tries (
         entry bigserial PRIMARY KEY,
         employee_id text NOT NULL,
-        verifier text NOT NULL,
+        generation text NOT NULL,
+        wrong boolean NOT NULL,
+        token text NOT NULL UNIQUE,
+        tx bigint NOT NULL DEFAULT txid_current(),
         login text NOT NULL DEFAULT session_user,
         at timestamptz NOT NULL DEFAULT clock_timestamp()
     )
     """,
     "CREATE INDEX pit_pin_tries_employee ON pit_pin_tries (employee_id, at)",
-    "CREATE TRIGGER pit_pin_tries_append_only BEFORE UPDATE OR DELETE ON pit_pin_tries "
-    "FOR EACH ROW EXECUTE FUNCTION link_append_only()",
-    "REVOKE ALL ON pit_pin_tries FROM PUBLIC",
+    "CREATE TABLE pit_pin_tries_used (token text PRIMARY KEY)",
+    *(f"CREATE TRIGGER {t}_append_only BEFORE UPDATE OR DELETE ON {t} "
+      "FOR EACH ROW EXECUTE FUNCTION link_append_only()"
+      for t in ("pit_pin_tries", "pit_pin_tries_used")),
+    "REVOKE ALL ON pit_pin_tries, pit_pin_tries_used FROM PUBLIC",
     f"""
-    CREATE FUNCTION pit_pin_try_wrong(p_who pit_staff) RETURNS text
+    CREATE FUNCTION pit_pin_wrong_tries(p_who pit_staff) RETURNS integer
+    LANGUAGE sql STABLE {_DEFINER} AS $$
+        SELECT count(*)::integer FROM pit_pin_tries t
+        WHERE t.employee_id = p_who.employee_id AND t.generation = p_who.pin_generation
+          AND t.wrong AND t.at > clock_timestamp() - interval '{_HOURS} hours'
+    $$
+    """,
+    "REVOKE ALL ON FUNCTION pit_pin_wrong_tries(pit_staff) FROM PUBLIC",
+    f"""
+    CREATE FUNCTION pit_pin_try(p_track text, p_pin text, OUT refusal text, OUT token text)
     LANGUAGE plpgsql {_DEFINER} AS $$
     DECLARE
+        caller text := pit_caller();
+        action text := 'an executive''s PIN';
+        who pit_staff;
+        gate record;
         n integer;
         v bigint;
         m text;
     BEGIN
-        INSERT INTO pit_pin_tries (employee_id, verifier)
-            VALUES (p_who.employee_id, p_who.pin_crypt);
-        SELECT count(*) INTO n FROM pit_pin_tries t
-        WHERE t.employee_id = p_who.employee_id AND t.verifier = p_who.pin_crypt
-          AND t.at > clock_timestamp() - interval '{_HOURS} hours';
-        IF n < {FLOOR_LOCK_AFTER} THEN
-            RETURN format(' (%s of %s before the PIN is taken off)', n, {FLOOR_LOCK_AFTER});
+        IF p_pin IS NULL OR p_pin !~ '^[0-9]{{4,8}}$' THEN
+            refusal := pit_card_refuse(caller, action, 'a PIN is 4 to 8 digits', false);
+            RETURN;
         END IF;
-        v := nextval('pit_staff_version');
-        m := encode(gen_random_bytes(8), 'hex');
-        UPDATE pit_staff s SET pin_hash = NULL, pin_crypt = NULL, version = v, mark = m
-        WHERE s.employee_id = p_who.employee_id;
-        INSERT INTO pit_staff_log (version, mark, employee_id, detail, by_employee, reason)
-        VALUES (v, m, p_who.employee_id, format('PIN taken off after %s wrong PINs at the '
-                'pit', n), NULL, 'wrong PINs at the pit: an executive sets a new PIN');
-        RETURN ': the PIN is taken off; another executive sets a new one';
+        SELECT * INTO gate FROM pit_card_gate(caller, action, p_track);
+        who := gate.who;
+        refusal := gate.refusal;
+        IF refusal IS NOT NULL THEN
+            RETURN;
+        END IF;
+        -- one try at a time for an executive, whichever logins try
+        SELECT * INTO who FROM pit_staff s WHERE s.employee_id = who.employee_id FOR UPDATE;
+        IF who.role <> 'executive' THEN
+            refusal := pit_card_refuse(caller, action, format('an executive''s PIN goes with '
+                'an executive''s card (this card is of %s, a %s)', who.name, who.role), true);
+            RETURN;
+        END IF;
+        IF who.pin_crypt IS NULL THEN
+            refusal := pit_card_refuse(caller, action, format('%s has no PIN the server can '
+                'check: another executive sets one at the pit', who.name), false);
+            RETURN;
+        END IF;
+        n := pit_pin_wrong_tries(who);
+        IF n >= {FLOOR_LOCK_AFTER} THEN
+            v := nextval('pit_staff_version');
+            m := encode(gen_random_bytes(8), 'hex');
+            UPDATE pit_staff s SET pin_hash = NULL, pin_crypt = NULL, pin_generation = NULL,
+                version = v, mark = m
+            WHERE s.employee_id = who.employee_id;
+            INSERT INTO pit_staff_log (version, mark, employee_id, detail, by_employee, reason)
+            VALUES (v, m, who.employee_id, format('PIN taken off after %s wrong PINs at the '
+                    'pit', n), NULL, 'wrong PINs at the pit: an executive sets a new PIN');
+            refusal := format('%s''s PIN is taken off after %s wrong PINs: another executive '
+                'sets a new one', who.name, n);
+            RETURN;
+        END IF;
+        token := encode(gen_random_bytes(16), 'hex');
+        INSERT INTO pit_pin_tries (employee_id, generation, wrong, token)
+        VALUES (who.employee_id, who.pin_generation,
+                crypt(p_pin, who.pin_crypt) <> who.pin_crypt, token);
     END $$
     """,
-    "REVOKE ALL ON FUNCTION pit_pin_try_wrong(pit_staff) FROM PUBLIC",
+    "REVOKE ALL ON FUNCTION pit_pin_try(text, text) FROM PUBLIC",
     f"DROP FUNCTION {_STAFF_SET_V1}",
     _STAFF_SET,
     f"REVOKE ALL ON FUNCTION {STAFF_SET} FROM PUBLIC",
     # the floor's lock takes the server's verifier off with the tables' hash
     edited(released(PIN_SCHEMA, "FUNCTION pit_pin_wrong("),
            ("UPDATE pit_staff s SET pin_hash = NULL,",
-            "UPDATE pit_staff s SET pin_hash = NULL, pin_crypt = NULL,")),
+            "UPDATE pit_staff s SET pin_hash = NULL, pin_crypt = NULL, pin_generation = NULL,")),
 )
 """Statements of migration ``pit_0005_pins_at_the_pit``, in order."""
 
-PIT_PIN_TABLES = ("pit_executive_pins", "pit_pin_tries")
+PIT_PIN_TABLES = ("pit_executive_pins",)
+PIN_TRIES_READABLE = "(entry, employee_id, wrong, login, at)"
+"""The columns of ``pit_pin_tries`` an administrator or auditor reads: not the token."""
+PIN_TRY = "pit_pin_try(text, text)"

@@ -217,13 +217,15 @@ def test_wrong_pins_at_the_pit_count_for_the_executive_whichever_login_sent_them
                              enabled=False, reason="left", executive_pin=guess)
         said.append(str(refused.value))
     assert said[0] == "wrong PIN for Ella Exec (1 of 5 before the PIN is taken off)"
-    assert said[-1] == ("wrong PIN for Ella Exec: the PIN is taken off; another executive "
-                        "sets a new one")
-    with link_server.connect(pit_dsn(link_dsn)) as pit, pytest.raises(
-            link_server.LinkRefused, match="Ella Exec has no PIN the server can check"):
-        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="D1", name="Dana Dealer",
-                         role="dealer", card_track=None, enabled=False, reason="left",
-                         executive_pin="90210")  # the right PIN, too late
+    assert said[-1] == "wrong PIN for Ella Exec (5 of 5 before the PIN is taken off)"
+    for words in ("Ella Exec's PIN is taken off after 5 wrong PINs: another executive sets "
+                  "a new one", "Ella Exec has no PIN the server can check"):
+        with link_server.connect(pit_dsn(link_dsn)) as pit, pytest.raises(
+                link_server.LinkRefused, match=words):
+            server.set_staff(pit, executive_track=EXEC_CARD, employee_id="D1",
+                             name="Dana Dealer", role="dealer", card_track=None,
+                             enabled=False, reason="left",
+                             executive_pin="90210")  # the right PIN, too late
     with link_server.connect(link_dsn) as admin:
         [(detail,)] = admin.execute(b"SELECT detail FROM pit_staff_log WHERE employee_id = "
                                     b"'X1' ORDER BY entry DESC LIMIT 1")
@@ -231,3 +233,65 @@ def test_wrong_pins_at_the_pit_count_for_the_executive_whichever_login_sent_them
         [(pin_hash, crypt)] = admin.execute(
             b"SELECT pin_hash, pin_crypt FROM pit_staff WHERE employee_id = 'X1'")
         assert pin_hash is None and crypt is None
+
+
+def test_a_guess_rolled_back_is_counted_and_tells_nothing(casino_table: Rig,
+                                                           link_dsn: str) -> None:
+    """A fourth outside review guessed a PIN inside transactions it rolled back: the change
+    said "wrong PIN" or went through, and nothing of the guess was kept (4321 found in 22
+    guesses, none counted). The try is now a call of its own, committed before the change
+    that reads it: within one transaction the change takes no try, and a try rolled back
+    leaves no token."""
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
+                         role="executive", card_track=None, enabled=True, reason="her PIN",
+                         pin="4321")
+    track = link_server.track_of(EXEC_CARD)
+    change = (b"SELECT * FROM pit_staff_set(%s, 'D1', 'Dana Dealer', 'dealer', NULL, NULL, "
+              b"true, 'probe', NULL, NULL, %s)")
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        for guess in ("4320", "4321"):  # wrong, then right: the answers are the same
+            pit.execute(b"BEGIN")
+            [(refusal, token)] = pit.execute(b"SELECT * FROM pit_pin_try(%s, %s)",
+                                             [track, guess]).fetchall()
+            assert refusal is None and token
+            [(said, _v)] = pit.execute(change, [track, token]).fetchall()
+            assert "PIN is needed with the card, typed just before the change" in str(said)
+            pit.execute(b"ROLLBACK")
+            [(said, _v)] = pit.execute(change, [track, token]).fetchall()
+            assert "typed just before the change" in str(said)  # the try was rolled back
+        [(refusal, token)] = pit.execute(b"SELECT * FROM pit_pin_try(%s, %s)",
+                                         [track, "4320"]).fetchall()  # committed: counted
+        pit.execute(b"BEGIN")
+        [(said, _v)] = pit.execute(change, [track, token]).fetchall()
+        pit.execute(b"ROLLBACK")
+        assert str(said) == "wrong PIN for Ella Exec (1 of 5 before the PIN is taken off)"
+    with link_server.connect(link_dsn) as admin:
+        assert admin.execute(b"SELECT count(*) FROM pit_pin_tries WHERE wrong"
+                             ).fetchone() == (1,)
+
+
+def test_the_auditor_reads_the_tries_but_no_verifier_nor_token(
+        casino_table: Rig, link_dsn: str) -> None:
+    """A fourth outside review read the bcrypt verifier in the tries' table as the auditor
+    and broke it offline. The tries hold a random generation of the verifier, and the
+    administrator and the auditor read neither it nor the token."""
+    import psycopg
+
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
+                         role="executive", card_track=None, enabled=True, reason="her PIN",
+                         pin="4321")
+        with pytest.raises(link_server.LinkRefused, match="wrong PIN for Ella Exec"):
+            server.set_staff(pit, executive_track=EXEC_CARD, employee_id="D1",
+                             name="Dana Dealer", role="dealer", card_track=None,
+                             enabled=False, reason="x", executive_pin="0000")
+    with link_server.connect(link_dsn) as admin:
+        admin.execute(b"SET ROLE dealer_link_auditor")
+        assert admin.execute(b"SELECT employee_id, wrong FROM pit_pin_tries").fetchall() == [
+            ("X1", True)]
+        for column in (b"token", b"generation"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                admin.execute(b"SELECT " + column + b" FROM pit_pin_tries")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            admin.execute(b"SELECT pin_crypt FROM pit_staff")
