@@ -16,7 +16,9 @@ given to a table or an auditor. The digits, like a card's track, live only in th
   way out of an upgrade, or of the floor's lock on the last one), logged as theirs.
 - The PIN is tried in a call of its own (``pit_pin_try``), committed before the change that
   uses its token: the try says nothing of whether the PIN was right, the change (in a later
-  transaction, within minutes, once) does. A guess cannot be rolled back uncounted.
+  transaction, within minutes, once) does. A guess cannot be rolled back uncounted. Both
+  run at read committed only, one try in a transaction, and the answer names no count (a
+  fifth review read a new guess's answer in the count, and tried from an older snapshot).
 - A wrong PIN counts for the executive, whichever login tried it: after the floor's count
   within the floor's hours (``sql_pins.py``) the next try takes the PIN off, as the floor's
   lock takes one off. The tries name the verifier by a random generation, never the
@@ -47,7 +49,9 @@ _CHECK_PIN = f"""            END IF;
                     RETURN;
                 END IF;
                 SELECT * INTO try FROM pit_pin_tries t WHERE t.token = p_pin_try;
-                IF try.entry IS NULL OR try.employee_id <> who.employee_id
+                IF current_setting('transaction_isolation') <> 'read committed'
+                   OR EXISTS (SELECT 1 FROM pit_pin_tries t WHERE t.tx = txid_current())
+                   OR try.entry IS NULL OR try.employee_id <> who.employee_id
                    OR try.generation IS DISTINCT FROM who.pin_generation
                    OR try.tx = txid_current()
                    OR EXISTS (SELECT 1 FROM pit_pin_tries_used u WHERE u.token = p_pin_try)
@@ -57,10 +61,14 @@ _CHECK_PIN = f"""            END IF;
                         'before the change', who.name), false);
                     RETURN;
                 END IF;
+                IF pit_pin_wrong_tries(who) > {FLOOR_LOCK_AFTER} THEN
+                    refusal := pit_card_refuse(caller, action, format('%s''s PIN had too many '
+                        'wrong tries: another executive sets a new one', who.name), false);
+                    RETURN;
+                END IF;
                 IF try.wrong THEN
-                    refusal := pit_card_refuse(caller, action, format('wrong PIN for %s (%s '
-                        'of {FLOOR_LOCK_AFTER} before the PIN is taken off)', who.name,
-                        pit_pin_wrong_tries(who)), true);
+                    refusal := pit_card_refuse(caller, action, format('wrong PIN for %s',
+                        who.name), true);
                     RETURN;
                 END IF;
                 INSERT INTO pit_pin_tries_used (token) VALUES (p_pin_try);
@@ -173,6 +181,7 @@ PIT_PIN_SCHEMA: tuple[str, ...] = (
         SELECT count(*)::integer FROM pit_pin_tries t
         WHERE t.employee_id = p_who.employee_id AND t.generation = p_who.pin_generation
           AND t.wrong AND t.at > clock_timestamp() - interval '{_HOURS} hours'
+          AND t.tx <> txid_current()
     $$
     """,
     "REVOKE ALL ON FUNCTION pit_pin_wrong_tries(pit_staff) FROM PUBLIC",
@@ -190,6 +199,15 @@ PIT_PIN_SCHEMA: tuple[str, ...] = (
     BEGIN
         IF p_pin IS NULL OR p_pin !~ '^[0-9]{{4,8}}$' THEN
             refusal := pit_card_refuse(caller, action, 'a PIN is 4 to 8 digits', false);
+            RETURN;
+        END IF;
+        -- each try counts against every try committed before it: none from an older
+        -- snapshot (a fifth review tried from one exported before its wrong tries), and one
+        -- try in a transaction (a second would read the first's count)
+        IF current_setting('transaction_isolation') <> 'read committed'
+           OR EXISTS (SELECT 1 FROM pit_pin_tries t WHERE t.tx = txid_current()) THEN
+            refusal := pit_card_refuse(caller, action, 'a PIN is tried once in a transaction '
+                'of its own, at read committed', false);
             RETURN;
         END IF;
         SELECT * INTO gate FROM pit_card_gate(caller, action, p_track);

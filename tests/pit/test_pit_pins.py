@@ -59,7 +59,7 @@ def test_a_stolen_executive_card_alone_makes_no_executive_at_the_pit(
             _thief(pit, "13579")
         _thief(pit, "24680")  # the executive's own PIN: the change is made
     attempts = _attempts(link_dsn)
-    assert ("wrong PIN for Xavi Exec (1 of 5 before the PIN is taken off)", True) in attempts
+    assert ("wrong PIN for Xavi Exec", True) in attempts
     assert not [a for a, _c in attempts if "13579" in a or "24680" in a]
     with link_server.connect(link_dsn) as admin:
         # the server's verifier: bcrypt, never the digits, never to the auditor's columns
@@ -216,8 +216,7 @@ def test_wrong_pins_at_the_pit_count_for_the_executive_whichever_login_sent_them
                              name="Dana Dealer", role="dealer", card_track=None,
                              enabled=False, reason="left", executive_pin=guess)
         said.append(str(refused.value))
-    assert said[0] == "wrong PIN for Ella Exec (1 of 5 before the PIN is taken off)"
-    assert said[-1] == "wrong PIN for Ella Exec (5 of 5 before the PIN is taken off)"
+    assert said == ["wrong PIN for Ella Exec"] * 5
     for words in ("Ella Exec's PIN is taken off after 5 wrong PINs: another executive sets "
                   "a new one", "Ella Exec has no PIN the server can check"):
         with link_server.connect(pit_dsn(link_dsn)) as pit, pytest.raises(
@@ -265,7 +264,7 @@ def test_a_guess_rolled_back_is_counted_and_tells_nothing(casino_table: Rig,
         pit.execute(b"BEGIN")
         [(said, _v)] = pit.execute(change, [track, token]).fetchall()
         pit.execute(b"ROLLBACK")
-        assert str(said) == "wrong PIN for Ella Exec (1 of 5 before the PIN is taken off)"
+        assert str(said) == "wrong PIN for Ella Exec"
     with link_server.connect(link_dsn) as admin:
         assert admin.execute(b"SELECT count(*) FROM pit_pin_tries WHERE wrong"
                              ).fetchone() == (1,)
@@ -295,3 +294,62 @@ def test_the_auditor_reads_the_tries_but_no_verifier_nor_token(
                 admin.execute(b"SELECT " + column + b" FROM pit_pin_tries")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             admin.execute(b"SELECT pin_crypt FROM pit_staff")
+
+
+CHANGE = (b"SELECT * FROM pit_staff_set(%s, 'D1', 'Dana Dealer', 'dealer', NULL, NULL, "
+          b"true, 'probe', NULL, NULL, %s)")
+
+
+def test_no_try_reads_another_s_answer_in_its_transaction(casino_table: Rig,
+                                                           link_dsn: str) -> None:
+    """A fifth outside review kept one committed wrong try's token, then in each rolled-back
+    transaction made a new try and redeemed the old token: the refusal's count of wrong tries
+    ("2 of 5" against "1 of 5") told the new guess's answer. The words hold no count, a
+    transaction that made a try redeems none, and a second try in it is refused."""
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
+                         role="executive", card_track=None, enabled=True, reason="her PIN",
+                         pin="4321")
+    track = link_server.track_of(EXEC_CARD)
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        [(_r, old_token)] = pit.execute(b"SELECT * FROM pit_pin_try(%s, '0000')",
+                                        [track]).fetchall()
+        for guess in ("4320", "4321"):
+            pit.execute(b"BEGIN")
+            [(refusal, _token)] = pit.execute(b"SELECT * FROM pit_pin_try(%s, %s)",
+                                              [track, guess]).fetchall()
+            assert refusal is None
+            [(said, _v)] = pit.execute(CHANGE, [track, old_token]).fetchall()
+            assert "typed just before the change" in str(said)  # the same either way
+            [(again, _t)] = pit.execute(b"SELECT * FROM pit_pin_try(%s, %s)",
+                                        [track, guess]).fetchall()
+            assert "tried once in a transaction of its own" in str(again)
+            pit.execute(b"ROLLBACK")
+
+
+def test_a_try_from_an_older_snapshot_is_refused(casino_table: Rig, link_dsn: str) -> None:
+    """A fifth outside review tried from a snapshot exported before its wrong tries (each try
+    counted none of them: 21 wrong, the PIN never taken off), and from twenty repeatable-read
+    transactions begun together. Tries and answers are taken at read committed only."""
+    with link_server.connect(pit_dsn(link_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
+                         role="executive", card_track=None, enabled=True, reason="her PIN",
+                         pin="4321")
+    track = link_server.track_of(EXEC_CARD)
+    with link_server.connect(pit_dsn(link_dsn)) as holder, \
+            link_server.connect(pit_dsn(link_dsn)) as pit:
+        holder.execute(b"BEGIN ISOLATION LEVEL REPEATABLE READ")
+        [(snapshot,)] = holder.execute(b"SELECT pg_export_snapshot()").fetchall()
+        pit.execute(b"BEGIN ISOLATION LEVEL REPEATABLE READ")
+        pit.execute(b"SET TRANSACTION SNAPSHOT '" + str(snapshot).encode() + b"'")
+        [(refusal, token)] = pit.execute(b"SELECT * FROM pit_pin_try(%s, '4300')",
+                                         [track]).fetchall()
+        pit.execute(b"COMMIT")
+        assert "at read committed" in str(refusal) and token is None
+        [(_r, token)] = pit.execute(b"SELECT * FROM pit_pin_try(%s, '4300')",
+                                    [track]).fetchall()
+        pit.execute(b"BEGIN ISOLATION LEVEL REPEATABLE READ")
+        [(said, _v)] = pit.execute(CHANGE, [track, token]).fetchall()
+        pit.execute(b"ROLLBACK")
+        assert "typed just before the change" in str(said)  # no answer at repeatable read
+        holder.execute(b"ROLLBACK")
