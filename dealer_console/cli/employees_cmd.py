@@ -42,7 +42,7 @@ def register(subparsers: Any) -> None:
         description="Every change but setup needs an executive's card on standard input.")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     pin_line = ("Where the table's jackpot confirmations take a PIN, the executive's own PIN "
-                "follows (once any executive has one): the line after their card, or for pin "
+                "follows (once any executive has had one): the line after their card, or for pin "
                 "after the new PIN's two lines.")
 
     def command(name: str, helptext: str) -> argparse.ArgumentParser:

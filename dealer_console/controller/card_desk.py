@@ -9,8 +9,8 @@ is logged with the reason and the request stays open for the right card), and th
 handed the :class:`~dealer_console.employees.registry.Employee`, never the card's data.
 
 Where the table's jackpot confirmations ask for a PIN (``pin_required``), an executive's card
-asks for its holder's PIN too (``pins.executive_pin_needed``: once any executive has one; an
-executive with none is then refused): a stolen card whose PIN the thief did not know (or had
+asks for its holder's PIN too (``pins.executive_pin_needed``: once any executive has or had
+one; an executive with none is then refused): a stolen card whose PIN the thief did not know (or had
 locked by guessing, or whose holder never had one) opened the Staff screen and made a new
 executive of the thief's, with a PIN of the thief's, who then confirmed any award. The PIN is
 checked, counted towards the lock and logged as the jackpot's is (``confirm_rules.check_pin``).

@@ -5,7 +5,9 @@ the tables asked for the executive's PIN (``employees/pins.py``), the pit did no
 change made at the pit reaches every table. The server holds the tables' PIN hash (scrypt),
 which it cannot compute; so, as it already does for cards, it keeps a verifier of its own
 (``pin_crypt``, pgcrypto's bcrypt), made from the PIN's digits sent with the new PIN and never
-given to a table or an auditor. The digits, like a card's track, live only in the call.
+given to a table or an auditor. The digits, like a card's track, live only in the call
+(and in the server's statement log if the pit's or the tables' logins have one: give them
+none, ``docs/pit.md``).
 
 - Once the casino's executives took PINs up (``pit_pins_taken_up``: an executive has or had
   a PIN; ``pit_executive_pins`` keeps the fact for good), every card change of the list needs
@@ -35,7 +37,8 @@ from dealer_link.sql_edit import edited, released
 PIT_PIN_MIGRATION = "pit_0005_pins_at_the_pit"
 STAFF_SET = ("pit_staff_set(text, text, text, text, text, text, boolean, text, text, text, "
              "text)")
-"""The signature after this migration: the new PIN's digits and the executive's PIN last."""
+"""The signature after this migration: the new PIN's digits and the executive's PIN try's
+token last."""
 _STAFF_SET_V1 = "pit_staff_set(text, text, text, text, text, text, boolean, text, text)"
 TRY_MINUTES = 2
 """How long a try of the executive's PIN stands for the change that uses it."""
