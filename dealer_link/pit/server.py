@@ -91,12 +91,10 @@ def _pit_pin_rights(conn: Connection) -> None:
     for function in (STAFF_SET, PIN_TRY):
         conn.execute(f"GRANT EXECUTE ON FUNCTION {function} TO {PIT_ROLE}, {TABLE_ROLE}, "
                      f"{ADMIN_ROLE}".encode())
-    for table, columns in ((name, "") for name in PIT_PIN_TABLES):
+    readable = {**{table: "" for table in PIT_PIN_TABLES}, "pit_pin_tries": PIN_TRIES_READABLE}
+    for table, columns in readable.items():
         conn.execute(f"GRANT SELECT {columns} ON {table} TO {ADMIN_ROLE}, {AUDITOR_ROLE}"
                      .encode())
-    conn.execute(f"GRANT SELECT {PIN_TRIES_READABLE} ON pit_pin_tries TO {ADMIN_ROLE}, "
-                 f"{AUDITOR_ROLE}".encode())
-    for table in (*PIT_PIN_TABLES, "pit_pin_tries"):
         conn.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY".encode())
         conn.execute(f"CREATE POLICY pit_read ON {table} FOR SELECT TO {ADMIN_ROLE}, "
                      f"{AUDITOR_ROLE} USING (true)".encode())
