@@ -33,6 +33,15 @@ def init_pit(dsn: str) -> link_server.Connection:
     return conn
 
 
+def her_first_pin(admin_dsn: str, pin: str) -> None:
+    """Ella's own first PIN, set at the pit on her card (the casino's executives take PINs up
+    with it, ``sql_pit_pins.py``)."""
+    with link_server.connect(pit_dsn(admin_dsn)) as pit:
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
+                         role="executive", card_track=None, enabled=True, reason="her PIN",
+                         pin=pin)
+
+
 def pit_dsn(admin_dsn: str) -> str:
     """The podium's own login (made once per test database)."""
     params = conninfo_to_dict(admin_dsn)

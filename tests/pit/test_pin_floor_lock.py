@@ -19,7 +19,7 @@ from dealer_link.pit.replica import StaffFeed, applied_version, apply_pending
 from dealer_link.pit.sql_pins import FLOOR_LOCK_AFTER
 from tests.controller.conftest import Rig
 from tests.link.helpers import table_dsn
-from tests.pit.helpers import EXEC_CARD, pit_dsn
+from tests.pit.helpers import EXEC_CARD, her_first_pin, pit_dsn
 from tests.pit.test_staff_replica import casino_table
 
 __all__ = ["casino_table"]  # the fixture, used below
@@ -189,10 +189,8 @@ def test_a_pin_taken_off_before_a_table_takes_the_list_is_still_wanted_there(
     from dealer_console.employees.authorize import Refused
     from dealer_console.employees.registry import Role
 
+    her_first_pin(link_dsn, "90210")
     with link_server.connect(pit_dsn(link_dsn)) as pit:
-        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
-                         role="executive", card_track=None, enabled=True, reason="her PIN",
-                         pin="90210")
         server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X2", name="Xavi Exec",
                          role="executive", card_track=";4444000044440000=4?", enabled=True,
                          reason="a second executive", pin="24680", executive_pin="90210")
@@ -222,10 +220,7 @@ def test_the_floor_taking_the_only_executive_pin_off_brings_no_card_alone_back(
     from dealer_console.employees.authorize import Refused
     from dealer_console.employees.registry import Role
 
-    with link_server.connect(pit_dsn(link_dsn)) as pit:
-        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
-                         role="executive", card_track=None, enabled=True, reason="her PIN",
-                         pin="90210")
+    her_first_pin(link_dsn, "90210")
     db = casino_table.opened.db
     feed = StaffFeed(applied_version(db))
     _pass(db, feed, link_dsn)

@@ -16,7 +16,7 @@ from dealer_link.pit import server
 from dealer_link.settings import DSN_VARIABLE
 from tests.controller.conftest import Rig
 from tests.link.helpers import table_dsn
-from tests.pit.helpers import EXEC_CARD, pit_dsn
+from tests.pit.helpers import EXEC_CARD, her_first_pin, pit_dsn
 from tests.pit.test_staff_replica import casino_table
 
 __all__ = ["casino_table"]  # the fixture, used below
@@ -70,10 +70,7 @@ def test_a_stolen_executive_card_alone_makes_no_executive_at_the_pit(
 
 def test_the_floor_s_lock_takes_the_server_s_check_off_too(casino_table: Rig,
                                                            link_dsn: str) -> None:
-    with link_server.connect(pit_dsn(link_dsn)) as pit:
-        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
-                         role="executive", card_track=None, enabled=True, reason="her PIN",
-                         pin="90210")
+    her_first_pin(link_dsn, "90210")
     with link_server.connect(table_dsn(link_dsn, "t1")) as t1:
         assert [server.pin_wrong(t1, "X1", e) for e in (1, 2, 3, 4)] == ["counted"] * 4
     with link_server.connect(table_dsn(link_dsn, "t2")) as t2:
@@ -88,10 +85,7 @@ def test_the_floor_s_lock_takes_the_server_s_check_off_too(casino_table: Rig,
 def test_the_pit_command_takes_the_executive_s_pin_after_the_card(
         casino_table: Rig, link_dsn: str, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    with link_server.connect(pit_dsn(link_dsn)) as pit:
-        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
-                         role="executive", card_track=None, enabled=True, reason="her PIN",
-                         pin="90210")
+    her_first_pin(link_dsn, "90210")
     monkeypatch.setenv(DSN_VARIABLE, pit_dsn(link_dsn))
     args = ["pit", "staff", "S1", "--name", "Sam Super", "--role", "supervisor",
             "--new-pin", "--reason", "his PIN for jackpots"]
@@ -203,10 +197,7 @@ def test_wrong_pins_at_the_pit_count_for_the_executive_whichever_login_sent_them
     """A third outside review: each login's card lock alone let the pit and every table's
     login add their own guesses at an executive's PIN (16 went through, the right one then
     accepted). Five within the floor's hours take the PIN off, as the floor's lock does."""
-    with link_server.connect(pit_dsn(link_dsn)) as pit:
-        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
-                         role="executive", card_track=None, enabled=True, reason="her PIN",
-                         pin="90210")
+    her_first_pin(link_dsn, "90210")
     logins = [pit_dsn(link_dsn), table_dsn(link_dsn, "t1"), table_dsn(link_dsn, "t2")]
     said = []
     for n, guess in enumerate(("11111", "22222", "33333", "44444", "55555")):
@@ -241,10 +232,7 @@ def test_a_guess_rolled_back_is_counted_and_tells_nothing(casino_table: Rig,
     guesses, none counted). The try is now a call of its own, committed before the change
     that reads it: within one transaction the change takes no try, and a try rolled back
     leaves no token."""
-    with link_server.connect(pit_dsn(link_dsn)) as pit:
-        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
-                         role="executive", card_track=None, enabled=True, reason="her PIN",
-                         pin="4321")
+    her_first_pin(link_dsn, "4321")
     track = link_server.track_of(EXEC_CARD)
     change = (b"SELECT * FROM pit_staff_set(%s, 'D1', 'Dana Dealer', 'dealer', NULL, NULL, "
               b"true, 'probe', NULL, NULL, %s)")
@@ -277,14 +265,12 @@ def test_the_auditor_reads_the_tries_but_no_verifier_nor_token(
     administrator and the auditor read neither it nor the token."""
     import psycopg
 
-    with link_server.connect(pit_dsn(link_dsn)) as pit:
-        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
-                         role="executive", card_track=None, enabled=True, reason="her PIN",
-                         pin="4321")
-        with pytest.raises(link_server.LinkRefused, match="wrong PIN for Ella Exec"):
-            server.set_staff(pit, executive_track=EXEC_CARD, employee_id="D1",
-                             name="Dana Dealer", role="dealer", card_track=None,
-                             enabled=False, reason="x", executive_pin="0000")
+    her_first_pin(link_dsn, "4321")
+    with link_server.connect(pit_dsn(link_dsn)) as pit, pytest.raises(
+            link_server.LinkRefused, match="wrong PIN for Ella Exec"):
+        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="D1", name="Dana Dealer",
+                         role="dealer", card_track=None, enabled=False, reason="x",
+                         executive_pin="0000")
     with link_server.connect(link_dsn) as admin:
         admin.execute(b"SET ROLE dealer_link_auditor")
         assert admin.execute(b"SELECT employee_id, wrong FROM pit_pin_tries").fetchall() == [
@@ -306,10 +292,7 @@ def test_no_try_reads_another_s_answer_in_its_transaction(casino_table: Rig,
     transaction made a new try and redeemed the old token: the refusal's count of wrong tries
     ("2 of 5" against "1 of 5") told the new guess's answer. The words hold no count, a
     transaction that made a try redeems none, and a second try in it is refused."""
-    with link_server.connect(pit_dsn(link_dsn)) as pit:
-        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
-                         role="executive", card_track=None, enabled=True, reason="her PIN",
-                         pin="4321")
+    her_first_pin(link_dsn, "4321")
     track = link_server.track_of(EXEC_CARD)
     with link_server.connect(pit_dsn(link_dsn)) as pit:
         [(_r, old_token)] = pit.execute(b"SELECT * FROM pit_pin_try(%s, '0000')",
@@ -331,10 +314,7 @@ def test_a_try_from_an_older_snapshot_is_refused(casino_table: Rig, link_dsn: st
     """A fifth outside review tried from a snapshot exported before its wrong tries (each try
     counted none of them: 21 wrong, the PIN never taken off), and from twenty repeatable-read
     transactions begun together. Tries and answers are taken at read committed only."""
-    with link_server.connect(pit_dsn(link_dsn)) as pit:
-        server.set_staff(pit, executive_track=EXEC_CARD, employee_id="X1", name="Ella Exec",
-                         role="executive", card_track=None, enabled=True, reason="her PIN",
-                         pin="4321")
+    her_first_pin(link_dsn, "4321")
     track = link_server.track_of(EXEC_CARD)
     with link_server.connect(pit_dsn(link_dsn)) as holder, \
             link_server.connect(pit_dsn(link_dsn)) as pit:
