@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -191,16 +190,6 @@ def _change(db: Database, args: argparse.Namespace) -> Change:
         raise CommandError(f"swipe refused (logged): {exc}") from None
 
 
-@dataclass(slots=True)
-class _PinTyped:
-    """The executive's PIN asked once on the command line (``confirm_rules.PinAsked``)."""
-
-    employee: Employee
-    action: str
-    wrong: int = 0
-    called_off: bool = False
-
-
 def _pin_asked_of(db: Database, track: str) -> Employee | None:
     """The executive whose PIN must follow their card here, as the console's card prompt asks
     it (``pins.executive_pin_needed``). Any other card is left to the change's own check."""
@@ -226,7 +215,7 @@ def _executive_pin(db: Database, track: str, action: str,
     if who is None:
         return
     confirm_rules.pin_may_follow(db, who, action)
-    confirm_rules.check_pin(db, _PinTyped(who, action), typed(who), "the change")
+    confirm_rules.check_pin(db, confirm_rules.PinTry(who, action), typed(who), "the change")
 
 
 def _checked(track: str, what: str) -> str:

@@ -63,16 +63,11 @@ class CardCapture:
         return f"Swipe the new card to {self.purpose}"
 
 
-@dataclass(slots=True)
-class CardPin:
+@dataclass(slots=True, kw_only=True)
+class CardPin(confirm_rules.PinTry):
     """An executive's card accepted for a request, waiting for their PIN."""
 
     request: CardRequest
-    employee: Employee
-    action: str
-    wrong: int = 0
-    called_off: bool = False
-    """Wrong PINs called the card off: it must be swiped again."""
 
 
 class CardDesk:
@@ -138,7 +133,7 @@ class CardDesk:
                 and pins.executive_pin_needed(self.db, employee, self.pins_in_force)):
             # refused (and logged) when none is on file or it is locked
             confirm_rules.pin_may_follow(self.db, employee, request.purpose)
-            self.pin = CardPin(request, employee, request.purpose)
+            self.pin = CardPin(employee, request.purpose, request=request)
             self._changed()
             return
         self._hand_over(request, employee)

@@ -259,6 +259,18 @@ class PinAsked(Protocol):
     called_off: bool
 
 
+@dataclass(slots=True)
+class PinTry:
+    """An executive's card accepted and their PIN asked for (a :class:`PinAsked` of no more:
+    the command line's; the console's card desk adds the request it is for)."""
+
+    employee: Employee
+    action: str
+    wrong: int = 0
+    called_off: bool = False
+    """Wrong PINs called the card off: it must be swiped again."""
+
+
 def check_pin(db: Database, wanted: PinAsked, pin: str,
               what: str = "the confirmation") -> None:
     """The confirmer's PIN. Wrong: logged as a refused swipe with the reason "wrong PIN" and
