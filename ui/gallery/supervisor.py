@@ -159,11 +159,11 @@ def staff_executive_pin() -> QWidget:
     p.tap(screen.role_buttons[Role.SUPERVISOR])
     p.swipe("executive")
     pad = p.window.card_prompt.pin_pad
-    for digits in ("1111", "24"):
-        for digit in digits:
-            p.tap(pad.keys[digit])
-        if digits == "1111":
-            p.tap(pad.ok)
+    for digit in "1111":  # a wrong PIN, OK: refused in words
+        p.tap(pad.keys[digit])
+    p.tap(pad.ok)
+    for digit in "24":  # the next one, half typed
+        p.tap(pad.keys[digit])
     return p.window
 
 
@@ -172,7 +172,7 @@ def staff_pin_warnings() -> QWidget:
     PINs: a new executive without one, the only other's locked, and the list as long as the
     fullest (one withdrawn)."""
     from dealer_console.employees import changes, pins
-    from dealer_console.employees.registry import Role
+    from dealer_console.employees.registry import Role, log
     from drivers.sim.table.choices import SIM_STAFF
     from ui.supervisor.staff import StaffScreen
 
@@ -184,7 +184,6 @@ def staff_pin_warnings() -> QWidget:
                 "5000900000099=2912")
     for _ in range(pins.LOCK_AFTER):  # the sim executive's PIN mistyped to its lock
         with db.atomic():
-            from dealer_console.employees.registry import log
             log(db, "swipe_refused", "SIM-X1", "card swipe",
                 f"confirm a jackpot hit{pins.WRONG_MARK}Sim Executive's PIN is not right")
     _area, screen = _screen(p, "Staff")

@@ -26,8 +26,7 @@ PAD_SIZE = QSize(900, 340)
 class CardPrompt(QFrame):
     """``show_prompt(text or None, pin)``; hidden while no card is wanted."""
 
-    def __init__(self, on_cancel: Callable[[], object],
-                 on_pin: Callable[[str], object] = lambda pin: None,
+    def __init__(self, on_cancel: Callable[[], object], on_pin: Callable[[str], object],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setProperty("role", "card-prompt")
