@@ -12,7 +12,6 @@ trusted; the sequence numbers make the keypad send the rest again.
 
 from __future__ import annotations
 
-import binascii
 import enum
 import struct
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from dealer_console.devices.keypad import (
     LedMode,
     SetLeds,
 )
+from drivers.crc import crc16
 
 MAX_TRANSFER: Final = 64
 """wMaxPacketSize of both interrupt endpoints: one transfer is one full-speed packet."""
@@ -56,11 +56,6 @@ SEQUENCED: Final = frozenset({ReportType.BUTTON, ReportType.CARD, ReportType.BAD
 class DecodeError(ValueError):
     """A report that is well framed but whose payload makes no sense (reported, never raised
     out of :func:`decode_transfer`)."""
-
-
-def crc16(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE: polynomial 0x1021, initial value 0xFFFF, no reflection."""
-    return binascii.crc_hqx(data, 0xFFFF)
 
 
 @dataclass(frozen=True, slots=True)
