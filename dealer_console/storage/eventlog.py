@@ -24,10 +24,15 @@ GENESIS = "0" * 64
 JSON = dict[str, Any]
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False,
+                              ensure_ascii=True)
+"""One encoder for every call: ``json.dumps`` with these options builds a new one each time,
+and the log encodes several values for each event it appends."""
+
+
 def canonical_json(value: Any) -> str:
     """Sorted keys, no spaces, no NaN: the same value always gives the same text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False,
-                      ensure_ascii=True)
+    return _CANONICAL.encode(value)
 
 
 @dataclass(frozen=True, slots=True)
