@@ -136,6 +136,12 @@ class TableController(JackpotSteps, CardSteps):
     def snapshot(self) -> TableSnapshot:
         return self.turns.view()
 
+    @property
+    def notice(self) -> Notice | None:
+        """The latest notice, as the next view shows it, without building that view (the
+        simulated dealer reads it after every step)."""
+        return self._notice
+
     def add_listener(self, listener: Listener) -> None:
         """``listener`` is called on the owner thread with the new view after every turn that
         changed something."""

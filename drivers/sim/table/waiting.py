@@ -48,20 +48,20 @@ class Waiting:
     def link_down(self) -> bool:
         """True when the last refusal was the table's jackpot link being down (the link may
         already be back: the refusal is what the dealer read), by its code, not its words."""
-        notice = self.ctl.snapshot().notice
+        notice = self.ctl.notice
         return notice is not None and notice.code is RefusalCode.LINK_DOWN
 
     def notice_number(self) -> int:
-        notice = self.ctl.snapshot().notice
+        notice = self.ctl.notice
         return notice.number if notice else 0
 
     def refusals(self) -> int:
         """The number of the latest refusal notice (other notices do not count)."""
-        notice = self.ctl.snapshot().notice
+        notice = self.ctl.notice
         if notice is not None and notice.level is Level.REFUSED:
             self._last_refusal = notice.number
         return self._last_refusal
 
     def notice_text(self) -> str:
-        notice = self.ctl.snapshot().notice
+        notice = self.ctl.notice
         return notice.what if notice else ""
