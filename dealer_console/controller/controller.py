@@ -236,15 +236,12 @@ class TableController(JackpotSteps, CardSteps):
             event = self.inbox.next(timeout if done == 0 else 0.0)
             if event is None:
                 break
-            self._apply(event)
-            done += 1
+            more = HANDS if max_events is None else max_events - done - 1
+            done += self.events.apply(event, more)  # a deal's waiting hands may go with it
             if self.inbox.stalled:  # the disk refused it: tried again at the next pump
                 self.events.while_stalled()
                 break
         return done
-
-    def _apply(self, event: DeviceEvent) -> None:
-        self.events.apply(event)
 
     # -- dealer commands (owner thread) -----------------------------------------------------
 

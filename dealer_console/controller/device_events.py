@@ -47,7 +47,7 @@ from dealer_console.devices.shuffler import (
 from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
-from dealer_console.round.state import Phase
+from dealer_console.round.state import Phase, RoundState
 from dealer_console.round.table import Table
 from dealer_console.storage.eventlog import Event
 from dealer_console.storage.failures import WriteFailed
@@ -100,6 +100,10 @@ class DeviceEvents:
         self.storage_failure: StorageError | None = None
         """The disk's refusal of the last device event, until one is saved again."""
         self._told_stalled: DeviceEvent | None = None
+        self._more = 0
+        """How many of the events waiting behind the one applied may go with it."""
+        self._taken = 1
+        """How many events the step applied took (see :meth:`apply`)."""
 
     def _handle(self, cmd: c.Command, device: str | None = None,
                 fact: Hashable | None = None) -> list[Event]:
@@ -109,13 +113,16 @@ class DeviceEvents:
               code: RefusalCode | None = None) -> None:
         self._tell_3(level, what, todo, code)
 
-    def apply(self, event: DeviceEvent) -> None:
+    def apply(self, event: DeviceEvent, more: int = 0) -> int:
         """Apply one event (owner thread): health first, then the round's step, or the
         bench's in test mode; a refusal is told, never raised, and so is a step the disk
-        would not take (:meth:`_not_saved`)."""
+        would not take (:meth:`_not_saved`). Up to ``more`` of the events waiting behind it
+        may go with it (a deal's hands: :meth:`_deal_hands`); returns how many were taken,
+        this one included."""
         if self.desk.apply_health(event):
             self._changed()
         told = self._notices()
+        self._more, self._taken = more, 1
         try:
             self._step(event)
             if self._told_stalled is event and self._notices() == told:
@@ -128,6 +135,7 @@ class DeviceEvents:
         except StorageError as exc:
             self.storage_failure = exc
             self._not_saved(event, exc)
+        return self._taken
 
     def _not_saved(self, event: DeviceEvent, exc: StorageError) -> None:
         """The disk refused the step's transaction (nothing of it was written). A device's
@@ -213,8 +221,46 @@ class DeviceEvents:
         cmd = deal_command(event, self.table.state, self.rules, desk.first_seat)
         if cmd is HOLD:
             self.inbox.hold(event)
+        elif isinstance(cmd, c.DealHand) and isinstance(event, HandDelivered) and self._more:
+            self._deal_hands(event, cmd)
         elif cmd is not None:
             self._handle(cmd, device=event.device, fact=event.key)
+
+    def _deal_hands(self, first: HandDelivered, cmd: c.DealHand) -> None:
+        """A hand, and the hands of its deal already waiting behind it, in one transaction
+        (``Table.handle_run``): one commit for a burst of the shuffler's hands rather than one
+        each. The hands not taken (the run stopped) go back first in line, and so do all of
+        them when the disk refused the transaction (the first is stalled in front of them)."""
+        deal, device = first.deal_id, first.device
+        behind = self.inbox.take_following(
+            lambda e: isinstance(e, HandDelivered) and e.deal_id == deal and e.device == device,
+            self._more)
+
+        def hand(event: DeviceEvent) -> Callable[[RoundState], c.Command | None]:
+            assert isinstance(event, HandDelivered)  # as take_following matched it
+
+            def command_for(st: RoundState) -> c.Command | None:
+                now = deal_command(event, st, self.rules, self.desk.first_seat)
+                return now if isinstance(now, c.DealHand) else None
+            return command_for
+
+        steps = [(lambda _st: cmd, first.key), *((hand(e), e.key) for e in behind)]
+        taken = 1
+
+        def run() -> list[Event]:
+            nonlocal taken
+            written, taken = self.table.handle_run(steps, device)
+            return written
+        try:
+            self._applied(run)
+        except (Refusal, StorageError):
+            self.inbox.put_back(behind)
+            raise
+        self.inbox.put_back(behind[taken - 1:])
+        for event in behind[:taken - 1]:
+            if self.desk.apply_health(event):
+                self._changed()
+        self._taken = taken
 
     def _kept_press(self, event: KeypadEvent) -> None:
         """A press or swipe the keypad kept while its cable was out is not acted on: it may

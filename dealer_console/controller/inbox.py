@@ -64,6 +64,30 @@ class Inbox:
         except queue.Empty:
             return None
 
+    def take_following(self, match: Callable[[DeviceEvent], bool], most: int
+                       ) -> list[DeviceEvent]:
+        """Owner thread: up to ``most`` events that wait now, in order, while each matches
+        (none waited for): the rest of a run of reports that came together, such as a deal's
+        hands (:meth:`put_back` returns the ones not used)."""
+        taken: list[DeviceEvent] = []
+        while len(taken) < most:
+            if self._ready:
+                event = self._ready.popleft()
+            else:
+                try:
+                    event = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+            if not match(event):
+                self._ready.appendleft(event)
+                break
+            taken.append(event)
+        return taken
+
+    def put_back(self, events: list[DeviceEvent]) -> None:
+        """Owner thread: ``events`` first in line again, in their order."""
+        self._ready.extendleft(reversed(events))
+
     def stall(self, event: DeviceEvent) -> None:
         """``event`` could not be saved: first in line again, tried at the next pump (the
         pump stops for this turn, so a disk that stays full is not asked in a loop)."""

@@ -145,6 +145,40 @@ class Table:
         self.state = following or new
         return written
 
+    def handle_run(self, steps: Sequence[tuple[Callable[[RoundState], c.Command | None],
+                                               Hashable]], device: str
+                   ) -> tuple[list[eventlog.Event], int]:
+        """Reports of one device that waited together (a deal's hands), each a step of its
+        own, in one transaction: the group commit a burst of them gets. Each ``(command for
+        the round as it stands, fact)`` is decided on the round as the ones before it left it;
+        the run stops before a step with no command, before one the round refuses (it is
+        handled alone next, and told), and once the phase or the deal changed (what follows
+        a transition runs between it and the next). The first step's refusal is raised.
+        Returns the events and how many steps were taken; the caller keeps the rest."""
+        new = clone(self.state)
+        start = (new.phase, new.deal_no)
+        written: list[eventlog.Event] = []
+        taken = 0
+        with self.db.atomic():
+            for command_for, fact in steps:
+                cmd = command_for(new) if taken == 0 or (new.phase, new.deal_no) == start \
+                    else None
+                if cmd is None:
+                    break
+                fact_key = self._fact_key(device, None, fact)
+                if not self._applied(device, None, fact_key, new.round_id):
+                    try:
+                        planned = decide(new, self.rules, cmd, self.services)
+                    except Refused:
+                        if taken == 0:
+                            raise
+                        break
+                    self._write(new, planned, device, None, fact_key, written)
+                taken += 1
+            following = self._following(new, written)
+        self.state = following or new
+        return written, taken
+
     @staticmethod
     def _fact_key(device: str | None, device_seq: int | None, fact: Hashable | None
                   ) -> str | None:
