@@ -87,6 +87,9 @@ class JackpotPlayer:
         not confirm it and is refused and logged). Returns how many hits were confirmed."""
         confirmed = 0
         while True:
+            system = self.ctl.opened.jackpot
+            if system is None or not system.marks(self.ctl.state):
+                return confirmed  # asked without building a whole view at every round's end
             pending = self.ctl.snapshot().jackpot_pending
             if not pending:
                 return confirmed
@@ -95,8 +98,6 @@ class JackpotPlayer:
                           f"jackpot/{first.spot}/{first.seat}")
             self.ctl.select_jackpot_game(first.spot)
             self._press(Button.for_seat(first.seat))
-            system = self.ctl.opened.jackpot
-            assert system is not None
             game = system.current(self.ctl.state)
             assert game is not None
             lines = len(game.game(first.spot).paytable.lines)

@@ -199,7 +199,11 @@ class PhasePolicy:
                 self.ctl.pump(max_events=1)
                 if self.state.phase is not Phase.DEALING:
                     return  # the event taken was the deal's next fact, and it ended the deal
-        self.waiting.next_device_step("hand from the shuffler")
+        # the hands waiting together are taken as one run (one transaction), as the console
+        # takes them, unless a fault of this deal acts between two of them
+        between = first and ((st.exposed == 0 and self.plan.strikes("exposed"))
+                             or self.plan.strikes("device-repeat"))
+        self.waiting.next_device_step("hand from the shuffler", max_events=1 if between else None)
 
     def _hand_dealt(self) -> None:
         """Seven piles dealt by hand (California): the player-dealer picks the first pile."""

@@ -28,22 +28,24 @@ class Waiting:
     def state(self) -> RoundState:
         return self.ctl.state
 
-    def wait(self, done: Callable[[], bool], what: str, timeout: float = DEVICE_TIMEOUT) -> None:
-        """Take device events one at a time until ``done``."""
+    def wait(self, done: Callable[[], bool], what: str, timeout: float = DEVICE_TIMEOUT,
+             max_events: int | None = 1) -> None:
+        """Take device events until ``done``: one at a time, or up to ``max_events`` a turn
+        (None: all that wait, a deal's hands as one run)."""
         deadline = time.monotonic() + timeout
         while not done():
             if time.monotonic() > deadline:
                 raise SimError(f"round {self.state.round_id}: no {what} within "
                                f"{timeout:.0f} s")
-            self.ctl.pump(timeout=0.05, max_events=1)
+            self.ctl.pump(timeout=0.05, max_events=max_events)
             failure = self.ctl.storage_failure
             if failure is not None:  # no technician frees the disk here: the run stops
                 raise failure
 
-    def next_device_step(self, what: str) -> None:
-        """Wait for the device's next event that changes the round."""
+    def next_device_step(self, what: str, max_events: int | None = 1) -> None:
+        """Wait for the device's next event that changes the round (see :meth:`wait`)."""
         seq = self.state.last_seq
-        self.wait(lambda: self.state.last_seq != seq, what)
+        self.wait(lambda: self.state.last_seq != seq, what, max_events=max_events)
 
     def link_down(self) -> bool:
         """True when the last refusal was the table's jackpot link being down (the link may
