@@ -161,8 +161,8 @@ class Table:
         taken = 0
         with self.db.atomic():
             for command_for, fact in steps:
-                cmd = command_for(new) if taken == 0 or (new.phase, new.deal_no) == start \
-                    else None
+                moved_on = taken > 0 and (new.phase, new.deal_no) != start
+                cmd = None if moved_on else command_for(new)
                 if cmd is None:
                     break
                 fact_key = self._fact_key(device, None, fact)
