@@ -4,7 +4,8 @@ One thread owns a device's port: it opens it, reads, writes, runs the framer and
 and reconnects with backoff when the port breaks or the device falls silent. Other threads
 never touch the port: they call the driver's public methods, which queue a closure for the I/O
 thread (:meth:`DeviceThread.submit`). Events leave through a ``queue.Queue`` (:meth:`get_event`)
-and through callbacks (:meth:`subscribe`), neither of which knows anything of Qt.
+and through callbacks (:meth:`subscribe`), neither of which knows anything of Qt; a
+subscriber that is the only reader (the console's) stops the queue.
 
 A subclass implements four hooks, all called on the I/O thread: :meth:`_on_open` (the port
 just opened), :meth:`_on_data` (bytes arrived), :meth:`_on_tick` (timers: retransmission,
@@ -16,6 +17,7 @@ when the device proves it is there, :meth:`_link_lost` when it decides it is not
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import enum
 import logging
@@ -212,6 +214,7 @@ class DeviceThread:
         self._silence_timeout = silence_timeout
         self._events: queue.Queue[DeviceEvent] = queue.Queue(maxsize=EVENT_BACKLOG)
         self._sinks: list[EventSink] = []
+        self._kept_for_readers = True  # until a subscriber is the only reader
         self._sinks_lock = threading.Lock()
         self._commands: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._stop = threading.Event()
@@ -261,9 +264,18 @@ class DeviceThread:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def subscribe(self, sink: EventSink) -> None:
+    def subscribe(self, sink: EventSink, *, only_reader: bool = False) -> None:
+        """Deliver every event to ``sink`` too. ``only_reader``: ``sink`` is the driver's
+        only reader, so nothing is kept for :meth:`get_event` from now on. The console reads
+        by subscription alone: the backlog filled in a day of play, and the technician's
+        screen then counted every later event as dropped, none of which was."""
         with self._sinks_lock:
             self._sinks.append(sink)
+            if only_reader:
+                self._kept_for_readers = False
+                with contextlib.suppress(queue.Empty):
+                    while True:
+                        self._events.get_nowait()
 
     def get_event(self, timeout: float | None = None) -> DeviceEvent | None:
         try:
@@ -314,9 +326,11 @@ class DeviceThread:
     def _emit(self, factory: Callable[..., E], **fields: Any) -> E:
         self._event_seq += 1
         event = factory(device=self._name, seq=self._event_seq, **fields)
-        self._keep_for_readers(event)
         with self._sinks_lock:
             sinks = list(self._sinks)
+            kept = self._kept_for_readers
+        if kept:
+            self._keep_for_readers(event)
         for sink in sinks:
             try:
                 sink(event)

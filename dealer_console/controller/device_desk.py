@@ -264,4 +264,4 @@ class DeviceDesk:
     def subscribe(self, driver: DeviceDriver) -> None:
         if id(driver) not in self._subscribed:
             self._subscribed.add(id(driver))
-            driver.subscribe(self._inbox.put)
+            driver.subscribe(self._inbox.put, only_reader=True)  # nothing kept unread

@@ -290,3 +290,22 @@ def test_unread_events_are_bounded_and_subscribers_still_get_every_one(
     rest = [driver.get_event(0) for _ in range(49)]
     assert [e.seq for e in rest if e is not None] == list(range(9, 58))
     assert driver.get_event(0) is None
+
+
+def test_a_subscriber_that_is_the_only_reader_leaves_nothing_unread_to_drop(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The console reads by subscription alone: past the backlog the driver counted every
+    later event as dropped and logged it, a day into play, though the console had them all."""
+    import drivers.base
+
+    monkeypatch.setattr(drivers.base, "EVENT_BACKLOG", 50)
+    driver = EchoDriver("echo", Line().open, silence_timeout=10)
+    driver._emit(DeviceConnected, firmware="1.0", serial_number="E1")  # before it subscribed
+    seen: list[DeviceEvent] = []
+    driver.subscribe(seen.append, only_reader=True)
+    for _ in range(120):
+        driver._emit(DeviceConnected, firmware="1.0", serial_number="E1")
+    assert [e.seq for e in seen] == list(range(2, 122))
+    assert driver.get_event(0) is None  # nothing kept, not even the one before
+    assert driver.diagnostics().events_unread_dropped == 0
+    assert "dropped" not in caplog.text
