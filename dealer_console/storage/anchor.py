@@ -121,11 +121,39 @@ class Checkpoint:
         return f"{DIGEST_TAG} seq {self.seq} head {self.head[:DIGEST_HEX]} mac {mac}"
 
 
-def take(db: Database, key: bytes | None) -> Checkpoint:
-    """The checkpoint of ``db``'s chain as it stands."""
+_FINISHED_AFTER = ("SELECT COUNT(*), MAX(round_id) FROM rounds"
+                   " WHERE status IN ('complete', 'voided') AND round_id > ?")
+
+
+def finished_rounds(db: Database) -> int:
+    """How many rounds of ``db`` are complete or voided."""
+    return int(db.execute(_FINISHED_AFTER, [0]).fetchone()[0])
+
+
+class FinishedRounds:
+    """:func:`finished_rounds` for one table's writer, counted on from the newest round it
+    counted before: a round once finished stays so, and rounds finish in order. Counting all
+    of them at each round's end took longer every round of the table's life (4 ms at 180,000
+    rounds, on the GUI thread)."""
+
+    def __init__(self) -> None:
+        self._newest = 0
+        self._count = 0
+
+    def count(self, db: Database) -> int:
+        new, newest = db.execute(_FINISHED_AFTER, [self._newest]).fetchone()
+        if newest is not None:
+            self._newest = int(newest)
+            self._count += int(new)
+        return self._count
+
+
+def take(db: Database, key: bytes | None, rounds: int | None = None) -> Checkpoint:
+    """The checkpoint of ``db``'s chain as it stands; ``rounds`` finished, when the caller
+    has counted them (else they are counted here)."""
     seq, head = last_event(db)
-    rounds = int(db.execute("SELECT COUNT(*) FROM rounds WHERE status IN ('complete', 'voided')"
-                            ).fetchone()[0])
+    if rounds is None:
+        rounds = finished_rounds(db)
     return Checkpoint(seq, head, head_mac(key, seq, head) if key is not None else None, rounds,
                       clock.stamp("seconds"))
 
@@ -202,9 +230,10 @@ class Journal:
     def __init__(self, path: Path, key: bytes | None) -> None:
         self.path = path
         self.key = key
+        self._finished = FinishedRounds()
 
     def write(self, db: Database) -> Checkpoint:
-        checkpoint = take(db, self.key)
+        checkpoint = take(db, self.key, self._finished.count(db))
         append(self.path, checkpoint)
         return checkpoint
 
@@ -222,8 +251,7 @@ def check(db: Database, checkpoints: Iterable[Checkpoint], key: bytes | None) ->
     """Hold ``db``'s chain to each checkpoint (and each MAC to the key, when given)."""
     report = AnchorReport([], [])
     last_seq, _head = last_event(db)
-    stored_rounds = int(db.execute(
-        "SELECT COUNT(*) FROM rounds WHERE status IN ('complete', 'voided')").fetchone()[0])
+    stored_rounds = finished_rounds(db)
     behind: list[Checkpoint] = []
     anchored = 0
     unchecked_macs = unsigned = 0

@@ -23,6 +23,7 @@ from dealer_console.controller import TableController
 from dealer_console.controller.link_device import LINK_DEVICE
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 from dealer_console.round.state import Phase, RoundState
+from dealer_console.storage.anchor import FinishedRounds
 from drivers.sim.table.fault_plan import FAULTS, Counters, FaultPlan
 from drivers.sim.table.jackpot_player import JackpotPlayer
 from drivers.sim.table.phases import PhasePolicy
@@ -47,6 +48,7 @@ class RandomDealer:
         self.policy = PhasePolicy(controller, world, seed, self.plan, self.waiting,
                                   self.jackpot, self.counters, hold_before_end)
         self._finished: tuple[int, int] | None = None  # (round in play, rounds finished)
+        self._counter = FinishedRounds()
 
     @property
     def state(self) -> RoundState:
@@ -67,13 +69,12 @@ class RandomDealer:
                                       if d.name != LINK_DEVICE), "device connection")
 
     def finished_rounds(self) -> int:
-        """Counted again only when a new round has opened: the count scans the table's rounds,
-        and :meth:`run` asks before every step (a long run slowed as its database grew)."""
+        """Counted again only when a new round has opened (:meth:`run` asks before every
+        step), and then on from the rounds counted before (a long run slowed as its database
+        grew)."""
         round_id = self.state.round_id
         if self._finished is None or self._finished[0] != round_id:
-            row = self.ctl.table.db.execute(
-                "SELECT COUNT(*) FROM rounds WHERE status IN ('complete', 'voided')").fetchone()
-            self._finished = (round_id, int(row[0]))
+            self._finished = (round_id, self._counter.count(self.ctl.table.db))
         return self._finished[1]
 
     def run(self, rounds: int) -> None:
