@@ -20,6 +20,7 @@ import collections
 import contextlib
 import dataclasses
 import enum
+import functools
 import logging
 import queue
 import threading
@@ -92,6 +93,10 @@ def _shown(value: object) -> str:
     return str(value)
 
 
+def _read(describe: Describer, raw: bytes, prefix: str) -> str:
+    return prefix + describe_safely(describe, raw)
+
+
 def describe_safely(describe: Describer, raw: bytes) -> str:
     """A describer's reading, or why it could not read the frame (it must never break I/O)."""
     try:
@@ -125,6 +130,13 @@ class Diagnostics:
         self.last_tx: collections.deque[str] = collections.deque(maxlen=RAW_FRAMES_KEPT)
         self.extra: dict[str, str] = {}
 
+    def _reading(self, raw: bytes, prefix: str = "") -> str | Callable[[], str]:
+        """The frame in words for the tap: read when the technician's view asks for it, but
+        at once where the hex hides a secret (the card's track data is not kept raw)."""
+        if self._redact is not plain_hex:
+            return prefix + describe_safely(self._describe, raw)
+        return functools.partial(_read, self._describe, raw, prefix)
+
     def count(self, name: str, amount: int = 1) -> None:
         with self._lock:
             self.counters[name] += amount
@@ -147,7 +159,7 @@ class Diagnostics:
         """Bytes that held ``good`` good frames and ``bad`` bad ones (a USB transfer may hold
         several reports): counted, and kept as one line of hex."""
         shown = self._redact(raw)
-        self.tap.add("in", shown, describe_safely(self._describe, raw), good=not bad)
+        self.tap.add("in", shown, self._reading(raw), good=not bad)
         with self._lock:
             self.counters["frames_good"] += good
             self.counters["frames_bad"] += bad
@@ -155,8 +167,7 @@ class Diagnostics:
 
     def tx_frame(self, raw: bytes, retransmission: bool = False) -> None:
         shown = self._redact(raw)
-        described = describe_safely(self._describe, raw)
-        self.tap.add("out", f"{shown}", ("resent: " if retransmission else "") + described)
+        self.tap.add("out", shown, self._reading(raw, "resent: " if retransmission else ""))
         with self._lock:
             if retransmission:
                 self.counters["frames_retransmitted"] += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import collections
 import itertools
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
@@ -79,17 +79,29 @@ class FrameTap:
 
     def __init__(self, keep: int = FRAMES_TAPPED) -> None:
         self._lock = threading.Lock()
-        self._frames: collections.deque[RawFrame] = collections.deque(maxlen=keep)
+        self._frames: collections.deque[_Tapped] = collections.deque(maxlen=keep)
         self._numbers = itertools.count(1)
 
-    def add(self, direction: str, shown: str, decoded: str, good: bool = True) -> None:
+    def add(self, direction: str, shown: str, decoded: str | Callable[[], str],
+            good: bool = True) -> None:
+        """``decoded`` may be a function that reads the frame, called only when the frame is
+        asked for (on the reader's thread): the bet sensors' polls, read into words as they
+        crossed the wire, took about 40% of their I/O thread though nobody looked."""
         with self._lock:
-            self._frames.append(RawFrame(next(self._numbers), direction, shown, decoded, good))
+            self._frames.append((next(self._numbers), direction, shown, decoded, good))
 
     def since(self, number: int = 0) -> tuple[RawFrame, ...]:
         """The frames kept whose number is above ``number``, oldest first."""
         with self._lock:
-            return tuple(f for f in self._frames if f.number > number)
+            kept = [f for f in self._frames if f[0] > number]
+        return tuple(RawFrame(n, direction, shown, decoded if isinstance(decoded, str)
+                              else decoded(), good)
+                     for n, direction, shown, decoded, good in kept)
+
+
+_Tapped = tuple[int, str, str, "str | Callable[[], str]", bool]
+"""A frame as kept: its number, direction, hex, reading (or how to read it) and whether it
+was good."""
 
 
 class DeviceDriver(Protocol):
