@@ -19,6 +19,7 @@ SHORT_FORMS = {
     "drivers_keypad.py": (["--quick"], "keypad end to end:"),
     "drivers_serial.py": (["--quick"], "shuffler last byte -> event"),
     "gui_console.py": (["--smoke"], "cold start"),
+    "long_run.py": (["--rounds", "20", "--every", "10"], "full collection"),
     "math_counts.py": (["--quick"], "math ace-high"),
     "pit_soak.py": (["--quick"], "change to pit"),
     "round_sim.py": (["--rounds", "6"], "in-process"),

@@ -21,6 +21,10 @@ from drivers.shuffler import framer as f
 
 FIRMWARE = "SIM-3.8.084"
 SERIAL_NUMBER = "SIM-SHUF-0001"
+DEALS_KEPT = 64
+"""Deals the double keeps for a test to compare, far more than the machine remembers."""
+MESSAGES_KEPT = 1_000
+"""The console's messages the double keeps for a test to look at."""
 
 
 @dataclass(frozen=True)
@@ -78,10 +82,12 @@ class ShufflerDouble:
         self._ack_timeout = ack_timeout
         self._lock = threading.RLock()
         self.dealt: dict[int, Deal] = {}
-        """Every deal, by id, for a test to compare (the newest with an id that came again)."""
+        """The last :data:`DEALS_KEPT` deals, by id, for a test to compare (the newest with an
+        id that came again)."""
         self._recent: collections.deque[int] = collections.deque(maxlen=f.DEALS_REMEMBERED)
         """The ids a START_DEAL may not take again (a repeated request never deals twice)."""
-        self.received: list[f.Message] = []
+        self.received: collections.deque[f.Message] = collections.deque(maxlen=MESSAGES_KEPT)
+        """The console's last messages, for a test to look at."""
         self._boot()
 
     def _boot(self) -> None:
@@ -195,7 +201,10 @@ class ShufflerDouble:
     def _deal(self, request: f.StartDeal, now: float) -> None:
         s = self.scenario
         deal = Deal(request.deal_id, request.hands)
+        self.dealt.pop(deal.deal_id, None)  # an id that came again is the newest
         self.dealt[deal.deal_id] = deal
+        while len(self.dealt) > DEALS_KEPT:  # a long run is not kept whole
+            del self.dealt[next(iter(self.dealt))]
         self._recent.append(deal.deal_id)
         self._current = deal.deal_id
         rng = random.Random(s.seed * 65536 + deal.deal_id)

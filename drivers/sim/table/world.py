@@ -44,8 +44,9 @@ class World:
         self.hardware = SimulatedHardware(seed=seed, seats=seats, link=link, devices=devices,
                                           wire_faults=plan).start()
         self.hands: dict[tuple[int, int], HandDelivered] = {}
-        """Every hand the shuffler's driver reported, by (deal id, index): a repeat is
-        delivered to the controller again from here (the ``device-repeat`` fault)."""
+        """The hands of the deal the shuffler's driver reports now, by (deal id, index): a
+        repeat is delivered to the controller again from here (the ``device-repeat`` fault).
+        Earlier deals' are let go: kept, a long run grew by seven hands a round."""
         assert self.hardware.table_devices.shuffler is not None
         self.hardware.table_devices.shuffler.subscribe(self._seen)
 
@@ -55,6 +56,8 @@ class World:
 
     def _seen(self, event: DeviceEvent) -> None:
         if isinstance(event, HandDelivered):
+            if any(deal_id != event.deal_id for deal_id, _index in self.hands):
+                self.hands.clear()
             self.hands[(event.deal_id, event.index)] = event
 
     def script_deal(self, fault: DealFault) -> None:
