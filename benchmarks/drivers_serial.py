@@ -79,14 +79,14 @@ def bench_decoding(n: int) -> None:
     print(f"shuffler framer      {rate(got, time.perf_counter() - t)}  ({got} HAND frames)")
 
     driver = ShufflerDriver(no_port)
+    events: list[DeviceEvent] = []
+    driver.subscribe(events.append, only_reader=True)  # as the console reads a driver
     t = time.perf_counter()
     for c in chunks(stream):
         driver._on_data(c)
     elapsed = time.perf_counter() - t
-    events = 0
-    while driver.get_event(0) is not None:
-        events += 1
-    print(f"shuffler driver      {rate(n, elapsed)}  (framer + link + ACKs + {events} events)")
+    print(f"shuffler driver      {rate(n, elapsed)}  (framer + link + ACKs + {len(events)} "
+          "events)")
 
     frames = state_frames(n)
     stream = b"".join(w for _, _, w in frames)
@@ -96,6 +96,7 @@ def bench_decoding(n: int) -> None:
     print(f"bet-sensor framer    {rate(got, time.perf_counter() - t)}  ({got} STATE frames)")
 
     bdriver = BetSensorDriver(no_port)
+    bdriver.subscribe(lambda event: None, only_reader=True)
     now = time.monotonic()
     t = time.perf_counter()
     for seat, seq, wire in frames:  # a bus answers one request at a time
