@@ -200,10 +200,11 @@ class PhasePolicy:
                 if self.state.phase is not Phase.DEALING:
                     return  # the event taken was the deal's next fact, and it ended the deal
         # the hands waiting together are taken as one run (one transaction), as the console
-        # takes them, unless a fault of this deal acts between two of them; never past the
-        # deal's last hand, so the deal check is a step of its own (a --hold there holds)
-        between = first and ((st.exposed == 0 and self.plan.strikes("exposed"))
-                             or self.plan.strikes("device-repeat"))
+        # takes them, unless a fault of this deal acts between two of them (the repeat acts
+        # in a redeal too); never past the deal's last hand, so the deal check is a step of
+        # its own (a --hold there holds)
+        between = ((first and st.exposed == 0 and self.plan.strikes("exposed"))
+                   or self.plan.strikes("device-repeat"))
         self.waiting.next_device_step("hand from the shuffler",
                                       max_events=1 if between else HANDS - len(st.delivered))
 
