@@ -100,10 +100,6 @@ class DeviceEvents:
         self.storage_failure: StorageError | None = None
         """The disk's refusal of the last device event, until one is saved again."""
         self._told_stalled: DeviceEvent | None = None
-        self._more = 0
-        """How many of the events waiting behind the one applied may go with it."""
-        self._taken = 1
-        """How many events the step applied took (see :meth:`apply`)."""
 
     def _handle(self, cmd: c.Command, device: str | None = None,
                 fact: Hashable | None = None) -> list[Event]:
@@ -122,9 +118,9 @@ class DeviceEvents:
         if self.desk.apply_health(event):
             self._changed()
         told = self._notices()
-        self._more, self._taken = more, 1
+        taken = 1  # this one alone, whatever the step raised
         try:
-            self._step(event)
+            taken = self._step(event, more)
             if self._told_stalled is event and self._notices() == told:
                 # the alarm would stay on the dealer's screen after a technician freed space
                 self._tell(Level.INFO, f"{_kept_words(event)[1]}: saved now, the disk works "
@@ -135,7 +131,7 @@ class DeviceEvents:
         except StorageError as exc:
             self.storage_failure = exc
             self._not_saved(event, exc)
-        return self._taken
+        return taken
 
     def _not_saved(self, event: DeviceEvent, exc: StorageError) -> None:
         """The disk refused the step's transaction (nothing of it was written). A device's
@@ -175,18 +171,20 @@ class DeviceEvents:
         elif changed:
             self._changed()
 
-    def _step(self, event: DeviceEvent) -> None:
+    def _step(self, event: DeviceEvent, more: int) -> int:
+        """The event's step; returns how many events it took (a deal's hands: up to
+        ``more`` waiting behind it too)."""
         if isinstance(event, LinkAnswered):  # money the server has paid: never the bench's
             self.jackpot.link_answered(event.answer)
-            return
+            return 1
         if self.bench.active:
             self.bench.event(event)  # never the round's
-            return
+            return 1
         if isinstance(event, KeypadEvent) and event.kept:
             self._kept_press(event)
-            return
+            return 1
         if isinstance(event, (FirstPositionDrawn, HandDelivered, CardsLeft, CardCountError)):
-            self._deal_fact(event)
+            return self._deal_fact(event, more)
         elif isinstance(event, DeckChecked):
             self._deck_checked(event)
         elif isinstance(event, ShufflerStatus):
@@ -203,11 +201,12 @@ class DeviceEvents:
             self._changed()
         elif isinstance(event, BadRead):
             self._tell(Level.WARNING, "the card was not read", "swipe it again, steadily")
+        return 1
 
-    def _deal_fact(self, event: DealFact) -> None:
+    def _deal_fact(self, event: DealFact, more: int) -> int:
         desk = self.desk
         if event.deal_id != desk.deal_id:
-            return  # an earlier deal's report (a void deal, or before a restart)
+            return 1  # an earlier deal's report (a void deal, or before a restart)
         desk.deal_seen = True
         ends = isinstance(event, (CardsLeft, CardCountError))
         if ends:
@@ -217,16 +216,17 @@ class DeviceEvents:
             # the next deal is asked for once the machine has finished this one
             if ends:
                 desk.request_deal(self.table.state)
-            return
+            return 1
         cmd = deal_command(event, self.table.state, self.rules, desk.first_seat)
         if cmd is HOLD:
             self.inbox.hold(event)
-        elif isinstance(cmd, c.DealHand) and isinstance(event, HandDelivered) and self._more:
-            self._deal_hands(event, cmd)
+        elif isinstance(cmd, c.DealHand) and isinstance(event, HandDelivered) and more:
+            return self._deal_hands(event, cmd, more)
         elif cmd is not None:
             self._handle(cmd, device=event.device, fact=event.key)
+        return 1
 
-    def _deal_hands(self, first: HandDelivered, cmd: c.DealHand) -> None:
+    def _deal_hands(self, first: HandDelivered, cmd: c.DealHand, more: int) -> int:
         """A hand, and the hands of its deal already waiting behind it, in one transaction
         (``Table.handle_run``): one commit for a burst of the shuffler's hands rather than one
         each. The hands not taken (the run stopped) go back first in line, and so do all of
@@ -234,7 +234,7 @@ class DeviceEvents:
         deal, device = first.deal_id, first.device
         behind = self.inbox.take_following(
             lambda e: isinstance(e, HandDelivered) and e.deal_id == deal and e.device == device,
-            self._more)
+            more)
 
         def hand(event: DeviceEvent) -> Callable[[RoundState], c.Command | None]:
             assert isinstance(event, HandDelivered)  # as take_following matched it
@@ -260,7 +260,7 @@ class DeviceEvents:
         for event in behind[:taken - 1]:
             if self.desk.apply_health(event):
                 self._changed()
-        self._taken = taken
+        return taken
 
     def _kept_press(self, event: KeypadEvent) -> None:
         """A press or swipe the keypad kept while its cable was out is not acted on: it may
