@@ -59,7 +59,7 @@ def faults_played(db: Path, profile: str, *, late: bool = False,
                 time.sleep(0.03)  # the shuffler delivers a deal in about a millisecond
             take_step()
 
-        def one_report(what: str, max_events: int | None = 1) -> None:
+        def one_report(what: str, max_events: int = 1) -> None:
             next_step(what, max_events=1)
 
         dealer.step = step  # type: ignore[method-assign]

@@ -29,9 +29,9 @@ class Waiting:
         return self.ctl.state
 
     def wait(self, done: Callable[[], bool], what: str, timeout: float = DEVICE_TIMEOUT,
-             max_events: int | None = 1) -> None:
+             max_events: int = 1) -> None:
         """Take device events until ``done``: one at a time, or up to ``max_events`` a turn
-        (None: all that wait, a deal's hands as one run)."""
+        (a deal's hands waiting together as one run)."""
         deadline = time.monotonic() + timeout
         while not done():
             if time.monotonic() > deadline:
@@ -42,7 +42,7 @@ class Waiting:
             if failure is not None:  # no technician frees the disk here: the run stops
                 raise failure
 
-    def next_device_step(self, what: str, max_events: int | None = 1) -> None:
+    def next_device_step(self, what: str, max_events: int = 1) -> None:
         """Wait for the device's next event that changes the round (see :meth:`wait`)."""
         seq = self.state.last_seq
         self.wait(lambda: self.state.last_seq != seq, what, max_events=max_events)
