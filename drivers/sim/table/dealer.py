@@ -5,8 +5,10 @@ deal from the shuffler double behind its real driver.
 
 The dealer only decides what to do next from the round's phase, so it picks up a round in any
 phase after a crash. It takes device events one at a time (:meth:`TableController.pump` with
-``max_events=1``) so that its own actions fall between the same events in every run: a seeded
-run is the same run every time, whatever the machine's speed.
+``max_events=1``) wherever it may act between two of them, so that its own actions fall
+between the same events in every run: a seeded run is the same run every time, whatever the
+machine's speed. A deal's hands waiting together go as one run, as the console takes them,
+never past the deal's last hand, and never in a round whose faults act between two hands.
 
 Its parts, each a module of this package: the staff and their cards (``staff``), waiting for
 the table and reading its notices (``waiting``), the faults a round plays (``fault_plan``),
