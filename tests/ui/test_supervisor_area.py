@@ -58,3 +58,23 @@ def test_cancel_calls_the_card_off(player: ScreenPlayer) -> None:
     player.tap(player.window.card_prompt.cancel)
     assert player.ctl.snapshot().card_wanted is None
     assert not player.window.card_prompt.isVisible()
+
+
+def test_a_screen_is_built_when_first_shown_and_kept(player: ScreenPlayer) -> None:
+    """Opening the area builds only the screen it shows (it built all ten at every swipe);
+    a screen shown again is the same widget, in the same state."""
+    area = player.open_supervisor("supervisor")
+    first = next(iter(area.screens))
+    assert area.screens.built() == [first]
+    assert area.stack.currentWidget() is area.screens[first]
+    player.tap(area.buttons["Staff"])
+    staff = area.stack.currentWidget()
+    assert area.screens.built() == [first, "Staff"]
+    assert staff is area.screens["Staff"]
+    player.tap(area.buttons[first])
+    player.tap(area.buttons["Staff"])
+    assert area.stack.currentWidget() is staff
+    assert area.buttons["Staff"].isChecked() and not area.buttons[first].isChecked()
+    assert len(area.screens) == len(area.buttons) and list(area.screens) == list(area.buttons)
+    with pytest.raises(KeyError):
+        area.screens["No such screen"]

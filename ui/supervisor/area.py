@@ -3,7 +3,8 @@ who is on the console and the way back to the table at the top."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -23,6 +24,36 @@ from ui.supervisor.session import Session, StaffWatch
 from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.pages import PageStack
 from ui.widgets.touch import ButtonRole, TouchButton, kinetic
+
+
+class Screens(Mapping[str, QWidget]):
+    """The area's screens by title, each built the first time it is asked for and then kept.
+    Building all ten when the area opened took about a quarter of a second of the GUI thread
+    at every supervisor's swipe (the meter chart, the staff list and the table's actions the
+    most), for screens most visits never show."""
+
+    def __init__(self, builds: dict[str, Callable[[], QWidget]], stack: PageStack) -> None:
+        self._builds = builds
+        self._stack = stack
+        self._built: dict[str, QWidget] = {}
+
+    def __getitem__(self, title: str) -> QWidget:
+        widget = self._built.get(title)
+        if widget is None:
+            widget = self._builds[title]()  # KeyError: no such screen
+            self._built[title] = widget
+            self._stack.addWidget(widget)
+        return widget
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._builds)
+
+    def __len__(self) -> int:
+        return len(self._builds)
+
+    def built(self) -> list[str]:
+        """The titles of the screens built so far."""
+        return list(self._built)
 
 
 class SupervisorArea(QWidget):
@@ -48,15 +79,14 @@ class SupervisorArea(QWidget):
 
         self.stack = PageStack()
         self.buttons: dict[str, TouchButton] = {}
-        self.screens: dict[str, QWidget] = {}
+        listed = SCREENS if screens is None else screens
+        self.screens = Screens({s.title: partial(s.build, controller, bridge, session)
+                                for s in listed}, self.stack)
         nav_list = QWidget()
         nav = QVBoxLayout(nav_list)
         nav.setContentsMargins(0, 0, 0, 0)
         nav.setSpacing(theme.SPACING // 2)
-        for screen in SCREENS if screens is None else screens:
-            widget = screen.build(controller, bridge, session)
-            self.screens[screen.title] = widget
-            self.stack.addWidget(widget)
+        for screen in listed:
             button = TouchButton(screen.title, ButtonRole.SECONDARY)
             button.setCheckable(True)
             button.setMinimumWidth(theme.TOUCH_MIN * 5)
