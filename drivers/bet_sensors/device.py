@@ -84,7 +84,12 @@ class BetSensorDriver(DeviceThread):
         clock: Clock = REAL_CLOCK,
         first_lock_id: int | None = None,
         light_test_seconds: float = 2.0,
+        offline_tries: int | None = None,
     ) -> None:
+        """``offline_tries``: attempts per probe of a node already off the bus (``tries`` when
+        not given). Each probe holds the bus from the nodes that answer for up to
+        ``offline_tries * reply_timeout``; the simulated table, patient with a loaded machine
+        (0.5 s a reply), asks once, or a silent node held its bus 2.5 s of every 2.6."""
         opener: TransportFactory = (
             (lambda: SerialTransport(port, baudrate)) if isinstance(port, str) else port
         )
@@ -98,6 +103,7 @@ class BetSensorDriver(DeviceThread):
         self._framer = f.BetSensorFramer()
         self._reply_timeout = reply_timeout
         self._tries = tries
+        self._offline_tries = tries if offline_tries is None else offline_tries
         self._poll_interval = poll_interval
         self._offline_poll_interval = offline_poll_interval
         self._bus_seq = 0
@@ -272,7 +278,8 @@ class BetSensorDriver(DeviceThread):
         if txn is not None:
             if now - txn.sent_at < self._reply_timeout:
                 return
-            if txn.tries < self._tries:
+            tries = self._offline_tries if self._nodes[txn.seat].online is False else self._tries
+            if txn.tries < tries:
                 txn.tries += 1
                 txn.sent_at = now
                 self._write(self._frame(txn).wire(), retransmission=True)

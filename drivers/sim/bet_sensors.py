@@ -8,6 +8,7 @@ put it back. The nodes keep their lights, so a test reads what the console set.
 from __future__ import annotations
 
 import threading
+from collections import deque
 from dataclasses import dataclass, field
 
 from dealer_console.devices.bet_sensors import SEATS, SPOTS_PER_SEAT, LightColour, LightMode
@@ -85,6 +86,9 @@ class BetSensorBusDouble:
         self._out: list[bytes] = []
         self._lock = threading.RLock()
         self.requests = 0
+        self.heard: deque[tuple[int, int, int]] = deque(maxlen=1000)
+        """(request number, seat, SEQ) of the latest requests, answered or not: a SEQ sent
+        twice to a seat is a retry."""
 
     # ------------------------------------------------------------------ scripting
     def place(self, seat: int, spot: int) -> None:
@@ -118,6 +122,7 @@ class BetSensorBusDouble:
                 if frame is None or frame.reply:
                     continue  # damaged, or another node's answer: not for us
                 self.requests += 1
+                self.heard.append((self.requests, frame.address, frame.seq))
                 node = self.nodes.get(frame.address)
                 if node is None or not node.online:
                     continue

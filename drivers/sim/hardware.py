@@ -176,9 +176,10 @@ def simulated_bet_sensors(hw: SimulatedHardware) -> DeviceDriver:
     port = hw.port_for("bet-sensors", hw.bus)
     # Patient replies: on a loaded machine a node that misses 3 x 30 ms would be "away at the
     # lock" and its chip a late bet, so a seeded run's wagers would depend on timing. Nodes
-    # going away are the driver tests' business.
+    # going away are the driver tests' business. A node already away is asked once a probe
+    # (offline_tries), so a silent node holds the bus as briefly as on a real table.
     return BetSensorDriver(
-        port, seats=hw.seats, reply_timeout=0.5, tries=5,
+        port, seats=hw.seats, reply_timeout=0.5, tries=5, offline_tries=1,
         poll_interval=0.02,
         offline_poll_interval=0.1, silence_timeout=5.0, clock=hw.clock,
         backoff=hw.backoff_for(Backoff(initial=0.01, maximum=0.2)))

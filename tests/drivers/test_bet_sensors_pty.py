@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,8 @@ from tests.drivers.conftest import collect_until, wait_until
 
 
 class Rig:
-    def __init__(self, tmp_path: Path, plan: FaultPlan, seats: list[int]) -> None:
+    def __init__(self, tmp_path: Path, plan: FaultPlan, seats: list[int],
+                 **driver: Any) -> None:
         self.bus = BetSensorBusDouble(seats)
         self.faults = FaultInjector(plan)
         self.server = PtyServer(self.bus, link=tmp_path / "bets", faults=self.faults)
@@ -41,6 +43,7 @@ class Rig:
             silence_timeout=1.0,
             backoff=Backoff(initial=0.01, maximum=0.1),
             first_lock_id=500,
+            **driver,
         )
         self.driver.start()
 
@@ -66,8 +69,9 @@ RigFactory = Callable[..., Rig]
 def rig_factory(tmp_path: Path) -> Iterator[RigFactory]:
     rigs: list[Rig] = []
 
-    def make(plan: FaultPlan | None = None, seats: list[int] | None = None) -> Rig:
-        rig = Rig(tmp_path, plan or FaultPlan(), seats or [1, 2, 3, 4, 5, 6, 7])
+    def make(plan: FaultPlan | None = None, seats: list[int] | None = None,
+             **driver: Any) -> Rig:
+        rig = Rig(tmp_path, plan or FaultPlan(), seats or [1, 2, 3, 4, 5, 6, 7], **driver)
         rigs.append(rig)
         return rig
 
@@ -212,6 +216,31 @@ def test_a_node_off_the_bus_at_the_lock_comes_back_with_a_late_bet(rig_factory: 
     rig.bus.set_online(2, True)
     late = rig.driver.wait_for(LateBet)
     assert (late.lock_id, late.spot) == (lock_id, Spot(2, 1))
+
+
+@pytest.mark.parametrize(("offline_tries", "asked"), [(None, 3), (1, 1)])
+def test_a_node_off_the_bus_is_probed_with_its_offline_tries_and_comes_back(
+        rig_factory: RigFactory, offline_tries: int | None, asked: int) -> None:
+    """Three silent tries mark a node off the bus; each later probe is ``offline_tries``
+    requests with one SEQ (``tries`` unless given: the simulated table gives 1, as its 5 tries
+    of 0.5 s held the bus 2.5 s a probe from the seats that answer)."""
+    rig = rig_factory(seats=[1, 2], offline_tries=offline_tries)
+    rig.online(2)
+    rig.bus.set_online(2, False)
+    gone = rig.driver.wait_for(SensorNodeChanged)
+    assert (gone.seat, gone.online) == (2, False)
+    marked = rig.bus.requests
+
+    def probes() -> list[int]:
+        return [seq for n, seat, seq in list(rig.bus.heard) if seat == 2 and n > marked]
+
+    wait_until(lambda: len(set(probes())) >= 4, what="four probes of the node off the bus")
+    seqs = probes()
+    whole = [seq for seq in seqs[:-1] if seq != seqs[-1]]  # the last probe may be under way
+    assert whole and all(whole.count(seq) == asked for seq in whole), seqs
+    rig.bus.set_online(2, True)
+    back = rig.driver.wait_for(SensorNodeChanged)
+    assert (back.seat, back.online) == (2, True)
 
 
 def test_unplug_and_replug_during_a_locked_round(rig_factory: RigFactory) -> None:
