@@ -105,16 +105,16 @@ def test_a_change_of_the_table_reads_the_staff_list_only_when_it_changed(
     p.open_supervisor("supervisor")
     assert p.hardware.bus is not None
     drawn = 0
-    for online in (False, True, False, True):  # a node lost and back: changes, redrawn
+    for plugged in (False, True, False, True):  # the bus's cable out and back: redrawn
         before = p.ctl.snapshot()
-        p.hardware.bus.set_online(5, online)
-        p.wait(lambda b=before: p.ctl.snapshot() is not b, "the node's change")  # type: ignore[misc]
+        (p.hardware.replug if plugged else p.hardware.unplug)("bet-sensors")
+        p.wait(lambda b=before: p.ctl.snapshot() is not b, "the cable's change")  # type: ignore[misc]
         drawn += 1
     assert drawn and reads == []  # nothing on the staff list moved: never read
     other = Database(tmp_path / "t.db")  # the command line disables the card
     changes.set_enabled(other, EXECUTIVE_TRACK, "SIM-S1", False, reason="left")
     other.close()
-    p.hardware.bus.set_online(5, False)
+    p.hardware.unplug("bet-sensors")
     p.wait(lambda: p.window.supervisor is None, "the supervisor's area to close")
     assert reads == ["SIM-S1"]  # read once, when it had changed
     assert "has been disabled" in p.window.phase_bar.message_text()
