@@ -1,9 +1,9 @@
 """Every supervisor screen, in the order its button shows: a title and a factory.
 
 A screen is a QWidget built from the controller, its Qt bridge and the session of the
-supervisor whose card opened the area, the first time it is shown (``area.Screens``). When it has a ``show_view(TableSnapshot)`` method the
-area calls it on every change of the table while the screen is shown. Add a screen by adding
-its line here."""
+supervisor whose card opened the area, the first time it is shown (``area.Screens``). When it
+has a ``show_view(TableSnapshot)`` method the area calls it on every change of the table while
+the screen is shown. Add a screen by adding its line here."""
 
 from __future__ import annotations
 
