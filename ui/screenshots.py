@@ -105,6 +105,8 @@ def drawn_alike(image: QImage, path: Path) -> bool:
     old = QImage(str(path))
     if old.isNull() or old.size() != image.size():
         return False
+    if old.convertToFormat(image.format()) == image:
+        return True  # the same pixels (most runs): no need to weigh the differences
     import numpy as np  # pyqtgraph's dependency; only the pictures need it here
 
     def channels(picture: QImage) -> np.ndarray:
