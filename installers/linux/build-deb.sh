@@ -5,8 +5,10 @@
 # release's environment built at its final path from requirements.lock, the unit in
 # /usr/lib/systemd/system, the configuration in /etc as conffiles (a technician's edit is
 # kept, or asked about when the package changes the file). Nothing is fetched on the table PC.
-#   installers/linux/build-deb.sh [--out DIR] [--quick]
+#   installers/linux/build-deb.sh [--out DIR] [--quick | --uncompressed]
 # --quick packs with gzip -1 instead of xz (the tests: the same files, a faster build).
+# --uncompressed packs without compression (the rollback tests' later releases, unpacked by
+# every act on them: lintian refuses such a package, so no release is ever built so).
 # Why dpkg-deb rather than a debian/ tree and dh-virtualenv: it builds exactly the tree it is
 # given, and is part of dpkg on every Debian machine.
 set -euo pipefail
@@ -18,6 +20,7 @@ while (($#)); do
   case "$1" in
     --out) out="$2"; shift 2 ;;
     --quick) compress=(-Zgzip -z1); shift ;;
+    --uncompressed) compress=(-Znone); shift ;;
     *) echo "build-deb.sh: unknown option $1 (see the comment at the top)" >&2; exit 2 ;;
   esac
 done

@@ -52,7 +52,8 @@ def later_release(out: Path, *, older_may_open: bool) -> Path:
         compat.write_text(text.replace("OLDER_MAY_OPEN: dict[str, dict[str, str]] = {}",
                                        declared, 1))
         assert declared in compat.read_text()
-    built = run_script(tree / "installers/linux/build-deb.sh", "--out", str(out), "--quick")
+    built = run_script(tree / "installers/linux/build-deb.sh", "--out", str(out),
+                       "--uncompressed")  # unpacked by check, upgrade and dpkg: no gzip
     return Path(built.stdout.strip().splitlines()[-1])
 
 
