@@ -17,6 +17,10 @@ the path a real serial shuffler takes), every round played by clicks on the scre
    the parent saw it, to an interactive table: the window shown and painted, every device
    connected, the phase bar's primary button saying START GAME. Best and median; aim <= 0.8 s.
    The modules' bytecode is compiled first, as in a release.
+4. The supervisor's area: from a supervisor's card swiped on the keypad's reader to the area
+   on screen and painted, ``--opens`` times (each closed by its Back button); the first open
+   (its modules imported) and the median and max of the others. No aim: what a supervisor
+   waits at every swipe (306 ms a swipe before each screen was built when first shown).
 
 The player waits in a real Qt event loop (as the console's ``app.exec``), never by sleeping
 the GUI thread, so a device event reaches the screens as fast as it would at the table.
@@ -261,6 +265,33 @@ def bench_stalls(rounds: int, workdir: Path) -> None:
           + ", ".join(f"{x:.1f} ms" for x in over[:5]))
 
 
+# -- 4. the supervisor's area ------------------------------------------------------------------
+
+
+def bench_supervisor_opens(opens: int, workdir: Path) -> None:
+    p = loop_player(workdir / "supervisor.db")
+    painted = [0]
+    watch_repaints(p.window, lambda: painted.__setitem__(0, painted[0] + 1))
+    times = []
+    try:
+        for _ in range(opens):
+            p.tap(p.window.supervisor_button)
+            seen = painted[0]
+            started = time.perf_counter()
+            p.swipe("supervisor")
+            p.wait(lambda s=seen: p.window.supervisor is not None  # type: ignore[misc]
+                   and p.window.supervisor.isVisible() and painted[0] > s, "the area painted")
+            times.append(time.perf_counter() - started)
+            area = p.window.supervisor
+            assert area is not None
+            p.tap(area.leave)
+    finally:
+        p.close()
+    rest = [t * 1000 for t in times[1:]] or [times[0] * 1000]
+    print(f"supervisor's card to its area painted, {opens} opens: first {times[0] * 1000:.0f} ms"
+          f"   then median {statistics.median(rest):.0f} ms   max {max(rest):.0f} ms")
+
+
 # -- 3. cold start ----------------------------------------------------------------------------
 
 
@@ -341,18 +372,22 @@ def main() -> int:
     parser.add_argument("--stall-rounds", type=int, default=100,
                         help="rounds played while the event loop is watched (default 100)")
     parser.add_argument("--starts", type=int, default=5, help="cold starts (default 5)")
+    parser.add_argument("--opens", type=int, default=20,
+                        help="supervisor's areas opened by a card (default 20)")
     parser.add_argument("--quick", action="store_true",
-                        help="a short run: 20 deals, 10 rounds watched, 3 cold starts")
+                        help="a short run: 20 deals, 10 rounds watched, 3 cold starts, "
+                        "5 opens")
     parser.add_argument("--smoke", action="store_true",
-                        help="the short form the test suite runs: 3 deals, 2 rounds, 1 start")
+                        help="the short form the test suite runs: 3 deals, 2 rounds, 1 start, "
+                        "2 opens")
     parser.add_argument("--child-cold-start", metavar="DB", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_cold_start:
         return child_cold_start(args.child_cold_start)
     if args.quick:
-        args.rounds, args.stall_rounds, args.starts = 20, 10, 3
+        args.rounds, args.stall_rounds, args.starts, args.opens = 20, 10, 3, 5
     if args.smoke:
-        args.rounds, args.stall_rounds, args.starts = 3, 2, 1
+        args.rounds, args.stall_rounds, args.starts, args.opens = 3, 2, 1, 2
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
@@ -370,6 +405,7 @@ def main() -> int:
         bench_hands_to_screen(args.rounds, work)
         bench_stalls(args.stall_rounds, work)
         bench_cold_start(args.starts, work)
+        bench_supervisor_opens(args.opens, work)
     return 0
 
 

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHORT_FORMS = {
     "drivers_keypad.py": (["--quick"], "keypad end to end:"),
     "drivers_serial.py": (["--quick"], "shuffler last byte -> event"),
-    "gui_console.py": (["--smoke"], "cold start"),
+    "gui_console.py": (["--smoke"], "supervisor's card to its area painted"),
     "long_run.py": (["--rounds", "20", "--every", "10"], "full collection"),
     "math_counts.py": (["--quick"], "math ace-high"),
     "pit_soak.py": (["--quick"], "change to pit"),
