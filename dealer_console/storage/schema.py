@@ -205,3 +205,12 @@ def append_only_inserts(db: Database) -> None:
     """No INSERT OR REPLACE into the log or the settlement lines; device facts by their key."""
     for statement in SCHEMA_V2:
         db.execute(statement)
+
+
+@MIGRATIONS(name="0003_events_by_kind")
+def events_by_kind(db: Database) -> None:
+    """The log's events of one kind found by an index, not a scan of the whole log: the
+    power-on self-test holds the jackpot's wagers, hits and back-outs to their events
+    (``jackpot.audit.verify_in_the_log``), and scanned every event a dozen times, a cost that
+    grew with the table's years (0.29 s at 4,000 rounds, 0.08 s with the index)."""
+    db.execute("CREATE INDEX events_kind ON events (kind, seq)")

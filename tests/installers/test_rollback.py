@@ -23,7 +23,7 @@ from tests.installers.conftest import LINUX, REPO, dpkg, launch, new_root, run_s
 TOOL = LINUX / "dealer-console-release"
 MIGRATION = '''
 
-@MIGRATIONS(name="0003_wagers_by_seat")
+@MIGRATIONS(name="0004_wagers_by_seat")
 def wagers_by_seat(db: Database) -> None:
     """Release 0.1.1's migration (the rollback test's)."""
     db.execute("CREATE INDEX wagers_seat ON wagers (seat)")
@@ -47,10 +47,10 @@ def later_release(out: Path, *, older_may_open: bool) -> Path:
     if older_may_open:
         compat = tree / "dealer_console/storage/compat.py"
         text = compat.read_text()
-        declared = ('OLDER_MAY_OPEN: dict[str, dict[str, str]] = {"dealer_console": {\n'
-                    '    "0003_wagers_by_seat": "an index: earlier consoles never notice it"}}')
-        compat.write_text(text.replace("OLDER_MAY_OPEN: dict[str, dict[str, str]] = {}",
-                                       declared, 1))
+        opening = 'OLDER_MAY_OPEN: dict[str, dict[str, str]] = {"dealer_console": {\n'
+        declared = opening + ('    "0004_wagers_by_seat": "an index: earlier consoles never '
+                              'notice it",\n')
+        compat.write_text(text.replace(opening, declared, 1))
         assert declared in compat.read_text()
     built = run_script(tree / "installers/linux/build-deb.sh", "--out", str(out),
                        "--uncompressed")  # unpacked by check, upgrade and dpkg: no gzip
@@ -160,8 +160,8 @@ def test_upgrade_then_rollback_keeps_every_round_and_the_audit_verifies(
     assert not (pc.root / "opt/dealer-console/releases/0.1.1").exists()
     assert pc.rounds() == played_on_b  # every round of both releases, as they were
     conn = sqlite3.connect(pc.db)
-    assert conn.execute("SELECT name FROM _migrations_older_may_open").fetchall() == [
-        ("0003_wagers_by_seat",)]
+    assert conn.execute("SELECT name FROM _migrations_older_may_open ORDER BY name"
+                        ).fetchall() == [("0003_events_by_kind",), ("0004_wagers_by_seat",)]
     conn.close()
     audit = pc.console("audit", "verify", "--db", str(pc.db), "--key", str(pc.key))
     assert audit.returncode == 0, audit.stdout + audit.stderr
@@ -188,7 +188,7 @@ def test_a_rollback_the_database_forbids_is_refused_before_anything_changes(
     assert back.returncode == 1
     assert "rollback 0.1.1 -> 0.1.0 refused, nothing changed: release 0.1.0 will not use " \
         "this table's database" in back.stderr
-    assert "0003_wagers_by_seat" in back.stderr and "reads schema" in back.stderr
+    assert "0004_wagers_by_seat" in back.stderr and "reads schema" in back.stderr
     assert pc.version() == "0.1.1"
     assert files(pc.db.parent) == before
     assert sorted(p.relative_to(pc.root) for p in

@@ -48,7 +48,8 @@ def later_console(*, older_may_open: bool) -> Iterator[int]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(table_db, "SCHEMA", schema)
         if older_may_open:
-            patch.setitem(compat.OLDER_MAY_OPEN, "dealer_console", safe)
+            patch.setitem(compat.OLDER_MAY_OPEN, "dealer_console",
+                          {**compat.OLDER_MAY_OPEN.get("dealer_console", {}), **safe})
         yield schema.version()
 
 
@@ -74,9 +75,11 @@ def test_a_later_migration_earlier_consoles_may_ignore_keeps_the_database_theirs
         assert later == earlier + 1
         assert played(path, 2, seed=11) == 4
         db = open_table_db(path, create=False)
-        assert compat.recorded_safe(db) == {
-            ("dealer_console", "0099_wagers_by_seat"):
-                "an index: earlier consoles read and write as before"}
+        recorded = compat.recorded_safe(db)
+        assert recorded[("dealer_console", "0099_wagers_by_seat")] == (
+            "an index: earlier consoles read and write as before")
+        assert recorded == {("dealer_console", name): why for name, why  # and no other
+                            in compat.OLDER_MAY_OPEN["dealer_console"].items()}
         db.close()
     assert header_floor(path) == earlier  # the floor did not move
     # back on the earlier console: it opens, writes, and the audit holds every round
@@ -117,3 +120,37 @@ def test_the_floor_rises_only_for_a_migration_not_declared_safe() -> None:
         assert compat.new_floor(previous=7, marked=True, newly=later, current=9) == 7
         assert compat.new_floor(previous=7, marked=True,
                                 newly=later | {("dealer_console", "0003_x")}, current=9) == 9
+
+
+@contextmanager
+def console_before_the_log_index() -> Iterator[int]:
+    """This console as the release before ``0003_events_by_kind`` had it; yields its schema
+    version."""
+    before = Migrations("dealer_console")
+    before._migrations = [m for m in TABLE._migrations if m.name != "0003_events_by_kind"]
+    assert len(before._migrations) == len(TABLE._migrations) - 1
+    schema = Schema(tuple(before if s is TABLE else s for s in table_db.SCHEMA.sets))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(table_db, "SCHEMA", schema)
+        yield schema.version()
+
+
+def test_the_log_s_index_by_kind_leaves_the_table_open_to_the_release_before(
+        tmp_path: Path) -> None:
+    """0003 is the first migration an earlier console may ignore: a table the release before
+    played is upgraded with its floor unchanged, the release before plays on it, and the
+    self-test's queries of the log by kind use the index."""
+    path = tmp_path / "table.db"
+    with console_before_the_log_index() as before:
+        assert played(path, 2, seed=1) == 2
+    assert header_floor(path) == before
+    assert played(path, 2, seed=11) == 4  # this console: the index added
+    assert header_floor(path) == before
+    with console_before_the_log_index():
+        assert played(path, 2, seed=21) == 6
+    db = open_table_db(path, create=False)
+    assert audit(db).ok
+    plan = " ".join(str(row[-1]) for row in db.execute(
+        "EXPLAIN QUERY PLAN SELECT payload FROM events WHERE kind = 'jackpot_hit'"))
+    assert "events_kind" in plan, plan
+    db.close()
