@@ -16,7 +16,10 @@ the path a real serial shuffler takes), every round played by clicks on the scre
 3. Cold start: a fresh process (this script with ``--child-cold-start``) from its start, as
    the parent saw it, to an interactive table: the window shown and painted, every device
    connected, the phase bar's primary button saying START GAME. Best and median; aim <= 0.8 s.
-   The modules' bytecode is compiled first, as in a release.
+   The modules' bytecode is compiled first, as in a release. A second line times the same
+   start after the power-on self-test that ``dealer-console gui`` runs first (``run_app``;
+   the paytables' exact counts and the database's checks, on a fresh database): what a
+   dealer waits at power-on. The aim is the first line's (issue 24's measure).
 4. The supervisor's area: from a supervisor's card swiped on the keypad's reader to the area
    on screen and painted, ``--opens`` times (each closed by its Back button); the first open
    (its modules imported) and the median and max of the others. No aim: what a supervisor
@@ -295,9 +298,10 @@ def bench_supervisor_opens(opens: int, workdir: Path) -> None:
 # -- 3. cold start ----------------------------------------------------------------------------
 
 
-def child_cold_start(db: str) -> int:
-    """Start the console as ``dealer-console gui --simulated`` does and print, on the shared
-    monotonic clock, when it is ready for the dealer; then close it."""
+def child_cold_start(db: str, self_test: bool = False) -> int:
+    """Start the console as ``dealer-console gui --simulated`` does (with its power-on
+    self-test first when ``self_test``) and print, on the shared monotonic clock, when it is
+    ready for the dealer; then close it."""
     from ui.app_cmd import import_core_before_qt
 
     import_core_before_qt(simulated=True)  # as the command does
@@ -306,10 +310,16 @@ def child_cold_start(db: str) -> int:
     from dealer_console.profiles.loader import get_profile
     from ui.app import start_console
     from ui.application import application
+    from ui.power_on import power_on_check
 
     app = application()
     quiet_offscreen()
-    console = start_console(get_profile(PROFILE), db, simulated=True)
+    profile = get_profile(PROFILE)
+    if self_test:
+        report = power_on_check(profile, db, None, simulated=True, environ={})
+        if not report.ok:
+            raise RuntimeError("the power-on self-test failed: " + "; ".join(report.lines()))
+    console = start_console(profile, db, simulated=True)
     painted = [False]
     watch_repaints(console.window, lambda: painted.__setitem__(0, True))
     console.window.resize(1280, 800)
@@ -344,25 +354,28 @@ def bench_cold_start(runs: int, workdir: Path) -> None:
     """A table's release carries its modules compiled (``installers/linux/build.sh``), so the
     starts read bytecode: a first, uncounted start writes it to a cache of this run's own,
     whether or not this shell lets Python write bytecode."""
-    times = []
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
                PYTHONPYCACHEPREFIX=str(workdir / "bytecode"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    subprocess.run([sys.executable, __file__, "--child-cold-start", str(workdir / "warm.db")],
-                   capture_output=True, env=env, check=True)
-    for i in range(runs):
-        db = workdir / f"cold-{i}.db"
-        started = time.monotonic()
-        out = subprocess.run([sys.executable, __file__, "--child-cold-start", str(db)],
-                             capture_output=True, text=True, env=env, check=True).stdout
-        ready = [line for line in out.splitlines() if line.startswith("ready ")]
-        if not ready:
-            raise RuntimeError(f"the console did not become ready: {out!r}")
-        times.append(float(ready[0].split()[1]) - started)
-    best, median = min(times), statistics.median(times)
-    print(f"cold start to an interactive table, {runs} fresh "
-          f"process{'es' if runs > 1 else ''}: best {best:.3f} s   "
-          f"median {median:.3f} s   aim <= 0.8 s: {verdict(median, 0.8)}")
+    subprocess.run([sys.executable, __file__, "--child-cold-start", str(workdir / "warm.db"),
+                    "--with-self-test"], capture_output=True, env=env, check=True)
+    for label, extra in (("", []), (", after the power-on self-test", ["--with-self-test"])):
+        times = []
+        for i in range(runs):
+            db = workdir / f"cold-{len(extra)}-{i}.db"
+            started = time.monotonic()
+            out = subprocess.run([sys.executable, __file__, "--child-cold-start", str(db),
+                                  *extra], capture_output=True, text=True, env=env,
+                                 check=True).stdout
+            ready = [line for line in out.splitlines() if line.startswith("ready ")]
+            if not ready:
+                raise RuntimeError(f"the console did not become ready: {out!r}")
+            times.append(float(ready[0].split()[1]) - started)
+        best, median = min(times), statistics.median(times)
+        aim = "" if extra else f"   aim <= 0.8 s: {verdict(median, 0.8)}"
+        print(f"cold start to an interactive table{label}, {runs} fresh "
+              f"process{'es' if runs > 1 else ''}: best {best:.3f} s   "
+              f"median {median:.3f} s{aim}")
 
 
 def main() -> int:
@@ -381,9 +394,10 @@ def main() -> int:
                         help="the short form the test suite runs: 3 deals, 2 rounds, 1 start, "
                         "2 opens")
     parser.add_argument("--child-cold-start", metavar="DB", help=argparse.SUPPRESS)
+    parser.add_argument("--with-self-test", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child_cold_start:
-        return child_cold_start(args.child_cold_start)
+        return child_cold_start(args.child_cold_start, args.with_self_test)
     if args.quick:
         args.rounds, args.stall_rounds, args.starts, args.opens = 20, 10, 3, 5
     if args.smoke:
