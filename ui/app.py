@@ -22,7 +22,12 @@ from ui.application import application
 from ui.background_audit import BackgroundAudit, start_background_audit
 from ui.bridge import ControllerBridge
 from ui.dealer.window import DealerWindow
-from ui.power_on import SelfTestFailed, power_on_check, show_self_test_failure
+from ui.power_on import (
+    SelfTestFailed,
+    power_on_check,
+    show_checking,
+    show_self_test_failure,
+)
 from ui.theme import apply_theme
 from ui.watchdog import SystemdWatchdog
 
@@ -161,7 +166,14 @@ def run_app(profile: Profile, simulated: bool, db_path: str,
             meter_display: bool = True) -> int:
     app = application()
     watchdog = SystemdWatchdog(parent=app)  # pings from this thread's event loop
-    report = power_on_check(profile, db_path, devices_file, simulated=simulated)
+    # the kiosk says the table is starting; a technician's terminal gets one line either way
+    checking = show_checking(app, profile) if full_screen else None
+    try:
+        report = power_on_check(profile, db_path, devices_file, simulated=simulated)
+    finally:
+        if checking is not None:
+            checking.close()
+            checking.deleteLater()
     if not report.ok:
         if not full_screen:  # a technician's terminal: one line, status 2
             raise SelfTestFailed(report)

@@ -7,6 +7,7 @@ failure there) and ``DEALER_CONSOLE_SELFTEST_LOG`` (each result appended to it).
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -56,6 +57,59 @@ def power_on_check(profile: Profile, db_path: str | Path, devices_file: str | Pa
             report.add("self-test log", False,
                        f"{log}: cannot write: {exc.strerror}" if exc.strerror else str(exc))
     return report
+
+
+class CheckingScreen(QWidget):
+    """Shown while the power-on self-test runs, before the table opens. The screen stayed
+    black meanwhile: about a second on a new table, longer as its records grow (the database's
+    checks read them all), which a dealer could take for a console that is broken."""
+
+    def __init__(self, profile_title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Dealer Console - starting: checking the table")
+        self.setStyleSheet(f"background: {theme.BACKGROUND}; color: {theme.TEXT};")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(48, 48, 48, 48)
+        layout.setSpacing(theme.SPACING * 2)
+        layout.addStretch(1)
+        self.title = QLabel("Starting the table")
+        self.title.setStyleSheet(f"font-size: {theme.FONT_AMOUNT}px; font-weight: bold;")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout.addWidget(self.title)
+        table = QLabel(profile_title)
+        table.setWordWrap(True)
+        table.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        table.setStyleSheet(f"font-size: {theme.FONT_HEADING}px; color: {theme.TEXT_MUTED};")
+        layout.addWidget(table)
+        what = QLabel("Checking the program, the profile, the paytables and the table's "
+                      "records before the table opens. It takes a few seconds; nothing needs "
+                      "a touch.")
+        what.setWordWrap(True)
+        what.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        what.setStyleSheet(f"font-size: {theme.FONT_HEADING}px;")
+        layout.addWidget(what)
+        layout.addStretch(2)
+
+
+def show_checking(app: QApplication, profile: Profile) -> CheckingScreen:
+    """The checking screen full screen, drawn before the self-test takes the GUI thread (the
+    event loop runs only once the table opens)."""
+    theme.apply_theme(app)
+    screen = CheckingScreen(profile.title)
+    screen.showFullScreen()
+    handle = screen.windowHandle()
+    deadline = time.monotonic() + EXPOSE_WAIT_S
+    while True:  # a compositor shows the window a round trip after it is asked to
+        QApplication.processEvents()
+        if handle is None or handle.isExposed() or time.monotonic() > deadline:
+            break
+        time.sleep(0.005)
+    screen.repaint()
+    return screen
+
+
+EXPOSE_WAIT_S = 0.2
+"""The longest the start waits for the compositor to show the checking screen."""
 
 
 class SelfTestFailedScreen(QWidget):

@@ -24,7 +24,7 @@ from ui.gallery.meter import METER_PAGES
 from ui.gallery.recall import RECALL_PAGES
 from ui.gallery.supervisor import SUPERVISOR_PAGES
 from ui.gallery.technician import TECHNICIAN_PAGES
-from ui.power_on import SelfTestFailedScreen
+from ui.power_on import CheckingScreen, SelfTestFailedScreen
 from ui.screenshots import DEFAULT_DIR, SIZES, picture_colours, render_gallery
 
 
@@ -54,9 +54,16 @@ def self_test_failed() -> QWidget:
     return SelfTestFailedScreen(fullest_self_test())
 
 
+def self_test_running() -> QWidget:
+    from dealer_console.profiles.loader import get_profile
+
+    return CheckingScreen(get_profile("washington-face-up").title)  # the longest title
+
+
 PAGES: dict[str, Callable[[], QWidget]] = {
     **SUPERVISOR_PAGES, **RECALL_PAGES, **TECHNICIAN_PAGES, **METER_PAGES,
     "self-test-failed": self_test_failed,
+    "self-test-running": self_test_running,
 }
 
 
@@ -85,6 +92,8 @@ def test_every_page_fits_both_screens_in_its_fullest_state(themed: QApplication,
             assert theme.BACKGROUND in colours and len(colours) > 20, path.name
         if name.startswith("meter-display"):
             assert theme.WARNING_AMBER in colours, path.name  # the meters in their amber
+        if name == "self-test-running":  # calm: no red, nothing to touch
+            assert theme.FAULT_RED not in colours and theme.BACKGROUND in colours, path.name
         if name == "supervisor-recall-device-fault":  # and the fault, told there too
             assert theme.FAULT_RED in colours, path.name
 
