@@ -61,7 +61,7 @@ def power_on_check(profile: Profile, db_path: str | Path, devices_file: str | Pa
 
 class CheckingScreen(QWidget):
     """Shown while the power-on self-test runs, before the table opens. The screen stayed
-    black meanwhile: about a second on a new table, longer as its records grow (the database's
+    black meanwhile: about 0.4 s on a new table, longer as its records grow (the database's
     checks read them all), which a dealer could take for a console that is broken."""
 
     def __init__(self, profile_title: str, parent: QWidget | None = None) -> None:
@@ -91,6 +91,10 @@ class CheckingScreen(QWidget):
         layout.addStretch(2)
 
 
+EXPOSE_WAIT_S = 0.2
+"""The longest the start waits for the compositor to show the checking screen."""
+
+
 def show_checking(app: QApplication, profile: Profile) -> CheckingScreen:
     """The checking screen full screen, drawn before the self-test takes the GUI thread (the
     event loop runs only once the table opens)."""
@@ -106,10 +110,6 @@ def show_checking(app: QApplication, profile: Profile) -> CheckingScreen:
         time.sleep(0.005)
     screen.repaint()
     return screen
-
-
-EXPOSE_WAIT_S = 0.2
-"""The longest the start waits for the compositor to show the checking screen."""
 
 
 class SelfTestFailedScreen(QWidget):
