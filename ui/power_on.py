@@ -59,6 +59,16 @@ def power_on_check(profile: Profile, db_path: str | Path, devices_file: str | Pa
     return report
 
 
+def _power_on_page(page: QWidget, window_title: str) -> QVBoxLayout:
+    """The two power-on screens' page: the console's colours, wide margins; its layout."""
+    page.setWindowTitle(window_title)
+    page.setStyleSheet(f"background: {theme.BACKGROUND}; color: {theme.TEXT};")
+    layout = QVBoxLayout(page)
+    layout.setContentsMargins(48, 48, 48, 48)
+    layout.setSpacing(theme.SPACING * 2)
+    return layout
+
+
 class CheckingScreen(QWidget):
     """Shown while the power-on self-test runs, before the table opens. The screen stayed
     black meanwhile: about 0.4 s on a new table, longer as its records grow (the database's
@@ -66,11 +76,7 @@ class CheckingScreen(QWidget):
 
     def __init__(self, profile_title: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Dealer Console - starting: checking the table")
-        self.setStyleSheet(f"background: {theme.BACKGROUND}; color: {theme.TEXT};")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(48, 48, 48, 48)
-        layout.setSpacing(theme.SPACING * 2)
+        layout = _power_on_page(self, "Dealer Console - starting: checking the table")
         layout.addStretch(1)
         self.title = QLabel("Starting the table")
         self.title.setStyleSheet(f"font-size: {theme.FONT_AMOUNT}px; font-weight: bold;")
@@ -119,11 +125,7 @@ class SelfTestFailedScreen(QWidget):
 
     def __init__(self, report: Report, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Dealer Console - table closed: self-test failed")
-        self.setStyleSheet(f"background: {theme.BACKGROUND}; color: {theme.TEXT};")
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(48, 48, 48, 48)
-        layout.setSpacing(theme.SPACING * 2)
+        layout = _power_on_page(self, "Dealer Console - table closed: self-test failed")
         title = QLabel("Table closed: the start-up check failed")
         title.setStyleSheet(f"font-size: {theme.FONT_AMOUNT}px; font-weight: bold; "
                             f"color: {theme.ON_FILL}; background: {theme.FAULT_RED}; "
