@@ -5,7 +5,6 @@ after it."""
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 
 import pytest
@@ -19,25 +18,12 @@ from ui.application import application
 from ui.gallery.player import ScreenPlayer
 from ui.theme import apply_theme
 
-_HEAP_SETTLED = False
-
 
 @pytest.fixture(autouse=True)
 def gui_thread_collects(qapp: QApplication) -> None:
     """pytest-qt's application collects cycles on its thread as the console's does: without
-    it a device thread destroyed a dead window's Qt objects and the worker hung.
-
-    A worker's first UI test also collects, once, all that the tests before it left, and
-    freezes the survivors (as the collector does after its first full collection). That
-    first full collection came later on the GUI thread, in the middle of whichever test was
-    running: seconds on a worker that had run a thousand other tests first, and a drag timed
-    by Qt's kinetic scroller lost its fling (a CI run of stop 46)."""
-    global _HEAP_SETTLED
+    it a device thread destroyed a dead window's Qt objects and the worker hung."""
     assert application() is qapp
-    if not _HEAP_SETTLED:
-        _HEAP_SETTLED = True
-        gc.collect()
-        gc.freeze()
 
 
 @pytest.fixture
