@@ -55,7 +55,8 @@ def long_list(themed: QApplication, qtbot: QtBot) -> QListWidget:
 def _scrolled_and_stopped(view: QListWidget, qtbot: QtBot) -> None:
     """The drag moved the list; then the fling is stopped, so nothing moves into the next
     test. The drags are 390 px, past 300 without a fling: a fling needs the moves to come
-    quickly, which a loaded machine does not promise (a stalled drag failed a CI run)."""
+    quickly, which a loaded machine does not promise (drags of 310 px fail with 60 ms between
+    moves)."""
     qtbot.waitUntil(lambda: view.verticalScrollBar().value() > 300)
     for target in (view, view.viewport()):
         scroller = QScroller.scroller(target)
