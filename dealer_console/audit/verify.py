@@ -1,5 +1,7 @@
 """Checks an auditor runs over a table database (``dealer-console audit verify``).
 
+- the tables, indexes and triggers are those the migrations make, and no other trigger is
+  there (``storage/schema_check.py``: a dropped guard, a table rewritten without its checks);
 - the hash chain of the event log is unbroken, and matches its checkpoints outside the file
   (a journal, a digest from the shift report) and their keyed MACs (``storage/anchor.py``);
 - every settlement line conserves money (staked = returned + banker's gain + house's gain), so
@@ -33,6 +35,8 @@ from dealer_console.round.machine import replay
 from dealer_console.round.rules import RoundRules, base_kind, round_rules
 from dealer_console.round.state import Line, Phase
 from dealer_console.storage import anchor, eventlog
+from dealer_console.storage.schema_check import schema_differences
+from dealer_console.table_db import SCHEMA
 
 SETTLED_KINDS = ("base", "fortune", "ace_high", "jackpot", "jackpot_2", "house_wager", "tips",
                  "backline")
@@ -64,6 +68,7 @@ def audit(db: Database, *, checkpoints: Iterable[anchor.Checkpoint] = (),
     casino profiles (from TOML files) the log names besides the shipped ones."""
     report = AuditReport()
     report.events = int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+    report.problems.extend(f"schema: {p}" for p in schema_differences(db, SCHEMA))
     report.problems.extend(eventlog.verify_chain(db))
     rules_for = _rules_source(profiles)
     _lines_conserve(db, report)

@@ -1,6 +1,7 @@
-"""The table database: SQLite's full integrity check, the schema's migrations all applied,
-the event log's hash chain from the last checkpoint on, the tables the console pays and
-authorises from held to their history, and the last round resumable.
+"""The table database: SQLite's full integrity check, the schema's migrations all applied and
+its tables, indexes and triggers as they make them, the event log's hash chain from the last
+checkpoint on, the tables the console pays and authorises from held to their history, and the
+last round resumable.
 
 The file is opened read-only: a self-test changes nothing it checks. A database that does not
 exist yet is a new table's (the console makes it at its first start)."""
@@ -32,6 +33,7 @@ from dealer_console.storage.identity import (
     has_log,
     read_header,
 )
+from dealer_console.storage.schema_check import schema_differences
 from dealer_console.table_db import SCHEMA
 
 
@@ -52,7 +54,7 @@ def check_database(report: Report, db_path: Path, profile: Profile | None,
         report.add("database", False, str(exc))
         return
     try:
-        report.add("database", True, f"{db_path}: integrity_check ok, migrations current")
+        _check_schema(report, db, db_path)
         _check_chain(report, db, db_path, key)
         _check_records(report, db, profile)
         if profile is not None:
@@ -87,6 +89,24 @@ def open_untouched(file: Path) -> Database:
         raise StorageError(f"{file}: migrations not applied: {', '.join(missing)}; back it "
                            f"up, then run dealer-console upgrade-db --db {file}")
     return db
+
+
+def _check_schema(report: Report, db: Database, db_path: Path) -> None:
+    """The guards inside the file (the log's and the settlement lines' triggers, each table's
+    checks) as the migrations made them, and no trigger of anyone else's
+    (``storage/schema_check.py``). The checks after this one still run: what else was
+    changed is worth knowing too."""
+    problems = schema_differences(db, SCHEMA)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        report.add("database", False, f"{db_path}: {problems[0]}{more}: its schema was "
+                                      "changed outside the console, which may have taken "
+                                      "away the guards of its records. Keep the file as it "
+                                      "is for the audit, tell the supervisor and run "
+                                      "`dealer-console audit verify`")
+    else:
+        report.add("database", True, f"{db_path}: integrity_check ok, migrations current, "
+                                     "schema as they make it")
 
 
 def _check_chain(report: Report, db: Database, db_path: Path, key: bytes | None) -> None:

@@ -1,27 +1,43 @@
 """What someone who can write a table's database file would do to hide a change: rewrite an
-event and recompute the hash chain from there on, or erase the newest rounds outright."""
+event and recompute the hash chain from there on, or erase the newest rounds outright. Each
+takes the file's guards (its triggers) away for the change and puts them back as they were,
+so the schema holds what the migrations make (``storage/schema_check.py``) and only the
+records can give the change away."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from dealer_console.storage.eventlog import canonical_json, event_hash
 
 
+@contextmanager
+def guards_off(conn: sqlite3.Connection, like: str = "%") -> Iterator[None]:
+    """The triggers whose names match ``like`` dropped, then made again as they were."""
+    kept = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND "
+                        "name LIKE ?", [like]).fetchall()
+    for name, _sql in kept:
+        conn.execute(f"DROP TRIGGER [{name}]")
+    yield
+    for _name, sql in kept:
+        conn.execute(sql)
+
+
 def rewrite_event(path: Path, seq: int, change: Callable[[dict[str, Any]], None]) -> None:
     """Change event ``seq``'s payload in place and recompute every hash after it, so the chain
     verifies again."""
     conn = sqlite3.connect(path)
-    conn.execute("DROP TRIGGER IF EXISTS events_no_update")
-    payload, = conn.execute("SELECT payload FROM events WHERE seq = ?", [seq]).fetchone()
-    data = json.loads(payload)
-    change(data)
-    conn.execute("UPDATE events SET payload = ? WHERE seq = ?", [canonical_json(data), seq])
-    rechain(conn, seq)
+    with guards_off(conn, "events_no_update"):
+        payload, = conn.execute("SELECT payload FROM events WHERE seq = ?", [seq]).fetchone()
+        data = json.loads(payload)
+        change(data)
+        conn.execute("UPDATE events SET payload = ? WHERE seq = ?", [canonical_json(data), seq])
+        rechain(conn, seq)
     conn.commit()
     conn.close()
 
@@ -41,19 +57,17 @@ def rechain(conn: sqlite3.Connection, start: int) -> None:
 def erase_rounds_from(path: Path, round_id: int) -> None:
     """Remove round ``round_id`` and every later one: events, state rows, jackpot rows."""
     conn = sqlite3.connect(path)
-    for name, in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'"
-                              ).fetchall():
-        conn.execute(f"DROP TRIGGER [{name}]")
-    first, = conn.execute("SELECT MIN(seq) FROM events WHERE round_id >= ?",
-                          [round_id]).fetchone()
-    for table in ("settlement_lines", "wagers", "fees", "hands", "misdeals", "interventions",
-                  "banker_rotation", "device_facts", "rounds"):
-        conn.execute(f"DELETE FROM {table} WHERE round_id >= ?", [round_id])
-    conn.execute("DELETE FROM events WHERE seq >= ?", [first])
-    conn.execute("DELETE FROM devices")  # each device's last event, as before those rounds
-    conn.execute("INSERT INTO devices SELECT device, device_seq, seq FROM events e WHERE"
-                 " device IS NOT NULL AND seq = (SELECT MAX(seq) FROM events"
-                 " WHERE device = e.device)")
+    with guards_off(conn):
+        first, = conn.execute("SELECT MIN(seq) FROM events WHERE round_id >= ?",
+                              [round_id]).fetchone()
+        for table in ("settlement_lines", "wagers", "fees", "hands", "misdeals",
+                      "interventions", "banker_rotation", "device_facts", "rounds"):
+            conn.execute(f"DELETE FROM {table} WHERE round_id >= ?", [round_id])
+        conn.execute("DELETE FROM events WHERE seq >= ?", [first])
+        conn.execute("DELETE FROM devices")  # each device's last event, as before those rounds
+        conn.execute("INSERT INTO devices SELECT device, device_seq, seq FROM events e WHERE"
+                     " device IS NOT NULL AND seq = (SELECT MAX(seq) FROM events"
+                     " WHERE device = e.device)")
     conn.commit()
     conn.close()
 
@@ -84,14 +98,12 @@ def resync_tables(path: Path) -> None:
     built = rebuild(db, _rules_source(()))
     db.close()
     conn = sqlite3.connect(path)
-    for name, in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND "
-                              "name NOT LIKE 'events%'").fetchall():
-        conn.execute(f"DROP TRIGGER [{name}]")
-    for table in (*ROUND_TABLES, *JACKPOT_TABLES):
-        conn.execute(f"DELETE FROM [{table}]")
-        rows = built.shadow.execute(f"SELECT * FROM [{table}]").fetchall()
-        if rows:
-            marks = ", ".join("?" * len(rows[0]))
-            conn.executemany(f"INSERT INTO [{table}] VALUES ({marks})", rows)
+    with guards_off(conn):
+        for table in (*ROUND_TABLES, *JACKPOT_TABLES):
+            conn.execute(f"DELETE FROM [{table}]")
+            rows = built.shadow.execute(f"SELECT * FROM [{table}]").fetchall()
+            if rows:
+                marks = ", ".join("?" * len(rows[0]))
+                conn.executemany(f"INSERT INTO [{table}] VALUES ({marks})", rows)
     conn.commit()
     conn.close()

@@ -208,6 +208,8 @@ def test_a_broken_hash_chain_fails_the_self_test(installed: Installed, tmp_path:
     assert done.returncode == 1
     [chain] = lines(done, "hash chain")
     assert chain.startswith("FAIL") and "event 3" in chain
+    [database] = lines(done, "database")  # the guard taken away is named too
+    assert database.startswith("FAIL") and "the trigger events_no_update is missing" in database
 
 
 def test_a_device_that_does_not_answer_fails_the_self_test(installed: Installed,
