@@ -4,11 +4,12 @@ The event log and the settlement lines are guarded inside the file by triggers (
 no replacing insert) and by checks in each table's definition; the queries the self-test and
 the audits run lean on its indexes. Anyone who can write the file can drop a trigger, rewrite a
 table without its checks, or add a trigger of their own that changes what the console writes
-after it writes it. An outside review dropped ``events_no_update`` and the power-on self-test
-still passed. So the schema SQLite holds is compared with the one a new database gets from the
+after it writes it: dropping ``events_no_update`` once left the power-on self-test passing
+(stop 46's probe). So the schema SQLite holds is compared with the one a new database gets from the
 same migrations, built in memory (a few milliseconds):
 
-- every table, index and trigger the migrations make must be there, defined as they define it;
+- every table, index and trigger the migrations make must be there, defined as they define it
+  (in whatever spacing and quoting an SQLite release wrote it: ``_normal``);
 - no trigger may be there that they do not make (a trigger acts on the console's writes);
 - an extra table, index or view is left alone: none of them can change what the console
   writes, and a later release's migration an earlier console may ignore
@@ -69,15 +70,30 @@ def schema_differences(db: Database, schema: Schema) -> list[str]:
 
 def _objects(db: Database) -> dict[Entry, str]:
     """Each table, index and trigger (SQLite's own and sqlite-utils' left out) with its SQL
-    in one spacing; an index SQLite makes for a key has no SQL and is held by its table's."""
+    in one form (:func:`_normal`); an index SQLite makes for a key has no SQL and is held by
+    its table's."""
     rows = db.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN (?, ?, ?) "
                       "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name != ?",
                       [*_KINDS, _OWN]).fetchall()
-    return {(str(kind), str(name)): _spaced(sql) for kind, name, sql in rows}
+    return {(str(kind), str(name)): _normal(sql) for kind, name, sql in rows}
 
 
-def _spaced(sql: str | None) -> str:
-    return re.sub(r"\s+", " ", sql or "").strip()
+_LITERAL = re.compile(r"('(?:[^']|'')*')")
+
+
+def _normal(sql: str | None) -> str:
+    """``sql`` in one form whatever SQLite release wrote it: outside its string literals,
+    without identifier quotes, in lower case, one space between words and none beside
+    punctuation. SQLite keeps a definition as it was written, but rewrites it for an
+    ``ALTER TABLE`` (a renamed table's name quoted, an added column's comma), and that
+    rewriting may differ between the release that upgraded a table years ago and the one
+    that builds the comparison today; none of these changes what the definition does."""
+    parts = _LITERAL.split(sql or "")
+    for index in range(0, len(parts), 2):  # the text between literals
+        part = re.sub(r"[\"`\[\]]", "", parts[index]).lower()
+        part = re.sub(r"\s+", " ", part)
+        parts[index] = re.sub(r" ?([(),;=]) ?", r"\1", part)
+    return "".join(parts).strip()
 
 
 def _holds_later_migrations(db: Database, schema: Schema) -> bool:
@@ -89,9 +105,9 @@ def _holds_later_migrations(db: Database, schema: Schema) -> bool:
 def _extends(have: str, sql: str) -> bool:
     """``have`` is the table definition ``sql`` with definitions added before its closing
     parenthesis, as ``ALTER TABLE ... ADD COLUMN`` writes them."""
-    body = sql.removesuffix(")").rstrip()
+    body = sql.removesuffix(")")
     return (sql.endswith(")") and have.endswith(")") and have.startswith(body)
-            and have[len(body):].lstrip().startswith(","))
+            and have[len(body):].startswith(","))
 
 
 def _columns(db: Database, table: str) -> list[tuple[object, ...]]:

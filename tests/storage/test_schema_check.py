@@ -1,7 +1,7 @@
 """The schema a table database holds, held to what its migrations make
 (``storage/schema_check.py``): by the power-on self-test's "database" item and by
-``audit verify``. An outside review dropped the log's append-only trigger and the self-test
-passed; these tests change the schema the ways someone with the file could, on real files."""
+``audit verify``. Dropping the log's append-only trigger once left the self-test passing;
+these tests change the schema the ways someone with the file could, on real files."""
 
 from __future__ import annotations
 
@@ -120,6 +120,27 @@ def test_every_difference_is_counted_in_the_one_line(db: Path) -> None:
     change(db, "DROP TRIGGER events_no_update", "DROP TRIGGER events_no_delete")
     ok, detail = self_test_database(db)
     assert not ok and "the trigger events_no_delete is missing (and 1 more)" in detail, detail
+
+
+def test_a_definition_written_in_another_spacing_or_quoting_is_the_same(db: Path) -> None:
+    """As another SQLite release may write it when it alters a table; the text inside a
+    string literal still counts."""
+    change(db, "PRAGMA writable_schema = ON",
+           "UPDATE sqlite_master SET sql = replace(replace(replace(sql, 'CREATE TABLE rounds (',"
+           " 'create table \"rounds\"('), ',', ' , '), 'TEXT NOT NULL', 'text  not\nnull')"
+           " WHERE name = 'rounds'",
+           "PRAGMA writable_schema = OFF")
+    conn = sqlite3.connect(db)
+    written, = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'rounds'").fetchone()
+    conn.close()
+    assert written.startswith('create table "rounds"(') and "text  not\nnull" in written
+    assert differences(db) == []
+    change(db, "PRAGMA writable_schema = ON",
+           "UPDATE sqlite_master SET sql = replace(sql, 'append-only', 'Append-Only')"
+           " WHERE name = 'events_no_update'",
+           "PRAGMA writable_schema = OFF")
+    assert differences(db) == ["the trigger events_no_update is not defined as the console's "
+                               "migrations define it"]
 
 
 def test_an_extra_index_or_table_is_left_alone(db: Path) -> None:
