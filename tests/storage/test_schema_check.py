@@ -52,6 +52,18 @@ def change(path: Path, *sql: str) -> None:
     conn.close()
 
 
+def redefine(path: Path, name: str, *edits: tuple[str, str]) -> None:
+    """``name``'s definition edited in place, its rows and everything else kept: what SQLite
+    reads when it next opens the file."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA writable_schema = ON")
+    for old, new in edits:
+        conn.execute("UPDATE sqlite_master SET sql = replace(sql, ?, ?) WHERE name = ?",
+                     [old, new, name])
+    conn.execute("PRAGMA writable_schema = OFF")
+    conn.close()
+
+
 def self_test_database(path: Path) -> tuple[bool, str]:
     report = Report()
     check_database(report, path, get_profile("washington-face-up"))
@@ -78,21 +90,11 @@ def test_a_played_table_and_an_upgraded_released_one_hold_the_migrations_schema(
     assert differences(released) == []
 
 
-NO_CHECK = ("PRAGMA writable_schema = ON",
-            "UPDATE sqlite_master SET sql = replace(sql, 'CHECK (returned_cents >= 0)', '') "
-            "WHERE name = 'settlement_lines'",
-            "PRAGMA writable_schema = OFF")
-"""The settlement lines' table without one of its checks, its rows and triggers kept: the
-definition SQLite reads when it next opens the file."""
-
-
 @pytest.mark.parametrize(("sql", "expected"), [
     (("DROP TRIGGER events_no_update",), "the trigger events_no_update is missing"),
     (("DROP TRIGGER settlement_lines_no_replace",),
      "the trigger settlement_lines_no_replace is missing"),
     (("DROP INDEX events_kind",), "the index events_kind is missing"),
-    (NO_CHECK, "the table settlement_lines is not defined as the console's migrations "
-               "define it"),
     # the same name, a guard that guards nothing
     (("DROP TRIGGER events_no_delete",
       "CREATE TRIGGER events_no_delete BEFORE DELETE ON events WHEN 0 "
@@ -116,6 +118,13 @@ def test_a_schema_changed_outside_the_console_fails_the_self_test_and_the_audit(
     assert f"schema: {expected}" in capsys.readouterr().out
 
 
+def test_a_table_without_one_of_its_checks_fails_the_self_test(db: Path) -> None:
+    redefine(db, "settlement_lines", ("CHECK (returned_cents >= 0)", ""))
+    ok, detail = self_test_database(db)
+    assert not ok and detail.startswith(f"{db}: the table settlement_lines is not defined as "
+                                        "the console's migrations define it: "), detail
+
+
 def test_every_difference_is_counted_in_the_one_line(db: Path) -> None:
     change(db, "DROP TRIGGER events_no_update", "DROP TRIGGER events_no_delete")
     ok, detail = self_test_database(db)
@@ -125,20 +134,14 @@ def test_every_difference_is_counted_in_the_one_line(db: Path) -> None:
 def test_a_definition_written_in_another_spacing_or_quoting_is_the_same(db: Path) -> None:
     """As another SQLite release may write it when it alters a table; the text inside a
     string literal still counts."""
-    change(db, "PRAGMA writable_schema = ON",
-           "UPDATE sqlite_master SET sql = replace(replace(replace(sql, 'CREATE TABLE rounds (',"
-           " 'create table \"rounds\"('), ',', ' , '), 'TEXT NOT NULL', 'text  not\nnull')"
-           " WHERE name = 'rounds'",
-           "PRAGMA writable_schema = OFF")
+    redefine(db, "rounds", ("CREATE TABLE rounds (", 'create table "rounds"('), (",", " , "),
+             ("TEXT NOT NULL", "text  not\nnull"))
     conn = sqlite3.connect(db)
     written, = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'rounds'").fetchone()
     conn.close()
     assert written.startswith('create table "rounds"(') and "text  not\nnull" in written
     assert differences(db) == []
-    change(db, "PRAGMA writable_schema = ON",
-           "UPDATE sqlite_master SET sql = replace(sql, 'append-only', 'Append-Only')"
-           " WHERE name = 'events_no_update'",
-           "PRAGMA writable_schema = OFF")
+    redefine(db, "events_no_update", ("append-only", "Append-Only"))
     assert differences(db) == ["the trigger events_no_update is not defined as the console's "
                                "migrations define it"]
 
@@ -163,20 +166,25 @@ def rounds_note(db: Database) -> None:
     db.execute("ALTER TABLE rounds ADD COLUMN later_note TEXT")
 
 
-def test_a_later_release_s_column_is_accepted_on_the_table_s_columns(
-        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def upgraded_by_the_later_release(db: Path) -> Schema:
+    """``db`` opened, and so upgraded, by the later release; its schema."""
     later = Schema(tuple(LATER if s is TABLE else s for s in SCHEMA.sets))
-    with monkeypatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch:
         patch.setattr(table_db, "SCHEMA", later)
         patch.setitem(compat.OLDER_MAY_OPEN, "dealer_console",
                       {**compat.OLDER_MAY_OPEN["dealer_console"],
                        "0099_rounds_note": "a nullable column earlier consoles never read"})
-        open_table_db(db, create=False).close()  # the later release upgrades it
-        conn = Database(sqlite3.connect(db))
-        assert "later_note TEXT" in str(conn.execute(
-            "SELECT sql FROM sqlite_master WHERE name = 'rounds'").fetchone()[0])
-        assert schema_differences(conn, later) == []
-        conn.close()
+        open_table_db(db, create=False).close()
+    return later
+
+
+def test_a_later_release_s_column_is_accepted_on_the_table_s_columns(db: Path) -> None:
+    later = upgraded_by_the_later_release(db)
+    conn = Database(sqlite3.connect(db))
+    assert "later_note TEXT" in str(conn.execute(
+        "SELECT sql FROM sqlite_master WHERE name = 'rounds'").fetchone()[0])
+    assert schema_differences(conn, later) == []
+    conn.close()
     # back on this console, which knows no 0099 and defines rounds without the column: the
     # table is held to its columns
     assert differences(db) == []
@@ -184,30 +192,19 @@ def test_a_later_release_s_column_is_accepted_on_the_table_s_columns(
     # and what this console defines still counts there: a column's default, a trigger
     change(db, "DROP TRIGGER events_no_update")
     assert differences(db) == ["the trigger events_no_update is missing"]
-    change(db, "PRAGMA writable_schema = ON",
-           "UPDATE sqlite_master SET sql = replace(sql, 'deal_no INTEGER NOT NULL DEFAULT 0', "
-           "'deal_no INTEGER NOT NULL DEFAULT 7') WHERE name = 'rounds'",
-           "PRAGMA writable_schema = OFF")
+    redefine(db, "rounds", ("deal_no INTEGER NOT NULL DEFAULT 0",
+                            "deal_no INTEGER NOT NULL DEFAULT 7"))
     assert differences(db) == ["the table rounds is not defined as the console's migrations "
                                "define it", "the trigger events_no_update is missing"]
 
 
-def test_a_later_release_recorded_by_hand_does_not_let_a_check_go(
-        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Someone who records a later release's migration in the file to have a table held to
-    its columns alone: a check edited out of its definition is still found there."""
-    later = Schema(tuple(LATER if s is TABLE else s for s in SCHEMA.sets))
-    with monkeypatch.context() as patch:
-        patch.setattr(table_db, "SCHEMA", later)
-        patch.setitem(compat.OLDER_MAY_OPEN, "dealer_console",
-                      {**compat.OLDER_MAY_OPEN["dealer_console"],
-                       "0099_rounds_note": "a nullable column earlier consoles never read"})
-        open_table_db(db, create=False).close()
+def test_a_later_release_does_not_let_a_check_go(db: Path) -> None:
+    """A table held as this console's definition with columns added at its end, not by its
+    columns alone: a check edited out of it is still found (as it would be by someone who
+    recorded a later release's migration in the file by hand to get there)."""
+    upgraded_by_the_later_release(db)
     assert differences(db) == []
-    change(db, "PRAGMA writable_schema = ON",
-           "UPDATE sqlite_master SET sql = replace(sql, ' CHECK (banker_wager_cents >= 0)', '')"
-           " WHERE name = 'rounds'",
-           "PRAGMA writable_schema = OFF")
+    redefine(db, "rounds", (" CHECK (banker_wager_cents >= 0)", ""))
     assert differences(db) == ["the table rounds is not defined as the console's migrations "
                                "define it"]
 
