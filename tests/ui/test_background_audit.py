@@ -64,6 +64,7 @@ def test_a_changed_wager_in_history_is_found_logged_and_shown(
     assert threads[0] != threading.main_thread().name
     written = log.read_text()
     assert "AUDIT FAILED" in written and f"event {seq}" in written
+    assert "schema: the trigger events_no_update is missing" in written  # the guard, too
     assert audits.strip is not None and audits.strip.isVisible()
     assert "Call the supervisor" in audits.strip.text()
 
