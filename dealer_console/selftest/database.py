@@ -101,9 +101,9 @@ def _check_schema(report: Report, db: Database, db_path: Path) -> None:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         report.add("database", False, f"{db_path}: {problems[0]}{more}: its schema was "
                                       "changed outside the console, which may have taken "
-                                      "away the guards of its records. Keep the file as it "
-                                      "is for the audit, tell the supervisor and run "
-                                      "`dealer-console audit verify`")
+                                      "away the guards of its records; keep the file as it "
+                                      "is, run `dealer-console audit verify` and call the "
+                                      "audit department before the table opens")
     else:
         report.add("database", True, f"{db_path}: integrity_check ok, migrations current, "
                                      "schema as they make it")
