@@ -4,9 +4,9 @@ The event log and the settlement lines are guarded inside the file by triggers (
 no replacing insert) and by checks in each table's definition; the queries the self-test and
 the audits run lean on its indexes. Anyone who can write the file can drop a trigger, rewrite a
 table without its checks, or add a trigger of their own that changes what the console writes
-after it writes it: dropping ``events_no_update`` once left the power-on self-test passing
-(stop 46's probe). So the schema SQLite holds is compared with the one a new database gets from the
-same migrations, built in memory (a few milliseconds):
+after it writes it: dropping ``events_no_update`` once left the power-on self-test passing.
+So the schema SQLite holds is compared with the one a new database gets from the same
+migrations, built in memory once a process (about 11 ms):
 
 - every table, index and trigger the migrations make must be there, defined as they define it
   (in whatever spacing and quoting an SQLite release wrote it: ``_normal``);
