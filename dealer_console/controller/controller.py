@@ -62,6 +62,7 @@ from dealer_console.round.machine import Refused, decide
 from dealer_console.round.phases import ACCEPTS, WHAT, not_accepted
 from dealer_console.round.state import Phase, RoundState
 from dealer_console.setting import Setting
+from dealer_console.storage.anchor import JournalRefused
 from dealer_console.storage.connection import TableDatabase
 from dealer_console.storage.eventlog import Event
 from dealer_console.storage.identity import StorageError
@@ -447,9 +448,11 @@ class TableController(JackpotSteps, CardSteps):
         try:
             self.opened.journal.write(self.table.db)
         except OSError as exc:
+            fix = ("to see to the journal" if isinstance(exc, JournalRefused)
+                   else "to free space")
             self._tell(Level.WARNING, f"round {round_id} is saved, but its checkpoint could not "
                        f"be written beside the database ({exc.strerror or exc})", "call a "
-                       "technician to free space: the next round's end writes it again")
+                       f"technician {fix}: the next round's end writes it again")
 
     def _new_round(self) -> None:
         self.jackpot.new_round()

@@ -18,10 +18,12 @@ See ``docs/storage.md`` for what each catches and what it cannot.
 
 from __future__ import annotations
 
+import errno
 import hmac
 import os
 import re
 import secrets
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from hashlib import sha256
@@ -193,18 +195,46 @@ def journal_for(db_path: str | os.PathLike[str]) -> Path:
     return Path(f"{os.path.realpath(db_path)}{JOURNAL_SUFFIX}")
 
 
+class JournalRefused(OSError):
+    """The journal's name leads to something that is not a plain file of its own: nothing is
+    written there."""
+
+
 def append(journal: Path, checkpoint: Checkpoint) -> None:
     """Add one checkpoint to the journal and force it to disk. A line torn by a power cut
-    (no newline yet) is cut off first, so the new line starts on a line of its own."""
-    with open(journal, "ab+") as out:
-        start = max(0, out.seek(0, os.SEEK_END) - 4096)  # a line is far shorter
-        out.seek(start)
-        tail = out.read()
+    (no newline yet) is cut off first, so the new line starts on a line of its own.
+
+    Never through a symbolic link or into a second name of another file, as the log files
+    (``log_files.py``): the journal lies in the console user's folder, where root adds a
+    checkpoint too (``audit checkpoint`` at a shift change). A link planted there would make
+    root append to the file it leads to, and cut that file's last line when it ended without
+    a newline."""
+    try:
+        fd = os.open(journal, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
+                     | os.O_CLOEXEC | os.O_NOCTTY, 0o644)
+    except OSError:
+        if os.path.islink(journal):
+            raise JournalRefused(errno.ELOOP, _REFUSED.format("a symbolic link")) from None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            raise JournalRefused(errno.EPERM, _REFUSED.format(
+                "not a plain file of its own (a device, or a second name of another file)"))
+        start = max(0, info.st_size - 4096)  # a line is far shorter
+        tail = os.pread(fd, info.st_size - start, start)
         if tail and not tail.endswith(b"\n"):
-            out.truncate(start + tail.rfind(b"\n") + 1)
-        out.write((checkpoint.line() + "\n").encode("ascii"))
-        out.flush()
-        os.fsync(out.fileno())
+            os.ftruncate(fd, start + tail.rfind(b"\n") + 1)
+        data = (checkpoint.line() + "\n").encode("ascii")
+        while data:
+            data = data[os.write(fd, data):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+_REFUSED = ("the checkpoint journal is {}: nothing was written to it (a journal is never "
+            "written through a link); remove it and put back the table's own journal")
 
 
 def read_journal(journal: Path) -> list[Checkpoint]:

@@ -122,10 +122,12 @@ def test_a_jackpot_swipe_on_a_full_disk_pays_nothing_and_says_so(
     assert db.execute("SELECT COUNT(*) FROM jackpot_hits").fetchone()[0] == 1
 
 
+@pytest.mark.parametrize("refusal", ["a folder", "a link"])
 def test_a_checkpoint_the_disk_refuses_is_told_and_the_next_round_is_set_up(
-        rig: Rig, tmp_path: Path) -> None:
+        rig: Rig, tmp_path: Path, refusal: str) -> None:
     """The round's END GAME is committed, then its checkpoint cannot be written: before, the
-    error left the sensors locked for the old round and the screens on it."""
+    error left the sensors locked for the old round and the screens on it. A link planted at
+    the journal's name is refused (``anchor.append``), and the file it leads to untouched."""
     ctl = rig.controller
     bus = rig.hardware.bus
     assert bus is not None
@@ -135,7 +137,12 @@ def test_a_checkpoint_the_disk_refuses_is_told_and_the_next_round_is_set_up(
     round_id = ctl.state.round_id
     journal = journal_for(rig.opened.db_path)
     assert not journal.exists()  # the first round's end writes the first line
-    journal.mkdir()  # the disk will not take the journal's line
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_bytes(b"a file of root's, its last line without a newline")
+    if refusal == "a folder":
+        journal.mkdir()  # the disk will not take the journal's line
+    else:
+        journal.symlink_to(elsewhere)
     shown = []
     ctl.add_listener(shown.append)
     ctl.end_game()
@@ -143,10 +150,18 @@ def test_a_checkpoint_the_disk_refuses_is_told_and_the_next_round_is_set_up(
     view = shown[-1]
     assert (view.round.round_id, view.round.phase) == (round_id + 1, Phase.BETTING)
     assert view.notice is not None and f"round {round_id} is saved" in view.notice.what
-    assert "free space" in view.notice.todo
+    if refusal == "a folder":
+        assert "free space" in view.notice.todo
+    else:
+        assert "is a symbolic link" in view.notice.what, view.notice.what
+        assert "see to the journal" in view.notice.todo
+    assert elsewhere.read_bytes() == b"a file of root's, its last line without a newline"
     rig.until(lambda: not any(node.lock_id for node in bus.nodes.values()),
               "the sensors released")
-    journal.rmdir()
+    if refusal == "a folder":
+        journal.rmdir()
+    else:
+        journal.unlink()
     bet(rig)
     start_by_keypad(rig)
     finish_round(rig)

@@ -1,0 +1,68 @@
+"""The checkpoint journal is never written through a symbolic link or into a second name of
+another file (``anchor.append``): it lies in the console user's folder, where root adds a
+checkpoint too (``audit checkpoint`` at a shift change). Through a link planted there, root
+appended to the file it led to, and cut that file's last line when it ended without a
+newline. The same rule as the log files' (``tests/storage/test_log_files.py``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from dealer_console.cli import main
+from dealer_console.storage import anchor
+from dealer_console.storage.anchor import Checkpoint, JournalRefused, journal_for, read_journal
+from tests.storage.test_guard import table_db
+
+ROOTS_OWN = b"root:x:0:0:root:/root:/bin/bash"
+"""A file of root's whose last line has no newline: the old append cut that line off."""
+
+POINT = Checkpoint(7, "ab" * 32, None, 2, "2026-11-27T22:00:00Z")
+
+
+@pytest.fixture
+def elsewhere(tmp_path: Path) -> Path:
+    path = tmp_path / "etc" / "passwd"
+    path.parent.mkdir()
+    path.write_bytes(ROOTS_OWN)
+    return path
+
+
+def test_a_plain_journal_gets_the_line_and_a_missing_one_is_made(tmp_path: Path) -> None:
+    journal = tmp_path / "table.db.checkpoints"
+    anchor.append(journal, POINT)
+    journal.write_bytes(journal.read_bytes() + b"seq 8 head 8d2f")  # torn by a power cut
+    anchor.append(journal, POINT)
+    assert [cp.line() for cp in read_journal(journal)] == [POINT.line(), POINT.line()]
+    assert journal.read_bytes() == f"{POINT.line()}\n{POINT.line()}\n".encode()
+
+
+def test_a_link_at_the_journal_s_name_is_refused_and_its_file_untouched(
+        tmp_path: Path, elsewhere: Path) -> None:
+    journal = tmp_path / "data" / "table.db.checkpoints"
+    journal.parent.mkdir()
+    journal.symlink_to(elsewhere)
+    with pytest.raises(JournalRefused, match="is a symbolic link: nothing was written"):
+        anchor.append(journal, POINT)
+    journal.unlink()
+    os.link(elsewhere, journal)  # a second name of root's file
+    with pytest.raises(JournalRefused, match="not a plain file of its own"):
+        anchor.append(journal, POINT)
+    assert elsewhere.read_bytes() == ROOTS_OWN
+
+
+def test_audit_checkpoint_refuses_a_planted_link_and_says_what_to_do(
+        tmp_path: Path, elsewhere: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = table_db(tmp_path / "table.db")
+    journal = journal_for(db)
+    journal.symlink_to(elsewhere)
+    assert main(["audit", "checkpoint", "--db", str(db)]) != 0
+    said = capsys.readouterr().err
+    assert f"{journal}: cannot write the checkpoint: the checkpoint journal is a symbolic " \
+           "link" in said and "put back the table's own journal" in said, said
+    assert elsewhere.read_bytes() == ROOTS_OWN
+    journal.unlink()
+    assert main(["audit", "checkpoint", "--db", str(db)]) == 0
+    assert len(read_journal(journal)) == 1
