@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,6 +97,32 @@ class WriterLock:
         held.file_fd = fd
 
 
+def _open_lock_file(db_path: Path, path: Path) -> int:
+    """The lock file, never through a symbolic link and only a plain file of its own: it is
+    emptied and written, and it lies in the console user's folder, where root may be the
+    writer (a technician's ``sudo dealer-console upgrade-db``). Through a link planted there,
+    root would empty the file it leads to (``/etc/shadow`` as well as any) and write its
+    process number in."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY,
+                     0o644)
+    except OSError as exc:
+        if path.is_symlink():
+            raise StorageError(f"{db_path}: its lock file {path.name} is a symbolic link: "
+                               "nothing was written through it (a lock file is never written "
+                               "through a link); remove the link, then start again") from None
+        raise StorageError(f"{db_path}: cannot make its lock file {path.name} "
+                           f"({exc.strerror}): a table's database needs a folder the console "
+                           "can write") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        os.close(fd)
+        raise StorageError(f"{db_path}: its lock file {path.name} is not a plain file of its "
+                           "own (a device, or a second name of another file): nothing was "
+                           "written to it; remove it, then start again")
+    return fd
+
+
 def acquire(db_path: Path) -> WriterLock:
     """Take the writer's lock of ``db_path`` now, or refuse at once naming the file."""
     real = db_path.resolve()
@@ -104,12 +131,7 @@ def acquire(db_path: Path) -> WriterLock:
         _held[key].count += 1
         return WriterLock(key)
     path = lock_path(real)
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError as exc:
-        raise StorageError(f"{db_path}: cannot make its lock file {path.name} "
-                           f"({exc.strerror}): a table's database needs a folder the console "
-                           "can write") from None
+    fd = _open_lock_file(db_path, path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

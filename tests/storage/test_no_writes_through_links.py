@@ -1,8 +1,10 @@
-"""The checkpoint journal is never written through a symbolic link or into a second name of
-another file (``anchor.append``): it lies in the console user's folder, where root adds a
-checkpoint too (``audit checkpoint`` at a shift change). Through a link planted there, root
-appended to the file it led to, and cut that file's last line when it ended without a
-newline. The same rule as the log files' (``tests/storage/test_log_files.py``)."""
+"""The files the console writes beside a table's database, in the console user's folder,
+where root writes too (``audit checkpoint`` at a shift change, a technician's ``sudo
+dealer-console upgrade-db``): never through a symbolic link or into a second name of another
+file, the log files' rule (``tests/storage/test_log_files.py``). Through a link planted there,
+root appended a checkpoint to the file it led to and cut that file's last line when it had no
+newline (the checkpoint journal, ``anchor.append``), or emptied the file and wrote its process
+number in (the writer's lock file, ``writer_lock``)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,9 @@ import pytest
 from dealer_console.cli import main
 from dealer_console.storage import anchor
 from dealer_console.storage.anchor import Checkpoint, JournalRefused, journal_for, read_journal
+from dealer_console.storage.identity import StorageError
+from dealer_console.storage.writer_lock import lock_path
+from dealer_console.table_db import open_table_db
 from tests.storage.test_guard import table_db
 
 ROOTS_OWN = b"root:x:0:0:root:/root:/bin/bash"
@@ -66,3 +71,22 @@ def test_audit_checkpoint_refuses_a_planted_link_and_says_what_to_do(
     journal.unlink()
     assert main(["audit", "checkpoint", "--db", str(db)]) == 0
     assert len(read_journal(journal)) == 1
+
+
+def test_a_link_at_the_lock_file_s_name_is_refused_and_its_file_untouched(
+        tmp_path: Path, elsewhere: Path) -> None:
+    db = table_db(tmp_path / "table.db")
+    lock = lock_path(db)
+    lock.unlink()  # the last writer's, left behind as ever
+    lock.symlink_to(elsewhere)
+    with pytest.raises(StorageError, match=r"its lock file table\.db-lock is a symbolic link: "
+                                            "nothing was written through it"):
+        open_table_db(db, create=False)
+    lock.unlink()
+    os.link(elsewhere, lock)
+    with pytest.raises(StorageError, match="is not a plain file of its own"):
+        open_table_db(db, create=False)
+    assert elsewhere.read_bytes() == ROOTS_OWN
+    lock.unlink()
+    open_table_db(db, create=False).close()  # a plain lock file again: the table opens
+    assert lock.is_file() and not lock.is_symlink()
