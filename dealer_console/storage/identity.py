@@ -113,24 +113,27 @@ SQLITE_COMPANIONS = (("-wal", "write-ahead log"), ("-shm", "shared-memory file")
 
 
 def _check_companions(path: Path) -> None:
-    """Refuse a folder or a device where SQLite keeps a file of the database's. An outside
+    """Refuse a folder, a device or a symbolic link where SQLite keeps a file of the
+    database's (SQLite itself refuses the link, as "unable to open database file"). An outside
     review left a folder named ``table.db-wal`` (said to be a damaged database, whose advice,
     restoring the last backup, loses rounds) and one named ``table.db-shm`` (the self-test
     passed, then the console blamed a read-only folder)."""
     for suffix, what in SQLITE_COMPANIONS:
         side = path.with_name(path.name + suffix)
         try:
-            info = side.stat()
+            info = side.lstat()
         except FileNotFoundError:
             continue
         except OSError as exc:
             raise StorageError(f"{side}: cannot reach the database's {what}: "
                                f"{exc.strerror}") from None
         if not stat.S_ISREG(info.st_mode):
-            raise StorageError(f"{side}: a {'folder' if stat.S_ISDIR(info.st_mode) else 'device'}"
-                               f" where the table database's {what} belongs, so the database "
-                               "cannot be opened; the database itself is not damaged: move "
-                               f"{side.name} out of the folder, then start again")
+            kind = ("symbolic link" if stat.S_ISLNK(info.st_mode)  # SQLite: "unable to open"
+                    else "folder" if stat.S_ISDIR(info.st_mode) else "device")
+            raise StorageError(f"{side}: a {kind} where the table database's {what} belongs, "
+                               "so the database cannot be opened; the database itself is not "
+                               f"damaged: move {side.name} out of the folder, then start "
+                               "again")
 
 
 def check_one_name(path: Path) -> None:

@@ -367,24 +367,32 @@ def test_the_audits_run_the_full_integrity_check(tmp_path: Path,
     assert snapshot(tmp_path) == before
 
 
-@pytest.mark.parametrize("suffix, what", [("-wal", "write-ahead log"),
-                                          ("-shm", "shared-memory file")])
+@pytest.mark.parametrize("suffix, what, kind", [("-wal", "write-ahead log", "folder"),
+                                                ("-shm", "shared-memory file", "folder"),
+                                                ("-wal", "write-ahead log", "symbolic link")])
 def test_a_folder_where_sqlite_keeps_a_file_is_named_not_called_damage(
-        tmp_path: Path, suffix: str, what: str) -> None:
+        tmp_path: Path, suffix: str, what: str, kind: str) -> None:
     """An outside review: a folder named table.db-wal was said to be a damaged database (whose
     advice, restoring the last backup, loses rounds), and one named table.db-shm passed the
     self-test before the console blamed a read-only folder. Both are named in the self-test's
-    words, the database said not to be damaged."""
+    words, the database said not to be damaged. So is a symbolic link there (SQLite refuses
+    it as "unable to open database file"), and the file it leads to is left alone."""
     from dealer_console.selftest.database import open_untouched
     from dealer_console.storage.identity import StorageError
     from dealer_console.table_db import open_table_db
 
     db = tmp_path / "table.db"
     open_table_db(db).close()
-    Path(f"{db}{suffix}").mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.write_bytes(b"precious")
+    if kind == "folder":
+        Path(f"{db}{suffix}").mkdir()
+    else:
+        Path(f"{db}{suffix}").symlink_to(elsewhere)
     for opening in (lambda: open_table_db(db, create=False), lambda: open_untouched(db)):
         with pytest.raises(StorageError) as refused:
             opening()
         said = str(refused.value)
-        assert f"table.db{suffix}: a folder where the table database's {what}" in said
+        assert f"table.db{suffix}: a {kind} where the table database's {what}" in said
         assert "not damaged" in said and "move" in said
+    assert elsewhere.read_bytes() == b"precious"
