@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from sqlite_utils import Database
 
@@ -44,6 +46,7 @@ def backup(source: Path, target: Path) -> Backup:
         raise StorageError(f"{target.parent}: no such folder")
     partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
     try:
+        _made_new(partial).close()
         _copy(source, partial)
         events, seq, head = _verify(partial)
         _sync(partial)
@@ -52,21 +55,59 @@ def backup(source: Path, target: Path) -> Backup:
     finally:
         partial.unlink(missing_ok=True)
     journal = journal_for(source)
+    text = _journal_text(journal, target)
     copied = None
-    if journal.is_file():
+    if text is not None:
         copied = journal_for(target)
-        _copy_journal(journal, copied, seq)
+        _copy_journal(text, journal, copied, seq)
     return Backup(target, events, seq, head, copied)
 
 
-def _copy_journal(journal: Path, copied: Path, head_seq: int) -> None:
+def _journal_text(journal: Path, target: Path) -> str | None:
+    """The table's checkpoint journal, or None when it has none; never read through a
+    symbolic link (whose file root, backing up, would copy beside the backup)."""
+    try:
+        fd = os.open(journal, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if journal.is_symlink():
+            raise StorageError(f"the backup {target} is made and verified, but {journal} is "
+                               "a symbolic link, so it was not copied (a journal is never "
+                               "read through a link): remove the link, put back the table's "
+                               "own journal and back up again") from None
+        raise StorageError(f"the backup {target} is made and verified, but {journal} cannot "
+                           f"be read: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        return handle.read().decode("ascii", "replace")
+
+
+def _made_new(path: Path) -> BinaryIO:
+    """``path`` made new and empty, never through a symbolic link nor over anything there:
+    the backups' folder may be the console user's and the one backing up root, and SQLite
+    writes a database through a link planted at its name, wherever the link leads."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o644)
+    except FileExistsError:
+        raise StorageError(f"{path}: something is already there (a leftover, or a link): a "
+                           "backup never writes through it; remove it, then back up "
+                           "again") from None
+    except OSError as exc:
+        raise StorageError(f"{path}: cannot write the backup: {exc.strerror}") from None
+    return os.fdopen(fd, "wb")
+
+
+def _copy_journal(text: str, journal: Path, copied: Path, head_seq: int) -> None:
     """The journal's lines up to the copy's last event. The table goes on while it is backed
     up, so the journal, read after the snapshot, may already hold checkpoints of rounds the
     copy does not have: copied whole, it made the backup's own audit call it BEHIND (an
     outside review, six backups of six during a long run). A line that does not read as a
     checkpoint is kept as it is: it is evidence, and the audit says what is wrong with it."""
     kept = []
-    for line in journal.read_bytes().decode("ascii", "replace").splitlines(keepends=True):
+    for line in text.splitlines(keepends=True):
         try:
             beyond = parse(line, str(journal)).seq > head_seq
         except AnchorError:
@@ -75,7 +116,8 @@ def _copy_journal(journal: Path, copied: Path, head_seq: int) -> None:
             kept.append(line)
     partial = copied.with_name(f".{copied.name}.partial-{os.getpid()}")
     try:
-        partial.write_text("".join(kept), "ascii", errors="replace")
+        with _made_new(partial) as out:
+            out.write("".join(kept).encode("ascii", errors="replace"))
         _sync(partial)
         os.replace(partial, copied)
     finally:

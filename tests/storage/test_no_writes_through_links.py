@@ -4,7 +4,9 @@ dealer-console upgrade-db``): never through a symbolic link or into a second nam
 file, the log files' rule (``tests/storage/test_log_files.py``). Through a link planted there,
 root appended a checkpoint to the file it led to and cut that file's last line when it had no
 newline (the checkpoint journal, ``anchor.append``), or emptied the file and wrote its process
-number in (the writer's lock file, ``writer_lock``)."""
+number in (the writer's lock file, ``writer_lock``). A backup (``storage/backup.py``) into
+such a folder wrote the copy through a link planted at its temporary name, and copied the
+file a linked journal led to beside the backup."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import pytest
 from dealer_console.cli import main
 from dealer_console.storage import anchor
 from dealer_console.storage.anchor import Checkpoint, JournalRefused, journal_for, read_journal
+from dealer_console.storage.backup import backup
 from dealer_console.storage.identity import StorageError
 from dealer_console.storage.writer_lock import lock_path
 from dealer_console.table_db import open_table_db
@@ -90,3 +93,29 @@ def test_a_link_at_the_lock_file_s_name_is_refused_and_its_file_untouched(
     lock.unlink()
     open_table_db(db, create=False).close()  # a plain lock file again: the table opens
     assert lock.is_file() and not lock.is_symlink()
+
+
+def test_a_backup_never_writes_through_a_link_at_its_temporary_name(
+        tmp_path: Path, elsewhere: Path) -> None:
+    db = table_db(tmp_path / "table.db")
+    target = tmp_path / "backups" / "table-1.db"
+    target.parent.mkdir()
+    planted = target.with_name(f".{target.name}.partial-{os.getpid()}")
+    planted.symlink_to(elsewhere)
+    with pytest.raises(StorageError, match=r"something is already there \(a leftover, or a "
+                                           r"link\): a backup never writes through it"):
+        backup(db, target)
+    assert elsewhere.read_bytes() == ROOTS_OWN and not target.exists()
+    assert backup(db, target).events == 3  # nothing in the way: the backup is made
+
+
+def test_a_backup_never_copies_a_linked_journal(tmp_path: Path, elsewhere: Path) -> None:
+    db = table_db(tmp_path / "table.db")
+    journal_for(db).symlink_to(elsewhere)
+    target = tmp_path / "table-1.db"
+    with pytest.raises(StorageError, match="is a symbolic link, so it was not copied"):
+        backup(db, target)
+    assert target.is_file()  # the database's copy is made and verified, and said so
+    assert not journal_for(target).exists()
+    assert [p.name for p in tmp_path.iterdir() if p.is_file() and not p.is_symlink()
+            and p.read_bytes() == ROOTS_OWN] == []
