@@ -67,7 +67,8 @@ def _journal_text(journal: Path, target: Path) -> str | None:
     """The table's checkpoint journal, or None when it has none; never read through a
     symbolic link (whose file root, backing up, would copy beside the backup)."""
     try:
-        fd = os.open(journal, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        # (without waiting: a pipe planted at the name would hold the backup for good)
+        fd = os.open(journal, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return None
     except OSError as exc:

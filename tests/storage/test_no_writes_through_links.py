@@ -119,3 +119,11 @@ def test_a_backup_never_copies_a_linked_journal(tmp_path: Path, elsewhere: Path)
     assert not journal_for(target).exists()
     assert [p.name for p in tmp_path.iterdir() if p.is_file() and not p.is_symlink()
             and p.read_bytes() == ROOTS_OWN] == []
+
+
+def test_a_pipe_at_the_journal_s_name_does_not_hold_a_backup(tmp_path: Path) -> None:
+    """Opened by name to be read, a pipe waits for a writer that never comes."""
+    db = table_db(tmp_path / "table.db")
+    os.mkfifo(journal_for(db))
+    made = backup(db, tmp_path / "table-1.db")
+    assert made.journal is None and made.events == 3
