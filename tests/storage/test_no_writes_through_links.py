@@ -11,6 +11,7 @@ file a linked journal led to beside the backup."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 from dealer_console.cli import main
 from dealer_console.storage import anchor
 from dealer_console.storage.anchor import Checkpoint, JournalRefused, journal_for, read_journal
-from dealer_console.storage.backup import backup
+from dealer_console.storage.backup import Backup, backup
 from dealer_console.storage.identity import StorageError
 from dealer_console.storage.writer_lock import lock_path
 from dealer_console.table_db import open_table_db
@@ -125,5 +126,10 @@ def test_a_pipe_at_the_journal_s_name_does_not_hold_a_backup(tmp_path: Path) -> 
     """Opened by name to be read, a pipe waits for a writer that never comes."""
     db = table_db(tmp_path / "table.db")
     os.mkfifo(journal_for(db))
-    made = backup(db, tmp_path / "table-1.db")
-    assert made.journal is None and made.events == 3
+    made: list[Backup] = []
+    running = threading.Thread(target=lambda: made.append(backup(db, tmp_path / "t-1.db")),
+                               daemon=True)
+    running.start()
+    running.join(30)
+    assert made, "the backup still waits on the pipe"
+    assert made[0].journal is None and made[0].events == 3
