@@ -23,7 +23,6 @@ import hmac
 import os
 import re
 import secrets
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from hashlib import sha256
@@ -34,6 +33,7 @@ from sqlite_utils import Database
 from dealer_console import clock
 from dealer_console.errors import ConsoleError
 from dealer_console.storage.eventlog import GENESIS, last_event
+from dealer_console.storage.log_files import open_own_file
 
 KEY_ENV = "DEALER_CONSOLE_AUDIT_KEY"
 """The environment variable naming the key file (the ``--key`` option wins)."""
@@ -209,18 +209,9 @@ def append(journal: Path, checkpoint: Checkpoint) -> None:
     checkpoint too (``audit checkpoint`` at a shift change). A link planted there would make
     root append to the file it leads to, and cut that file's last line when it ended without
     a newline."""
-    try:
-        fd = os.open(journal, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
-                     | os.O_CLOEXEC | os.O_NOCTTY, 0o644)
-    except OSError:
-        if os.path.islink(journal):
-            raise JournalRefused(errno.ELOOP, _REFUSED.format("a symbolic link")) from None
-        raise
+    fd = open_own_file(journal, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644, _refused)
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
-            raise JournalRefused(errno.EPERM, _REFUSED.format(
-                "not a plain file of its own (a device, or a second name of another file)"))
         start = max(0, info.st_size - 4096)  # a line is far shorter
         tail = os.pread(fd, info.st_size - start, start)
         if tail and not tail.endswith(b"\n"):
@@ -233,8 +224,13 @@ def append(journal: Path, checkpoint: Checkpoint) -> None:
         os.close(fd)
 
 
-_REFUSED = ("the checkpoint journal is {}: nothing was written to it (a journal is never "
-            "written through a link); remove it and put back the table's own journal")
+def _refused(linked: bool) -> JournalRefused:
+    what = ("a symbolic link" if linked else "not a plain file of its own (a device, or a "
+            "second name of another file)")
+    return JournalRefused(errno.ELOOP if linked else errno.EPERM,
+                          f"the checkpoint journal is {what}: nothing was written to it (a "
+                          "journal is never written through a link); remove it and put back "
+                          "the table's own journal")
 
 
 def read_journal(journal: Path) -> list[Checkpoint]:

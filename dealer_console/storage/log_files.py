@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -19,22 +20,43 @@ class LogFileRefused(OSError):
     """The log file is a link, or not a plain file: nothing was written to it."""
 
 
+def open_own_file(path: Path, flags: int, mode: int,
+                  refusal: Callable[[bool], Exception]) -> int:
+    """``path`` opened with ``flags`` (made with ``mode``), never through a symbolic link and
+    only when it is a plain file with no other name; else ``refusal(linked)`` is raised,
+    ``linked`` True for a link. Any other failure to open is the ``OSError`` itself. The
+    rule for every file the console writes where root may be the writer in the service
+    user's folder: the logs, the checkpoint journal, the writer's lock file."""
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY, mode)
+    except OSError:
+        if os.path.islink(path):
+            raise refusal(True) from None
+        raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        os.close(fd)
+        raise refusal(False)
+    return fd
+
+
 def append_line(path: Path, text: str, *, sync: bool = True) -> None:
     """Append ``text`` to ``path`` (made 0640 if missing), forced to disk when ``sync``."""
+
+    def refused(linked: bool) -> LogFileRefused:
+        if linked:
+            return LogFileRefused(f"{path} is a symbolic link: the log line was not written "
+                                  "(a log file is never written through a link)")
+        return LogFileRefused(f"{path} is not a plain file of its own (a device, a folder or "
+                              "a second name of another file): the log line was not written")
+
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW
-                     | os.O_CLOEXEC | os.O_NOCTTY, 0o640)
+        fd = open_own_file(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640, refused)
+    except LogFileRefused:
+        raise
     except OSError as exc:
-        if os.path.islink(path):
-            raise LogFileRefused(f"{path} is a symbolic link: the log line was not written "
-                                 "(a log file is never written through a link)") from None
         raise LogFileRefused(f"{path}: cannot write the log ({exc.strerror})") from None
     try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1:
-            raise LogFileRefused(f"{path} is not a plain file of its own (a device, a folder "
-                                 "or a second name of another file): the log line was not "
-                                 "written")
         data = text.encode("utf-8")
         while data:
             data = data[os.write(fd, data):]

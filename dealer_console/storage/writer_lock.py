@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import fcntl
 import os
-import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from dealer_console.storage.identity import StorageError
+from dealer_console.storage.log_files import open_own_file
 
 
 class DatabaseInUse(StorageError):
@@ -103,23 +103,23 @@ def _open_lock_file(db_path: Path, path: Path) -> int:
     writer (a technician's ``sudo dealer-console upgrade-db``). Through a link planted there,
     root would empty the file it leads to (``/etc/shadow`` as well as any) and write its
     process number in."""
+    def refused(linked: bool) -> StorageError:
+        if linked:
+            return StorageError(f"{db_path}: its lock file {path.name} is a symbolic link: "
+                                "nothing was written through it (a lock file is never "
+                                "written through a link); remove the link, then start again")
+        return StorageError(f"{db_path}: its lock file {path.name} is not a plain file of its "
+                            "own (a device, or a second name of another file): nothing was "
+                            "written to it; remove it, then start again")
+
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY,
-                     0o644)
+        fd = open_own_file(path, os.O_RDWR | os.O_CREAT, 0o644, refused)
+    except StorageError:
+        raise
     except OSError as exc:
-        if path.is_symlink():
-            raise StorageError(f"{db_path}: its lock file {path.name} is a symbolic link: "
-                               "nothing was written through it (a lock file is never written "
-                               "through a link); remove the link, then start again") from None
         raise StorageError(f"{db_path}: cannot make its lock file {path.name} "
                            f"({exc.strerror}): a table's database needs a folder the console "
                            "can write") from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
-        os.close(fd)
-        raise StorageError(f"{db_path}: its lock file {path.name} is not a plain file of its "
-                           "own (a device, or a second name of another file): nothing was "
-                           "written to it; remove it, then start again")
     return fd
 
 
