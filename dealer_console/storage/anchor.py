@@ -32,6 +32,7 @@ from sqlite_utils import Database
 
 from dealer_console import clock
 from dealer_console.errors import ConsoleError
+from dealer_console.storage import os_files
 from dealer_console.storage.eventlog import GENESIS, last_event
 from dealer_console.storage.log_files import open_own_file
 
@@ -213,7 +214,7 @@ def append(journal: Path, checkpoint: Checkpoint) -> None:
     try:
         info = os.fstat(fd)
         start = max(0, info.st_size - 4096)  # a line is far shorter
-        tail = os.pread(fd, info.st_size - start, start)
+        tail = os_files.read_at(fd, info.st_size - start, start)
         if tail and not tail.endswith(b"\n"):
             os.ftruncate(fd, start + tail.rfind(b"\n") + 1)
         data = (checkpoint.line() + "\n").encode("ascii")

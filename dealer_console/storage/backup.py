@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 from sqlite_utils import Database
 
+from dealer_console.storage import os_files
 from dealer_console.storage.anchor import AnchorError, journal_for, parse
 from dealer_console.storage.connection import StorageError
 from dealer_console.storage.eventlog import has_log, last_event, verify_chain
@@ -49,9 +50,9 @@ def backup(source: Path, target: Path) -> Backup:
         _made_new(partial).close()
         _copy(source, partial)
         events, seq, head = _verify(partial)
-        _sync(partial)
+        os_files.sync_file(partial)
         os.replace(partial, target)
-        _sync(target.parent)
+        os_files.sync_folder(target.parent)
     finally:
         partial.unlink(missing_ok=True)
     journal = journal_for(source)
@@ -68,7 +69,8 @@ def _journal_text(journal: Path, target: Path) -> str | None:
     symbolic link (whose file root, backing up, would copy beside the backup)."""
     try:
         # (without waiting: a pipe planted at the name would hold the backup for good)
-        fd = os.open(journal, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(journal, os.O_RDONLY | os_files.NO_FOLLOW | os_files.NONBLOCK
+                     | os_files.PRIVATE)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -90,8 +92,8 @@ def _made_new(path: Path) -> BinaryIO:
     the backups' folder may be the console user's and the one backing up root, and SQLite
     writes a database through a link planted at its name, wherever the link leads."""
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                     0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os_files.NO_FOLLOW
+                     | os_files.PRIVATE, 0o644)
     except FileExistsError:
         raise StorageError(f"{path}: something is already there (a leftover, or a link): a "
                            "backup never writes through it; remove it, then back up "
@@ -119,7 +121,7 @@ def _copy_journal(text: str, journal: Path, copied: Path, head_seq: int) -> None
     try:
         with _made_new(partial) as out:
             out.write("".join(kept).encode("ascii", errors="replace"))
-        _sync(partial)
+        os_files.sync_file(partial)
         os.replace(partial, copied)
     finally:
         partial.unlink(missing_ok=True)
@@ -166,10 +168,3 @@ def _verify(copy: Path) -> tuple[int, int, str]:
         conn.close()
     return events, seq, head
 
-
-def _sync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from dealer_console.storage import compat, writer_lock
+from dealer_console.storage import compat, os_files, writer_lock
 from dealer_console.storage.failures import WriteFailed, explain
 from dealer_console.storage.identity import (
     APPLICATION_ID,
@@ -314,12 +314,7 @@ def _create_whole(file: Path, schema: Schema) -> None:
     finally:
         conn.close()
     os.replace(made, file)
-    if os.name == "posix":  # the new name on disk before anything is written under it
-        folder = os.open(file.parent, os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
+    os_files.sync_folder(file.parent)  # the new name on disk before anything is under it
 
 
 def check_table_file(path: str | Path, schema: Schema) -> None:

@@ -15,6 +15,8 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
+from dealer_console.storage import os_files
+
 
 class LogFileRefused(OSError):
     """The log file is a link, or not a plain file: nothing was written to it."""
@@ -28,11 +30,14 @@ def open_own_file(path: Path, flags: int, mode: int,
     rule for every file the console writes where root may be the writer in the service
     user's folder: the logs, the checkpoint journal, the writer's lock file."""
     try:
-        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NOCTTY, mode)
+        fd = os.open(path, flags | os_files.NO_FOLLOW | os_files.PRIVATE, mode)
     except OSError:
         if os.path.islink(path):
             raise refusal(True) from None
         raise
+    if not os_files.NO_FOLLOW and os.path.islink(path):  # Windows: opened through it
+        os.close(fd)
+        raise refusal(True)
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
         os.close(fd)

@@ -1,11 +1,12 @@
 """One writer per table database: an exclusive lock held while a table has the file open.
 
 A second console or ``simulate`` on a database already in use would otherwise run until it
-died on a constraint or on "database is locked". The lock is ``flock`` on a small file beside
-the database (``table.db-lock``), and, once the file exists, on the database itself through a
-handle kept open until the process's last writer connection has closed (closing any other
-handle on the database file would drop the POSIX locks SQLite keeps there). The second lock
-holds when the lock file is tidied away in play. The kernel releases
+died on a constraint or on "database is locked". The lock (``flock``; Windows' own there,
+``os_files.lock``) is taken on a small file beside the database (``table.db-lock``), and, once
+the file exists, on the database itself through a handle kept open until the process's last
+writer connection has closed (closing any other handle on the database file would drop the
+POSIX locks SQLite keeps there). The second lock holds when the lock file is tidied away in
+play. The system releases
 the lock when its process ends, so a crash leaves nothing to clean up; the file itself stays
 and holds the last writer's process number for the refusal message. Readers (recall, the
 audits, the jackpot reports) never take it and work alongside the writer.
@@ -21,12 +22,12 @@ second hard link, whose name would give SQLite a second write-ahead log).
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dealer_console.storage import os_files
 from dealer_console.storage.identity import StorageError
 from dealer_console.storage.log_files import open_own_file
 
@@ -69,9 +70,10 @@ class WriterLock:
         if held.count != 0:
             return None
         del _held[self.key]
-        os.close(held.fd)  # closing the handle ends the flock
+        os_files.unlock(held.fd)
+        os.close(held.fd)
         if held.file_fd is not None:
-            fcntl.flock(held.file_fd, fcntl.LOCK_UN)
+            os_files.unlock(held.file_fd)
         return held.file_fd
 
     def hold_file(self, db_path: Path) -> None:
@@ -83,17 +85,18 @@ class WriterLock:
         held = _held[self.key]
         if held.file_fd is not None:
             return
-        fd = os.open(db_path, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(db_path, os.O_RDONLY | os_files.PRIVATE)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            taken = os_files.lock(fd)
         except OSError as exc:
             os.close(fd)
-            if isinstance(exc, BlockingIOError):
-                raise DatabaseInUse(
-                    f"{db_path}: is already open in another console or simulate (its lock "
-                    f"file {lock_path(db_path).name} was removed); one table writes a "
-                    "database at a time: close that one first") from None
             raise StorageError(f"{db_path}: cannot lock it: {exc.strerror}") from None
+        if not taken:
+            os.close(fd)
+            raise DatabaseInUse(
+                f"{db_path}: is already open in another console or simulate (its lock "
+                f"file {lock_path(db_path).name} was removed); one table writes a "
+                "database at a time: close that one first")
         held.file_fd = fd
 
 
@@ -133,20 +136,24 @@ def acquire(db_path: Path) -> WriterLock:
     path = lock_path(real)
     fd = _open_lock_file(db_path, path)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = os.pread(fd, 200, 0).decode("ascii", "replace").strip()
+        taken = os_files.lock(fd)
+    except OSError as exc:
+        os.close(fd)
+        raise StorageError(f"{db_path}: cannot lock {path.name}: {exc.strerror}") from None
+    if not taken:
+        try:
+            holder = os_files.read_at(fd, 200, 0).decode("ascii", "replace").strip()
+        except OSError:
+            holder = ""
         os.close(fd)
         raise DatabaseInUse(
             f"{db_path}: is already open in another console or simulate"
             f"{f' ({holder})' if holder else ''}; one table writes a database at a time: "
-            "close that one first") from None
-    except OSError as exc:
-        os.close(fd)
-        raise StorageError(f"{db_path}: cannot lock {path.name}: {exc.strerror}") from None
+            "close that one first")
     try:  # who holds it, for the message another writer gets; the lock does not need it
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"process {os.getpid()}: {_command()}\n".encode("ascii", "replace"), 0)
+        os_files.write_at(fd, f"process {os.getpid()}: {_command()}\n".encode("ascii",
+                                                                            "replace"), 0)
     except OSError:
         pass
     _held[key] = _Held(fd)

@@ -1,0 +1,140 @@
+"""The few file operations the table's storage needs that Linux and Windows spell differently:
+open flags, reading and writing at an offset, the writer's exclusive lock, and a folder's new
+name forced to disk.
+
+Everything else in ``storage/`` calls these, never ``fcntl``, ``os.pread`` or ``os.O_NOFOLLOW``
+itself: those names do not exist on Windows, and one of them imported at the top of a module
+stopped the Windows console from opening any table database.
+
+On Windows:
+- a file is opened in binary mode (``O_BINARY``: the C runtime's default text mode would
+  write each newline as two bytes and read a Ctrl-Z as the end of the file) and not inherited
+  by child processes (``O_NOINHERIT``);
+- there is no ``O_NOFOLLOW``: :func:`dealer_console.storage.log_files.open_own_file` refuses a
+  symbolic link after opening instead (making one there needs an administrator's right);
+- the lock is ``msvcrt.locking`` on one byte far past any data (Windows' locks are mandatory:
+  a locked byte inside the file could not be read by SQLite or by the refusal's reader). The
+  system drops it when the process ends, as ``flock``'s.
+
+Nothing here has run on Windows (no Windows machine builds or tests the project). What holds
+it: ``mypy --platform win32`` over the console's packages (``scripts/run-tests``), which
+knows the names each system lacks, and :class:`WindowsLock` run here with a stand-in of
+``msvcrt.locking`` (``tests/storage/test_os_files.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+NO_FOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
+"""Refuse a symbolic link at the name (POSIX); 0 where the system has no such flag."""
+
+PRIVATE: int = (getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+                | getattr(os, "O_NOINHERIT", 0) | getattr(os, "O_BINARY", 0))
+"""Not inherited by the processes the console starts, never a controlling terminal, and
+bytes as they are: for every file the storage opens itself."""
+
+NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)
+"""Do not wait at open (a pipe planted at a name); 0 where opening never waits so."""
+
+WINDOWS_LOCK_OFFSET = 1 << 40
+"""The byte Windows' lock is taken on: past the end of any table database (1 TiB) and of
+SQLite's own lock bytes (at 1 GiB)."""
+
+
+def read_at(fd: int, size: int, offset: int) -> bytes:
+    """Up to ``size`` bytes from ``offset``; the file's position moves only on Windows."""
+    if sys.platform == "win32":
+        os.lseek(fd, offset, os.SEEK_SET)
+        return os.read(fd, size)
+    return os.pread(fd, size, offset)
+
+
+def write_at(fd: int, data: bytes, offset: int) -> None:
+    """All of ``data`` at ``offset`` (not for a file opened to append)."""
+    while data:
+        if sys.platform == "win32":
+            os.lseek(fd, offset, os.SEEK_SET)
+            done = os.write(fd, data)
+        else:
+            done = os.pwrite(fd, data, offset)
+        data, offset = data[done:], offset + done
+
+
+Locking = Callable[[int, int, int], None]
+"""``msvcrt.locking``'s shape: (handle, mode, bytes from the handle's position)."""
+
+
+class WindowsLock:
+    """The lock as Windows takes it, kept apart from ``msvcrt`` so that it runs anywhere
+    given a function of ``msvcrt.locking``'s shape and meaning (the tests give one)."""
+
+    def __init__(self, locking: Locking, lock_now: int, unlock: int) -> None:
+        self._locking, self._lock_now, self._unlock = locking, lock_now, unlock
+
+    def lock(self, fd: int) -> bool:
+        os.lseek(fd, WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+        try:
+            self._locking(fd, self._lock_now, 1)
+        except PermissionError:  # EACCES: another process holds the byte
+            return False
+        return True
+
+    def unlock(self, fd: int) -> None:
+        os.lseek(fd, WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+        self._locking(fd, self._unlock, 1)
+
+
+if sys.platform == "win32":
+    import msvcrt
+
+    _WINDOWS = WindowsLock(msvcrt.locking, msvcrt.LK_NBLCK, msvcrt.LK_UNLCK)
+
+    def lock(fd: int) -> bool:
+        """Take the exclusive lock on ``fd``'s file now: True when taken, False when
+        another process holds it; any other failure is the ``OSError``. Released by
+        :func:`unlock`, by closing ``fd`` (POSIX), or when the process ends."""
+        return _WINDOWS.lock(fd)
+
+    def unlock(fd: int) -> None:
+        _WINDOWS.unlock(fd)
+else:
+    import fcntl
+
+    def lock(fd: int) -> bool:
+        """Take the exclusive lock on ``fd``'s file now: True when taken, False when
+        another process holds it; any other failure is the ``OSError``. Released by
+        :func:`unlock`, by closing ``fd`` (POSIX), or when the process ends."""
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+    def unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def sync_file(path: Path) -> None:
+    """A file written by another handle (SQLite's) forced to disk. Windows flushes only
+    through a handle that may write."""
+    fd = os.open(path, (os.O_RDWR if sys.platform == "win32" else os.O_RDONLY) | PRIVATE)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def sync_folder(folder: Path) -> None:
+    """A name just made or replaced in ``folder`` forced to disk (POSIX). Windows cannot open
+    a folder so; NTFS journals the name change itself."""
+    if sys.platform == "win32":
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,90 @@
+"""The Windows console's file operations, run here (``dealer_console/storage/os_files.py``):
+the lock through a stand-in of ``msvcrt.locking`` (``msvcrt_standin.py``), and a table's
+writer's lock built on it, across two processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dealer_console.storage import os_files
+from dealer_console.storage.writer_lock import DatabaseInUse, lock_path
+from dealer_console.table_db import open_table_db
+from tests.storage import msvcrt_standin
+from tests.storage.msvcrt_standin import LK_NBLCK, LK_UNLCK, WINDOWS
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_reading_and_writing_at_an_offset_leave_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "f"
+    path.write_bytes(b"0123456789")
+    fd = os.open(path, os.O_RDWR | os_files.PRIVATE)
+    try:
+        os_files.write_at(fd, b"ab", 3)
+        assert os_files.read_at(fd, 4, 2) == b"2ab5"
+        assert os_files.read_at(fd, 100, 8) == b"89"
+    finally:
+        os.close(fd)
+    assert path.read_bytes() == b"012ab56789"
+
+
+def test_the_windows_lock_lies_past_any_data_and_refuses_a_second_holder(
+        tmp_path: Path) -> None:
+    path = tmp_path / "table.db-lock"
+    path.write_bytes(b"process 1: gui\n")
+    first, second = (os.open(path, os.O_RDWR | os_files.PRIVATE) for _ in range(2))
+    msvcrt_standin.calls.clear()
+    try:
+        assert WINDOWS.lock(first)
+        assert not WINDOWS.lock(second)  # another handle, as another process's: refused
+        WINDOWS.unlock(first)
+        assert WINDOWS.lock(second)
+    finally:
+        os.close(first)
+        os.close(second)
+    far = os_files.WINDOWS_LOCK_OFFSET
+    assert msvcrt_standin.calls == [(LK_NBLCK, far, 1), (LK_NBLCK, far, 1),
+                                    (LK_UNLCK, far, 1), (LK_NBLCK, far, 1)]
+    assert far > 1 << 30 and path.read_bytes() == b"process 1: gui\n"  # past SQLite's bytes
+    with pytest.raises(OSError):  # anything but "held elsewhere" is an error, not a refusal
+        WINDOWS.lock(first)
+
+
+HOLDER = ("import sys; from tests.storage.msvcrt_standin import use_windows_lock; "
+          "use_windows_lock(); from dealer_console.table_db import open_table_db; "
+          "db = open_table_db(sys.argv[1]); print('open', flush=True); sys.stdin.readline()")
+
+
+def test_a_table_locked_as_on_windows_refuses_a_second_writer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both processes lock as the Windows console does: the second writer is refused naming
+    the first (its process number is read from the lock file's first bytes, which Windows'
+    mandatory lock would have made unreadable had it lain there), also once the lock file is
+    removed in play; the first's end frees the table."""
+    monkeypatch.setattr(os_files, "lock", WINDOWS.lock)
+    monkeypatch.setattr(os_files, "unlock", WINDOWS.unlock)
+    path = tmp_path / "t.db"
+    open_table_db(path, create=True).close()
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(REPO)))
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "open\n"
+        with pytest.raises(DatabaseInUse, match=f"already open.*process {holder.pid}"):
+            open_table_db(path)
+        lock_path(path).unlink()
+        with pytest.raises(DatabaseInUse, match="its lock file t.db-lock was removed"):
+            open_table_db(path)
+    finally:
+        holder.kill()
+        holder.wait()
+    msvcrt_standin.calls.clear()
+    open_table_db(path).close()
+    far = os_files.WINDOWS_LOCK_OFFSET
+    assert [(mode, at) for mode, at, _n in msvcrt_standin.calls] == [
+        (LK_NBLCK, far), (LK_NBLCK, far), (LK_UNLCK, far), (LK_UNLCK, far)]
