@@ -10,6 +10,7 @@ device node, a ``/dev/serial/by-id`` link, ``spy://`` for a traffic dump, ``sock
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from typing import Protocol
 
@@ -17,10 +18,10 @@ from typing import Protocol
 def _termios_errors() -> tuple[type[BaseException], ...]:
     """``termios.error`` (not an ``OSError``): pyserial's flush raises it on a pseudo-terminal
     whose other end vanished (the shuffler's cable pulled mid-write)."""
-    try:
-        import termios
-    except ImportError:  # Windows
+    if sys.platform == "win32":  # no termios there
         return ()
+    import termios
+
     return (termios.error,)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
 from collections.abc import Mapping
 
 from PySide6.QtCore import QObject, QTimer
@@ -23,6 +24,8 @@ from PySide6.QtCore import QObject, QTimer
 def sd_notify(message: str, environ: Mapping[str, str] = os.environ) -> bool:
     """Send ``message`` (``READY=1``, ``WATCHDOG=1``, ``STATUS=...``) to systemd; False when
     not under systemd or the socket is gone (a lost ping is never an error at the table)."""
+    if sys.platform == "win32":  # no systemd (the kiosk's watchdog watches the window there)
+        return False
     address = environ.get("NOTIFY_SOCKET", "")
     if not address:
         return False

@@ -159,7 +159,7 @@ def _give_to_folder_owner(db: Path) -> None:
     from dealer_console.storage.identity import SQLITE_COMPANIONS
     from dealer_console.storage.writer_lock import lock_path
 
-    if os.geteuid() != 0:
+    if sys.platform == "win32" or os.geteuid() != 0:  # no root, no owners to hand over
         return
     folder = db.parent.stat()
     for made in (db, *(db.with_name(db.name + s) for s, _what in SQLITE_COMPANIONS),

@@ -12,9 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import sys
 import threading
 import time
-import tty
 from pathlib import Path
 
 from drivers.sim import Double
@@ -84,6 +84,11 @@ class PtyServer:
             self._open()
 
     def _open(self) -> None:
+        if sys.platform == "win32":
+            raise OSError("pseudo-terminals exist on Linux only: simulate with the in-process "
+                          "link (--devices in-process) on Windows")
+        import tty  # imports termios: not at the top, so the in-process link runs on Windows
+
         master, slave = os.openpty()
         tty.setraw(slave)
         os.set_blocking(master, False)

@@ -1,0 +1,78 @@
+"""The console is shipped for Windows too (``installers/windows``), where Python has no
+``fcntl``, ``termios``, ``tty``, ``pwd`` and the like: one of them imported at the top of
+``storage/writer_lock.py`` kept the Windows console from opening any table database. Such a
+module may be imported only where Windows never goes: under a ``sys.platform`` branch, or in
+a function that checks ``sys.platform`` first. (The names each system lacks inside modules
+that exist on both, ``os.pread`` or ``os.O_NOFOLLOW``, are mypy's: ``scripts/run-tests``
+type-checks the packages as on Windows too.)"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ("dealer_console", "dealer_link", "drivers", "ui", "installers/windows")
+POSIX_ONLY = frozenset({"fcntl", "termios", "tty", "pty", "pwd", "grp", "resource", "posix",
+                        "syslog", "crypt", "nis", "spwd", "readline", "curses"})
+
+
+def _mentions_platform(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Attribute) and n.attr == "platform"
+               and isinstance(n.value, ast.Name) and n.value.id == "sys"
+               for n in ast.walk(node))
+
+
+def unguarded_posix_imports(source: str) -> list[tuple[int, str]]:
+    """(line, module) of each import of a POSIX-only module Windows would run into."""
+    found: list[tuple[int, str]] = []
+
+    def visit(node: ast.AST, guarded: bool, function: ast.AST | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and _mentions_platform(child.test):
+                for part in (*child.body, *child.orelse):
+                    visit_one(part, True, function)
+                continue
+            visit_one(child, guarded, function)
+
+    def visit_one(node: ast.AST, guarded: bool, function: ast.AST | None) -> None:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""])
+            for name in names:
+                if name.split(".")[0] in POSIX_ONLY and not guarded and not (
+                        function is not None and _checked_before(function, node.lineno)):
+                    found.append((node.lineno, name))
+            return
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            visit(node, guarded, node)
+            return
+        visit(node, guarded, function)
+
+    def _checked_before(function: ast.AST, line: int) -> bool:
+        return any(isinstance(n, ast.If) and n.lineno < line and _mentions_platform(n.test)
+                   for n in ast.walk(function))
+
+    visit(ast.parse(source), False, None)
+    return found
+
+
+def test_no_posix_only_module_is_imported_where_windows_goes() -> None:
+    files = [p for part in SHIPPED for p in sorted((ROOT / part).rglob("*.py"))]
+    assert len(files) > 200
+    bad = [f"{p.relative_to(ROOT)}:{line}: import {name}"
+           for p in files for line, name in unguarded_posix_imports(p.read_text("utf-8"))]
+    assert bad == [], "\n".join(bad)
+
+
+def test_the_check_sees_an_unguarded_import_and_lets_guarded_ones_be() -> None:
+    planted = ("import os\nimport fcntl\n"
+               "def f():\n    import termios\n    return termios\n"
+               "def g():\n    from pwd import getpwuid\n    if sys.platform == 'win32':\n"
+               "        return\n")
+    assert unguarded_posix_imports(planted) == [(2, "fcntl"), (4, "termios"), (7, "pwd")]
+    guarded = ("import sys\nif sys.platform == 'win32':\n    import msvcrt\nelse:\n"
+               "    import fcntl\n"
+               "def f():\n    if sys.platform == 'win32':\n        raise OSError\n"
+               "    import tty\n")
+    assert unguarded_posix_imports(guarded) == []
