@@ -78,7 +78,7 @@ def test_a_table_locked_as_on_windows_refuses_a_second_writer(
         with pytest.raises(DatabaseInUse, match=f"already open.*process {holder.pid}"):
             open_table_db(path)
         lock_path(path).unlink()
-        with pytest.raises(DatabaseInUse, match="its lock file t.db-lock was removed"):
+        with pytest.raises(DatabaseInUse, match=r"its lock file t\.db-lock was removed"):
             open_table_db(path)
     finally:
         holder.kill()
