@@ -15,7 +15,12 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from dealer_console.storage import os_files
+# os_files' flags, spelled here again: the installed launcher loads this file alone, before
+# any of the release's packages may be imported (tests/installers/test_program_files.py), so
+# it imports only the standard library. tests/storage/test_os_files.py holds the two equal.
+_NO_FOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
+_PRIVATE: int = (getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+                 | getattr(os, "O_NOINHERIT", 0) | getattr(os, "O_BINARY", 0))
 
 
 class LogFileRefused(OSError):
@@ -30,12 +35,12 @@ def open_own_file(path: Path, flags: int, mode: int,
     rule for every file the console writes where root may be the writer in the service
     user's folder: the logs, the checkpoint journal, the writer's lock file."""
     try:
-        fd = os.open(path, flags | os_files.NO_FOLLOW | os_files.PRIVATE, mode)
+        fd = os.open(path, flags | _NO_FOLLOW | _PRIVATE, mode)
     except OSError:
         if os.path.islink(path):
             raise refusal(True) from None
         raise
-    if not os_files.NO_FOLLOW and os.path.islink(path):  # Windows: opened through it
+    if not _NO_FOLLOW and os.path.islink(path):  # Windows: opened through it
         os.close(fd)
         raise refusal(True)
     info = os.fstat(fd)

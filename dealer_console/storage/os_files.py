@@ -2,9 +2,10 @@
 open flags, reading and writing at an offset, the writer's exclusive lock, and a folder's new
 name forced to disk.
 
-Everything else in ``storage/`` calls these, never ``fcntl``, ``os.pread`` or ``os.O_NOFOLLOW``
-itself: those names do not exist on Windows, and one of them imported at the top of a module
-stopped the Windows console from opening any table database.
+Everything else in ``storage/`` calls these, never ``fcntl``, ``os.pread`` or
+``os.O_NOFOLLOW`` itself (``log_files``, which the installed launcher loads alone, spells the
+flags again): those names do not exist on Windows, and one of them imported at the top of a
+module stopped the Windows console from opening any table database.
 
 On Windows:
 - a file is opened in binary mode (``O_BINARY``: the C runtime's default text mode would

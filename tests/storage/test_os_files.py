@@ -11,13 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from dealer_console.storage import os_files
+from dealer_console.storage import log_files, os_files
 from dealer_console.storage.writer_lock import DatabaseInUse, lock_path
 from dealer_console.table_db import open_table_db
 from tests.storage import msvcrt_standin
 from tests.storage.msvcrt_standin import LK_NBLCK, LK_UNLCK, WINDOWS
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_log_files_open_as_os_files_says() -> None:
+    """``log_files`` spells the flags again (the launcher loads it alone): the same flags."""
+    assert (log_files._NO_FOLLOW, log_files._PRIVATE) == (os_files.NO_FOLLOW, os_files.PRIVATE)
+    assert os_files.NO_FOLLOW and os_files.PRIVATE & os.O_CLOEXEC  # on this Linux
 
 
 def test_reading_and_writing_at_an_offset_leave_the_rest(tmp_path: Path) -> None:
