@@ -34,13 +34,15 @@ def open_own_file(path: Path, flags: int, mode: int,
     ``linked`` True for a link. Any other failure to open is the ``OSError`` itself. The
     rule for every file the console writes where root may be the writer in the service
     user's folder: the logs, the checkpoint journal, the writer's lock file."""
+    if not _NO_FOLLOW and os.path.islink(path):  # Windows: no flag refuses it, so look first
+        raise refusal(True)
     try:
         fd = os.open(path, flags | _NO_FOLLOW | _PRIVATE, mode)
     except OSError:
         if os.path.islink(path):
             raise refusal(True) from None
         raise
-    if not _NO_FOLLOW and os.path.islink(path):  # Windows: opened through it
+    if not _NO_FOLLOW and os.path.islink(path):  # and again: one put there since is refused
         os.close(fd)
         raise refusal(True)
     info = os.fstat(fd)

@@ -26,6 +26,38 @@ def test_the_log_files_open_as_os_files_says() -> None:
     assert os_files.NO_FOLLOW and os_files.PRIVATE & os.O_CLOEXEC  # on this Linux
 
 
+def test_without_o_nofollow_a_link_is_refused_and_nothing_written_through_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows has no ``O_NOFOLLOW``: the log, the journal and the lock file look for a link
+    themselves, before opening (a link to a missing file would otherwise make that file) and
+    after (one put there in between)."""
+    monkeypatch.setattr(log_files, "_NO_FOLLOW", 0)
+    target = tmp_path / "shadow"
+    target.write_text("root's\n")
+    missing = tmp_path / "ld.so.preload"
+    for name, leads_to in (("self-test.log", target), ("table.db-lock", missing)):
+        link = tmp_path / name
+        link.symlink_to(leads_to)
+        with pytest.raises(log_files.LogFileRefused, match="symbolic link"):
+            log_files.append_line(link, "a line\n")
+    assert target.read_text() == "root's\n" and not missing.exists()
+    opened: list[Path] = []
+
+    def open_then_link(path: Path, flags: int, mode: int = 0o777) -> int:
+        """A link put at the name between the look and the open (the open follows it)."""
+        fd = real_open(path, flags, mode)
+        opened.append(Path(path))
+        Path(path).unlink()
+        Path(path).symlink_to(target)
+        return fd
+
+    real_open = os.open
+    monkeypatch.setattr(log_files.os, "open", open_then_link)
+    with pytest.raises(log_files.LogFileRefused, match="symbolic link"):
+        log_files.append_line(tmp_path / "service.log", "a line\n")
+    assert opened == [tmp_path / "service.log"] and target.read_text() == "root's\n"
+
+
 def test_reading_and_writing_at_an_offset_leave_the_rest(tmp_path: Path) -> None:
     path = tmp_path / "f"
     path.write_bytes(b"0123456789")
