@@ -11,8 +11,10 @@ On Windows:
 - a file is opened in binary mode (``O_BINARY``: the C runtime's default text mode would
   write each newline as two bytes and read a Ctrl-Z as the end of the file) and not inherited
   by child processes (``O_NOINHERIT``);
-- there is no ``O_NOFOLLOW``: :func:`dealer_console.storage.log_files.open_own_file` refuses a
-  symbolic link after opening instead (making one there needs an administrator's right);
+- there is no ``O_NOFOLLOW``: :func:`dealer_console.storage.log_files.open_own_file` looks for
+  a symbolic link at the name before opening and again after, and refuses it. Only a link
+  swapped in between those looks is followed, and making a link needs an administrator's
+  right on Windows;
 - the lock is ``msvcrt.locking`` on one byte far past any data (Windows' locks are mandatory:
   a locked byte inside the file could not be read by SQLite or by the refusal's reader). The
   system drops it when the process ends, as ``flock``'s.
