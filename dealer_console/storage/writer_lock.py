@@ -6,10 +6,10 @@ died on a constraint or on "database is locked". The lock (``flock``; Windows' o
 the file exists, on the database itself through a handle kept open until the process's last
 writer connection has closed (closing any other handle on the database file would drop the
 POSIX locks SQLite keeps there). The second lock holds when the lock file is tidied away in
-play. The system releases
-the lock when its process ends, so a crash leaves nothing to clean up; the file itself stays
-and holds the last writer's process number for the refusal message. Readers (recall, the
-audits, the jackpot reports) never take it and work alongside the writer.
+play. The system releases the lock when its process ends, so a crash leaves nothing to clean
+up; the file itself stays and holds the last writer's process number for the refusal
+message. Readers (recall, the audits, the jackpot reports) never take it and work alongside
+the writer.
 
 Within one process the lock is shared: the process is one writer, however many connections it
 opens (the round and the jackpot system, a test that reopens the table).
