@@ -7,6 +7,7 @@ records can give the change away."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,6 +15,23 @@ from pathlib import Path
 from typing import Any
 
 from dealer_console.storage.eventlog import canonical_json, event_hash
+
+
+def copied(played: Path, folder: Path) -> Path:
+    """A test's own copy of a table database played once for its module."""
+    copy = folder / "table.db"
+    shutil.copy(played, copy)
+    return copy
+
+
+def tamper(path: Path, *sql: str) -> None:
+    """Each statement run straight on the file, as anyone who can write it could."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        for statement in sql:
+            conn.execute(statement)
+    finally:
+        conn.close()
 
 
 @contextmanager

@@ -6,7 +6,6 @@ values. Each change here passed the audit before the jackpot was rebuilt from th
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -21,7 +20,13 @@ from dealer_console.cli import main
 from dealer_console.jackpot.games import game_config
 from dealer_console.jackpot.qualify import winning_line
 from dealer_console.storage.connection import connect
-from tests.cli.audit_helpers import append_event, resync_tables, rewrite_event
+from tests.cli.audit_helpers import (
+    append_event,
+    copied,
+    resync_tables,
+    rewrite_event,
+    tamper,
+)
 
 CLI = [sys.executable, "-m", "dealer_console.cli"]
 
@@ -45,17 +50,7 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def db(simulated: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "table.db"
-    shutil.copy(simulated, copy)
-    return copy
-
-
-def tamper(path: Path, *sql: str) -> None:
-    conn = sqlite3.connect(path)
-    for statement in sql:
-        conn.execute(statement)
-    conn.commit()
-    conn.close()
+    return copied(simulated, tmp_path)
 
 
 def verify(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:

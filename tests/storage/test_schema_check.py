@@ -22,6 +22,7 @@ from dealer_console.storage.identity import Schema
 from dealer_console.storage.schema import MIGRATIONS as TABLE
 from dealer_console.storage.schema_check import schema_differences
 from dealer_console.table_db import SCHEMA, open_table_db
+from tests.cli.audit_helpers import copied, tamper
 from tests.round.helpers import make_table, play_round
 
 SCHEMAS = Path(__file__).parent / "schemas"
@@ -40,16 +41,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def db(played: Path, tmp_path: Path) -> Path:
-    copy = tmp_path / "table.db"
-    shutil.copy(played, copy)
-    return copy
-
-
-def change(path: Path, *sql: str) -> None:
-    conn = sqlite3.connect(path, isolation_level=None)
-    for statement in sql:
-        conn.execute(statement)
-    conn.close()
+    return copied(played, tmp_path)
 
 
 def redefine(path: Path, name: str, *edits: tuple[str, str]) -> None:
@@ -108,7 +100,7 @@ def test_a_played_table_and_an_upgraded_released_one_hold_the_migrations_schema(
 def test_a_schema_changed_outside_the_console_fails_the_self_test_and_the_audit(
         db: Path, capsys: pytest.CaptureFixture[str], sql: tuple[str, ...],
         expected: str) -> None:
-    change(db, *sql)
+    tamper(db, *sql)
     assert differences(db) == [expected]
     ok, detail = self_test_database(db)
     assert not ok, detail
@@ -126,7 +118,7 @@ def test_a_table_without_one_of_its_checks_fails_the_self_test(db: Path) -> None
 
 
 def test_every_difference_is_counted_in_the_one_line(db: Path) -> None:
-    change(db, "DROP TRIGGER events_no_update", "DROP TRIGGER events_no_delete")
+    tamper(db, "DROP TRIGGER events_no_update", "DROP TRIGGER events_no_delete")
     ok, detail = self_test_database(db)
     assert not ok and "the trigger events_no_delete is missing (and 1 more)" in detail, detail
 
@@ -149,7 +141,7 @@ def test_a_definition_written_in_another_spacing_or_quoting_is_the_same(db: Path
 def test_an_extra_index_or_table_is_left_alone(db: Path) -> None:
     """What a later release's migration that earlier consoles may ignore adds (``compat``),
     and nothing that can change what the console writes."""
-    change(db, "CREATE INDEX someones_index ON wagers (amount_cents)",
+    tamper(db, "CREATE INDEX someones_index ON wagers (amount_cents)",
            "CREATE TABLE someones_notes (note TEXT)")
     assert differences(db) == []
     assert self_test_database(db)[0]
@@ -190,7 +182,7 @@ def test_a_later_release_s_column_is_accepted_on_the_table_s_columns(db: Path) -
     assert differences(db) == []
     assert self_test_database(db)[0]
     # and what this console defines still counts there: a column's default, a trigger
-    change(db, "DROP TRIGGER events_no_update")
+    tamper(db, "DROP TRIGGER events_no_update")
     assert differences(db) == ["the trigger events_no_update is missing"]
     redefine(db, "rounds", ("deal_no INTEGER NOT NULL DEFAULT 0",
                             "deal_no INTEGER NOT NULL DEFAULT 7"))
@@ -211,6 +203,6 @@ def test_a_later_release_does_not_let_a_check_go(db: Path) -> None:
 
 def test_the_same_column_added_without_a_later_release_is_a_difference(db: Path) -> None:
     """The columns are only enough when the database says a later release changed it."""
-    change(db, "ALTER TABLE rounds ADD COLUMN later_note TEXT")
+    tamper(db, "ALTER TABLE rounds ADD COLUMN later_note TEXT")
     assert differences(db) == ["the table rounds is not defined as the console's migrations "
                                "define it"]
