@@ -1,5 +1,5 @@
-"""The simulated dealer takes the one-touch steps ("House Way for all", "all settled") in most
-rounds and goes seat by seat in the others (``drivers/sim/table/phases.py``). Both ways play
+"""The simulated dealer takes the one-touch steps ("same wagers", "House Way for all", "all
+settled") in most rounds and goes seat by seat in the others (``drivers/sim/table/phases.py``). Both ways play
 the same rounds of a seed to the cent, so ``simulate`` exercises the steps a dealer at the
 console uses without changing what a seed plays."""
 
@@ -46,7 +46,9 @@ def test_the_one_touch_dealer_plays_the_rounds_the_seat_by_seat_dealer_plays(
     assert mixed == by_seat
     assert mixed["summary"]["rounds_complete"] >= 14  # a void or two, never a stuck run
     # both ways were played in the mixed run, and only the seat-by-seat way in the other
-    for name in ("SetHandsHouseWay", "SettleAll", "SetPlayerHand", "SettleNext"):
+    for name in ("RepeatWagers", "SetHandsHouseWay", "SettleAll", "SetPlayerHand",
+                 "SettleNext"):
         assert commands.get(name, 0) > 0, (name, commands)
-    assert "SetHandsHouseWay" not in seat_commands and "SettleAll" not in seat_commands
+    for name in ("RepeatWagers", "SetHandsHouseWay", "SettleAll"):
+        assert name not in seat_commands, (name, seat_commands)
     assert sum(commands.values()) < sum(seat_commands.values())

@@ -187,6 +187,9 @@ def simulated_bet_sensors(hw: SimulatedHardware) -> DeviceDriver:
 
 def simulated_keypad(hw: SimulatedHardware) -> DeviceDriver:
     hw.keypad = SimKeypad(retransmit_s=0.02)
-    return KeypadDriver(VirtualUsbBackend(hw.keypad), poll_interval=0.005,
+    # read as a table's keypad is (devices.toml's default): a report ends the read's wait at
+    # once, so a faster poll only woke the thread 200 times a second to find nothing, taking
+    # the interpreter from the table's own thread
+    return KeypadDriver(VirtualUsbBackend(hw.keypad), poll_interval=0.02,
                         backoff=hw.backoff_for(Backoff(initial=0.005, maximum=0.05)),
                         clock=hw.clock, resend_after=0.03)

@@ -2,7 +2,9 @@
 bank, and the stacked decks of the ``jackpot-hands`` scenario.
 
 Every choice comes from a generator seeded by ``(seed, round, purpose)``, so it does not depend
-on what ran before: a run interrupted anywhere and resumed makes the same choices.
+on what ran before: a run interrupted anywhere and resumed makes the same choices. The one thing
+a choice reads from the table is what each seat wagered last round (a player betting the same
+again), and that is recorded in the round itself when it opens.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from itertools import combinations
 
 from dealer_console.cards import Card
 from dealer_console.round.jackpot_kinds import SPOT_OF_KIND
-from dealer_console.round.rotation import last_base
+from dealer_console.round.rotation import last_base, last_wagers
 from dealer_console.round.rules import Banking, RoundRules
 from dealer_console.round.state import RoundState
 from dealer_console.setting import Setting, is_foul, make_setting
@@ -27,6 +29,16 @@ SIM_PINS = {"SIM-S1": "1357", "SIM-X1": "2468", "SIM-D1": "3579", "SIM-T1": "468
 UNKNOWN_CARD = "5999900000001=2912"
 """A test card nobody on the simulated table's staff holds."""
 HANDS = 7
+SEATED = 0.8
+"""Chance that a seat is taken at the table's first round (or after a round nobody played)."""
+STAYS = 0.95
+"""Chance that a seat which played last round plays again: players sit for many rounds."""
+JOINS = 0.2
+"""Chance that a seat empty last round is taken (so about four seats in five play, as at
+the first round)."""
+SAME_WAGERS = 0.7
+"""Chance that a player who played last round bets exactly as then, as most players at a
+table do most rounds (the dealer's "same wagers" touch is for them)."""
 
 
 def rng_for(seed: int, round_id: int, purpose: str) -> random.Random:
@@ -97,16 +109,20 @@ def _amount(rng: random.Random, minimum: int, maximum: int, step: int, top: int)
 
 
 def planned_wagers(rules: RoundRules, state: RoundState, seed: int) -> list[tuple[int, str, int]]:
-    """Random but legal wagers of the round: base first, then bonuses, seat by seat."""
+    """Random but legal wagers of the round: base first, then bonuses, seat by seat. A seat
+    that bets as last round (:data:`SAME_WAGERS`) places again what it played then (a jackpot
+    chip is drawn afresh: the sensor reads it every round)."""
     rng = rng_for(seed, state.round_id, "wagers")
     out: list[tuple[int, str, int]] = []
     base = rules.limit("base")
     assert base is not None
+    played = {s for s, _k, _a in last_wagers(state)}
     for seat in rules.player_seats:
         banker = state.banker_kind == "player" and seat == state.banker_seat
-        plays = rng.random() < 0.8
+        plays = rng.random() < (SEATED if not played else STAYS if seat in played else JOINS)
         amount = _amount(rng, base.minimum, base.maximum, base.increment, base.minimum * 10)
         fortune_roll, ace_roll, jackpot_roll = rng.random(), rng.random(), rng.random()
+        side_roll = rng.random()
         if banker:
             fortune = rules.limit("fortune")
             if (fortune and rules.banking is Banking.HOUSE_OR_PLAYER_BANKER
@@ -115,23 +131,11 @@ def planned_wagers(rules: RoundRules, state: RoundState, seed: int) -> list[tupl
             continue
         if not plays:
             continue
-        out.append((seat, "base", amount))
-        side_roll = rng.random()
-        if "backline" in rules.wager_kinds and side_roll < 0.25:
-            limit = rules.limit("backline")
-            assert limit is not None
-            out.append((seat, f"backline:bettor {seat}",
-                        _amount(rng, limit.minimum, limit.maximum, limit.increment,
-                                limit.minimum * 4)))
-        if "tips" in rules.wager_kinds and side_roll < 0.25:
-            limit = rules.limit("tips")
-            assert limit is not None
-            out.append((seat, "tips", limit.minimum))
-        for kind, roll, p in (("fortune", fortune_roll, 0.5), ("ace_high", ace_roll, 0.3)):
-            limit = rules.limit(kind)
-            if kind in rules.wager_kinds and limit is not None and roll < p:
-                out.append((seat, kind, _amount(rng, limit.minimum, limit.maximum,
-                                                limit.increment, 1000)))
+        same = same_as_last_round(state, seed, seat)
+        if same:
+            out.extend(same)
+        else:
+            _fresh_wagers(rules, rng, out, seat, amount, side_roll, fortune_roll, ace_roll)
         for kind, spot in SPOT_OF_KIND.items():
             fixed = rules.jackpot_wager(kind)
             if fixed is None or kind not in rules.wager_kinds:
@@ -153,6 +157,40 @@ def planned_wagers(rules: RoundRules, state: RoundState, seed: int) -> list[tupl
         out.append((0, "house_wager", _amount(rng, house.minimum, most, house.increment,
                                               house.minimum * 10)))
     return out
+
+
+def same_as_last_round(state: RoundState, seed: int, seat: int) -> list[tuple[int, str, int]]:
+    """``seat``'s wagers as it last played, base first, when its player bets the same again
+    this round; else none."""
+    kept = sorted((w for w in last_wagers(state) if w[0] == seat),
+                  key=lambda w: (w[1] != "base", w[1]))
+    if not kept or kept[0][1] != "base":
+        return []
+    if rng_for(seed, state.round_id, f"same/{seat}").random() >= SAME_WAGERS:
+        return []
+    return kept
+
+
+def _fresh_wagers(rules: RoundRules, rng: random.Random, out: list[tuple[int, str, int]],
+                  seat: int, amount: int, side_roll: float, fortune_roll: float,
+                  ace_roll: float) -> None:
+    """A seat's new base wager and its drawn side wagers."""
+    out.append((seat, "base", amount))
+    if "backline" in rules.wager_kinds and side_roll < 0.25:
+        limit = rules.limit("backline")
+        assert limit is not None
+        out.append((seat, f"backline:bettor {seat}",
+                    _amount(rng, limit.minimum, limit.maximum, limit.increment,
+                            limit.minimum * 4)))
+    if "tips" in rules.wager_kinds and side_roll < 0.25:
+        limit = rules.limit("tips")
+        assert limit is not None
+        out.append((seat, "tips", limit.minimum))
+    for kind, roll, p in (("fortune", fortune_roll, 0.5), ("ace_high", ace_roll, 0.3)):
+        limit = rules.limit(kind)
+        if kind in rules.wager_kinds and limit is not None and roll < p:
+            out.append((seat, kind, _amount(rng, limit.minimum, limit.maximum,
+                                            limit.increment, 1000)))
 
 
 def random_setting(cards: tuple[Card, ...], rng: random.Random, allow_foul: bool

@@ -3,8 +3,9 @@ touches and device acts a dealer and the players make there (wagers, START GAME,
 seat, the deal's faults, the settings, settlement, END GAME). Every choice is a seeded draw
 keyed by the round and the purpose, so a resumed run chooses the same.
 
-Like a dealer at the console, it mostly takes the one-touch steps the round offers ("House
-Way for all" once the players who set their own hands have, "all settled"), and in some
+Like a dealer at the console, it mostly takes the one-touch steps the round offers ("same
+wagers" for the players who bet as last round, "House Way for all" once the players who set
+their own hands have, "all settled"), and in some
 rounds goes seat by seat, so both ways are played (and killed and resumed by the crash
 tests). The one-touch steps record what the seat-by-seat steps would, so the rounds a seed
 plays are the same either way."""
@@ -21,7 +22,9 @@ from dealer_console.employees.registry import Employee
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot_kinds import SPOT_OF_KIND
+from dealer_console.round.decide_quick import repeat_seats
 from dealer_console.round.machine import button_seat
+from dealer_console.round.rotation import last_wagers
 from dealer_console.round.rules import ActionSeatMethod, Banking, DealMethod
 from dealer_console.round.seats import piles_in_deal_order, seven_piles
 from dealer_console.round.snapshot import RoundSnapshot
@@ -114,6 +117,14 @@ class PhasePolicy:
 
     def _betting(self) -> None:
         planned = planned_wagers(self.rules, self.state, self.seed)
+        same = self._same_wagers_seats(planned) if self._one_touch("same-wagers") else set()
+        # the players who bet anew, seat by seat; "same wagers" for those who bet as last
+        # round; then the house's own wager, and anything a refused touch left
+        for seat, kind, cents in planned:
+            if (seat not in same and seat != 0 and kind not in SPOT_OF_KIND
+                    and (seat, kind) not in self.state.wagers):
+                self._do(c.PlaceWager(seat, kind, cents))
+        self._same_wagers(same)
         for seat, kind, cents in planned:
             if kind not in SPOT_OF_KIND and (seat, kind) not in self.state.wagers:
                 self._do(c.PlaceWager(seat, kind, cents))
@@ -149,6 +160,31 @@ class PhasePolicy:
             self.ctl.start_game()
         except Refusal as exc:
             raise SimError(f"round {round_id}: START GAME refused: {exc.why}") from None
+
+    def _same_wagers_seats(self, planned: list[tuple[int, str, int]]) -> set[int]:
+        """The seats whose planned wagers are exactly last round's and none placed yet: the
+        dealer's "same wagers" places them, as the seat-by-seat touches would."""
+        st = self.state
+        offered = set(repeat_seats(st))
+        mine: dict[int, list[tuple[int, str, int]]] = {}
+        for wager in planned:
+            if wager[1] not in SPOT_OF_KIND:
+                mine.setdefault(wager[0], []).append(wager)
+        last: dict[int, list[tuple[int, str, int]]] = {}
+        for wager in last_wagers(st):
+            last.setdefault(wager[0], []).append(wager)
+        return {seat for seat, wagers in mine.items()
+                if seat in offered and sorted(wagers) == sorted(last.get(seat, []))}
+
+    def _same_wagers(self, seats: set[int]) -> None:
+        """One touch for the table when every seat it would bet for bets the same, else one
+        touch a seat (the seat-by-seat touches after it place what a refusal left)."""
+        if not seats:
+            return
+        if seats == set(repeat_seats(self.state)) and self._do(c.RepeatWagers()):
+            return
+        for seat in sorted(seats):
+            self._do(c.RepeatWagers(seat))
 
     def _press_start_game(self, round_id: int) -> None:
         """START GAME on the keypad, then wait for the round to start or a new refusal."""
