@@ -75,7 +75,7 @@ def add_table(conn: Connection, table_id: str, credentials: Path, *, login: str 
             set_table_link(conn, table_id, link, True, reason=reason)
         dbname = conn.info.dbname
         fd = os.open(credentials, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as out:
+    with os.fdopen(fd, "w", encoding="utf-8") as out:  # as libpq compares the names
         out.write(f"*:*:{_escape(dbname)}:{_escape(login)}:{_escape(password)}\n")
     return login
 

@@ -1,7 +1,7 @@
 """The simulated dealer takes the one-touch steps ("same wagers", "House Way for all", "all
-settled") in most rounds and goes seat by seat in the others (``drivers/sim/table/phases.py``). Both ways play
-the same rounds of a seed to the cent, so ``simulate`` exercises the steps a dealer at the
-console uses without changing what a seed plays."""
+settled") in most rounds and goes seat by seat in the others (``drivers/sim/table/phases.py``).
+Both ways play the same rounds of a seed to the cent, so ``simulate`` exercises the steps a
+dealer at the console uses without changing what a seed plays."""
 
 from __future__ import annotations
 

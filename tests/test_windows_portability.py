@@ -4,7 +4,11 @@
 module may be imported only where Windows never goes: under a ``sys.platform`` branch, or in
 a function that checks ``sys.platform`` first. (The names each system lacks inside modules
 that exist on both, ``os.pread`` or ``os.O_NOFOLLOW``, are mypy's: ``scripts/run-tests``
-type-checks the packages as on Windows too.)"""
+type-checks the packages as on Windows too.)
+
+Text, too, is read and written differently there: without an ``encoding`` Python takes the
+machine's code page on Windows (UTF-8 here), so every text-mode file and every text pipe of a
+shipped module names its encoding."""
 
 from __future__ import annotations
 
@@ -76,3 +80,67 @@ def test_the_check_sees_an_unguarded_import_and_lets_guarded_ones_be() -> None:
                "def f():\n    if sys.platform == 'win32':\n        raise OSError\n"
                "    import tty\n")
     assert unguarded_posix_imports(guarded) == []
+
+
+TEXT_FILE_CALLS = frozenset({"open", "io.open", "os.fdopen"})
+PIPES = frozenset({"run", "Popen", "check_output", "check_call"})
+
+
+def _literal(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def text_without_encoding(source: str) -> list[tuple[int, str]]:
+    """(line, call) of each text-mode file opened, text read or written, or text pipe to a
+    program, with no ``encoding`` named: ``open``/``os.fdopen`` with no ``b`` in the mode,
+    ``path.open("w")``, ``read_text``/``write_text``, ``subprocess.run(..., text=True)``."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        named = {k.arg for k in node.keywords}
+        if "encoding" in named:
+            continue
+        func = ast.unparse(node.func)
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else None
+        mode_kw = next((k.value for k in node.keywords if k.arg == "mode"), None)
+        if func in TEXT_FILE_CALLS:
+            mode = node.args[1] if len(node.args) > 1 else mode_kw
+            text = mode is None or "b" not in (_literal(mode) or "b")
+        elif method == "open" and func != "os.open":
+            # a path's open: its mode comes first (an object's own open(), a table's or a
+            # transport's, takes no mode and is not a file)
+            mode = node.args[0] if node.args else mode_kw
+            text = _literal(mode) is not None and "b" not in (_literal(mode) or "")
+        elif method == "read_text":
+            text = not node.args
+        elif method == "write_text":
+            text = len(node.args) < 2
+        elif method in PIPES:
+            text = any(k.arg in ("text", "universal_newlines") for k in node.keywords)
+        else:
+            continue
+        if text:
+            found.append((node.lineno, func))
+    return found
+
+
+def test_every_text_file_and_pipe_names_its_encoding() -> None:
+    files = [p for part in SHIPPED for p in sorted((ROOT / part).rglob("*.py"))]
+    bad = [f"{p.relative_to(ROOT)}:{line}: {call}"
+           for p in files for line, call in text_without_encoding(p.read_text("utf-8"))]
+    assert bad == [], "\n".join(bad)
+
+
+def test_the_encoding_check_sees_text_with_no_encoding_and_lets_bytes_be() -> None:
+    planted = ("open(p)\nopen(p, 'w')\nos.fdopen(fd, 'w')\npath.open('a')\n"
+               "path.read_text()\npath.write_text(t)\n"
+               "subprocess.run(['icacls', k], capture_output=True, text=True)\n")
+    assert [line for line, _call in text_without_encoding(planted)] == [1, 2, 3, 4, 5, 6, 7]
+    fine = ("open(p, 'rb')\nopen(p, 'w', encoding='utf-8')\nos.fdopen(fd, 'wb')\n"
+            "os.open(p, os.O_RDONLY)\npath.open('rb')\ntable.open(db)\ntransport.open()\n"
+            "path.read_text('ascii')\npath.read_text(encoding='utf-8')\n"
+            "path.write_text(t, 'utf-8')\npath.read_bytes()\n"
+            "subprocess.run(['ls'], capture_output=True)\n"
+            "subprocess.run(['ls'], text=True, encoding='oem', errors='replace')\n")
+    assert text_without_encoding(fine) == []

@@ -50,8 +50,11 @@ def windows_problem_from(readers: list[str], owner: str) -> str | None:
 
 
 def windows_problem(path: Path) -> str | None:
-    """Asks ``icacls`` (every Windows has it) for the file's access list."""
-    done = subprocess.run(["icacls", str(path)], capture_output=True, text=True, timeout=30)
+    """Asks ``icacls`` (every Windows has it) for the file's access list. A console program
+    writes to a pipe in the OEM code page, not in the one Python would assume; a name that
+    still reads wrong shows as a reader to remove, never as a crash."""
+    done = subprocess.run(["icacls", str(path)], capture_output=True, text=True, timeout=30,
+                          encoding="oem", errors="replace")
     if done.returncode != 0:
         return f"cannot read the key file's access list (icacls: {done.stderr.strip()})"
     owner = f"{os.environ.get('USERDOMAIN', '')}\\{os.environ.get('USERNAME', '')}"

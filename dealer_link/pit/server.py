@@ -396,5 +396,5 @@ def add_pit_login(conn: Connection, login: str, credentials: Path) -> None:
         call(conn, f"GRANT {PIT_ROLE} TO {who}", [])
         fd = os.open(credentials, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     dbname = conn.info.dbname.replace("\\", "\\\\").replace(":", "\\:")
-    with os.fdopen(fd, "w") as out:
+    with os.fdopen(fd, "w", encoding="utf-8") as out:  # as libpq compares the names
         out.write(f"*:*:{dbname}:{login}:{password}\n")

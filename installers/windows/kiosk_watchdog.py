@@ -45,7 +45,7 @@ def hung_windows(pid: int) -> bool:  # pragma: no cover (Windows only; not run h
 def hung_posix(pid: int) -> bool:
     """The process is stopped (``T``): it runs no code, as a frozen window takes no messages."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] in ("T", "t")

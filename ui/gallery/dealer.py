@@ -21,10 +21,11 @@ from ui.gallery.player import ScreenPlayer
 def _player(profile: str, pin_required: bool = False) -> ScreenPlayer:
     folder = tempfile.TemporaryDirectory(prefix="dealer-screens-")
     if pin_required:  # the shipped profile, asking for the confirmer's PIN after the card
-        text = (PROFILE_DIR / f"{profile}.toml").read_text()
+        text = (PROFILE_DIR / f"{profile}.toml").read_text(encoding="utf-8")
         profile = str(Path(folder.name) / "pins.toml")
         Path(profile).write_text(text.replace('executive_above = "$1,000"\n',
-                                              'executive_above = "$1,000"\npin_required = true\n'))
+                                              'executive_above = "$1,000"\npin_required = true\n'),
+                            encoding="utf-8")
     player = ScreenPlayer.start(profile, Path(folder.name) / "table.db")
     assert player.hardware.shuffler is not None
     player.hardware.shuffler.script(seed=21)

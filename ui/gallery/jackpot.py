@@ -39,10 +39,10 @@ LONG_REASON = ("WRONG SEAT. THE CHIP WAS ON SEAT 3 AND THE HAND MARKED WAS SEAT 
 def two_person_profile(folder: Path) -> str:
     """Washington with awards above $2,000 confirmed by a supervisor and an executive: the
     gallery's fullest awards list holds such an award."""
-    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
+    text = (PROFILE_DIR / "washington-face-up.toml").read_text(encoding="utf-8")
     assert TWO_PEOPLE[0] in text
     path = folder / "two-people.toml"
-    path.write_text(text.replace(*TWO_PEOPLE))
+    path.write_text(text.replace(*TWO_PEOPLE), encoding="utf-8")
     return str(path)
 
 

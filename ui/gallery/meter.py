@@ -50,10 +50,10 @@ reserve = "0.25%"
 def two_game_profile(folder: Path) -> Profile:
     """The shipped Washington profile with a second jackpot game (ML02, $5) on sensor spot 2
     (the document's "House Jackpot and Progressive Jackpots": up to two games a layout)."""
-    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
+    text = (PROFILE_DIR / "washington-face-up.toml").read_text(encoding="utf-8")
     text = text.replace("\n[jackpot]\n", "\n[[jackpot]]\nspot = 1\n")
     path = folder / "washington-two-games.toml"
-    path.write_text(text + SECOND_GAME)
+    path.write_text(text + SECOND_GAME, encoding="utf-8")
     return load_profile(path)
 
 

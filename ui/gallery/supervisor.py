@@ -137,10 +137,10 @@ def _pin_player() -> ScreenPlayer:
     from dealer_console.profiles.loader import PROFILE_DIR
 
     folder = tempfile.TemporaryDirectory(prefix="supervisor-pins-")
-    text = (PROFILE_DIR / "washington-face-up.toml").read_text()
+    text = (PROFILE_DIR / "washington-face-up.toml").read_text(encoding="utf-8")
     assert PIN_LINE[0] in text
     path = Path(folder.name) / "pins.toml"
-    path.write_text(text.replace(*PIN_LINE))
+    path.write_text(text.replace(*PIN_LINE), encoding="utf-8")
     p = _player(str(path))
     p.window.on_closed.append(folder.cleanup)
     return p

@@ -21,8 +21,8 @@ from dealer_console.employees import registry
 from dealer_console.employees.registry import Employee
 from dealer_console.errors import Refusal
 from dealer_console.round import commands as c
-from dealer_console.round.jackpot_kinds import SPOT_OF_KIND
 from dealer_console.round.decide_quick import repeat_seats
+from dealer_console.round.jackpot_kinds import SPOT_OF_KIND
 from dealer_console.round.machine import button_seat
 from dealer_console.round.rotation import last_wagers
 from dealer_console.round.rules import ActionSeatMethod, Banking, DealMethod
