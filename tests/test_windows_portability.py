@@ -13,6 +13,7 @@ shipped module names its encoding."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,11 +62,17 @@ def unguarded_posix_imports(source: str) -> list[tuple[int, str]]:
     return found
 
 
-def test_no_posix_only_module_is_imported_where_windows_goes() -> None:
+def shipped_findings(check: Callable[[str], list[tuple[int, str]]]) -> list[str]:
+    """``file:line: what`` of each finding of ``check`` in every shipped module."""
     files = [p for part in SHIPPED for p in sorted((ROOT / part).rglob("*.py"))]
     assert len(files) > 200
-    bad = [f"{p.relative_to(ROOT)}:{line}: import {name}"
-           for p in files for line, name in unguarded_posix_imports(p.read_text("utf-8"))]
+    return [f"{p.relative_to(ROOT)}:{line}: {what}"
+            for p in files for line, what in check(p.read_text("utf-8"))]
+
+
+def test_no_posix_only_module_is_imported_where_windows_goes() -> None:
+    bad = shipped_findings(lambda source: [(line, f"import {name}") for line, name
+                                           in unguarded_posix_imports(source)])
     assert bad == [], "\n".join(bad)
 
 
@@ -126,9 +133,7 @@ def text_without_encoding(source: str) -> list[tuple[int, str]]:
 
 
 def test_every_text_file_and_pipe_names_its_encoding() -> None:
-    files = [p for part in SHIPPED for p in sorted((ROOT / part).rglob("*.py"))]
-    bad = [f"{p.relative_to(ROOT)}:{line}: {call}"
-           for p in files for line, call in text_without_encoding(p.read_text("utf-8"))]
+    bad = shipped_findings(text_without_encoding)
     assert bad == [], "\n".join(bad)
 
 
