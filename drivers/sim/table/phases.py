@@ -5,10 +5,9 @@ keyed by the round and the purpose, so a resumed run chooses the same.
 
 Like a dealer at the console, it mostly takes the one-touch steps the round offers ("same
 wagers" for the players who bet as last round, "House Way for all" once the players who set
-their own hands have, "all settled"), and in some
-rounds goes seat by seat, so both ways are played (and killed and resumed by the crash
-tests). The one-touch steps record what the seat-by-seat steps would, so the rounds a seed
-plays are the same either way."""
+their own hands have, "all settled"), and in some rounds goes seat by seat, so both ways are
+played (and killed and resumed by the crash tests). The one-touch steps record what the
+seat-by-seat steps would, so the rounds a seed plays are the same either way."""
 
 from __future__ import annotations
 
