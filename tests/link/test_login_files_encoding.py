@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from dealer_link import server
-from dealer_link.pit import server as pit_server
+from dealer_link.pit.sql import PIT_ROLE
 from tests.link.helpers import LINK, linked_game
 from tests.link.pg_server import PgServer
 from tests.pit.helpers import init_pit
@@ -81,6 +81,6 @@ def test_a_pit_login_file_works_on_a_database_named_outside_ascii(
     with psycopg.connect(psycopg.conninfo.make_conninfo(dsn, user="cafe-pit",
                                                         passfile=str(credentials))) as pit:
         assert pit.execute("SELECT current_user").fetchone() == ("cafe-pit",)
-        assert pit_server.PIT_ROLE in {str(r[0]) for r in pit.execute(
+        assert PIT_ROLE in {str(r[0]) for r in pit.execute(
             "SELECT b.rolname FROM pg_auth_members m JOIN pg_roles b ON b.oid = m.roleid"
             " JOIN pg_roles u ON u.oid = m.member WHERE u.rolname = current_user")}
