@@ -95,49 +95,48 @@ if sys.platform == "win32":
     import msvcrt
 
     _WINDOWS = WindowsLock(msvcrt.locking, msvcrt.LK_NBLCK, msvcrt.LK_UNLCK)
-
-    def lock(fd: int) -> bool:
-        """Take the exclusive lock on ``fd``'s file now: True when taken, False when
-        another process holds it; any other failure is the ``OSError``. Released by
-        :func:`unlock`, by closing ``fd`` (POSIX), or when the process ends."""
-        return _WINDOWS.lock(fd)
-
-    def unlock(fd: int) -> None:
-        _WINDOWS.unlock(fd)
+    _lock, _unlock = _WINDOWS.lock, _WINDOWS.unlock
 else:
     import fcntl
 
-    def lock(fd: int) -> bool:
-        """Take the exclusive lock on ``fd``'s file now: True when taken, False when
-        another process holds it; any other failure is the ``OSError``. Released by
-        :func:`unlock`, by closing ``fd`` (POSIX), or when the process ends."""
+    def _lock(fd: int) -> bool:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return False
         return True
 
-    def unlock(fd: int) -> None:
+    def _unlock(fd: int) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def lock(fd: int) -> bool:
+    """Take the exclusive lock on ``fd``'s file now: True when taken, False when another
+    process holds it; any other failure is the ``OSError``. Released by :func:`unlock`, by
+    closing ``fd`` (POSIX), or when the process ends."""
+    return _lock(fd)
+
+
+def unlock(fd: int) -> None:
+    _unlock(fd)
+
+
+def _fsync(path: Path, flags: int) -> None:
+    fd = os.open(path, flags)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def sync_file(path: Path) -> None:
     """A file written by another handle (SQLite's) forced to disk. Windows flushes only
     through a handle that may write."""
-    fd = os.open(path, (os.O_RDWR if sys.platform == "win32" else os.O_RDONLY) | PRIVATE)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    _fsync(path, (os.O_RDWR if sys.platform == "win32" else os.O_RDONLY) | PRIVATE)
 
 
 def sync_folder(folder: Path) -> None:
     """A name just made or replaced in ``folder`` forced to disk (POSIX). Windows cannot open
     a folder so; NTFS journals the name change itself."""
-    if sys.platform == "win32":
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    if sys.platform != "win32":
+        _fsync(folder, os.O_RDONLY)
