@@ -124,6 +124,12 @@ class Checkpoint:
         return f"{DIGEST_TAG} seq {self.seq} head {self.head[:DIGEST_HEX]} mac {mac}"
 
 
+MAX_SEQ = 2**63 - 1
+"""The largest event number SQLite can hold: a checkpoint past it names no event, and asking
+the log for it stopped the audit and the self-test with a traceback (an outside review wrote
+one such line into a journal)."""
+
+
 _FINISHED_AFTER = ("SELECT COUNT(*), MAX(round_id) FROM rounds"
                    " WHERE status IN ('complete', 'voided') AND round_id > ?")
 
@@ -181,8 +187,9 @@ def parse(text: str, source: str) -> Checkpoint:
             continue
         if not (DIGEST_HEX <= len(value) <= 64 and _HEX.match(value)):
             raise AnchorError(f"{source}: {name} must be {DIGEST_HEX} to 64 hex digits")
-    if seq < 0:
-        raise AnchorError(f"{source}: seq must be 0 or more")
+    if not 0 <= seq <= MAX_SEQ:
+        raise AnchorError(f"{source}: seq must be 0 to {MAX_SEQ} (an event's number in the "
+                          f"log), not {seq}")
     rounds = fields.get("rounds")
     return Checkpoint(seq, head, None if mac == "-" else mac,
                       int(rounds) if rounds and rounds.isdigit() else None,

@@ -271,6 +271,30 @@ def test_bad_checkpoint_input_is_one_line_exit_2(table: Path,
         assert err.startswith("dealer-console audit: digest 1: ") and err.count("\n") == 1
 
 
+def test_a_checkpoint_past_any_event_number_is_refused_in_words(
+        table: Path, key: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An event number beyond SQLite's 64 bits, typed as a digest or written into the journal
+    (anyone who can write the table's folder can), stopped the audit and the power-on
+    self-test with a traceback: the table stayed closed with no reason given."""
+    past = 2**63
+    line = f"seq {past} head {'a' * 64} mac -"
+    assert main(["audit", "verify", "--db", str(table), "--digest", line]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("dealer-console audit: digest 1: seq must be 0 to ") and \
+        err.count("\n") == 1, err
+    with Path(f"{table}.checkpoints").open("a", encoding="ascii") as journal:
+        journal.write(line + " rounds 1 at x\n")
+    status, out = verify(capsys, table, "--key", str(key))
+    assert status == 2 and "seq must be 0 to" in out and "Traceback" not in out, out
+    done = subprocess.run([*CLI, "self-test", "--profile", "california-face-up", "--db",
+                           str(table), "--key", str(key)], capture_output=True, text=True,
+                          timeout=300)
+    lines = (done.stdout + done.stderr).splitlines()
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert any(x.startswith("FAIL  hash chain: ") and "seq must be 0 to" in x for x in lines), \
+        lines
+
+
 def _first(db: Path, kind: str) -> int:
     conn = sqlite3.connect(db)
     seq, = conn.execute("SELECT MIN(seq) FROM events WHERE kind = ?", [kind]).fetchone()
