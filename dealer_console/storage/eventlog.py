@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +49,49 @@ class Event:
     hash: str
 
 
+class NotAsWritten(ValueError):
+    """An event's payload text that is not the console's own writing of its value."""
+
+
+_IN_ORDER = json.JSONEncoder(separators=(",", ":"), allow_nan=False, ensure_ascii=True)
+"""The canonical encoder without its sorting: a payload decoded with its keys in the order it
+has them, written again, must give its text back."""
+
+_WHOLE_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)")
+
+
+def canonical_payload(payload_json: str) -> str:
+    """The canonical JSON of a stored payload's value, which its hash covers; NotAsWritten if
+    the text is not what :func:`append` writes for that value. The chain hashes the value,
+    not the text, so a text with a key written twice (Python reads the last, SQLite's JSON
+    functions the first), spaces or numbers written otherwise kept its hash while a reader in
+    SQL could find other values in it: an outside review raised a jackpot meter that way."""
+    text = canonical_json(json.loads(payload_json))
+    if text != payload_json:  # else it is exactly the writing of its value
+        _check_as_written(payload_json)  # an earlier payload whose keys were numbers
+    return text
+
+
+def _check_as_written(payload_json: str) -> None:
+    """Raise NotAsWritten unless ``payload_json`` is :func:`canonical_json` of some value:
+    each object's keys once each and sorted (as text, or as numbers where every key is a whole
+    number: a payload keyed by numbers was written so), nothing else but the compact form."""
+
+    def in_order(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in pairs]
+        if len(set(keys)) != len(keys):
+            twice = sorted({k for k in keys if keys.count(k) > 1})
+            raise NotAsWritten(f"a key written twice: {', '.join(map(repr, twice))}")
+        numbers = all(_WHOLE_NUMBER.fullmatch(k) for k in keys)
+        if keys != sorted(keys) and not (numbers and keys == sorted(keys, key=int)):
+            raise NotAsWritten(f"its keys out of order: {', '.join(map(repr, keys))}")
+        return dict(pairs)
+
+    if _IN_ORDER.encode(json.loads(payload_json, object_pairs_hook=in_order)) != payload_json:
+        raise NotAsWritten("not in the console's compact form (spaces, escapes or numbers "
+                           "written otherwise)")
+
+
 def event_hash(
     prev_hash: str,
     seq: int,
@@ -59,8 +103,9 @@ def event_hash(
     device_seq: int | None,
 ) -> str:
     """The chain's hash of one event: SHA-256 of the previous hash and the canonical JSON of
-    the event's fields (its payload decoded and encoded canonically)."""
-    return _digest(prev_hash, seq, round_id, kind, canonical_json(json.loads(payload_json)),
+    the event's fields (its payload decoded and encoded canonically); NotAsWritten when the
+    payload's text is not the console's writing of it (:func:`canonical_payload`)."""
+    return _digest(prev_hash, seq, round_id, kind, canonical_payload(payload_json),
                    recorded_at, device, device_seq)
 
 
@@ -174,6 +219,12 @@ def verify_chain(db: Database) -> list[str]:
         try:
             digest = event_hash(stored_prev, seq, round_id, kind, payload, at, device,
                                 device_seq)
+        except NotAsWritten as exc:
+            problems.append(f"event {seq} ({kind}): its payload is not as the console writes "
+                            f"it ({exc}): SQL could read other values in it than its hash "
+                            "covers")
+            digest = _digest(stored_prev, seq, round_id, kind,
+                             canonical_json(json.loads(payload)), at, device, device_seq)
         except (ValueError, TypeError) as exc:
             problems.append(f"event {seq}: payload is not valid JSON ({exc})")
             digest = ""

@@ -5,9 +5,17 @@ percentages of the raised meter until an audit)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from dealer_console.cli import main
+from dealer_console.profiles.loader import get_profile
+from dealer_console.selftest.database import check_database
+from dealer_console.selftest.report import Report
+from tests.cli.audit_helpers import guards_off
 from tests.cli.test_audit_jackpot import _self_test_records, db, simulated  # noqa: F401
 
 
@@ -79,3 +87,43 @@ def test_a_meter_raised_by_a_back_out_nobody_made_fails_the_self_test(
     ok, detail = _self_test_records(db)
     assert not ok and detail.startswith("jackpot back-out (adjustment, award 1, ") and (
         "): stored, but not in the event log") in detail, detail
+
+
+def _a_wager_only_sql_reads(path: Path) -> int:
+    """The made-up wager above, also put in its round's START GAME event as a second "wagers"
+    key before the real one: SQLite's JSON functions read the first, Python (and so the hash)
+    the last, so the event's hash still matches. Returns the event's number."""
+    _raise_by_a_made_up_wager(path, 50_000)
+    conn = sqlite3.connect(path)
+    rid, seat, cents = conn.execute("SELECT round_id, seat, wager_cents FROM jackpot_wagers "
+                                    "ORDER BY rowid DESC LIMIT 1").fetchone()
+    seq, payload = conn.execute("SELECT seq, payload FROM events WHERE kind = 'game_started' "
+                                "AND round_id = ?", [rid]).fetchone()
+    real = json.loads(payload)["wagers"]
+    extra = json.dumps([*real, [seat, "jackpot", cents]], separators=(",", ":"))
+    twice = '{"wagers":' + extra + "," + payload[1:]
+    assert json.loads(twice) == json.loads(payload)  # the same value to Python
+    with guards_off(conn, "events_no_update"):
+        conn.execute("UPDATE events SET payload = ? WHERE seq = ?", [twice, seq])
+    conn.commit()
+    conn.close()
+    return int(seq)
+
+
+def test_a_wager_only_sql_reads_is_named_by_the_chain(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    """An outside review raised the meter $50,000 with a wager the records item read in the
+    log and the hash chain did not see changed: the self-test passed. The chain now holds an
+    event's text, not only its value, to what the console writes."""
+    seq = _a_wager_only_sql_reads(db)
+    assert _self_test_records(db)[0]  # the rows and the log's text agree: SQL reads the same
+    report = Report()
+    check_database(report, db, get_profile("washington-face-up"))
+    chain = next(c for c in report.checks if c.item == "hash chain")
+    assert not chain.ok and chain.detail.startswith(
+        f"event {seq} (game_started): its payload is not as the console writes it (a key "
+        "written twice: 'wagers')"), chain.detail
+    assert main(["audit", "verify", "--db", str(db)]) == 1
+    out = capsys.readouterr().out
+    assert (f"PROBLEM: event {seq} (game_started): its payload is not as the console writes "
+            "it (a key written twice: 'wagers')") in out, out
