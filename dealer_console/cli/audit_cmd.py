@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer_console.cli import CommandError
 from dealer_console.cli.checks import file_path
+
+if TYPE_CHECKING:
+    from dealer_console.storage.anchor import Checkpoint
 
 _KEY_HELP = ("the audit key file (default: $DEALER_CONSOLE_AUDIT_KEY); made once by "
              "`audit init-key`")
@@ -107,16 +110,24 @@ def run_checkpoint(args: argparse.Namespace) -> int:
     from dealer_console.storage.eventlog import verify_chain
 
     key = _key(args.key)
+    journal = args.journal or anchor.journal_for(args.db)
     db = read_table_db(args.db)
     try:
         broken = verify_chain(db)
         if broken:
             raise CommandError(f"{args.db}: the hash chain is broken ({broken[0]}); run audit "
                                "verify: a broken chain is not anchored", 1)
+        # a log the journal already shows rewritten or cut back is not signed again: an
+        # outside review had a new, keyed checkpoint (and its digest for the shift report)
+        # made for such a log, which a journal with its earlier lines removed would then back
+        held = anchor.check(db, _journal_lines(journal), key)
+        if held.problems:
+            raise CommandError(f"{args.db}: the log does not match its checkpoint journal "
+                               f"({held.problems[0]}); run audit verify: such a log is not "
+                               "anchored", 1)
         checkpoint = anchor.take(db, key)
     finally:
         db.close()
-    journal = args.journal or anchor.journal_for(args.db)
     try:
         anchor.append(journal, checkpoint)
     except OSError as exc:
@@ -125,3 +136,17 @@ def run_checkpoint(args: argparse.Namespace) -> int:
     if key is None:
         print("(no audit key: this checkpoint carries no MAC)")
     return 0
+
+
+def _journal_lines(journal: Path) -> list[Checkpoint]:
+    """The journal's checkpoints (none when it is not there yet: a table's first; nor through
+    a symbolic link, which the append then refuses, saying what to do)."""
+    from dealer_console.storage import anchor
+
+    if journal.is_symlink() or not journal.is_file():
+        return []
+    try:
+        return anchor.read_journal(journal)
+    except anchor.AnchorError as exc:
+        raise CommandError(f"{exc}; run audit verify: nothing is anchored to a journal that "
+                           "cannot be read", 1) from None

@@ -263,6 +263,29 @@ def test_a_broken_chain_is_not_anchored(table: Path, capsys: pytest.CaptureFixtu
     assert Path(f"{table}.checkpoints").read_text() == before
 
 
+@pytest.mark.parametrize("change", ["rewritten", "cut back"])
+def test_a_log_its_journal_shows_changed_is_not_signed_again(
+        change: str, table: Path, key: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``audit checkpoint`` (root, at a shift's change) signed whatever unbroken chain it found:
+    a log rewritten with its chain recomputed, or its last rounds erased, got a new keyed
+    checkpoint and a digest for the shift report, which a journal with its earlier lines
+    removed would then back."""
+    journal = Path(f"{table}.checkpoints")
+    assert main(["audit", "checkpoint", "--db", str(table), "--key", str(key)]) == 0
+    assert capsys.readouterr().out.startswith("DC-CHECKPOINT seq ")  # an honest log: signed
+    if change == "rewritten":
+        rewrite_loss_as_win(table)
+        why = "the log was rewritten at or before event"
+    else:
+        erase_rounds_from(table, 10)
+        why = "BEHIND"
+    before = journal.read_text()
+    assert main(["audit", "checkpoint", "--db", str(table), "--key", str(key)]) == 1
+    err = capsys.readouterr().err
+    assert "the log does not match its checkpoint journal" in err and why in err, err
+    assert journal.read_text() == before
+
+
 def test_bad_checkpoint_input_is_one_line_exit_2(table: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     for digest in ("seq x head abc", "seq 5 head nothex!nothex!nothex! mac -", "seq 5"):
