@@ -1,10 +1,12 @@
-"""``dealer-console table-db new|anchor|show``: which database this table keeps.
+"""``dealer-console table-db new|anchor|restore|show``: which database this table keeps.
 
 A table that has had a database refuses to start without it (the self-test's ``table
 database`` item, against the anchor kept outside the database's folder:
 :mod:`dealer_console.selftest.table_anchor`). Starting a new table database is therefore an
 explicit act: ``table-db new`` on the card of the executive who becomes its first executive,
-recorded in the new database's event log, in the anchor's history and in the self-test log."""
+recorded in the new database's event log, in the anchor's history and in the self-test log.
+Putting a backup back (``table-db restore``) is one too, on an executive's card: a copy over
+the file by hand would let SQLite write the old ``-wal`` over it (``storage/restore.py``)."""
 
 from __future__ import annotations
 
@@ -39,9 +41,24 @@ def register(subparsers: Any) -> None:
                        "from a console without anchors)")
     anchor.add_argument("--db", required=True, type=file_path, help="the table's database")
     anchor.add_argument("--anchor", type=file_path, default=None, help=_ANCHOR_HELP)
+    restore = actions.add_parser(
+        "restore", help="put the table's backup back in place of its database, on an "
+                        "executive's card (stdin); what was there is kept aside, logged",
+        description="Copies the backup beside the database and checks the copy (SQLite's "
+                    "integrity check, the hash chain, the backup's checkpoint journal, that "
+                    "it is this table's database by the anchor, and that the card is an "
+                    "executive's on its staff list); then moves the database, its -wal, -shm "
+                    "and checkpoint journal into a folder table.db.replaced-TIME beside it and "
+                    "puts the copy and its journal in their place. Refused while a console "
+                    "or simulate has the database open. Never copy a backup over table.db by "
+                    "hand: SQLite would write the old -wal over it.")
+    restore.add_argument("--from", dest="backup", required=True, type=file_path,
+                         help="the backup file (made by dealer-console backup)")
+    restore.add_argument("--db", required=True, type=file_path, help="the table's database")
+    restore.add_argument("--anchor", type=file_path, default=None, help=_ANCHOR_HELP)
     show = actions.add_parser("show", help="print the anchor's history")
     show.add_argument("--anchor", type=file_path, default=None, help=_ANCHOR_HELP)
-    for action in (new, anchor, show):
+    for action in (new, anchor, restore, show):
         action.set_defaults(func=run)
 
 
@@ -63,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
             return _show(anchor)
         if args.table_db_action == "anchor":
             return _anchor(anchor, Path(args.db))
+        if args.table_db_action == "restore":
+            return _restore(anchor, Path(args.backup), Path(args.db))
         return _new(anchor, Path(args.db), args.employee_id, args.name)
     except TableAnchorError as exc:
         raise CommandError(str(exc)) from None
@@ -97,8 +116,6 @@ def _anchor(anchor: Path, db: Path) -> int:
 
 
 def _new(anchor: Path, db: Path, employee_id: str, name: str) -> int:
-    import os
-
     from dealer_console.cli.employees_cmd import read_card
     from dealer_console.employees.changes import setup
     from dealer_console.employees.registry import RegistryError, check_track
@@ -131,19 +148,67 @@ def _new(anchor: Path, db: Path, employee_id: str, name: str) -> int:
     made = add(anchor, db, "new", f"{name} ({employee_id})")
     replaced = (f", replacing the database started {before.at} by {before.by}"
                 if before is not None else "")
-    line = (f"table-db new: {db} started by {name} ({employee_id}), executive{replaced}; "
-            f"anchored in {anchor} (first event {made.first_event[:16]})")
+    _note(f"table-db new: {db} started by {name} ({employee_id}), executive{replaced}; "
+          f"anchored in {anchor} (first event {made.first_event[:16]})", "new")
+    return 0
+
+
+def _restore(anchor: Path, backup: Path, db: Path) -> int:
+    from dealer_console.cli.employees_cmd import read_card
+    from dealer_console.employees.authorize import Refused, check
+    from dealer_console.employees.registry import Role
+    from dealer_console.selftest.table_anchor import add, current
+    from dealer_console.storage.connection import StorageError
+    from dealer_console.storage.restore import staged
+
+    held = current(anchor)
+    if held is None:
+        raise CommandError(f"{anchor} anchors no database: this table has none on record to "
+                           "restore; anchor it (`table-db anchor`) or start one "
+                           "(`table-db new`)")
+    track = read_card("the executive's card")
+    try:
+        with staged(backup, db) as stage:
+            first = stage.first_event()
+            if first != held.first_event:
+                raise CommandError(
+                    f"{backup}: not this table's database (its first event is "
+                    f"{(first or 'none')[:16]}, the anchor's {held.first_event[:16]}, started "
+                    f"{held.at} by {held.by}); nothing was changed")
+            with stage.read() as copy:
+                who = check(copy, track, Role.EXECUTIVE, "a restore replaces the table's "
+                                                         "database")
+            if isinstance(who, Refused):
+                raise CommandError(f"the executive's card: {who} (on the backup's staff list); "
+                                   "nothing was changed")
+            restored = stage.put_in_place()
+    except StorageError as exc:
+        raise CommandError(f"{exc}; nothing was changed") from None
+    _give_to_folder_owner(db)
+    add(anchor, db, "restored", f"{who.name} ({who.employee_id}), from {backup}")
+    kept = (f"; what was there is kept in {restored.kept}" if restored.kept is not None
+            else "; no database was there")
+    journal = "with its checkpoint journal" if restored.journal else "with no checkpoint journal"
+    _note(f"table-db restore: {db} restored from {backup} ({restored.events} events, up to "
+          f"event {restored.head_seq}, {journal}) by {who.name} ({who.employee_id}), "
+          f"executive{kept}", "restore")
+    return 0
+
+
+def _note(line: str, act: str) -> None:
+    """The act's line in the self-test log (where the table's starts are told) and printed."""
+    import os
+
     log = os.environ.get("DEALER_CONSOLE_SELFTEST_LOG")
     if log:
         from dealer_console.storage.log_files import append_line
 
         try:
             append_line(Path(log), f"{clock.stamp('seconds')} NOTE  {line}\n")
-        except OSError as exc:  # the database is made and anchored all the same
-            print(f"table-db new: the self-test log was not written: {exc.strerror or exc}",
+        except OSError as exc:  # the act is done all the same
+            print(f"table-db {act}: the self-test log was not written: {exc.strerror or exc}",
                   file=sys.stderr)
     print(line)
-    return 0
 
 
 def _give_to_folder_owner(db: Path) -> None:

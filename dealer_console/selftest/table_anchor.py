@@ -32,8 +32,8 @@ class Anchor:
     first_event: str
     """The hash of the database's first event: unique to that database."""
     act: str
-    """``new`` (a new table database on an executive's card) or ``anchored`` (an existing
-    one, at an update)."""
+    """``new`` (a new table database on an executive's card), ``anchored`` (an existing
+    one, at an update) or ``restored`` (its backup put back, on an executive's card)."""
     by: str
     at: str
 
@@ -120,11 +120,12 @@ def problem(path: Path, db_path: Path) -> str | None:
                 "`dealer-console table-db anchor` (the package's install step does)")
     if not exists:
         return (f"{db_path}: missing, and this table has had a database (started {anchor.at} "
-                f"by {anchor.by}): restore it from its backup; a new table database is an "
-                "executive's act (`dealer-console table-db new`)")
+                f"by {anchor.by}): restore it from its backup (`dealer-console table-db "
+                "restore`); a new table database is an executive's act (`dealer-console "
+                "table-db new`)")
     found = first_event_hash(db_path)
     if found != anchor.first_event:
         return (f"{db_path}: not this table's database (its first event is "
                 f"{(found or 'none')[:16]}, the anchor's {anchor.first_event[:16]}): restore "
-                "the table's own database")
+                "the table's own database (`dealer-console table-db restore`)")
     return None

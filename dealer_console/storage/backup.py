@@ -47,9 +47,9 @@ def backup(source: Path, target: Path) -> Backup:
         raise StorageError(f"{target.parent}: no such folder")
     partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
     try:
-        _made_new(partial).close()
-        _copy(source, partial)
-        events, seq, head = _verify(partial)
+        made_new(partial).close()
+        copy_snapshot(source, partial)
+        events, seq, head = verify_copy(partial)
         os_files.sync_file(partial)
         os.replace(partial, target)
         os_files.sync_folder(target.parent)
@@ -60,7 +60,7 @@ def backup(source: Path, target: Path) -> Backup:
     copied = None
     if text is not None:
         copied = journal_for(target)
-        _copy_journal(text, journal, copied, seq)
+        copy_journal(text, journal, copied, seq)
     return Backup(target, events, seq, head, copied)
 
 
@@ -87,7 +87,7 @@ def _journal_text(journal: Path, target: Path) -> str | None:
         return handle.read().decode("ascii", "replace")
 
 
-def _made_new(path: Path) -> BinaryIO:
+def made_new(path: Path, act: str = "a backup") -> BinaryIO:
     """``path`` made new and empty, never through a symbolic link nor over anything there:
     the backups' folder may be the console user's and the one backing up root, and SQLite
     writes a database through a link planted at its name, wherever the link leads."""
@@ -95,15 +95,16 @@ def _made_new(path: Path) -> BinaryIO:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os_files.NO_FOLLOW
                      | os_files.PRIVATE, 0o644)
     except FileExistsError:
-        raise StorageError(f"{path}: something is already there (a leftover, or a link): a "
-                           "backup never writes through it; remove it, then back up "
+        raise StorageError(f"{path}: something is already there (a leftover, or a link): "
+                           f"{act} never writes through it; remove it, then try "
                            "again") from None
     except OSError as exc:
-        raise StorageError(f"{path}: cannot write the backup: {exc.strerror}") from None
+        raise StorageError(f"{path}: cannot write {act}'s copy: {exc.strerror}") from None
     return os.fdopen(fd, "wb")
 
 
-def _copy_journal(text: str, journal: Path, copied: Path, head_seq: int) -> None:
+def copy_journal(text: str, journal: Path, copied: Path, head_seq: int,
+                 act: str = "a backup") -> None:
     """The journal's lines up to the copy's last event. The table goes on while it is backed
     up, so the journal, read after the snapshot, may already hold checkpoints of rounds the
     copy does not have: copied whole, it made the backup's own audit call it BEHIND (an
@@ -119,7 +120,7 @@ def _copy_journal(text: str, journal: Path, copied: Path, head_seq: int) -> None
             kept.append(line)
     partial = copied.with_name(f".{copied.name}.partial-{os.getpid()}")
     try:
-        with _made_new(partial) as out:
+        with made_new(partial, act) as out:
             out.write("".join(kept).encode("ascii", errors="replace"))
         os_files.sync_file(partial)
         os.replace(partial, copied)
@@ -127,7 +128,7 @@ def _copy_journal(text: str, journal: Path, copied: Path, head_seq: int) -> None
         partial.unlink(missing_ok=True)
 
 
-def _copy(source: Path, partial: Path) -> None:
+def copy_snapshot(source: Path, partial: Path) -> None:
     try:
         src = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True, timeout=30.0)
     except sqlite3.Error as exc:
@@ -147,7 +148,7 @@ def _copy(source: Path, partial: Path) -> None:
         src.close()
 
 
-def _verify(copy: Path) -> tuple[int, int, str]:
+def verify_copy(copy: Path) -> tuple[int, int, str]:
     conn = sqlite3.connect(copy)
     try:
         db = Database(conn)

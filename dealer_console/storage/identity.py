@@ -221,7 +221,8 @@ def check_contents(db: Database, path: str, schema: Schema, *, writing: bool,
         raise NotATableDatabase(f"{path}: is damaged or not a table database: {exc}") from None
     if found != ["ok"]:
         raise NotATableDatabase(f"{path}: is damaged ({check} found: {'; '.join(found)}); "
-                                "nothing was written to it: restore the table's last backup")
+                                "nothing was written to it: restore the table's last backup "
+                                "(`dealer-console table-db restore`)")
     ours = application_id == APPLICATION_ID or (
         application_id == 0 and "dealer_console" in {s for s, _ in applied})
     if not ours:

@@ -106,14 +106,14 @@ def test_a_round_ended_during_the_backup_leaves_the_copy_auditing_clean(
     last event stay out."""
     table = _live_table(tmp_path)
     journal = Journal(journal_for(tmp_path / "table.db"), None)
-    snapshot = backup_module._copy
+    snapshot = backup_module.copy_snapshot
 
     def table_goes_on(source: Path, partial: Path) -> None:
         snapshot(source, partial)
         play_round(table, seed=9)  # ended after the snapshot, before the journal is read
         journal.write(table.db)
 
-    monkeypatch.setattr(backup_module, "_copy", table_goes_on)
+    monkeypatch.setattr(backup_module, "copy_snapshot", table_goes_on)
     done = backup_module.backup(tmp_path / "table.db", tmp_path / "b.db")
     table.db.close()
     assert _rounds(tmp_path / "b.db") == 5 and _rounds(tmp_path / "table.db") == 6
