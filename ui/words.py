@@ -53,7 +53,14 @@ def seat_name(seat: int, banker_seat: int, banker_kind: str) -> str:
 
 
 def line_words(line: Line) -> str:
-    """One settled wager as the dealer handles the chips: pay, take, push or return."""
+    """One settled wager as the dealer handles the chips: pay, take, push or return; and what
+    cut or added to it (the aggregate limit, the banker's coverage, commission), so a payout
+    short of the odds is explained where it is paid."""
+    words = _chips(line)
+    return f"{words} ({line.limits})" if line.limits and line.outcome != "returned" else words
+
+
+def _chips(line: Line) -> str:
     name = kind_name(line.kind)
     net = line.returned - line.staked
     if line.outcome == "charge":

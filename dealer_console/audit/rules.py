@@ -99,6 +99,20 @@ class RoundRulesCheck:
             return [f"the rules give {got} here, not {kind}"]
         return _differences(events[0][1], p)
 
+    def _limits_unsaid(self, round_id: int, computed: list[Any], logged: list[Any]
+                       ) -> list[Any]:
+        """``computed`` as a console before stop 50 noted it, where the logged lines are
+        exactly that: the same money, the words of a cut or a commission not yet said."""
+        if any(x.limits for x in logged) or not any(x.limits for x in computed):
+            return computed
+        earlier = [_without_limits(x) for x in computed]
+        if earlier != logged:
+            return computed
+        self.notes.append(f"round {round_id}: its settlement lines do not say what cut or "
+                          "added to their money (the aggregate limit, the banker's coverage, "
+                          "commission): settled by a console before stop 50")
+        return earlier
+
     def _plan(self, state: RoundState, p: Payload, services: Services) -> list[str]:
         try:
             _kind, again = plan_event(state, self.rules, services, [])
@@ -126,6 +140,7 @@ class RoundRulesCheck:
                     "console before stop 39; the rules README returns it to the player)"
                     for x, before in zip(computed, earlier, strict=True) if x != before]
             computed = earlier
+        computed = self._limits_unsaid(state.round_id, computed, logged)
         out = []
         for i in range(max(len(logged), len(computed))):
             have = logged[i] if i < len(logged) else None
@@ -202,6 +217,12 @@ def _jackpot_hit(state: RoundState, p: Payload) -> list[str]:
     elif cards is not None and sorted(parse_cards(str(cards))) != sorted(held):
         out.append(f"the hit is on {cards}, but seat {seat} was dealt {format_cards(held)}")
     return out
+
+
+def _without_limits(line: Any) -> Any:
+    """A plan's line as a console before stop 50 noted it: the reason alone, without the
+    words of what cut or added to its money (``state.with_limits``)."""
+    return replace(line, note=line.note.rsplit(" [", 1)[0]) if line.limits else line
 
 
 def _tip_whole_to_dealer(line: Any) -> Any:

@@ -9,6 +9,7 @@ from sqlite_utils import Database
 
 from dealer_console.award_words import back_outs, confirmers
 from dealer_console.money import dollars_in_text, format_cents
+from dealer_console.round.state import limits_in
 
 
 def recall(db: Database, last: int = 10) -> list[dict[str, Any]]:
@@ -159,9 +160,11 @@ def format_round(r: dict[str, Any]) -> str:
         out.append(f"  fee   {_seat(f['seat']):8} {f['kind']:12} {format_cents(f['cents'])}")
     for ln in r["lines"]:
         net = ln["returned"] - ln["staked"]
+        limits = limits_in(ln["note"])
         out.append(f"  paid  {_seat(ln['seat']):8} {ln['kind']:12} {ln['outcome']:7}"
                    f" staked {format_cents(ln['staked'])} returned "
-                   f"{format_cents(ln['returned'])} ({format_cents(net, sign=True)})")
+                   f"{format_cents(ln['returned'])} ({format_cents(net, sign=True)})"
+                   + (f" [{limits}]" if limits else ""))
     for i in r["interventions"]:
         out.append(f"  {i['kind']} by {i['who']}: {dollars_in_text(i['detail'])}")
     for j in r.get("jackpots", ()):

@@ -18,7 +18,7 @@ from collections import Counter
 from dealer_console.profiles.model import SettleFrom
 from dealer_console.round.rules import BACKLINE_PREFIX, RoundRules
 from dealer_console.round.seats import order_from
-from dealer_console.round.state import Line, RoundState
+from dealer_console.round.state import Line, RoundState, with_limits
 from dealer_console.settlement.model import (
     BANKER,
     Backline,
@@ -148,7 +148,8 @@ def _line(sl: SheetLine, seat: int, kind: str) -> Line:
     staked = max(0, -net) if charge else sl.wager
     if sl.party == BANKER:
         banker = 0  # the banker's own wager or charge: the banker is the player on this line
-    return Line(seat, kind, sl.outcome.value, staked, staked + net, banker, house, sl.reason)
+    return Line(seat, kind, sl.outcome.value, staked, staked + net, banker, house,
+                with_limits(sl.reason, sl.limits()))
 
 
 def plan_settlement(state: RoundState, rules: RoundRules) -> list[Line]:

@@ -57,6 +57,25 @@ class Line:
     house_delta: int
     note: str = ""
 
+    @property
+    def limits(self) -> str:
+        """What cut or added to this line's money, in words ("" for nothing): the aggregate
+        payout limit, the banker's coverage, the commission (:func:`with_limits`)."""
+        return limits_in(self.note)
+
+
+def limits_in(note: str) -> str:
+    """The words in brackets at the end of a line's note (:func:`with_limits`), or ""."""
+    if note.endswith("]") and " [" in note:
+        return note.rsplit(" [", 1)[1][:-1]
+    return ""
+
+
+def with_limits(reason: str, limits: list[str]) -> str:
+    """A line's note: why it settled so, then in brackets what cut or added to its money
+    (rounds settled before stop 50 have the reason alone: ``audit/rules.py`` reads both)."""
+    return f"{reason} [{'; '.join(limits)}]" if limits else reason
+
 
 @dataclass
 class RoundState:

@@ -12,6 +12,7 @@ from enum import Enum
 
 from dealer_console.cards import Card
 from dealer_console.errors import ConsoleError
+from dealer_console.money import format_cents
 from dealer_console.setting import Setting
 
 
@@ -166,6 +167,20 @@ class SheetLine:
     def moved(self) -> int:
         """Cents of the payout or collection that changed hands (commission excluded)."""
         return self.due - self.reduced - self.uncovered
+
+    def limits(self) -> list[str]:
+        """What made this line's money differ from what its odds or wager say, in words: the
+        aggregate limit's cut, the banker's coverage, the commission. The payout sheet and the
+        round's line (its note) both say them, so a short payout is never unexplained."""
+        words = []
+        if self.reduced:
+            words.append(f"aggregate limit cut {format_cents(self.reduced)}")
+        if self.uncovered:
+            verb = "not paid" if self.outcome is LineOutcome.WIN else "returned"
+            words.append(f"banker's wager exhausted: {format_cents(self.uncovered)} {verb}")
+        if self.commission:
+            words.append(f"commission {format_cents(self.commission)}")
+        return words
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,14 +41,7 @@ def _line_text(line: SheetLine) -> str:
     wager = format_cents(line.wager) if line.wager else ""
     money = "; ".join(f"{t.payer} pays {t.payee} {format_cents(t.cents)}"
                       for t in line.transfers) or "no money moves"
-    extras = []
-    if line.reduced:
-        extras.append(f"aggregate limit cut {format_cents(line.reduced)}")
-    if line.uncovered:
-        verb = "not paid" if line.outcome.value == "win" else "returned"
-        extras.append(f"banker's wager exhausted: {format_cents(line.uncovered)} {verb}")
-    if line.commission:
-        extras.append(f"commission {format_cents(line.commission)}")
+    extras = line.limits()
     tail = f" [{'; '.join(extras)}]" if extras else ""
     return (f"{where:<3} {line.kind.value:<11} {line.party:<20} {wager:>10}  "
             f"{line.outcome.value.upper():<6} {money}{tail}\n      {line.reason}")
