@@ -188,7 +188,9 @@ def _restore(anchor: Path, backup: Path, db: Path) -> int:
     add(anchor, db, "restored", f"{who.name} ({who.employee_id}), from {backup}")
     kept = (f"; what was there is kept in {restored.kept}" if restored.kept is not None
             else "; no database was there")
-    journal = "with its checkpoint journal" if restored.journal else "with no checkpoint journal"
+    journal = ("with its checkpoint journal" if restored.journal
+               else f"its checkpoint journal not written: {restored.journal_problem}"
+               if restored.journal_problem else "with no checkpoint journal")
     _note(f"table-db restore: {db} restored from {backup} ({restored.events} events, up to "
           f"event {restored.head_seq}, {journal}) by {who.name} ({who.employee_id}), "
           f"executive{kept}", "restore")

@@ -101,12 +101,17 @@ def event_hash(
     recorded_at: str,
     device: str | None,
     device_seq: int | None,
+    *,
+    as_written: bool = True,
 ) -> str:
     """The chain's hash of one event: SHA-256 of the previous hash and the canonical JSON of
     the event's fields (its payload decoded and encoded canonically); NotAsWritten when the
-    payload's text is not the console's writing of it (:func:`canonical_payload`)."""
-    return _digest(prev_hash, seq, round_id, kind, canonical_payload(payload_json),
-                   recorded_at, device, device_seq)
+    payload's text is not the console's writing of it (:func:`canonical_payload`), unless
+    ``as_written`` is False (the hash of its value all the same, for a verifier that has
+    already said so)."""
+    payload = (canonical_payload(payload_json) if as_written
+               else canonical_json(json.loads(payload_json)))
+    return _digest(prev_hash, seq, round_id, kind, payload, recorded_at, device, device_seq)
 
 
 def _digest(prev_hash: str, seq: int, round_id: int | None, kind: str, payload_canonical: str,
@@ -223,8 +228,8 @@ def verify_chain(db: Database) -> list[str]:
             problems.append(f"event {seq} ({kind}): its payload is not as the console writes "
                             f"it ({exc}): SQL could read other values in it than its hash "
                             "covers")
-            digest = _digest(stored_prev, seq, round_id, kind,
-                             canonical_json(json.loads(payload)), at, device, device_seq)
+            digest = event_hash(stored_prev, seq, round_id, kind, payload, at, device,
+                                device_seq, as_written=False)
         except (ValueError, TypeError) as exc:
             problems.append(f"event {seq}: payload is not valid JSON ({exc})")
             digest = ""

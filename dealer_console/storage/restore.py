@@ -47,6 +47,9 @@ class Restored:
     head_seq: int
     journal: bool
     """Whether the backup's checkpoint journal came with it."""
+    journal_problem: str = ""
+    """Why the backup's journal could not be put beside the restored database, if so (the
+    database is restored all the same: the audit then has the shift reports' digests)."""
 
 
 @dataclass
@@ -75,14 +78,26 @@ class Staged:
         return None if row is None else str(row[0])
 
     def put_in_place(self) -> Restored:
+        """Everything there moved aside, then the copy in its place; if the copy cannot be
+        given the name, what was moved goes back (a StorageError: nothing changed)."""
         kept = _move_aside(self.db)
-        os.replace(self.copy, self.db)
+        try:
+            os.replace(self.copy, self.db)
+        except OSError as exc:
+            _move_back(kept, self.db.parent)
+            raise StorageError(f"{self.db}: cannot put the copy in place: {exc.strerror}"
+                               ) from None
         os_files.sync_folder(self.db.parent)
-        if self.journal_text is not None:
+        if self.journal_text is None:
+            return Restored(self.db, kept, self.events, self.head_seq, False)
+        try:
             copy_journal(self.journal_text, self.backup_journal, anchor.journal_for(self.db),
                          self.head_seq, act=_ACT)
-        return Restored(self.db, kept, self.events, self.head_seq,
-                        self.journal_text is not None)
+        except (OSError, StorageError) as exc:
+            return Restored(self.db, kept, self.events, self.head_seq, False,
+                            str(exc) if isinstance(exc, StorageError) else
+                            f"{exc.strerror or exc}")
+        return Restored(self.db, kept, self.events, self.head_seq, True)
 
 
 @contextmanager
@@ -165,8 +180,23 @@ def _move_aside(db: Path) -> Path | None:
         kept.mkdir(mode=0o750)
     except FileExistsError:
         raise StorageError(f"{kept}: already there; wait a second and restore again") from None
-    for path in there:
-        os.rename(path, kept / path.name)
+    try:
+        for path in there:
+            os.rename(path, kept / path.name)
+    except OSError as exc:
+        _move_back(kept, db.parent)
+        raise StorageError(f"{path}: cannot move it aside: {exc.strerror}") from None
     os_files.sync_folder(kept)
     os_files.sync_folder(db.parent)
     return kept
+
+
+def _move_back(kept: Path | None, folder: Path) -> None:
+    """What :func:`_move_aside` moved, put back (a restore that cannot finish changes
+    nothing); the folder is left, empty, if it can be."""
+    if kept is None:
+        return
+    for path in kept.iterdir():
+        os.rename(path, folder / path.name)
+    kept.rmdir()
+    os_files.sync_folder(folder)

@@ -149,3 +149,25 @@ def test_each_refusal_changes_nothing(table: tuple[Path, Path, Path, Path],
     refused(restore(db, behind, anchor), "the backup does not match its checkpoint journal")
     refused(restore(db, copy, tmp_path / "no.anchor"), "anchors no database")
     refused(restore(db, tmp_path / "none.db", anchor), "no such backup file")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the act is root's")
+def test_as_root_in_the_service_user_s_folder_it_gives_only_its_own_files_back(
+        table: tuple[Path, Path, Path, Path], tmp_path: Path) -> None:
+    """As ``table-db new``: the restored files go to the folder's owner (the service user) by
+    their own names; what they planted there is never followed; the replaced files' folder
+    stays root's, out of the service user's reach."""
+    db, copy, anchor, _key = table
+    service = 65534
+    for path in (db.parent, *db.parent.iterdir()):
+        os.chown(path, service, service, follow_symlinks=False)
+    precious = tmp_path / "shadow"  # stands for any file of root's
+    precious.write_text("root:x:19000:0:99999:7:::\n")
+    (db.parent / "table.db-x").symlink_to(precious)
+    done = restore(db, copy, anchor)
+    assert done.returncode == 0, done.stderr
+    assert precious.stat().st_uid == 0 and precious.read_text().startswith("root:")
+    assert db.stat().st_uid == service
+    assert Path(f"{db}.checkpoints").stat().st_uid == service
+    kept = next(db.parent.glob("table.db.replaced-*"))
+    assert kept.stat().st_uid == 0 and (kept.stat().st_mode & 0o777) == 0o750
