@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -68,11 +67,7 @@ def _journal_text(journal: Path, target: Path) -> str | None:
     """The table's checkpoint journal, or None when it has none; never read through a
     symbolic link (whose file root, backing up, would copy beside the backup)."""
     try:
-        # (without waiting: a pipe planted at the name would hold the backup for good)
-        fd = os.open(journal, os.O_RDONLY | os_files.NO_FOLLOW | os_files.NONBLOCK
-                     | os_files.PRIVATE)
-    except FileNotFoundError:
-        return None
+        data = os_files.read_own_file(journal)
     except OSError as exc:
         if journal.is_symlink():
             raise StorageError(f"the backup {target} is made and verified, but {journal} is "
@@ -81,10 +76,7 @@ def _journal_text(journal: Path, target: Path) -> str | None:
                                "own journal and back up again") from None
         raise StorageError(f"the backup {target} is made and verified, but {journal} cannot "
                            f"be read: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return None
-        return handle.read().decode("ascii", "replace")
+    return None if data is None else data.decode("ascii", "replace")
 
 
 def made_new(path: Path, act: str = "a backup") -> BinaryIO:

@@ -28,6 +28,7 @@ knows the names each system lacks, and :class:`WindowsLock` run here with a stan
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -140,3 +141,18 @@ def sync_folder(folder: Path) -> None:
     a folder so; NTFS journals the name change itself."""
     if sys.platform != "win32":
         _fsync(folder, os.O_RDONLY)
+
+
+def read_own_file(path: Path) -> bytes | None:
+    """``path``'s bytes, or None when nothing is there or it is not a plain file; never
+    through a symbolic link (OSError, as for any other failure to read), and without waiting
+    on a pipe planted at the name, which would hold the reader for good. For files root reads
+    in a folder another user can write (a table's checkpoint journal)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | NO_FOLLOW | NONBLOCK | PRIVATE)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        return handle.read()

@@ -130,18 +130,14 @@ def staged(backup: Path, db: Path) -> Iterator[Staged]:
 def _journal_text(journal: Path) -> str | None:
     """The backup's checkpoint journal, or None when it has none; never read through a link."""
     try:
-        fd = os.open(journal, os.O_RDONLY | os_files.NO_FOLLOW | os_files.NONBLOCK
-                     | os_files.PRIVATE)
-    except FileNotFoundError:
-        return None
+        data = os_files.read_own_file(journal)
     except OSError as exc:
         what = "is a symbolic link" if journal.is_symlink() else f"cannot be read: {exc.strerror}"
         raise StorageError(f"{journal}: the backup's checkpoint journal {what}; a restore "
                            "never reads a journal through a link: put the backup's own "
                            "journal there, or move the link away to restore without "
                            "one") from None
-    with os.fdopen(fd, "rb") as handle:
-        return handle.read().decode("ascii", "replace")
+    return None if data is None else data.decode("ascii", "replace")
 
 
 def _check_against_journal(copy: Path, text: str | None, journal: Path) -> None:
