@@ -57,7 +57,12 @@ def line_words(line: Line) -> str:
     cut or added to it (the aggregate limit, the banker's coverage, commission), so a payout
     short of the odds is explained where it is paid."""
     words = _chips(line)
-    return f"{words} ({line.limits})" if line.limits and line.outcome != "returned" else words
+    said = line.outcome == "returned" or _tip_won(line)  # their words say it already
+    return f"{words} ({line.limits})" if line.limits and not said else words
+
+
+def _tip_won(line: Line) -> bool:
+    return base_kind(line.kind) == "tips" and line.outcome == "win"
 
 
 def _chips(line: Line) -> str:
@@ -68,7 +73,7 @@ def _chips(line: Line) -> str:
     if line.outcome == "returned":
         why = f" ({line.note})" if line.note else ""
         return f"{name}: return {format_cents(line.returned)}{why}"
-    if base_kind(line.kind) == "tips" and line.outcome == "win":
+    if _tip_won(line):
         # Oxford Downs, "Dealer Tip Bets": the spot is paid, then the tip and its win go to
         # the dealer's toke box (the settlement gives them to the dealer, not the player);
         # a part of the tip the designated player's bank could not match goes back to the

@@ -11,6 +11,7 @@ from dealer_console.round import commands as c
 from dealer_console.round.state import Line, Phase
 from dealer_console.round.table import Table
 from tests.round.helpers import deal, hands_with, make_table, set_all_house_way
+from tests.round.test_line_limits import capped_round, commission_lines
 from ui.words import line_words
 
 HANDS = {1: "3c 4d 6h 8s 9c Jd 2h",  # the designated player's, set the House Way
@@ -56,3 +57,19 @@ def test_a_won_tip_bet_the_bank_cannot_match_is_returned_in_part(tmp_path: Path)
     won = next(x for x in t.state.plan if (x.seat, x.kind) == (2, "tips"))
     assert line_words(won) == ("Tips won: the banker pays $2.00; $4.00 to the toke box; "
                                "return $3.00 (not matched)")
+
+
+def test_a_payout_cut_or_a_commission_is_said_beside_the_amount(tmp_path: Path) -> None:
+    """What cut or added to a line's money (``Line.limits``) is said where the dealer pays
+    it: a Fortune win cut by Washington's aggregate limit, a base win less commission."""
+    for folder in ("capped", "commission"):
+        (tmp_path / folder).mkdir()
+    _path, lines = capped_round(tmp_path / "capped")
+    fortune = next(x for x in lines if (x.seat, x.kind) == (1, "fortune"))
+    assert fortune.limits.startswith("aggregate limit cut $")
+    pay = fortune.returned - fortune.staked
+    assert line_words(fortune) == f"Fortune: pay ${pay / 100:,.2f} ({fortune.limits})"
+    for line in commission_lines(tmp_path / "commission"):
+        assert line.limits.startswith("commission $")
+        assert line_words(line) == (f"Base: pay ${(line.returned - line.staked) / 100:,.2f} "
+                                    f"({line.limits})")

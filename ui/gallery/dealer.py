@@ -105,6 +105,26 @@ def to_settlement(p: ScreenPlayer) -> None:
         p.next_step()
 
 
+def settlement_limited() -> QWidget:
+    """Washington's aggregate limit cutting the round's Fortune wins: each says the cut beside
+    what the dealer pays (a seven-card straight flush at seat 1, four twos at seat 2)."""
+    p = _player("washington-face-up")
+    dealt = [parse_cards(x) for x in ("3c 4d 6s 8c 9d Jc Ks", "7h 8h 9h Th Jh Qh Kh",
+                                        "2c 2d 2s 2h 5d 6c 9s")]
+    fixed = [card for hand in dealt for card in hand]
+    deck = fixed + [x for x in shuffled_deck(3, 1) if x not in fixed]
+    assert p.hardware.shuffler is not None
+    p.hardware.shuffler.script(deck_order=tuple(deck), random_number=1)  # the dealer's first
+    for seat in (1, 2, 3, 4, 5, 6):
+        p.bet(seat, "Base", 10 + 5 * seat)
+        p.bet(seat, "Fortune", 100)
+    p.start_game()
+    p.until_hands_set()
+    while p.phase in (Phase.BANKER_SET, Phase.PLAYERS_SET):
+        p.next_step()
+    return p.window
+
+
 def same_wagers() -> QWidget:
     """The second round: last round's wagers again in one touch, for the table or a seat."""
     p = _player("washington-face-up")
@@ -246,6 +266,7 @@ DEALER_PAGES: dict[str, Callable[[], QWidget]] = {
     "dealer-banker-pai-gow": banker_pai_gow,
     "dealer-player-foul": players_foul,
     "dealer-settlement": settlement,
+    "dealer-settlement-limited": settlement_limited,
     "dealer-misdeal": misdeal,
     "dealer-same-wagers": same_wagers,
     "dealer-house-way-all": house_way_all,
