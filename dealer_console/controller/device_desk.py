@@ -68,6 +68,17 @@ SHORT_DEAL = ("a misdeal: the shuffler has finished this deal, but not all of it
 SHORT_DEAL_IN_ACTION = ("a misdeal: the shuffler has finished this deal, but its hands did not "
                         "reach the console (a restart while they waited); enter the action, "
                         "then declare a misdeal and deal again")
+REFUSED_DEAL = ("a misdeal: the shuffler will not take this deal's number (it dealt it before: "
+                "the table's database put back from a backup, or another console); declare a "
+                "misdeal and deal again, under a new number")
+REFUSED_DEAL_IN_ACTION = ("a misdeal: the shuffler will not take this deal's number (it dealt it "
+                          "before: the table's database put back from a backup, or another "
+                          "console); enter the action, then declare a misdeal and deal again, "
+                          "under a new number")
+ASKS_AGAIN = 3
+"""Times a deal is asked for again while the shuffler, ready, does not take it: enough for a
+status that crossed the request or a door closed after it; beyond that it refuses the number.
+An outside review's restored table asked 2,200 times a second for good, the dealer not told."""
 
 
 class DeviceDesk:
@@ -90,6 +101,11 @@ class DeviceDesk:
         self.deal_short = False
         """The shuffler is done with the deal asked for, but facts of it never reached the
         round (a restart while they waited, a jam): only a misdeal moves the round on."""
+        self.deal_refused = False
+        """The shuffler would not take the deal's number (:data:`ASKS_AGAIN`): only a misdeal,
+        whose redeal has a new number, moves the round on."""
+        self.asked_again = 0
+        """Times the open deal was asked for again (``ask_again``)."""
         self.lock_id: int | None = None
         """START GAME is under way: the sensors' lock asked for, not yet answered."""
         self.counting = False
@@ -160,13 +176,19 @@ class DeviceDesk:
             self.deal_wanted = True
             return
         self.deal_id, self.deal_open, self.deal_wanted = deal_id, True, False
-        self.deal_seen = self.deal_short = False
+        self.deal_seen = self.deal_short = self.deal_refused = False
+        self.asked_again = 0
         self.devices.shuffler.start_deal(HANDS, deal_id)
 
-    def ask_again(self) -> None:
-        """The open deal asked for again (the shuffler, ready, has not taken it)."""
+    def ask_again(self) -> bool:
+        """The open deal asked for again (the shuffler, ready, has not taken it); False, and
+        nothing asked, once it has been :data:`ASKS_AGAIN` times: the machine refuses it."""
+        if self.asked_again >= ASKS_AGAIN:
+            return False
         if self.deal_open and self.deal_id is not None and self.devices.shuffler is not None:
+            self.asked_again += 1
             self.devices.shuffler.start_deal(HANDS, self.deal_id)
+        return True
 
     def first_hand_at(self, st: RoundState, seat: int) -> None:
         """The dealer put the coming first hand at ``seat`` (not the first position): the deal
@@ -215,7 +237,10 @@ class DeviceDesk:
         dealing = st.phase is Phase.DEALING or (
             st.phase is Phase.ACTION and self.rules.action_method is ActionSeatMethod.SHUFFLER
         ) or (st.phase is Phase.DEAL_CHECK and st.wrong_start is None)
-        if self.deal_short and st.phase in (Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK):
+        stuck = st.phase in (Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK)
+        if self.deal_refused and stuck:
+            return REFUSED_DEAL_IN_ACTION if st.phase is Phase.ACTION else REFUSED_DEAL
+        if self.deal_short and stuck:
             return (SHORT_DEAL_IN_ACTION if st.phase is Phase.ACTION else SHORT_DEAL)
         if dealing and self.shuffler_deals() and self.deal_id is not None:
             return "the shuffler's hands"

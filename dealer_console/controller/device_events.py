@@ -186,7 +186,7 @@ class DeviceEvents:
         if isinstance(event, (FirstPositionDrawn, HandDelivered, CardsLeft, CardCountError)):
             return self._deal_fact(event, more)
         elif isinstance(event, DeckChecked):
-            self._deck_checked(event)
+            return self._deck_checked(event, more)
         elif isinstance(event, ShufflerStatus):
             self._shuffler_status(event)
         elif isinstance(event, BetsLocked):
@@ -291,8 +291,16 @@ class DeviceEvents:
             # or the answer to a request the machine refused while not ready (its door open,
             # a test deal still coming out). An outside review found the deal never asked for
             # again and the round stuck. Asked again: a machine that did take it remembers its
-            # id and answers with a status only.
-            desk.ask_again()
+            # id and answers with a status only. Not for ever: one that refuses the number
+            # (it dealt it before a restore) is told to the dealer.
+            if desk.ask_again() or desk.deal_refused:
+                return
+            desk.deal_refused, desk.deal_open = True, False  # it delivers nothing
+            self._tell(Level.WARNING, f"the shuffler will not take deal {desk.deal_id}: it "
+                       "answers ready, each time, and deals nothing", "declare a misdeal and "
+                       "deal again (the redeal has a new number); call a technician if it "
+                       "refuses that too")
+            self._changed()
             return
         desk.deal_open = False
         if desk.deal_wanted:
@@ -306,10 +314,17 @@ class DeviceEvents:
                        "reached the console", "declare a misdeal and deal again")
         self._changed()
 
-    def _deck_checked(self, event: DeckChecked) -> None:
+    def _deck_checked(self, event: DeckChecked, more: int) -> int:
         desk = self.desk
+        if event.deal_id and event.deal_id == desk.deal_id and not event.ok:
+            # the machine's own count before this deal found no deck of 53: a card-count
+            # error, whether or not its COUNT_ERROR follows (an outside review's shuffler
+            # counted 54 and dealt on, and the round played)
+            return self._deal_fact(CardCountError(device=event.device, seq=event.seq,
+                                                  deal_id=event.deal_id,
+                                                  counted=event.counted), more)
         if event.deal_id != 0 or not desk.counting:
-            return  # the machine's own check before a deal; a count error says the rest
+            return 1  # the machine's own check before a deal, 53 cards: nothing to do
         desk.counting = False
         if self.table.state.phase is Phase.MISDEAL and self.table.state.deck_count_due:
             try:
@@ -319,6 +334,7 @@ class DeviceEvents:
                 raise
         else:
             self._changed()
+        return 1
 
     def _bets_locked(self, event: BetsLocked) -> None:
         desk = self.desk

@@ -82,7 +82,7 @@ def deal_command(event: DealFact, st: RoundState, rules: RoundRules,
             return c.DealHand(event.cards, first_seat if not st.delivered else None, event.index)
         return None
     if st.phase is Phase.DEALING or (st.phase is Phase.DEAL_CHECK and st.wrong_start is None):
-        return c.RemainingCards(event.count)
+        return c.RemainingCards(event.count, event.cards)
     if st.phase is Phase.DEAL_CHECK:
         return HOLD  # counted once the dealer has moved the hands
     return None

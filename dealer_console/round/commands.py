@@ -102,9 +102,12 @@ class CorrectFirstHand(Command):
 
 @dataclass(frozen=True, slots=True)
 class RemainingCards(Command):
-    """The cards left after the deal, spread and counted (four expected)."""
+    """The cards left after the deal, spread and counted (four expected). ``cards``: which
+    they are, when the shuffler said (its CARDS_LEFT): with the hands they must make the whole
+    deck, each of the 53 cards once."""
 
     count: int
+    cards: tuple[Card, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dealer_console.cards import format_cards
+from dealer_console.cards import Card, format_cards
 from dealer_console.round import commands as c
 from dealer_console.round.events import EventKind as E
 from dealer_console.round.rules import (
@@ -145,7 +145,27 @@ def _remaining(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Service
         raise Refused("the first hand went to the wrong seat: move the hands first")
     if cmd.count != LEFT_OVER:
         return [_misdeal(MisdealReason.NOT_FOUR_LEFT, f"{cmd.count} cards left", "device")]
-    return [(E.DEAL_CHECKED, {"remaining": cmd.count})]
+    if cmd.cards is None:  # counted by the dealer: the spread shows four, not which
+        return [(E.DEAL_CHECKED, {"remaining": cmd.count})]
+    repeated = _repeated_in_deck(state, cmd.cards)
+    if repeated:
+        return [_misdeal(MisdealReason.CARD_COUNT_ERROR, repeated, "device")]
+    return [(E.DEAL_CHECKED, {"remaining": cmd.count, "cards": format_cards(cmd.cards)})]
+
+
+def _repeated_in_deck(state: RoundState, left: tuple[Card, ...]) -> str:
+    """What the cards left repeat of the deal, or "". The hands are each a different card
+    already (``_deal_hand``), so 49 of them and four more, none repeated, are the deck of 53
+    exactly; a card twice means one is missing, so the deck is not the table's (an outside
+    review dealt a deck with a second 7 of diamonds left in the machine, and it played)."""
+    where = {card: seat for seat, cards in state.hands.items() for card in cards}
+    said: list[str] = []
+    for n, card in enumerate(left):
+        if card in where:
+            said.append(f"{card} (also in seat {where[card]}'s hand)")
+        elif card in left[:n]:
+            said.append(f"{card} (twice among them)")
+    return f"a card left in the shuffler repeats: {', '.join(said)}" if said else ""
 
 
 def _count_error(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services

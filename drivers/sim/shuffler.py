@@ -50,7 +50,11 @@ class ShufflerScenario:
     (:meth:`ShufflerDouble.press_deal_button`), as a dealer takes hands one by one."""
     deck_order: tuple[Card, ...] | None = None
     """A stacked deck dealt in this order instead of the seeded shuffle (the number is still
-    drawn from the seed): a trainer's or a simulation's chosen hands."""
+    drawn from the seed): a trainer's or a simulation's chosen hands. A deck of 53 with a card
+    twice (one missing) is a deck a cheat changed."""
+    deck_check_says: int | None = None
+    """A faulty machine: its deck check reports this count, and it deals on all the same (no
+    COUNT_ERROR)."""
 
 
 @dataclass
@@ -214,7 +218,8 @@ class ShufflerDouble:
             deck = list(s.deck_order)
         deck = deck[: min(s.deck_count, DECK_SIZE)]
         self._set_state(ShufflerState.SHUFFLING)
-        self._send(f.DeckCheck(deal.deal_id, s.deck_count))
+        said = s.deck_count if s.deck_check_says is None else s.deck_check_says
+        self._send(f.DeckCheck(deal.deal_id, said))
         if s.deck_count != DECK_SIZE:
             deal.count_error = True
             self._send(f.CountError(deal.deal_id, s.deck_count))

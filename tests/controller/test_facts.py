@@ -51,7 +51,7 @@ def test_a_deal_s_facts_by_phase(tmp_path: Path) -> None:
     assert st.phase is Phase.DEALING
     assert deal_command(drawn, st, rules, None) is None  # the action is taken: nothing more
     assert deal_command(hand(1), st, rules, 4) == c.DealHand(HAND, 4, 1)  # told where it went
-    assert deal_command(left, st, rules, None) == c.RemainingCards(4)
+    assert deal_command(left, st, rules, None) == c.RemainingCards(4, HAND[:4])
 
 
 def test_deal_and_lock_ids_are_the_same_after_a_restart_and_stay_in_range() -> None:

@@ -9,6 +9,7 @@ the dealer is told a misdeal is needed, and the redeal is dealt."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,11 +19,19 @@ import pytest
 import drivers.sim.hardware as sim_hardware
 from dealer_console.audit.verify import audit
 from dealer_console.controller import TableController, open_table
-from dealer_console.controller.device_desk import SHORT_DEAL, SHORT_DEAL_IN_ACTION
+from dealer_console.controller.device_desk import (
+    ASKS_AGAIN,
+    REFUSED_DEAL,
+    REFUSED_DEAL_IN_ACTION,
+    SHORT_DEAL,
+    SHORT_DEAL_IN_ACTION,
+)
+from dealer_console.controller.facts import deal_id_for
 from dealer_console.profiles.loader import get_profile
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from dealer_link.wiring import start_links
+from drivers.shuffler import framer
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.shuffler import ShufflerDouble
 from tests.controller.conftest import Rig
@@ -82,6 +91,72 @@ def test_hands_held_for_the_dice_lost_in_a_restart_call_for_a_misdeal(tmp_path: 
                 ctl.do(c.SetActionNumber(4))
         second.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the redeal's hands")
         assert len(double.dealt) == 2
+        assert audit(second.opened.db).ok
+    finally:
+        second.close()
+
+
+def put_back(db: Path, backup: Path) -> None:
+    """The table's database put back from a copy taken earlier (the files of the newer one
+    set aside, as ``table-db restore`` does)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    backup.rename(db)
+
+
+def test_a_deal_number_the_shuffler_dealt_before_a_restore_is_told_and_a_misdeal_moves_on(
+        tmp_path: Path) -> None:
+    """An outside review: the database put back from a backup two rounds old, the round's
+    deal had the number of one the shuffler had dealt since; the machine answered each request
+    with a status, the console asked again some 2,200 times a second for good, and the dealer
+    was told only that it waited for the hands."""
+    db, backup = tmp_path / "t.db", tmp_path / "backup.db"
+    first = start_table(db)
+    double = first.hardware.shuffler
+    assert double is not None
+    source, copy = sqlite3.connect(db), sqlite3.connect(backup)
+    source.backup(copy)  # before round 1 is dealt
+    source.close()
+    copy.close()
+    start_round(first)
+    first.until(lambda: len(first.controller.inbox.held) >= 8, "round 1 dealt and held")
+    shuffler = first.controller.devices.shuffler
+    assert shuffler is not None
+    shuffler.start_deal(7, deal_id_for(2, 0))  # the table went on: the next round's deal
+    first.until(lambda: len(double.dealt) == 2, "round 2 dealt")
+    dealt = list(double.dealt)
+    first.close()
+    put_back(db, backup)
+    asked: list[int] = []
+    second = start_table(db, keep=lambda: double)
+    try:
+        ctl = second.controller
+        real = double._command
+
+        def counting(message: object, now: float) -> None:
+            if isinstance(message, framer.StartDeal):
+                asked.append(message.deal_id)
+            real(message, now)
+        double._command = counting  # type: ignore[method-assign]
+        start_round(second)
+        second.until(lambda: ctl.waiting_for == REFUSED_DEAL_IN_ACTION, "the dealer told")
+        assert ctl.state.round_id == 1 and asked and set(asked) == {dealt[0]}
+        notice = ctl.snapshot().notice
+        assert notice is not None and f"will not take deal {dealt[0]}" in notice.what
+        time.sleep(0.5)
+        second.until(lambda: True, "the events after")
+        assert len(asked) == ASKS_AGAIN + 1  # asked, then again three times: no more
+        ctl.do(c.SetActionNumber(3))
+        assert ctl.waiting_for == REFUSED_DEAL
+        ctl.do(c.DeclareMisdeal("position_missed", "the shuffler refused the deal's number"))
+        ctl.do(c.Redeal())
+        deadline = time.monotonic() + 15
+        while ctl.state.phase is Phase.ACTION and time.monotonic() < deadline:
+            ctl.pump(timeout=0.05)
+            if len(ctl.inbox.held) >= 8:
+                ctl.do(c.SetActionNumber(4))
+        second.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the redeal's hands")
+        assert asked[-1] not in dealt and ctl.waiting_for is None
         assert audit(second.opened.db).ok
     finally:
         second.close()
