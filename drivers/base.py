@@ -275,18 +275,28 @@ class DeviceThread:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def subscribe(self, sink: EventSink, *, only_reader: bool = False) -> None:
+    def subscribe(self, sink: EventSink, *, only_reader: bool = False,
+                  unread: EventSink | None = None) -> None:
         """Deliver every event to ``sink`` too. ``only_reader``: ``sink`` is the driver's
         only reader, so nothing is kept for :meth:`get_event` from now on. The console reads
         by subscription alone: the backlog filled in a day of play, and the technician's
-        screen then counted every later event as dropped, none of which was."""
+        screen then counted every later event as dropped, none of which was.
+
+        The only reader is given the events no one has read first, in order (to ``unread``
+        when given): they were thrown away, and an outside review lost the shuffler's
+        door-open status at a start (the fault never shown) and hands a restart's driver had
+        acknowledged. Given under the lock, so an event the I/O thread emits meanwhile follows
+        them."""
         with self._sinks_lock:
             self._sinks.append(sink)
             if only_reader:
                 self._kept_for_readers = False
+                waiting: list[DeviceEvent] = []
                 with contextlib.suppress(queue.Empty):
                     while True:
-                        self._events.get_nowait()
+                        waiting.append(self._events.get_nowait())
+                for event in waiting:
+                    self._give(unread or sink, event)
 
     def get_event(self, timeout: float | None = None) -> DeviceEvent | None:
         try:
@@ -339,15 +349,17 @@ class DeviceThread:
         event = factory(device=self._name, seq=self._event_seq, **fields)
         with self._sinks_lock:
             sinks = list(self._sinks)
-            kept = self._kept_for_readers
-        if kept:
-            self._keep_for_readers(event)
+            if self._kept_for_readers:  # kept under the lock: an only reader subscribing
+                self._keep_for_readers(event)  # now is given it, or it is not kept
         for sink in sinks:
-            try:
-                sink(event)
-            except Exception:  # a faulty subscriber must not kill the device thread
-                log.exception("%s: event subscriber failed on %r", self._name, event)
+            self._give(sink, event)
         return event
+
+    def _give(self, sink: EventSink, event: DeviceEvent) -> None:
+        try:
+            sink(event)
+        except Exception:  # a faulty subscriber must not kill the device thread
+            log.exception("%s: event subscriber failed on %r", self._name, event)
 
     def _keep_for_readers(self, event: DeviceEvent) -> None:
         """Keep ``event`` for :meth:`get_event`; when nobody has read the last

@@ -5,6 +5,7 @@ count). The desk acts on devices and keeps what it asked for; it never touches t
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from dealer_console.controller.facts import HANDS, deal_id_for, lock_id_for
@@ -14,7 +15,7 @@ from dealer_console.controller.view import DeviceView
 from dealer_console.devices.bet_sensors import BetSensorControl
 from dealer_console.devices.diagnostics import DeviceDriver, DiagnosticsSnapshot, RawFrame
 from dealer_console.devices.events import DeviceEvent
-from dealer_console.devices.keypad import KeypadControl
+from dealer_console.devices.keypad import KeypadControl, KeypadEvent
 from dealer_console.devices.kinds import kind_named, kinds
 from dealer_console.devices.shuffler import ShufflerControl
 from dealer_console.errors import RefusalCode
@@ -289,4 +290,13 @@ class DeviceDesk:
     def subscribe(self, driver: DeviceDriver) -> None:
         if id(driver) not in self._subscribed:
             self._subscribed.add(id(driver))
-            driver.subscribe(self._inbox.put, only_reader=True)  # nothing kept unread
+            driver.subscribe(self._inbox.put, only_reader=True, unread=self._from_before)
+
+    def _from_before(self, event: DeviceEvent) -> None:
+        """An event the driver had before this console read it: a keypad's press or swipe
+        then was made while no console read it (a restart: an outside review's START GAME,
+        pressed while the console was down, started the round when it came back), so it is
+        told, not acted on, like one kept while the cable was out."""
+        if isinstance(event, KeypadEvent) and not event.kept:
+            event = dataclasses.replace(event, kept=True)
+        self._inbox.put(event)

@@ -263,7 +263,7 @@ class DeviceEvents:
         return taken
 
     def _kept_press(self, event: KeypadEvent) -> None:
-        """A press or swipe the keypad kept while its cable was out is not acted on: it may
+        """A press or swipe the keypad kept while no console read it is not acted on: it may
         belong to an earlier round (a START GAME pressed then started the next round in an
         outside review) or to a step already done by touch. The dealer is told what it was."""
         if isinstance(event, ButtonPressed):
@@ -272,7 +272,8 @@ class DeviceEvents:
             what = "a card was swiped on the keypad"
         else:
             return  # a release or an unread swipe asks nothing
-        self._tell(Level.WARNING, f"{what} while its cable was out: not used",
+        self._tell(Level.WARNING, f"{what} while the console could not read it (its cable "
+                   "out, or the console restarting): not used",
                    "press it again, or swipe again, if it is still wanted")
 
     def _shuffler_status(self, event: ShufflerStatus) -> None:

@@ -119,9 +119,11 @@ class DeviceDriver(Protocol):
     def stop(self, timeout: float = ...) -> None:
         """Stop the thread and close the port."""
 
-    def subscribe(self, sink: EventSink, *, only_reader: bool = False) -> None:
+    def subscribe(self, sink: EventSink, *, only_reader: bool = False,
+                  unread: EventSink | None = None) -> None:
         """Also deliver every event to ``sink`` (called on the I/O thread); ``only_reader``:
-        nothing is kept for :meth:`get_event` any more."""
+        nothing is kept for :meth:`get_event` any more, and the events no one has read yet
+        go first to ``unread`` (``sink`` when None), in order."""
 
     def get_event(self, timeout: float | None = None) -> DeviceEvent | None:
         """The next event from the driver's thread-safe queue, or None after ``timeout``."""

@@ -43,10 +43,11 @@ from drivers.keypad.transport import (
 __all__ = ["KEPT_WINDOW", "TEST_ACTIONS", "KeypadConfig", "KeypadDriver"]
 
 KEPT_WINDOW: Final = 0.3
-"""Seconds after the HELLO of a reconnection in which an event is taken as one the keypad kept
-while its cable was out (it sends those at once, from the oldest; a person cannot press a key
-that soon after plugging the cable back). Such an event is delivered marked ``kept``: a START
-GAME pressed in an earlier round must not start this one (an outside review's finding)."""
+"""Seconds after the HELLO of a reconnection (or of a session an earlier console read: a
+restart) in which an event is taken as one the keypad kept while no console read it (it sends
+those at once, from the oldest; a person cannot press a key that soon after plugging the cable
+back). Such an event is delivered marked ``kept``: a START GAME pressed in an earlier round
+must not start this one (an outside review's finding)."""
 
 TEST_ACTIONS: Final = ("light test", "keypad echo", "read card")
 """The technician's tests: all lights on for a moment; each button lights while held; show
@@ -202,7 +203,11 @@ class KeypadDriver(DeviceThread):
                 # from its oldest waiting one.
                 self._session = hello.session
                 self._expected = hello.first_number
-            if self._greeted_before:  # a reconnection: what comes at once was kept
+            if self._greeted_before or hello.first_number > 1:
+                # what comes at once was kept: at a reconnection, or at this driver's first
+                # HELLO from a session an earlier console read (the keypad, powered by the
+                # table, kept what was pressed while the console restarted; an outside review's
+                # START GAME pressed then started a round when the console came back)
                 self._kept_until = self._now() + KEPT_WINDOW
             self._greeted = self._greeted_before = True
             self._mark_alive(hello.firmware, hello.serial_number)
