@@ -12,8 +12,9 @@ For each link, its ledger is replayed entry by entry from nothing, to the millio
 - a ``reset`` or ``adjustment`` not tied to a hit was made by a link administrator (a member of
   ``dealer_link_admin``), with a reason; a reset brings the meter to seed plus reserve;
 - each entry's "after" is the running sum, and the meters as they stand are the end of it;
-- every hit names a confirmer on the link's list, and a hit paid off a meter while the link
-  read the cards itself has a card read by the server for each confirmer;
+- every hit names a confirmer on the link's list, and a hit paid off a meter (since migration
+  ``0010_every_hit_carded``, any hit) while the link read the cards itself has a card read by
+  the server for each confirmer;
 - every hit is held to the rules in force when it was paid, as its row keeps them (the
   confirmers' roles then, the game's executive threshold and two-person level then:
   ``server_in_force.py``), by the table's own rule (``jackpot/confirm_rules``).
@@ -108,9 +109,10 @@ def verify(conn: Connection) -> list[str]:
             problems.append(f"link {link} hit {hit_id}: confirmed by {employee}, whom the "
                             "link does not know")
         cur.execute(_UNCARDED)
-        for hit_id, link, employee in cur.fetchall():
-            problems.append(f"link {link} hit {hit_id}: paid off the meter while the link "
-                            f"read the cards itself, with no card of {employee}'s read for it")
+        for hit_id, link, employee, from_meter in cur.fetchall():
+            how = "off the meter" if _int(from_meter) > 0 else "from the tray"
+            problems.append(f"link {link} hit {hit_id}: paid {how} while the link read the "
+                            f"cards itself, with no card of {employee}'s read for it")
         cur.execute(_IN_FORCE)
         for hit_id, link, amount, first, second, roles, executive, two in cur.fetchall():
             game = replace(games[str(link)], executive_threshold_cents=_int(executive),
@@ -136,9 +138,11 @@ FROM link_hits WHERE rules_kept ORDER BY hit_id
 
 
 _UNCARDED = """
-SELECT h.hit_id, h.link, e.who FROM link_hits h
+SELECT h.hit_id, h.link, e.who, h.from_meter_cents FROM link_hits h
 CROSS JOIN LATERAL (VALUES (h.employee_id), (h.second_employee_id)) AS e(who)
-WHERE e.who IS NOT NULL AND h.from_meter_cents > 0
+WHERE e.who IS NOT NULL
+  AND (h.from_meter_cents > 0 OR h.confirmed_at > (SELECT m.applied_at FROM link_migrations m
+                                                   WHERE m.name = '0010_every_hit_carded'))
   AND (SELECT a.detail LIKE '%-> on' FROM link_admin_log a WHERE a.link = h.link
        AND a.what = 'cards on server' AND a.recorded_at < h.confirmed_at
        ORDER BY a.entry DESC LIMIT 1)
@@ -148,7 +152,7 @@ ORDER BY h.hit_id
 """
 """Each confirmer of a hit paid off a meter while its link read the cards itself
 (``server_cards.py``; the switch's changes are in ``link_admin_log``) without a pass of
-theirs used for that hit."""
+theirs used for that hit; since migration ``0010_every_hit_carded``, of a tray pay too."""
 
 
 def _replay_link(cur: object, r: _Replay) -> None:

@@ -73,6 +73,8 @@ def differences(conn: Connection, path: Path) -> list[str]:
             cur.execute("SELECT hit_id, table_id, round_id, seat FROM link_hits WHERE "
                         "link = %s", [link])
             every_hit = {int(str(r[0])): (str(r[1]), r[2], r[3]) for r in cur}
+            cur.execute("SELECT cards_on_server FROM link_games WHERE link = %s", [link])
+            cards = bool((cur.fetchone() or (False,))[0])
         where = f"link {link} table {table_id}"
         for key in sorted(set(mine) | set(theirs)):
             round_id, deal_no, _spot, seat = key
@@ -97,8 +99,11 @@ def differences(conn: Connection, path: Path) -> list[str]:
                     f"{format_cents(int(r[5]))} tray pay paid at the table while the link was "
                     "down")
             if not found:
-                out.append(f"{what}: not reported to the server yet (it is, when the table "
-                           "next reaches the link)")
+                out.append(f"{what}: " + (
+                    "not on the server (the link reads the cards itself and refuses a pay "
+                    "with no card it read: the link administrator decides)" if cards else
+                    "not reported to the server yet (it is, when the table next reaches the "
+                    "link)"))
                 continue
             number, theirs_hit = found[0]
             reported[number] = theirs_hit

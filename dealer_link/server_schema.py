@@ -17,6 +17,7 @@ from psycopg import sql
 
 from dealer_link import (
     server_cards,
+    server_every_card,
     server_in_force,
     server_links,
     server_stuck,
@@ -167,6 +168,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None
     ("0007_table_links", server_links.migrate),
     ("0008_in_force", server_in_force.migrate),
     ("0009_one_statement", server_stuck.one_statement),
+    (server_every_card.NAME, server_every_card.migrate),
 )
 
 

@@ -139,13 +139,32 @@ def test_a_card_not_on_the_casinos_list_is_refused_and_written_down(
     assert STRANGER.split("=")[0] not in everything  # the card is never kept
 
 
-def test_a_tray_pay_needs_no_card_and_the_switch_is_the_administrators(
+def test_a_tray_pay_needs_a_card_too_and_the_switch_is_the_administrators(
         link: tuple[server.Connection, ...]) -> None:
     conn, a, _b = link
-    # a fixed pay from the tray moves no meter: reported without a card (its card was read
-    # at the table, maybe long before, while the link was down)
-    tray = _confirm(a, "table-a", line_no=FULL_HOUSE_LINE)
+    # a fixed pay from the tray moves no meter, but the server has no proof that the link
+    # was down for the table (an outside review recorded a $2,500 tray hit with no card):
+    # refused without a card the server read, the console's own call and one from before
+    refused_and_unchanged(conn, lambda: _confirm(a, "table-a", employee="X1",
+                                                  line_no=FULL_HOUSE_LINE), LinkRefused,
+                           "only on a card the server reads")
+    refused_and_unchanged(conn, lambda: server.call(
+        a, "SELECT * FROM link_confirm_hit(%s, NULL, 1, 1, 3, 8, 'X1', NULL, NULL)", [LINK]),
+        LinkRefused, "a console from before: update it")
+    executive = server.present_card(a, LINK, "table-a", CARDS["executive"])
+    tray = _confirm(a, "table-a", employee="X1", line_no=FULL_HOUSE_LINE,
+                    passes=(executive.passed, None))
     assert isinstance(tray, server.LinkedHit) and tray.from_meter_cents == 0
+    assert _confirm(a, "table-a", employee="X1", line_no=FULL_HOUSE_LINE) == tray  # asked again
+    assert verify(conn) == []
+    # one written with no card (as only the schema's owner could): the audit names it
+    [(forged,)] = conn.execute(
+        "INSERT INTO link_hits (link, table_id, round_id, spot, seat, line_no, line_label, "
+        "amount_cents, from_meter_cents, from_tray_cents, employee_id) VALUES (%s, 'table-a', "
+        "2, 1, 3, 8, %s, 600, 0, 600, 'X1') RETURNING hit_id", [LINK, tray.line_label]
+    ).fetchall()
+    assert verify(conn) == [f"link {LINK} hit {forged}: paid from the tray while the link "
+                            "read the cards itself, with no card of X1's read for it"]
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         a.execute(b"SELECT link_set_cards_on_server('wa-link', false, 'no')")
     [(what, detail, reason)] = conn.execute(
