@@ -169,6 +169,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None
     ("0008_in_force", server_in_force.migrate),
     ("0009_one_statement", server_stuck.one_statement),
     (server_every_card.NAME, server_every_card.migrate),
+    ("0011_waiting_its_turn", server_stuck.waiting_its_turn),
 )
 
 

@@ -10,15 +10,15 @@ nor can a check at the start of a transaction (several statements in one query p
 
 So the tables end it. A table whose statement timed out waiting calls :data:`SCHEMA`'s
 ``link_end_stuck``: the server ends each table login's connection that holds a lock on a link
-or pit table, is not itself waiting in line behind another holder of one (an honest table's
-statement waits its turn so), and either holds it in a transaction of several
-statements (the link's own calls are single statements: an honest table never does) or has
-held it in one statement for over :data:`STUCK_S` seconds (the link's statements take
-milliseconds). Waiting on some other lock (an advisory lock of its own, say) does not spare
-it. Each ended connection is a line in ``link_admin_log`` naming the table, at most
-:data:`LINES_PER_MINUTE` a minute for a table (the rest are ended unwritten). Reading other
-logins' transactions and ending their connections needs the link's owner to be a member of
-``pg_read_all_stats`` and ``pg_signal_backend`` (``docs/link.md``, "Set-up"): without them
+or pit table, is not a single statement waiting for a link or pit lock another holds (an honest
+table's statement waits its turn so; :data:`WAITING_ITS_TURN`), and either holds it in a
+transaction of several statements (the link's own calls are single statements: an honest table
+never does) or has held it in one statement for over :data:`STUCK_S` seconds (the link's
+statements take milliseconds). Waiting on some other lock (an advisory lock of its own, say)
+does not spare it. Each ended connection is a line in ``link_admin_log`` naming the table, at
+most :data:`LINES_PER_MINUTE` a minute for a table (the rest are ended unwritten). Reading
+other logins' transactions and ending their connections needs the link's owner to be a member
+of ``pg_read_all_stats`` and ``pg_signal_backend`` (``docs/link.md``, "Set-up"): without them
 the call says so and ends nothing.
 """
 
@@ -29,6 +29,7 @@ from psycopg import sql
 
 from dealer_console.link.sql_base import ADMIN_ROLE, REFUSED, TABLE_ROLE
 from dealer_console.link.sql_base import DEFINER as _DEFINER
+from dealer_link import server_trust
 from dealer_link.sql_edit import edited, released
 
 STUCK_S = 2
@@ -117,6 +118,60 @@ others' calls in flight, each logged as stuck (an outside review: 92 of 191 such
 ten seconds). The transaction must have begun over a second before its statement; a
 transaction of several statements is still caught while idle between them, or by its
 statement running over :data:`STUCK_S` seconds."""
+
+
+_SPARED = """          AND NOT EXISTS (  -- waiting in line behind a holder of the link's locks
+              SELECT 1 FROM unnest(pg_blocking_pids(l.pid)) AS b(pid)
+              JOIN pg_locks bl ON bl.pid = b.pid AND bl.granted
+              JOIN pg_class bc ON bc.oid = bl.relation
+              WHERE bc.relname LIKE 'link\\_%' OR bc.relname LIKE 'pit\\_%')"""
+
+_ITS_TURN = """          AND NOT (  -- one statement waiting for a link or pit lock another holds
+              a.xact_start >= a.query_start - interval '1 second'
+              AND EXISTS (SELECT 1 FROM pg_locks w LEFT JOIN pg_class wc ON wc.oid = w.relation
+                  WHERE w.pid = l.pid AND NOT w.granted
+                    AND ((w.locktype IN ('relation', 'tuple')
+                          AND (wc.relname LIKE 'link\\_%' OR wc.relname LIKE 'pit\\_%'))
+                         OR (w.locktype = 'transactionid' AND EXISTS (  -- a row's holder
+                             SELECT 1 FROM unnest(pg_blocking_pids(l.pid)) AS b(pid)
+                             JOIN pg_locks bl ON bl.pid = b.pid AND bl.granted
+                             JOIN pg_class bc ON bc.oid = bl.relation
+                             WHERE bc.relname LIKE 'link\\_%'
+                                OR bc.relname LIKE 'pit\\_%')))))"""
+WAITING_ITS_TURN = edited(ONE_STATEMENT, (_SPARED, _ITS_TURN))
+"""Migration ``0011_waiting_its_turn``: only a table's single statement waiting for a link or
+pit lock is spared. Before it, a connection was spared when any connection it waited for held
+any lock on a link table: a review's login held the meters in a transaction of its own and
+waited on an advisory lock of its own second connection, which had read a link table; each
+timed-out table ended only the second one, and the meters stayed held for as long as it
+liked. Waiting on an advisory (or any other) lock, or in a transaction of several
+statements, now spares no one."""
+
+UNLOCKED_COPY_CHECK = edited(
+    released(server_trust._SCHEMA, "FUNCTION link_check_copy("),
+    ("""        SELECT db_oid INTO was FROM link_incarnation FOR UPDATE;
+        IF was IS NOT DISTINCT FROM here THEN
+            RETURN;
+        END IF;""",
+     """        SELECT db_oid INTO was FROM link_incarnation;  -- every hit's: no lock
+        IF was IS NOT DISTINCT FROM here THEN
+            RETURN;
+        END IF;
+        SELECT db_oid INTO was FROM link_incarnation FOR UPDATE;  -- a copy's first use
+        IF was IS NOT DISTINCT FROM here THEN
+            RETURN;
+        END IF;"""))
+"""Also ``0011_waiting_its_turn``: every hit of every link checked the copy with the one
+server-wide ``link_incarnation`` row locked, so a table of another pit that held it (a
+``link_hello`` in a transaction of its own) stalled every link's hits. The row is read
+unlocked, and locked only on a restored copy's first use."""
+
+
+def waiting_its_turn(cur: psycopg.Cursor[tuple[object, ...]]) -> None:
+    """Migration ``0011_waiting_its_turn`` (:data:`WAITING_ITS_TURN`,
+    :data:`UNLOCKED_COPY_CHECK`)."""
+    cur.execute(WAITING_ITS_TURN.encode())
+    cur.execute(UNLOCKED_COPY_CHECK.encode())
 
 
 def one_statement(cur: psycopg.Cursor[tuple[object, ...]]) -> None:

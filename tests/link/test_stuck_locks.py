@@ -5,7 +5,9 @@ log; a table only waiting its turn is never ended; the wagers then go through.""
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import psycopg
@@ -15,7 +17,16 @@ from dealer_console.jackpot_values.link_records import Owed
 from dealer_link import server
 from dealer_link.audit import verify
 from dealer_link.settings import LinkError
-from tests.link.helpers import FULL_HOUSE, LINK, as_table, init_link, open_linked, play_to_hit
+from tests.link.helpers import (
+    FULL_HOUSE,
+    LINK,
+    as_table,
+    init_link,
+    linked_game,
+    open_linked,
+    play_to_hit,
+    table_dsn,
+)
 
 
 def _hold_the_meters(conn: server.Connection) -> None:
@@ -109,3 +120,68 @@ def test_a_table_s_call_in_flight_is_never_taken_for_a_stuck_transaction(
                          b"WHERE what = 'stuck connection'").fetchone() == (0,)
     for conn in (timed_out, busy, admin):
         conn.close()
+
+
+def _waiting_on_its_own(stuck: server.Connection, other: server.Connection, link: str) -> None:
+    """What a review did next: ``stuck`` holds the meters in a transaction of its own, then
+    waits on an advisory lock held by ``other``, a second connection of the same login
+    that has read ``link`` (a granted lock on a link table) in a transaction of its own."""
+    other.autocommit = False
+    other.execute(b"SELECT * FROM link_game(%s)", [link])
+    other.execute(b"SELECT pg_advisory_lock(7000)")
+    waiting = threading.Thread(target=lambda: _quietly(
+        stuck, b"SELECT pg_advisory_xact_lock(7000)"), daemon=True)
+    waiting.start()
+
+
+def _quietly(conn: server.Connection, statement: bytes) -> None:
+    with contextlib.suppress(psycopg.Error):  # ended by the server: what the test checks
+        conn.execute(statement)
+
+
+def test_a_holder_waiting_on_a_lock_of_its_own_is_ended_too(tmp_path: Path,
+                                                            link_dsn: str) -> None:
+    admin = init_link(link_dsn)
+    stuck, other = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-a")
+    t = open_linked(tmp_path / "t1.db", "t1", link_dsn)
+    try:
+        play_to_hit(t, FULL_HOUSE, deliver=False)
+        t.sender.timeout_s = 2.0
+        _hold_the_meters(stuck)
+        _waiting_on_its_own(stuck, other, LINK)
+        while admin.execute(b"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                            b"AND NOT granted").fetchone() != (1,):
+            pass
+        with pytest.raises(LinkError, match="ended a connection of table table-a"):
+            t.sender.drain_once()
+        for conn in (stuck, other):  # the meters' holder, not only the one it waited on
+            with pytest.raises(psycopg.OperationalError):
+                conn.execute(b"SELECT 1")
+        assert t.sender.drain_once() == 3
+        assert verify(admin) == []
+    finally:
+        t.close()
+        for conn in (stuck, other, admin):
+            conn.close()
+
+
+def test_a_table_of_another_link_does_not_hold_this_links_hits(link_dsn: str) -> None:
+    """A review: a table of pit-2 said hello in a transaction of its own, which locked the
+    server-wide row every hit of every link locked to check for a restored copy; pit-1's hits
+    timed out behind it."""
+    admin = init_link(link_dsn)
+    server.install_game(admin, "pit-2", replace(linked_game(), linked="pit-2"), actor="test")
+    other = server.connect(table_dsn(link_dsn, "pit2-t1", ["pit-2"]), who="pit2-t1")
+    mine = server.connect(table_dsn(link_dsn, "t1", [LINK]), who="t1")
+    try:
+        server.contribute(mine, LINK, "t1", [Owed(1, 1, 1, 3, 100, "t")])
+        other.autocommit = False
+        other.execute(b"SELECT * FROM link_hello('pit-2', NULL, NULL)")
+        mine.execute(b"SET statement_timeout = 3000")
+        hit = server.confirm_hit(mine, LINK, "t1", round_id=1, spot=1, seat=3,
+                                 line_no=8, employee_id="S1")  # a full house from the tray
+        assert (hit.table_id, hit.amount_cents) == ("t1", 600)
+        other.rollback()
+    finally:
+        for conn in (other, mine, admin):
+            conn.close()
