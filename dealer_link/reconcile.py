@@ -4,7 +4,8 @@ difference named.
 The table's file is evidence of what it took and paid: each jackpot wager it owed the link
 (``link_outbox``), each linked hit it recorded (``jackpot_hits`` naming the link and the
 server's hit number) and each tray pay it paid while the link was down (``link_tray_owed``,
-matched to the server's hit by its round, spot and seat). The server's rows for that table
+matched to the server's hit by its round, spot and seat). The server's rows for that table,
+on every link the server puts it on or holds its rows for (not only the links it played),
 should be exactly those. After a restore from an older copy the server may lack wagers (the
 table sends them again on reconnecting) and hits (paid at the table, gone from the server's
 meter and list: the link administrator puts them back); a hit number the server gave to two
@@ -54,7 +55,7 @@ def differences(conn: Connection, path: Path) -> list[str]:
                            ) if has_trays else []
     finally:
         db.close()
-    tables = sorted({(str(r[0]), str(r[1])) for r in owed})
+    tables = _every_link(conn, {(str(r[0]), str(r[1])) for r in (*owed, *trays)})
     out: list[str] = []
     for link, table_id in tables:
         mine = {tuple(r[2:6]): int(r[6]) for r in owed if (r[0], r[1]) == (link, table_id)}
@@ -139,6 +140,22 @@ def differences(conn: Connection, path: Path) -> list[str]:
                 out.append(f"{where} hit {number}: confirmed by {recorded_who[number]} at the "
                            f"table, by {server_who[number]} on the server")
     return out
+
+
+def _every_link(conn: Connection, in_file: set[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each (link, table) to compare: the file's, and for each of its tables every link the
+    server puts it on or holds its rows for. A table on two links that played only one said
+    "the same as the server" while a review's login put 1,000 made-up wagers and a hit
+    under its name on the other."""
+    names = sorted({table_id for _link, table_id in in_file})
+    with conn.cursor() as cur:
+        cur.execute("SELECT link, table_id FROM link_table_links WHERE table_id = ANY(%s) "
+                    "UNION SELECT link, table_id FROM link_contributions "
+                    "WHERE table_id = ANY(%s) "
+                    "UNION SELECT link, table_id FROM link_hits WHERE table_id = ANY(%s)",
+                    [names, names, names])
+        on_server = {(str(r[0]), str(r[1])) for r in cur.fetchall()}
+    return sorted(in_file | on_server)
 
 
 def _names(who: tuple[object, ...]) -> str:

@@ -16,14 +16,18 @@ from dealer_console.cli import main
 from dealer_console.jackpot_values.link_records import Owed
 from dealer_link import admin, server, server_schema
 from dealer_link.audit import verify
+from dealer_link.reconcile import reconcile
 from dealer_link.settings import LinkRefused
 from tests.link.conftest import new_database
+from tests.link.helpers import FULL_HOUSE as HAND_FULL_HOUSE
 from tests.link.helpers import (
     LINK,
     add_confirmers,
     init_link,
     linked_game,
     older_link,
+    open_linked,
+    play_to_hit,
     refused_and_unchanged,
     table_dsn,
 )
@@ -203,3 +207,27 @@ def test_an_upgrade_keeps_each_table_on_the_links_it_had_reached(
     assert verify(conn) == []
     t4.close()
     conn.close()
+
+
+def test_reconcile_looks_at_every_link_the_table_is_on(tmp_path: Path, link_dsn: str) -> None:
+    """A review: a table on two links that played only one was "the same as the server"
+    while its login had put made-up wagers and a tray hit on the other under its name."""
+    two_links(link_dsn).close()
+    t = open_linked(tmp_path / "t1.db", "t1", link_dsn)  # on both links, plays LINK only
+    try:
+        play_to_hit(t, HAND_FULL_HOUSE)
+        with server.connect(link_dsn) as conn:
+            assert reconcile(conn, tmp_path / "t1.db") == []
+        login = server.connect(table_dsn(link_dsn, "t1"), who="t1")
+        server.contribute(login, OTHER, "t1", [Owed(r, 1, 1, 1, 100, "t") for r in (1, 2)])
+        hit = server.confirm_hit(login, OTHER, "t1", round_id=1, spot=1, seat=1,
+                                 line_no=FULL_HOUSE, employee_id="X1")
+        login.close()
+        with server.connect(link_dsn) as conn:
+            assert reconcile(conn, tmp_path / "t1.db") == [
+                *(f"link {OTHER} table t1 round {r} (deal 1) seat 1: the server holds a "
+                  "$1.00 wager the table never took" for r in (1, 2)),
+                f"link {OTHER} table t1 hit {hit.hit_id} (round 1 seat 1): on the server, not "
+                "recorded at the table (an ask still open?)"]
+    finally:
+        t.close()
