@@ -15,6 +15,8 @@ For each link, its ledger is replayed entry by entry from nothing, to the millio
 - every hit names a confirmer on the link's list, and a hit paid off a meter (since migration
   ``0010_every_hit_carded``, any hit) while the link read the cards itself has a card read by
   the server for each confirmer;
+- no table's hello has moved the hit numbers past the server's to a hit it does not hold
+  ("the server went back in time", ``server_went_back.py``);
 - every hit is held to the rules in force when it was paid, as its row keeps them (the
   confirmers' roles then, the game's executive threshold and two-person level then:
   ``server_in_force.py``), by the table's own rule (``jackpot/confirm_rules``).
@@ -113,6 +115,13 @@ def verify(conn: Connection) -> list[str]:
             how = "off the meter" if _int(from_meter) > 0 else "from the tray"
             problems.append(f"link {link} hit {hit_id}: paid {how} while the link read the "
                             f"cards itself, with no card of {employee}'s read for it")
+        cur.execute(_WENT_BACK)
+        for link, table_id, seen, reached in cur.fetchall():
+            problems.append(f"link {link}: table {table_id}'s hello moved the hit numbers "
+                            f"from {reached} to {seen}, saying the server had gone back in "
+                            "time; the server has no such hit: if it was not restored in "
+                            "place, that table's login made it up (\"link reconcile\" on its "
+                            "database)")
         cur.execute(_IN_FORCE)
         for hit_id, link, amount, first, second, roles, executive, two in cur.fetchall():
             game = replace(games[str(link)], executive_threshold_cents=_int(executive),
@@ -135,6 +144,18 @@ SELECT hit_id, link, amount_cents, employee_id, second_employee_id,
 FROM link_hits WHERE rules_kept ORDER BY hit_id
 """
 """Each hit with the rules it was paid under (migration ``0008_in_force``)."""
+
+
+_WENT_BACK = """
+SELECT w.link, w.table_id, w.seen_hit, w.reached FROM link_went_back_claims w
+WHERE w.seen_hit > w.reached
+  AND NOT EXISTS (SELECT 1 FROM link_hits h WHERE h.hit_id = w.seen_hit)
+ORDER BY w.claimed_at, w.link, w.table_id
+"""
+"""Each table's hello that moved the hit numbers past the server's, saying it recorded a hit
+the server lacks (migration ``0012_bounded_went_back``): a restored copy (a new database)
+numbers its hits after the next million and is moved by no table, so only a restore in place
+or a made-up number does it."""
 
 
 _UNCARDED = """

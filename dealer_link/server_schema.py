@@ -22,6 +22,7 @@ from dealer_link import (
     server_links,
     server_stuck,
     server_trust,
+    server_went_back,
 )
 
 AUDITOR_ROLE = "dealer_link_auditor"
@@ -170,6 +171,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None
     ("0009_one_statement", server_stuck.one_statement),
     (server_every_card.NAME, server_every_card.migrate),
     ("0011_waiting_its_turn", server_stuck.waiting_its_turn),
+    (server_went_back.NAME, server_went_back.migrate),
 )
 
 

@@ -19,6 +19,7 @@ from tests.link.helpers import (
     SEED,
     as_table,
     init_link,
+    link_state,
     linked_game,
     refused_and_unchanged,
 )
@@ -141,7 +142,48 @@ def test_a_table_cannot_end_the_link_s_hit_numbers(link: tuple[server.Connection
     said = server.hello(a, LINK, "table-a", seen_hit=1_000)  # what a restore could have lost
     assert said.went_back is not None and "hit number 1000" in said.went_back
     assert conn.execute(b"SELECT last_value FROM link_hits_hit_id_seq").fetchone() == (1_000,)
-    assert verify(conn) == []
+    assert verify(conn) == [_NOT_PUT_BACK.format(table="table-a", seen=1_000, reached=1)]
+
+
+_NOT_PUT_BACK = (f"link {LINK}: table {{table}}'s hello moved the hit numbers from {{reached}} "
+                 "to {seen}, saying the server had gone back in time; the server has no such "
+                 "hit: if it was not restored in place, that table's login made it up (\"link "
+                 "reconcile\" on its database)")
+
+
+def test_a_tables_went_back_in_time_is_bounded_and_audited(
+        link: tuple[server.Connection, ...]) -> None:
+    """A review: 300 hellos, each a million past the last hit, moved every table's hit
+    numbers to 300,000,005 and wrote 300 lines telling the administrator to put back hits
+    no one lost; the audit said OK."""
+    conn, a, b = link
+
+    def lines() -> int:
+        row = conn.execute(b"SELECT count(*) FROM link_admin_log "
+                           b"WHERE what = 'went back in time'").fetchone()
+        return int(row[0]) if row else -1
+
+    said = server.hello(a, LINK, "table-a", seen_hit=1_000_000)
+    assert said.went_back is not None
+    server.hello(a, LINK, "table-a", seen_hit=1_000_000)  # said again: nothing more
+    # another number, with no hit of its own since: refused, nothing moved or written
+    before = link_state(conn)
+    with pytest.raises(LinkRefused, match="already said the link server had gone back in time"):
+        server.hello(a, LINK, "table-a", seen_hit=2_000_000)
+    # all tables together: at most a million a day past where the numbers stood
+    with pytest.raises(LinkRefused, match="at most 1000000 a day past where they stood"):
+        server.hello(b, LINK, "table-b", seen_hit=1_000_002)
+    assert link_state(conn) == before
+    assert conn.execute(b"SELECT last_value FROM link_hits_hit_id_seq").fetchone() == (
+        1_000_000,)
+    assert lines() == 1
+    assert verify(conn) == [_NOT_PUT_BACK.format(table="table-a", seen=1_000_000, reached=0)]
+    # a hit of its own numbered after its claim: the table may say another number
+    hit = server.confirm_hit(a, LINK, "table-a", round_id=1, spot=1, seat=3,
+                             line_no=FULL_HOUSE, employee_id="S1")
+    assert hit.hit_id == 1_000_001
+    server.hello(a, LINK, "table-a", seen_hit=1_000_001)  # its own hit: no claim
+    assert lines() == 1
 
 
 def test_a_table_cannot_change_the_game_or_its_thresholds(

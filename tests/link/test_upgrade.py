@@ -34,7 +34,7 @@ def test_an_older_link_upgrades_and_keeps_its_history(link_dsn: str) -> None:
                                          "0005_cards_on_server", "0006_stuck_locks",
                                          "0007_table_links", "0008_in_force",
                                          "0009_one_statement", "0010_every_hit_carded",
-                                         "0011_waiting_its_turn"]
+                                         "0011_waiting_its_turn", "0012_bounded_went_back"]
     assert conn.execute(b"SELECT COUNT(*) FROM link_lines").fetchone() == (
         len(linked_game().paytable.lines),)
     assert verify(conn) == []
