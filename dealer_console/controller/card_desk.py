@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from dealer_console.employees import pins
+from dealer_console.employees.authorize import RefusalReason, authorise, log_accepted, refuse
 from dealer_console.employees.authorize import Refused as SwipeRefused
-from dealer_console.employees.authorize import authorise, log_accepted
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import ConsoleError, Refusal, RefusalCode
 from dealer_console.jackpot import confirm_rules
@@ -129,6 +129,12 @@ class CardDesk:
         where it is asked); a refusal is logged and raised, and the request stays open for
         the right card."""
         employee = authorise(self.db, track, request.role, request.purpose)
+        if pins.locked(self.db, employee.employee_id):
+            # wrong PINs locked it: whoever guessed may hold the card, so it opens nothing,
+            # the supervisor's screens included (an outside review's card, refused at the
+            # jackpot, at once opened them), until an executive sets a new PIN
+            refuse(self.db, employee.employee_id, SwipeRefused(
+                RefusalReason.PIN_LOCKED, pins.lock_words(employee)), request.purpose)
         if (request.role is Role.EXECUTIVE
                 and pins.executive_pin_needed(self.db, employee, self.pins_in_force)):
             # refused (and logged) when none is on file or it is locked

@@ -17,6 +17,7 @@ from dealer_console.employees import changes, pins
 from dealer_console.employees.registry import Role, get
 from dealer_console.profiles.loader import PROFILE_DIR
 from drivers.sim.table.choices import SIM_PINS, SIM_STAFF
+from tests.employees.test_pins import _guess_until_locked
 from tests.ui.test_jackpot_panel import (
     EXECUTIVE_TRACK,
     NATURAL_SF,
@@ -307,3 +308,23 @@ def test_each_refusal_of_a_two_person_confirmation_is_said_once(play: list[Scree
         type_pin(p, wrong)
         assert _said(p, words) == 1, words
     assert hits(p) == []
+
+
+def test_a_card_whose_pin_is_locked_opens_no_supervisor_screen(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    """An outside review: five wrong PINs locked a supervisor's PIN and the jackpot refused the
+    card, which at once opened the supervisor's screens (voids, deck counts, the banker's hand
+    there). The lock holds the card everywhere until an executive sets a new PIN."""
+    p = start(play, tmp_path)
+    db = p.console.opened.db
+    _guess_until_locked(db, "SIM-S1")
+    before = len(refused(p))
+    p.tap(p.window.supervisor_button)
+    p.swipe("supervisor")
+    assert p.window.supervisor is None
+    assert len(refused(p)) == before + 1 and "PIN locked" in refused(p)[-1][1]
+    notice = p.ctl.snapshot().notice
+    assert notice is not None and "Sim Supervisor's PIN is locked" in notice.what
+    pins.set_pin(db, EXECUTIVE_TRACK, "SIM-S1", NEW_PIN)  # the executive's reset
+    p.swipe("supervisor")  # the prompt still waits for a card
+    assert p.window.supervisor is not None
