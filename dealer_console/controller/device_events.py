@@ -38,6 +38,7 @@ from dealer_console.devices.kinds import TITLES
 from dealer_console.devices.shuffler import (
     CardCountError,
     CardsLeft,
+    DealReportChanged,
     DeckChecked,
     FirstPositionDrawn,
     HandDelivered,
@@ -187,6 +188,10 @@ class DeviceEvents:
             return self._deal_fact(event, more)
         elif isinstance(event, DeckChecked):
             return self._deck_checked(event, more)
+        elif isinstance(event, DealReportChanged):
+            self._deal_not_as_said(event.deal_id, event.device, event.key,
+                                   f"the shuffler reported {event.what} of this deal again, "
+                                   "saying something else")
         elif isinstance(event, ShufflerStatus):
             self._shuffler_status(event)
         elif isinstance(event, BetsLocked):
@@ -218,6 +223,13 @@ class DeviceEvents:
                 desk.request_deal(self.table.state)
             return 1
         cmd = deal_command(event, self.table.state, self.rules, desk.first_seat)
+        if (cmd is None and isinstance(event, HandDelivered)
+                and event.index > len(self.table.state.delivered)
+                and self.table.state.phase not in (Phase.DEALING, Phase.MISDEAL)):
+            self._deal_not_as_said(event.deal_id, event.device, event.key,
+                                   f"the shuffler delivered hand {event.index} after the deal's "
+                                   f"{len(self.table.state.delivered)} hands")
+            return 1
         if cmd is HOLD:
             self.inbox.hold(event)
         elif isinstance(cmd, c.DealHand) and isinstance(event, HandDelivered) and more:
@@ -225,6 +237,20 @@ class DeviceEvents:
         elif cmd is not None:
             self._handle(cmd, device=event.device, fact=event.key)
         return 1
+
+    def _deal_not_as_said(self, deal_id: int, device: str, fact: Hashable, said: str) -> None:
+        """The machine said more of the deal than a deal holds, or changed what it said (an
+        outside review's shuffler sent an eighth hand and another hand 3 after the deal was
+        checked, and nothing was said): before the deal is checked, a card-count misdeal (the
+        deck is counted); after, the dealer is told, the round keeping the first report."""
+        if deal_id != self.desk.deal_id:
+            return
+        if self.table.state.phase in (Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK):
+            self._handle(c.ShufflerCountError(said), device=device, fact=fact)
+        elif self.table.state.phase not in (Phase.MISDEAL, Phase.BETTING, Phase.BANKER):
+            self._tell(Level.WARNING, f"{said}, after the deal was checked: the round keeps "
+                       "the deal as first reported", "call a supervisor before paying, and a "
+                       "technician to see to the shuffler")
 
     def _deal_hands(self, first: HandDelivered, cmd: c.DealHand, more: int) -> int:
         """A hand, and the hands of its deal already waiting behind it, in one transaction

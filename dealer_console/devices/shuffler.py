@@ -127,6 +127,20 @@ class CardsLeft(DeviceEvent):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DealReportChanged(DeviceEvent):
+    """The machine reported a fact of a deal again with other contents (``what``: "hand 3",
+    "the cards left", "the number", "the deck count"): never a retransmission, which says the
+    same, but a faulty or tampered machine. Only the first report reached the round."""
+
+    deal_id: int
+    what: str
+
+    @property
+    def key(self) -> Hashable:
+        return ("changed", self.device, self.deal_id, self.what, self.seq)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class CardCountError(DeviceEvent):
     """The machine signals a card-count error (a misdeal: the deck must be counted for 53)."""
 

@@ -19,6 +19,7 @@ from dealer_console.devices.config import ShufflerConfig
 from dealer_console.devices.shuffler import (
     CardCountError,
     CardsLeft,
+    DealReportChanged,
     DeckChecked,
     FirstPositionDrawn,
     HandDelivered,
@@ -33,6 +34,9 @@ from drivers.transport import SerialTransport
 
 CONSOLE_ID = "dealer-console"
 MAX_HANDS = 8
+REPORTED = {"deck": "the deck count", "random": "the number", "left": "the cards left",
+            "count-error": "the card-count error"}
+"""A deal's facts as the dealer reads them when the machine reports one changed."""
 
 
 class ShufflerDriver(DeviceThread):
@@ -63,7 +67,8 @@ class ShufflerDriver(DeviceThread):
         self._hello_sent = False
         start = first_deal_id if first_deal_id is not None else random.randint(1, 0xFFFF)
         self._deal_ids = itertools.count(start)
-        self._seen: collections.OrderedDict[int, set[Hashable]] = collections.OrderedDict()
+        self._seen: collections.OrderedDict[int, dict[Hashable, f.Message]] = (
+            collections.OrderedDict())
         self._last_status: f.Status | None = None
         self._status_asked = False
 
@@ -176,17 +181,25 @@ class ShufflerDriver(DeviceThread):
         for item in out:
             self._write(item.frame, item.retransmission)
 
-    def _first_time(self, deal_id: int, fact: Hashable) -> bool:
+    def _first_time(self, deal_id: int, fact: Hashable, said: f.Message) -> bool:
+        """Whether ``said`` is the deal's first report of ``fact``. A report of it again is
+        dropped; one that says something else is reported as changed (an outside review's
+        machine sent hand 3 again with other cards, and it was counted as a retransmission)."""
         seen = self._seen.get(deal_id)
         if seen is None:
-            seen = self._seen[deal_id] = set()
+            seen = self._seen[deal_id] = {}
             while len(self._seen) > f.DEALS_REMEMBERED:
                 self._seen.popitem(last=False)
-        if fact in seen:
-            self.diag.count("duplicates_dropped")
-            return False
-        seen.add(fact)
-        return True
+        first = seen.get(fact)
+        if first is None:
+            seen[fact] = said
+            return True
+        self.diag.count("duplicates_dropped")
+        if first != said:
+            what = (f"hand {fact[1]}" if isinstance(fact, tuple)
+                    else REPORTED.get(str(fact), str(fact)))
+            self._emit(DealReportChanged, deal_id=deal_id, what=what)
+        return False
 
     def _handle(self, m: f.Message) -> None:
         if isinstance(m, f.Hello):
@@ -208,18 +221,18 @@ class ShufflerDriver(DeviceThread):
                 deal_id=m.deal_id or None,
             )
         elif isinstance(m, f.DeckCheck):
-            if m.deal_id == 0 or self._first_time(m.deal_id, "deck"):
+            if m.deal_id == 0 or self._first_time(m.deal_id, "deck", m):
                 self._emit(DeckChecked, deal_id=m.deal_id, counted=m.counted)
         elif isinstance(m, f.RandomDrawn):
-            if self._first_time(m.deal_id, "random"):
+            if self._first_time(m.deal_id, "random", m):
                 self._emit(FirstPositionDrawn, deal_id=m.deal_id, number=m.number)
         elif isinstance(m, f.Hand):
-            if self._first_time(m.deal_id, ("hand", m.index)):
+            if self._first_time(m.deal_id, ("hand", m.index), m):
                 self._emit(HandDelivered, deal_id=m.deal_id, index=m.index, cards=m.cards)
         elif isinstance(m, f.Left):
-            if self._first_time(m.deal_id, "left"):
+            if self._first_time(m.deal_id, "left", m):
                 self._emit(CardsLeft, deal_id=m.deal_id, cards=m.cards)
-        elif isinstance(m, f.CountError) and self._first_time(m.deal_id, "count-error"):
+        elif isinstance(m, f.CountError) and self._first_time(m.deal_id, "count-error", m):
             self._emit(CardCountError, deal_id=m.deal_id, counted=m.counted)
         # Commands (StartDeal, Reset, ...) are the console's own words: a device that sends
         # them is confused; they are acknowledged by the link and otherwise ignored.

@@ -135,6 +135,12 @@ class ShufflerDouble:
             self._timeline.clear()
             self._set_state(ShufflerState.JAM)
 
+    def report(self, message: f.Message) -> None:
+        """A faulty or tampered machine: it sends ``message`` now, whatever its deals said (an
+        extra hand, a hand again with other cards)."""
+        with self._lock:
+            self._send(message)
+
     def power_cycle(self) -> None:
         """Lose every unacknowledged message and restart the link at sequence 0."""
         with self._lock:

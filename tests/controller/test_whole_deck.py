@@ -12,11 +12,12 @@ import random
 import pytest
 
 from dealer_console.audit.verify import audit
-from dealer_console.cards import DECK, format_cards
+from dealer_console.cards import DECK, format_cards, parse_cards
 from dealer_console.round import commands as c
 from dealer_console.round.state import MisdealReason, Phase
+from drivers.shuffler import framer
 from tests.controller.conftest import Rig
-from tests.controller.test_controller import bet, finish_round, start_by_keypad
+from tests.controller.test_controller import bet, finish_round, notice_text, start_by_keypad
 
 
 def events(rig: Rig, kind: str) -> list[dict[str, object]]:
@@ -85,3 +86,51 @@ def test_the_machine_s_own_count_not_53_is_a_misdeal_even_when_it_deals_on(
     rig.controller.do(c.Redeal())
     finish_round(rig)
     assert audit(rig.opened.db).ok
+
+
+def test_a_deal_the_machine_changes_or_adds_to_after_the_check_is_told(rig: Rig) -> None:
+    """An outside review's machine sent an eighth hand, another hand 3 and other cards left
+    after the deal was checked: the driver counted them as retransmissions, and nothing was
+    said. The round keeps the deal as first reported; the dealer is told."""
+    dealt_out(rig)
+    shuffler = rig.hardware.shuffler
+    assert shuffler is not None
+    deal = rig.controller.device_desk.deal_id or 0
+    hands = dict(rig.controller.state.hands)
+    told: list[str] = []
+    for message, said in (
+            (framer.Hand(deal, 8, parse_cards("As Ks Qs Js Ts 9s JK")),
+             "delivered hand 8 after the deal's 7 hands"),
+            (framer.Hand(deal, 3, parse_cards("2c 2d 2h 2s 3c 3d 3h")),
+             "reported hand 3 of this deal again, saying something else"),
+            (framer.Left(deal, parse_cards("Ac Ad")),
+             "reported the cards left of this deal again, saying something else")):
+        shuffler.report(message)
+        rig.until(lambda said=said: said in notice_text(rig), said)  # type: ignore[misc]
+        told.append(notice_text(rig))
+    assert all("after the deal was checked" in t and "call a supervisor" in t for t in told)
+    assert rig.controller.state.hands == hands
+    finish_round(rig)
+    assert audit(rig.opened.db).ok
+
+
+def test_a_hand_the_machine_changes_during_the_deal_is_a_misdeal(rig: Rig) -> None:
+    shuffler = rig.hardware.shuffler
+    assert shuffler is not None
+    shuffler.script(deal_button=True)  # the dealer takes each hand: the deal stops between
+    bet(rig)
+    start_by_keypad(rig)
+    ctl = rig.controller
+    rig.until(lambda: ctl.state.phase is Phase.DEALING, "the number")
+    assert shuffler.press_deal_button()
+    rig.until(lambda: len(ctl.state.delivered) == 1, "the first hand")
+    deal = ctl.device_desk.deal_id or 0
+    first = shuffler.dealt[deal].delivered[1]
+    other = tuple(card for card in DECK if card not in first)[:7]
+    shuffler.report(framer.Hand(deal, 1, other))
+    rig.until(lambda: ctl.state.phase is Phase.MISDEAL, "the misdeal")
+    assert ctl.state.misdeal_reason == MisdealReason.CARD_COUNT_ERROR.value
+    (misdeal,) = events(rig, "misdeal")
+    assert misdeal["detail"] == "the shuffler reported hand 1 of this deal again, saying " \
+        "something else"
+    assert ctl.state.deck_count_due
