@@ -410,9 +410,12 @@ class DeviceEvents:
         if not st.locked or event.lock_id != lock_id_for(st.round_id):
             return  # a finished round's lock, still being released: its chips are free
         if isinstance(event, LateBet):
-            self._tell(Level.WARNING, f"a chip was put on seat {event.spot.seat}'s jackpot "
-                       "sensor after START GAME: it is not a wager",
-                       "give the chip back to the player")
+            # not "put there after START GAME": a chip on a node off the bus at the lock is
+            # seen when the node comes back (an outside review: the words then blamed the
+            # player for a late bet)
+            self._tell(Level.WARNING, f"the chip on seat {event.spot.seat}'s jackpot sensor was "
+                       "not taken at START GAME (put there after it, or its sensor was off "
+                       "then): it is not a wager", "give the chip back to the player")
         else:
             self._tell(Level.WARNING, f"the jackpot chip of seat {event.spot.seat} was taken "
                        "off its sensor: the wager stands", "put the chip back on the sensor")

@@ -21,7 +21,7 @@ from dealer_console.round.state import Phase
 from dealer_console.storage.eventlog import Event
 from dealer_console.storage.failures import WriteFailed
 from tests.controller.conftest import Rig, start_rig
-from tests.controller.test_controller import bet, finish_round
+from tests.controller.test_controller import bet, finish_round, notice_text
 
 
 class PowerCut(BaseException):
@@ -141,3 +141,25 @@ def test_a_second_games_chip_keeps_its_own_wager_only(rig: Rig) -> None:
                       wagered=frozenset({Spot(seat=2, spot=2), Spot(seat=3, spot=1)}))
     gone = [cmd for cmd, _key in stale_jackpot_wagers(lock, state)]
     assert gone == [c.RemoveWager(2, "jackpot"), c.RemoveWager(3, "jackpot_2")]
+
+
+def test_a_chip_on_a_node_off_the_bus_at_start_game_is_no_wager_and_no_late_bet(
+        rig: Rig) -> None:
+    """An outside review: seat 5's node was off the bus at START GAME with a chip on it; when
+    the node came back, the dealer read that the chip was put there after START GAME, which
+    blames the player for a late bet. The words now say both ways it could have come."""
+    bus = rig.hardware.bus
+    assert bus is not None
+    ctl = rig.controller
+    bus.set_online(5, False)
+    bet(rig)
+    ctl.do(c.PlaceWager(5, "base", 1000))
+    bus.place(5, 1)
+    ctl.start_game()
+    rig.until(lambda: ctl.state.phase is not Phase.BETTING, "START GAME")
+    taken = dict(ctl.state.wagers)
+    bus.set_online(5, True)
+    rig.until(lambda: "seat 5's jackpot sensor was not taken at START GAME (put there after "
+              "it, or its sensor was off then)" in notice_text(rig), "the chip told")
+    assert ctl.state.wagers == taken and all(seat != 5 or kind == "base"
+                                             for seat, kind in taken)
