@@ -54,6 +54,17 @@ class RemoveWager(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class ChangeWager(Command):
+    """A placed wager's amount typed again before START GAME: the old one taken back and the
+    new one placed in one step, checked as a new wager (limits included) and leaving the
+    seat's other wagers as they are."""
+
+    seat: int
+    kind: str
+    cents: int
+
+
+@dataclass(frozen=True, slots=True)
 class StartGame(Command):
     """START GAME: wagers locked and counted, jackpot sensors locked, meters fed."""
 

@@ -3,6 +3,8 @@ events its command causes or raises :class:`~dealer_console.round.values.Refused
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from dealer_console.money import format_cents
 from dealer_console.round import commands as c
 from dealer_console.round.events import EventKind as E
@@ -173,6 +175,30 @@ def _remove_wager(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Serv
     return [(E.WAGER_REMOVED, {"seat": cmd.seat, "kind": cmd.kind})]
 
 
+def _change_wager(state: RoundState, rules: RoundRules, cmd: c.Command, s: Services
+                  ) -> list[EventTuple]:
+    """The old amount taken back and the new one placed, as two events of one step: raising a
+    base wager cost ten touches (take back its Fortune, its base, type, place both again; an
+    outside review), and the log keeps its usual two events, so the audit reads it as ever."""
+    assert isinstance(cmd, c.ChangeWager)
+    if state.locked:
+        raise Refused(f"seat {cmd.seat}: wagers are locked after START GAME")
+    need_phase(state, cmd)
+    old = state.wagers.get((cmd.seat, cmd.kind))
+    if old is None:
+        raise Refused(f"seat {cmd.seat} has no {wager_words(cmd.kind).split(' ', 1)[1]} wager "
+                      "to change")
+    if old == cmd.cents:
+        raise Refused(f"seat {cmd.seat}'s {wager_words(cmd.kind).split(' ', 1)[1]} wager is "
+                      f"{format_cents(old)} already")
+    if rules.jackpot_wager(cmd.kind) is not None:
+        raise Refused(f"seat {cmd.seat}: the {cmd.kind} wager is a fixed amount")
+    without = replace(state, wagers={k: a for k, a in state.wagers.items()
+                                      if k != (cmd.seat, cmd.kind)})
+    placed = _place_wager(without, rules, c.PlaceWager(cmd.seat, cmd.kind, cmd.cents), s)
+    return [(E.WAGER_REMOVED, {"seat": cmd.seat, "kind": cmd.kind}), *placed]
+
+
 def _start_game(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                 ) -> list[EventTuple]:
     """START GAME locks and counts the wagers and takes the collection fees or the rake, which
@@ -220,6 +246,7 @@ HANDLERS: dict[type[c.Command], Handler] = {
     c.DeclineBank: _decline_bank,
     c.PlaceWager: _place_wager,
     c.RemoveWager: _remove_wager,
+    c.ChangeWager: _change_wager,
     c.StartGame: _start_game,
     c.VoidRound: _void_round,
 }

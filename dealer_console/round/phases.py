@@ -17,8 +17,8 @@ Kind = type[c.Command]
 
 ACCEPTS: Mapping[Phase, frozenset[Kind]] = {
     Phase.BANKER: frozenset({c.AcceptBank, c.DeclineBank, c.VoidRound}),
-    Phase.BETTING: frozenset({c.PlaceWager, c.RepeatWagers, c.RemoveWager, c.StartGame,
-                               c.VoidRound}),
+    Phase.BETTING: frozenset({c.PlaceWager, c.RepeatWagers, c.RemoveWager, c.ChangeWager,
+                               c.StartGame, c.VoidRound}),
     Phase.ACTION: frozenset({c.SetActionNumber, c.SetActionSeat, c.ShufflerCountError}),
     Phase.DEALING: frozenset({c.DealHand, c.CardsExposed, c.ShufflerCountError, c.DeclareMisdeal,
                               c.CorrectFirstHand, c.RemainingCards}),
@@ -41,6 +41,7 @@ WHAT: Mapping[Kind, str] = {
     c.PlaceWager: "placing a wager",
     c.RepeatWagers: "repeating last round's wagers",
     c.RemoveWager: "removing a wager",
+    c.ChangeWager: "changing a wager",
     c.StartGame: "START GAME",
     c.VoidRound: "voiding the round",
     c.SetActionNumber: "setting the action",

@@ -123,3 +123,28 @@ def test_an_ordinary_round_in_few_taps(player: ScreenPlayer) -> None:
     aim = NEW_AIM
     assert counts[0] <= aim and counts[3] <= aim, counts
     assert max(counts[1:3]) <= UNCHANGED_AIM, counts
+
+
+@pytest.mark.parametrize("player", ["washington-face-up"], indirect=True)
+def test_typing_over_a_wager_changes_it_in_four_taps(player: ScreenPlayer) -> None:
+    """An outside review: raising one base wager that had a Fortune cost ten taps (take back
+    the Fortune, the base, type, touch the seat again, Fortune, type, OK). Typed over, the
+    base changes and the Fortune stays: the seat, two digits, OK."""
+    p = player
+    page = p.betting
+    p.type_amount(page.keypad, 25)
+    p.tap(page.keypad.keys["ok"])
+    p.seat(1)
+    p.tap(page.kind_buttons["fortune"])
+    p.type_amount(page.keypad, 5)
+    p.tap(page.keypad.keys["ok"])
+    p.seat(2)
+    p.type_amount(page.keypad, 25)
+    p.tap(page.keypad.keys["ok"])  # the page moves on to seat 3
+    assert p.ctl.state.wagers == {(1, "base"): 2500, (1, "fortune"): 500, (2, "base"): 2500}
+    start = p.taps
+    p.seat(1)  # its wagers, starting on the base
+    p.type_amount(page.keypad, 50)
+    p.tap(page.keypad.keys["ok"])
+    assert p.taps - start == 4
+    assert p.ctl.state.wagers == {(1, "base"): 5000, (1, "fortune"): 500, (2, "base"): 2500}

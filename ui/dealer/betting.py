@@ -213,7 +213,7 @@ class BettingPage(Page):
             self.keypad.set_validator(lambda _cents: "touch a seat first")
         else:
             self.keypad.set_validator(
-                lambda cents: self.ctl.check(c.PlaceWager(seat, kind, cents)))
+                lambda cents: self.ctl.check(self._wager(seat, kind, cents)))
         if not refresh_only:
             self.keypad.clear()
 
@@ -231,7 +231,7 @@ class BettingPage(Page):
         if typed is None:
             return
         seat, kind, cents = typed
-        self.ctl.do(c.PlaceWager(seat, kind, cents))
+        self.ctl.do(self._wager(seat, kind, cents))
         self.keypad.clear()
         if kind == "base":
             self._advance(seat)
@@ -240,10 +240,17 @@ class BettingPage(Page):
         if self._seat is None:
             return
         seat, kind = self._seat, self._kind
-        if self.act(lambda: self.ctl.do(c.PlaceWager(seat, kind, cents))):
+        if self.act(lambda: self.ctl.do(self._wager(seat, kind, cents))):
             self.keypad.clear()
             if kind == "base":
                 self._advance(seat)
+
+    def _wager(self, seat: int, kind: str, cents: int) -> c.PlaceWager | c.ChangeWager:
+        """The amount typed for the seat's wager of ``kind``: placed, or, when it has one,
+        changed to it (typing over a wager changes it: no taking back first)."""
+        if (seat, kind) in self.ctl.snapshot().round.wagers:
+            return c.ChangeWager(seat, kind, cents)
+        return c.PlaceWager(seat, kind, cents)
 
     def _advance(self, seat: int) -> None:
         """After a base wager, the next seat without one comes into focus on its base."""
