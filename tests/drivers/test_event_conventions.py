@@ -41,6 +41,7 @@ MOMENTS: dict[type[ev.DeviceEvent], dict[str, Any]] = {
     ev.DeviceConnected: {"firmware": "1.0", "serial_number": "S1"},
     ev.DeviceDisconnected: {"reason": "unplugged"},
     sh.ShufflerStatus: {"state": sh.ShufflerState.READY, "firmware": "1", "serial_number": "2"},
+    sh.DealReportChanged: {"deal_id": 4, "what": "hand 3"},
     bs.BetSpotChanged: {"spot": bs.Spot(3, 2), "present": True},
     bs.SensorNodeChanged: {"seat": 3, "online": False},
     bs.NodeLightTest: {"seat": 3, "answered": True},
