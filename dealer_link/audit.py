@@ -17,6 +17,8 @@ For each link, its ledger is replayed entry by entry from nothing, to the millio
   the server for each confirmer;
 - no table's hello has moved the hit numbers past the server's to a hit it does not hold
   ("the server went back in time", ``server_went_back.py``);
+- no table's accepted wagers are more than a table plays: rounds an hour of its clock within
+  its link's bound, and a time a console records (``server_play_bound.py``);
 - every hit is held to the rules in force when it was paid, as its row keeps them (the
   confirmers' roles then, the game's executive threshold and two-person level then:
   ``server_in_force.py``), by the table's own rule (``jackpot/confirm_rules``).
@@ -37,6 +39,7 @@ from dealer_console.jackpot_values.config import GameConfig, JackpotMode, LevelC
 from dealer_console.jackpot_values.meters import MICRO, MeterState
 from dealer_console.jackpot_values.paytable import load
 from dealer_console.money import format_cents
+from dealer_link import server_play_bound
 from dealer_link.server import Connection
 from dealer_link.server_trust import ADMIN_ROLE
 
@@ -135,6 +138,7 @@ def verify(conn: Connection) -> list[str]:
                 problems.append(f"link {link} hit {hit_id} of {format_cents(_int(amount))}, "
                                 f"confirmed by {' and '.join(map(str, people))}: {short}, "
                                 "by the rules in force when it was paid")
+        problems.extend(server_play_bound.implausible(cur))
     return problems
 
 

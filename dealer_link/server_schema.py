@@ -20,6 +20,7 @@ from dealer_link import (
     server_every_card,
     server_in_force,
     server_links,
+    server_play_bound,
     server_stuck,
     server_trust,
     server_went_back,
@@ -172,6 +173,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None
     (server_every_card.NAME, server_every_card.migrate),
     ("0011_waiting_its_turn", server_stuck.waiting_its_turn),
     (server_went_back.NAME, server_went_back.migrate),
+    (server_play_bound.NAME, server_play_bound.migrate),
 )
 
 

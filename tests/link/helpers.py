@@ -17,6 +17,7 @@ from dealer_console.jackpot_values.config import GameConfig, JackpotMode, level_
 from dealer_console.jackpot_values.link_records import HitAnswer, Owed
 from dealer_console.jackpot_values.paytable import load
 from dealer_console.link.health import LinkHealth
+from dealer_console.link.health import now as taken_now
 from dealer_console.link.hook import LinkHook
 from dealer_console.profiles.loader import PROFILE_DIR, get_profile, load_profile
 from dealer_console.profiles.model import Profile
@@ -133,7 +134,7 @@ def serve_linked_profile(folder: Path, link: str, dsn: str, *, other_table: str,
     server_schema.apply(conn)
     server.install_game(conn, link, game, actor="test")
     add_confirmers(conn)
-    owed = [Owed(r, 1, 1, 1, game.wager_cents, "2026-01-01T00:00:00Z")
+    owed = [Owed(r, 1, 1, 1, game.wager_cents, taken_now())
             for r in range(1, wagers + 1)]
     with as_table(dsn, other_table) as other:
         assert server.contribute(other, link, other_table, owed) == wagers

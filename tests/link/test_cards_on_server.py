@@ -13,6 +13,7 @@ import psycopg
 import pytest
 
 from dealer_console.jackpot_values.link_records import HitAsk, Owed
+from dealer_console.link.health import now as taken_now
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JackpotRefused
 from dealer_link import admin, server
@@ -52,8 +53,8 @@ def link(link_dsn: str) -> Iterator[tuple[server.Connection, server.Connection,
     casino_staff(conn)
     admin.set_cards_on_server(conn, LINK, True, reason="cards read by the server")
     a, b = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
-    for t, name, owed in ((a, "table-a", Owed(1, 1, 1, 3, 100, "t")),
-                          (b, "table-b", Owed(5, 1, 1, 2, 100, "t"))):
+    for t, name, owed in ((a, "table-a", Owed(1, 1, 1, 3, 100, taken_now())),
+                          (b, "table-b", Owed(5, 1, 1, 2, 100, taken_now()))):
         server.register_table(t, LINK, name, server.game_of(conn, LINK))
         server.contribute(t, LINK, name, [owed])
     yield conn, a, b
@@ -112,7 +113,7 @@ def test_a_pass_is_this_tables_this_employees_and_good_once(
     hit = _confirm(b, "table-b", round_id=5, seat=2, passes=(supervisor.passed, None))
     assert isinstance(hit, server.LinkedHit) and hit.employee_id == "S1"
     # used once: on another hit it pays nothing
-    server.contribute(b, LINK, "table-b", [Owed(6, 1, 1, 2, 100, "t")])
+    server.contribute(b, LINK, "table-b", [Owed(6, 1, 1, 2, 100, taken_now())])
     refused_and_unchanged(conn, lambda: _confirm(b, "table-b", round_id=6, seat=2,
                                                   passes=(supervisor.passed, None)),
                            LinkRefused, "not read by the server for this hit")
@@ -237,7 +238,7 @@ def test_an_asker_on_a_link_that_takes_ids_presents_no_card(link_dsn: str) -> No
     try:
         casino_staff(conn)
         t1 = as_table(link_dsn, "t1")
-        server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, "t")])
+        server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, taken_now())])
         asker = HitAsker(table_dsn(link_dsn, "t1"), "t1")
         answer = asker.answer(HitAsk(LINK, 1, 1, 3, FULL_HOUSE_LINE, "S1", None,
                                      cards=(STRANGER,)))

@@ -12,6 +12,7 @@ from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.link import outbox
 from dealer_console.link.health import LinkHealth
+from dealer_console.link.health import now as taken_now
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
 from dealer_link import server
@@ -43,7 +44,7 @@ def _sum_query(conn: server.Connection) -> tuple[int, int]:
 
 def test_a_batch_sent_twice_is_accepted_once(link_dsn: str) -> None:
     conn = init_link(link_dsn)
-    batch = [Owed(7, 1, 1, seat, 100, "t") for seat in (1, 2, 3)]
+    batch = [Owed(7, 1, 1, seat, 100, taken_now()) for seat in (1, 2, 3)]
     a, b = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
     assert server.contribute(a, LINK, "table-a", batch) == 3
     assert server.contribute(a, LINK, "table-a", batch) == 0
@@ -57,8 +58,8 @@ def test_a_batch_sent_twice_is_accepted_once(link_dsn: str) -> None:
 def test_a_wager_of_another_amount_is_refused_whole(link_dsn: str) -> None:
     conn = init_link(link_dsn)
     with pytest.raises(LinkError, match="100 cents link wa-link takes"):
-        server.contribute(as_table(link_dsn, "t"), LINK, "t", [Owed(1, 1, 1, 1, 100, "t"),
-                                            Owed(1, 1, 1, 2, 500, "t")])
+        server.contribute(as_table(link_dsn, "t"), LINK, "t", [
+            Owed(1, 1, 1, 1, 100, taken_now()), Owed(1, 1, 1, 2, 500, taken_now())])
     assert server.meter_states(conn, LINK)["main"].meter_micro == SEED * MICRO
 
 

@@ -12,6 +12,7 @@ import pytest
 from dealer_console.cli import main
 from dealer_console.jackpot_values.link_records import LinkedHit, Owed
 from dealer_console.jackpot_values.meters import MICRO
+from dealer_console.link.health import now as taken_now
 from dealer_link import server
 from dealer_link.audit import verify
 from tests.link.helpers import LINK, SEED, as_table, init_link, table_dsn
@@ -26,7 +27,8 @@ def test_two_tables_confirming_at_once_are_paid_in_the_servers_order(
     game_line = server.game_of(conn, LINK).paytable.line(ROYAL_100)
     assert "100%" in str(game_line.pay)
     for table in ("a", "b"):
-        server.contribute(as_table(link_dsn, table), LINK, table, [Owed(1, 1, 1, 4, 100, "t")])
+        server.contribute(as_table(link_dsn, table), LINK, table,
+                          [Owed(1, 1, 1, 4, 100, taken_now())])
     before = server.meter_states(conn, LINK)["main"]
     start = threading.Barrier(2)
     got: dict[str, LinkedHit] = {}
@@ -76,7 +78,7 @@ def test_a_hit_needs_the_wager_on_the_link_first(link_dsn: str) -> None:
 
 def test_audit_finds_a_meter_changed_behind_the_ledgers_back(link_dsn: str) -> None:
     conn = init_link(link_dsn)
-    server.contribute(as_table(link_dsn, "a"), LINK, "a", [Owed(1, 1, 1, 1, 100, "t")])
+    server.contribute(as_table(link_dsn, "a"), LINK, "a", [Owed(1, 1, 1, 1, 100, taken_now())])
     assert verify(conn) == []
     conn.execute("UPDATE link_levels SET meter_micro = meter_micro + 1")
     problems = verify(conn)
@@ -106,7 +108,7 @@ def test_link_commands(tmp_path: Path, link_dsn: str, pg_server: PgServer,
     assert "up to date" in capsys.readouterr().out
     conn = server.connect(link_dsn)
     server.contribute(as_table(link_dsn, "pit1-t3"), LINK, "pit1-t3",
-                      [Owed(1, 1, 1, s, 100, "t") for s in (1, 2)])
+                      [Owed(1, 1, 1, s, 100, taken_now()) for s in (1, 2)])
     assert main(["link", "status", "--dsn", link_dsn]) == 0
     out = capsys.readouterr().out
     assert "main $2,500.30" in out and "table pit1-t3" in out and "2 wagers ($2.00)" in out

@@ -13,6 +13,7 @@ import psycopg
 import pytest
 
 from dealer_console.jackpot_values.link_records import Owed
+from dealer_console.link.health import now as taken_now
 from dealer_link import admin, server, server_schema
 from dealer_link.audit import verify
 from tests.link.helpers import LINK, as_table, init_link, linked_game, older_link
@@ -27,7 +28,8 @@ def link(link_dsn: str) -> Iterator[tuple[server.Connection, server.Connection]]
     conn = init_link(link_dsn)
     a = as_table(link_dsn, "table-a")
     server.register_table(a, LINK, "table-a", linked_game())
-    server.contribute(a, LINK, "table-a", [Owed(r, 1, 1, 3, 100, "t") for r in (1, 2, 3, 4)])
+    server.contribute(a, LINK, "table-a",
+                      [Owed(r, 1, 1, 3, 100, taken_now()) for r in (1, 2, 3, 4)])
     admin.set_thresholds(conn, LINK, executive_cents=500, two_person_cents=5000,
                          reason="the test's thresholds")
     yield conn, a

@@ -17,6 +17,7 @@ import pytest
 from psycopg.conninfo import conninfo_to_dict
 
 from dealer_console.jackpot_values.link_records import HitAsk, Owed
+from dealer_console.link.health import now as taken_now
 from dealer_link import admin, server
 from dealer_link.asker import HitAsker
 from dealer_link.audit import verify
@@ -107,7 +108,7 @@ def test_a_table_login_cannot_block_another_tables_cards(link_dsn: str,
     casino_staff(conn)
     admin.set_cards_on_server(conn, LINK, True, reason="cards read by the server")
     a, b = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
-    server.contribute(b, LINK, "table-b", [Owed(5, 1, 1, 2, 100, "t")])
+    server.contribute(b, LINK, "table-b", [Owed(5, 1, 1, 2, 100, taken_now())])
     victim = _login(link_dsn, "table-b")
     a.execute(b"SELECT pg_advisory_lock(hashtext('pit card ' || %s))", [victim])
     asker = HitAsker(table_dsn(link_dsn, "table-b"), "table-b")
@@ -162,7 +163,7 @@ def test_no_track_is_sent_where_the_link_does_not_read_cards(
         login = _login(link_dsn, "t1")
         conn.execute(f'ALTER ROLE "{login}" SET log_statement = \'all\''.encode())
         t1 = as_table(link_dsn, "t1")
-        server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, "t")])
+        server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, taken_now())])
         asker = HitAsker(table_dsn(link_dsn, "t1"), "t1")
         answer = asker.answer(HitAsk(LINK, 1, 1, 3, FULL_HOUSE_LINE, "S1", None,
                                      cards=(CARDS["supervisor"],)))
@@ -190,8 +191,8 @@ def test_a_hit_waiting_its_turn_when_the_switch_turns_is_held_to_the_switch_in_f
     casino_staff(conn)
     a, holder = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
     try:
-        server.contribute(a, LINK, "table-a", [Owed(1, 1, 1, 3, 100, "t")])
-        server.contribute(holder, LINK, "table-b", [Owed(5, 1, 1, 2, 100, "t")])
+        server.contribute(a, LINK, "table-a", [Owed(1, 1, 1, 3, 100, taken_now())])
+        server.contribute(holder, LINK, "table-b", [Owed(5, 1, 1, 2, 100, taken_now())])
         server.confirm_hit(holder, LINK, "table-b", round_id=5, spot=1, seat=2,
                            line_no=FULL_HOUSE_LINE, employee_id="S1")  # paid, switch off
         holder.autocommit = False  # table-b asks again for its hit: the meters locked

@@ -17,6 +17,7 @@ from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.jackpot import games, hits, linked
 from dealer_console.jackpot_values.link_records import HitAnswer, HitAsk
 from dealer_console.jackpot_values.meters import MICRO
+from dealer_console.link.health import now as taken_now
 from dealer_console.round import commands as c
 from dealer_console.round.jackpot import JackpotRefused
 from dealer_console.storage.connection import connect
@@ -178,7 +179,7 @@ def test_the_server_refuses_an_award_above_what_the_card_may_confirm(link_dsn: s
         from dealer_console.jackpot_values.link_records import Owed
 
         t1 = as_table(link_dsn, "t1")
-        server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, "2026-11-23T00:00:00Z")])
+        server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, taken_now())])
         answer = t.answer(ask)
         assert answer.refused is not None and "executive's card is needed" in answer.refused
         with pytest.raises(LinkRefused):

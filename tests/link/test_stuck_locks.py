@@ -14,6 +14,7 @@ import psycopg
 import pytest
 
 from dealer_console.jackpot_values.link_records import Owed
+from dealer_console.link.health import now as taken_now
 from dealer_link import server
 from dealer_link.audit import verify
 from dealer_link.settings import LinkError
@@ -49,7 +50,7 @@ def test_a_table_holding_the_meters_is_ended_and_the_others_go_on(tmp_path: Path
         # table-b's delivery waits its turn behind the stuck one: it is not ended
         waited: list[int] = []
         behind = threading.Thread(target=lambda: waited.append(server.contribute(
-            waiting, LINK, "table-b", [Owed(5, 1, 1, 2, 100, "t")])))
+            waiting, LINK, "table-b", [Owed(5, 1, 1, 2, 100, taken_now())])))
         behind.start()
         with pytest.raises(LinkError, match="ended a connection of table table-a that held "
                                             "the link's locks in a transaction of its own"):
@@ -91,10 +92,12 @@ def test_a_table_s_call_in_flight_is_never_taken_for_a_stuck_transaction(
     ``0009_one_statement``). Thirty calls, each looked at by the reaper's own query while it
     runs holding the meters, then one call ended for real by a timed-out table."""
     admin = init_link(link_dsn)
+    admin.execute(b"UPDATE link_games SET rounds_an_hour = 1000000")  # calls long on purpose
+    admin.commit()
     timed_out, busy = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
     taken: list[str] = []
     for call in range(30):
-        batch = [Owed(call * 10_000 + r, 1, 1, 2, 100, "t") for r in range(1, 3_001)]
+        batch = [Owed(call * 10_000 + r, 1, 1, 2, 100, taken_now()) for r in range(1, 3_001)]
         sent: list[object] = []
 
         def send(batch: list[Owed] = batch, into: list[object] = sent) -> None:
@@ -174,7 +177,7 @@ def test_a_table_of_another_link_does_not_hold_this_links_hits(link_dsn: str) ->
     other = server.connect(table_dsn(link_dsn, "pit2-t1", ["pit-2"]), who="pit2-t1")
     mine = server.connect(table_dsn(link_dsn, "t1", [LINK]), who="t1")
     try:
-        server.contribute(mine, LINK, "t1", [Owed(1, 1, 1, 3, 100, "t")])
+        server.contribute(mine, LINK, "t1", [Owed(1, 1, 1, 3, 100, taken_now())])
         other.autocommit = False
         other.execute(b"SELECT * FROM link_hello('pit-2', NULL, NULL)")
         mine.execute(b"SET statement_timeout = 3000")

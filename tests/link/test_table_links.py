@@ -14,6 +14,7 @@ import pytest
 
 from dealer_console.cli import main
 from dealer_console.jackpot_values.link_records import Owed
+from dealer_console.link.health import now as taken_now
 from dealer_link import admin, server, server_schema
 from dealer_link.audit import verify
 from dealer_link.reconcile import reconcile
@@ -50,14 +51,14 @@ def test_a_table_acts_only_on_the_links_it_is_on(link_dsn: str,
     conn = two_links(link_dsn)
     t1 = server.connect(table_dsn(link_dsn, "t1", links=[LINK]), who="t1")
     server.register_table(t1, LINK, "t1", linked_game())
-    assert server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, "t")]) == 1
+    assert server.contribute(t1, LINK, "t1", [Owed(1, 1, 1, 3, 100, taken_now())]) == 1
     # the other pit's link, by every way in
     game = replace(linked_game(), linked=OTHER)
     refused_and_unchanged(conn, lambda: server.register_table(t1, OTHER, "t1", game),
                           LinkRefused, NOT_ON)
     refused_and_unchanged(conn, lambda: server.claim(t1, OTHER, "t1"), LinkRefused, NOT_ON)
     refused_and_unchanged(conn, lambda: server.contribute(
-        t1, OTHER, "t1", [Owed(2, 1, 1, 3, 100, "t")]), LinkRefused, NOT_ON)
+        t1, OTHER, "t1", [Owed(2, 1, 1, 3, 100, taken_now())]), LinkRefused, NOT_ON)
     refused_and_unchanged(conn, lambda: server.call(
         t1, "SELECT link_contribute(%s, NULL, '{2}', '{1}', '{1}', '{3}', '{100}', '{t}')",
         [OTHER]), LinkRefused, NOT_ON)
@@ -82,7 +83,7 @@ def test_a_table_acts_only_on_the_links_it_is_on(link_dsn: str,
     assert main(argv) == 0
     assert "already (nothing changed)" in capsys.readouterr().out
     server.register_table(t1, OTHER, "t1", game)
-    assert server.contribute(t1, OTHER, "t1", [Owed(2, 1, 1, 3, 100, "t")]) == 1
+    assert server.contribute(t1, OTHER, "t1", [Owed(2, 1, 1, 3, 100, taken_now())]) == 1
     assert main(["link", "status", "--dsn", link_dsn]) == 0
     status = capsys.readouterr().out
     assert status.count("tables on the link: t1") == 2
@@ -113,7 +114,7 @@ def test_a_table_acts_only_on_the_links_it_is_on(link_dsn: str,
         refused_and_unchanged(conn, read, LinkRefused, NOT_ON)
     assert server.meter_states(conn, OTHER)  # the administrator reads every link
     refused_and_unchanged(conn, lambda: server.contribute(
-        t1, OTHER, "t1", [Owed(3, 1, 1, 3, 100, "t")]), LinkRefused, NOT_ON)
+        t1, OTHER, "t1", [Owed(3, 1, 1, 3, 100, taken_now())]), LinkRefused, NOT_ON)
     hit = server.confirm_hit(t1, LINK, "t1", round_id=1, spot=1, seat=3, line_no=FULL_HOUSE,
                              employee_id="S1")
     assert (hit.table_id, hit.amount_cents) == ("t1", 600)
@@ -203,7 +204,7 @@ def test_an_upgrade_keeps_each_table_on_the_links_it_had_reached(
                                           "server, and the table had reached none",)]
     t4 = server.connect(table_dsn(dsn, "t4"), who="t4")
     server.register_table(t4, LINK, "t4", linked_game())
-    assert server.contribute(t4, LINK, "t4", [Owed(1, 1, 1, 1, 100, "t")]) == 1
+    assert server.contribute(t4, LINK, "t4", [Owed(1, 1, 1, 1, 100, taken_now())]) == 1
     assert verify(conn) == []
     t4.close()
     conn.close()
@@ -219,7 +220,7 @@ def test_reconcile_looks_at_every_link_the_table_is_on(tmp_path: Path, link_dsn:
         with server.connect(link_dsn) as conn:
             assert reconcile(conn, tmp_path / "t1.db") == []
         login = server.connect(table_dsn(link_dsn, "t1"), who="t1")
-        server.contribute(login, OTHER, "t1", [Owed(r, 1, 1, 1, 100, "t") for r in (1, 2)])
+        server.contribute(login, OTHER, "t1", [Owed(r, 1, 1, 1, 100, taken_now()) for r in (1, 2)])
         hit = server.confirm_hit(login, OTHER, "t1", round_id=1, spot=1, seat=1,
                                  line_no=FULL_HOUSE, employee_id="X1")
         login.close()

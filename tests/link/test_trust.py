@@ -11,6 +11,7 @@ import pytest
 
 from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.jackpot_values.meters import MICRO
+from dealer_console.link.health import now as taken_now
 from dealer_link import admin, server
 from dealer_link.audit import verify
 from dealer_link.settings import LinkError, LinkRefused
@@ -37,8 +38,8 @@ def link(link_dsn: str) -> Iterator[tuple[server.Connection, server.Connection,
     a, b = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
     server.register_table(a, LINK, "table-a", linked_game())
     server.register_table(b, LINK, "table-b", linked_game())
-    server.contribute(a, LINK, "table-a", [Owed(1, 1, 1, 3, 100, "t")])
-    server.contribute(b, LINK, "table-b", [Owed(5, 1, 1, 2, 100, "t")])
+    server.contribute(a, LINK, "table-a", [Owed(1, 1, 1, 3, 100, taken_now())])
+    server.contribute(b, LINK, "table-b", [Owed(5, 1, 1, 2, 100, taken_now())])
     yield conn, a, b
     for c in (conn, a, b):
         c.close()
@@ -51,7 +52,7 @@ NOT_ADMIN = "permission denied for function|only a link administrator"
 def test_a_table_cannot_contribute_as_another(link: tuple[server.Connection, ...]) -> None:
     conn, a, _b = link
     refused_and_unchanged(conn, lambda: server.contribute(
-        a, LINK, "table-b", [Owed(9, 1, 1, 1, 100, "t")]), LinkRefused,
+        a, LINK, "table-b", [Owed(9, 1, 1, 1, 100, taken_now())]), LinkRefused,
         "this login is table table-a on the link, not table-b")
     refused_and_unchanged(conn, lambda: a.execute(
         "INSERT INTO link_contributions (link, table_id, round_id, deal_no, spot, seat, "
@@ -59,7 +60,7 @@ def test_a_table_cannot_contribute_as_another(link: tuple[server.Connection, ...
         psycopg.errors.InsufficientPrivilege, "permission denied")
     # the function without a claimed name acts on the login's own rows only
     assert server.call(a, "SELECT link_contribute(%s, NULL, '{9}', '{1}', '{1}', '{1}', "
-                       "'{100}', '{t}')", [LINK]) == [(1,)]
+                       "'{100}', ARRAY[%s])", [LINK, taken_now()]) == [(1,)]
     owners = conn.execute(b"SELECT table_id FROM link_contributions WHERE round_id = 9"
                           ).fetchall()
     assert owners == [("table-a",)]

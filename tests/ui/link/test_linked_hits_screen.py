@@ -11,6 +11,7 @@ import pytest
 
 from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.jackpot_values.meters import MICRO
+from dealer_console.link.health import now as taken_now
 from dealer_console.money import format_cents
 from dealer_link import server
 from tests.link.helpers import as_table, serve_linked_profile, table_dsn
@@ -30,7 +31,7 @@ def test_the_supervisor_sees_each_linked_hit_with_its_table(
     _profile, game, conn = serve_linked_profile(tmp_path, LINK, link_dsn,
                                                 other_table="table-b", wagers=30)
     a, b = as_table(link_dsn, "table-a"), as_table(link_dsn, "table-b")
-    server.contribute(a, LINK, "table-a", [Owed(7, 1, 1, 4, game.wager_cents, "x")])
+    server.contribute(a, LINK, "table-a", [Owed(7, 1, 1, 4, game.wager_cents, taken_now())])
     other = server.confirm_hit(b, LINK, "table-b", round_id=3, spot=1, seat=1,
                                line_no=WILD_SF, employee_id="S1")
     mine = server.confirm_hit(a, LINK, "table-a", round_id=7, spot=1, seat=4,

@@ -9,6 +9,7 @@ import pytest
 
 from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.jackpot_values.meters import MICRO
+from dealer_console.link.health import now as taken_now
 from dealer_console.money import format_cents
 from dealer_link import server
 from tests.link.helpers import as_table, serve_linked_profile, table_dsn
@@ -44,7 +45,7 @@ def test_a_linked_game_shows_the_servers_meters_and_its_link(
         # display reads the shared meter again on its own (LINKED_POLL_MS)
         with as_table(link_dsn, "table-b") as other:
             assert server.contribute(other, LINK, "table-b", [
-                Owed(41, 1, 1, 2, game.wager_cents, "2026-01-01T00:00:01Z")]) == 1
+                Owed(41, 1, 1, 2, game.wager_cents, taken_now())]) == 1
         moved = {lv: st.meter_micro // MICRO
                  for lv, st in server.meter_states(conn, LINK).items()}
         p.wait(lambda: panel_text() == {lv: format_cents(c) for lv, c in moved.items()},
