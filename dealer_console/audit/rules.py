@@ -271,8 +271,15 @@ def _line_text(line: Any) -> str:
 
 def _action(state: RoundState, rules: RoundRules, p: Payload) -> c.Command:
     if rules.action_method is ActionSeatMethod.HIGH_CARD:
-        return c.SetActionSeat(int(p["action_seat"]), restart=True)
+        # the floor's name where the log has it; a console before the floor's card was asked
+        # for a new high card logged none, and its rounds stand as that console took them
+        floor = str(p.get("floor") or EARLIER_FLOOR)
+        return c.SetActionSeat(int(p["action_seat"]), restart=True, who=floor)
     return c.SetActionNumber(int(p["number"]))
+
+
+EARLIER_FLOOR = "the floor (not named by an earlier console)"
+"""The name the audit gives a new high card logged with no ``floor`` key."""
 
 
 _RECOMPUTED: dict[str, Callable[[RoundState, RoundRules, Payload], c.Command]] = {

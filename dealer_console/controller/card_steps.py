@@ -7,11 +7,17 @@ small."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from dealer_console.controller.card_desk import CardDesk
 from dealer_console.controller.jackpot_desk import JackpotDesk
+from dealer_console.controller.offers import SUPERVISOR
 from dealer_console.controller.turns import Turns, one_turn
 from dealer_console.employees.registry import Employee, Role
+from dealer_console.round import commands as c
+
+if TYPE_CHECKING:
+    from dealer_console.storage.eventlog import Event
 
 
 class CardSteps:
@@ -20,6 +26,36 @@ class CardSteps:
     turns: Turns
     jackpot: JackpotDesk
     cards: CardDesk
+
+    if TYPE_CHECKING:  # the controller's own (controller.py)
+        def check(self, cmd: c.Command) -> str | None: ...
+        def do(self, cmd: c.Command) -> list[Event]: ...
+        def supervise(self, cmd: c.Command, by: Employee, where: str = ...) -> list[Event]: ...
+
+    def check_on_card(self, cmd: c.Command) -> str | None:
+        """Why the round would refuse ``cmd`` made on a supervisor's card, or None (the name
+        the round asks for is the card's; any name does for the check)."""
+        return self.check(c.naming(cmd, SUPERVISOR))
+
+    def on_card_only(self, cmd: c.Command) -> bool:
+        """Whether the round takes ``cmd`` only on a supervisor's card: refused as the dealer's
+        alone, taken naming a supervisor (a misdeal the dealer declares, a deck counted by
+        hand, a new high card); the round says which, never a screen."""
+        return self.check(cmd) is not None and self.check_on_card(cmd) is None
+
+    @one_turn
+    def do_or_card(self, cmd: c.Command, purpose: str) -> bool:
+        """The dealer's ``cmd``: made now when the round takes it from the dealer (True);
+        where it takes it only on a supervisor's card, that card is asked for ``purpose``
+        and the command made on the swipe, naming the supervisor (False); otherwise refused
+        with the round's reason."""
+        if c.names_a_supervisor(cmd) or not isinstance(cmd, c.SUPERVISED) or (
+                not self.on_card_only(cmd)):
+            self.do(cmd)
+            return True
+        self.want_card(Role.SUPERVISOR, purpose, lambda by: self.supervise(
+            cmd, by, "on a supervisor's card at the table"))
+        return False
 
     @one_turn
     def want_card(self, role: Role, purpose: str,

@@ -254,6 +254,8 @@ class TableController(JackpotSteps, CardSteps):
         if c.names_a_supervisor(cmd):
             raise Refused(f"{WHAT[type(cmd)]} is a supervisor's: open the supervisor's screens "
                           "with a supervisor's card", RefusalCode.STAFF)
+        if isinstance(cmd, c.DeckCounted) and cmd.shuffler:
+            raise Refused("the shuffler's count comes from the shuffler: count the deck in it")
         if isinstance(cmd, c.JackpotHit):  # its confirmers come from cards, never a command
             raise Refused("a jackpot hit is paid only on the cards swiped for it (and their "
                           "PINs), at the keypad: mark the hand, then swipe",
@@ -261,17 +263,19 @@ class TableController(JackpotSteps, CardSteps):
         return self._handle(cmd)
 
     @one_turn
-    def supervise(self, cmd: c.Command, by: Employee) -> list[Event]:
-        """A supervisor's command (a void, a deck count, a banker hand reconstructed) from the
-        screens ``by`` opened with their card: ``by`` is read again from the staff list (still
-        enabled, of the role, the same card), the round's log names them as the list does, and
-        the employee log keeps the authorisation in the transition's own transaction. An
-        outside review found the name a free text the command took from anyone, with nothing
-        in the employee log."""
+    def supervise(self, cmd: c.Command, by: Employee,
+                  where: str = "on the supervisor's screens") -> list[Event]:
+        """A supervisor's command (a void, a deck count, a banker hand reconstructed, a misdeal
+        the dealer declares, a new high card) from the screens ``by`` opened with their card,
+        or on their card swiped at the table (``where``): ``by`` is read again from the staff
+        list (still enabled, of the role, the same card), the round's log names them as the
+        list does, and the employee log keeps the authorisation in the transition's own
+        transaction. An outside review found the name a free text the command took from
+        anyone, with nothing in the employee log."""
         self.bench.refuse_in_test_mode()
         now = self.staff.on_file(by, Role.SUPERVISOR)
         named = c.naming(cmd, f"{now.name} ({now.employee_id})")
-        what = f"{WHAT[type(cmd)]} in round {self.state.round_id}, on the supervisor's screens"
+        what = f"{WHAT[type(cmd)]} in round {self.state.round_id}, {where}"
         return self._handle(named, also=lambda db: log_accepted(db, now, what))
 
     def start_game_problem(self) -> str | None:

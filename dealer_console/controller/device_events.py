@@ -355,7 +355,8 @@ class DeviceEvents:
         desk.counting = False
         if self.table.state.phase is Phase.MISDEAL and self.table.state.deck_count_due:
             try:
-                self._handle(c.DeckCounted(event.counted), device=event.device, fact=event.key)
+                self._handle(c.DeckCounted(event.counted, shuffler=True), device=event.device,
+                             fact=event.key)
             except StorageError:
                 desk.counting = True  # tried again (an outside review found it dropped)
                 raise

@@ -3,7 +3,7 @@ by :func:`dealer_console.round.machine.decide`; a refused command changes nothin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dealer_console.cards import Card
 from dealer_console.employees.registry import Employee
@@ -88,10 +88,14 @@ class SetActionNumber(Command):
 class SetActionSeat(Command):
     """High card (Oxford Downs): the seat that takes the action button. After the first round
     the button moves one seat clockwise every hand; ``restart`` says a new high card was dealt
-    with the floor's permission (or the button was put back in play) instead."""
+    with the floor's permission (or the button was put back in play) instead, and ``who``
+    names the supervisor whose card gave it (Oxford Downs, "Action Button": the dealer calls
+    the floor and gets permission). An outside review found the permission the dealer's own
+    toggle, with nothing in the log."""
 
     seat: int
     restart: bool = False
+    who: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,26 +134,32 @@ class ShufflerCountError(Command):
 
 @dataclass(frozen=True, slots=True)
 class CardsExposed(Command):
-    """Cards inadvertently exposed during the deal."""
+    """Cards inadvertently exposed during the deal. Past three it is a misdeal the dealer
+    declares, made only on a supervisor's card (``who``)."""
 
     count: int
+    who: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class DeclareMisdeal(Command):
-    """A misdeal the devices cannot see (``reason`` one of MisdealReason's values)."""
+    """A misdeal the devices cannot see (``reason`` one of MisdealReason's values), declared
+    by the dealer on a supervisor's card (``who``). An outside review found the dealer alone
+    could throw away a deal after seeing the hands, as often as they liked."""
 
     reason: str
     detail: str = ""
+    who: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class DeckCounted(Command):
-    """The whole deck counted after a misdeal (53 expected). ``who`` names the supervisor who
-    entered the count on their screen; empty for the dealer's or the shuffler's count."""
+    """The whole deck counted after a misdeal (53 expected): by the shuffler (``shuffler``, its
+    own count, a device's fact), or by hand, entered on a supervisor's card (``who``)."""
 
     count: int
     who: str = ""
+    shuffler: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,10 +191,12 @@ class SetHandsHouseWay(Command):
 
 @dataclass(frozen=True, slots=True)
 class ReconstructBankerHand(Command):
-    """A supervisor resets a banker hand that was set wrongly (Catfish Bend, Irregularities)."""
+    """A supervisor resets a banker hand that was set wrongly (Catfish Bend, Irregularities),
+    once a round and saying why (``reason``)."""
 
     setting: Setting
     who: str
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,20 +244,23 @@ def cards_text(cards: tuple[Card, ...]) -> str:
 
 
 def names_a_supervisor(cmd: Command) -> bool:
-    """Whether ``cmd`` is a supervisor's, given on their own screens and naming them (through
-    the controller's ``supervise``, which checks who that is): a void, a reconstruction, or a
-    deck count that names someone (the dealer's and the shuffler's counts name no one)."""
-    if isinstance(cmd, DeckCounted):
+    """Whether ``cmd`` is a supervisor's, naming them (through the controller's ``supervise``,
+    which checks who that is): a void, a reconstruction, or a misdeal, a deck count by hand or
+    a new high card that names someone (the round refuses those without a name where they
+    need one; the shuffler's count names no one)."""
+    if isinstance(cmd, DeckCounted | CardsExposed | DeclareMisdeal | SetActionSeat):
         return bool(cmd.who)
     return isinstance(cmd, VoidRound | ReconstructBankerHand)
 
 
+SUPERVISED = (VoidRound, ReconstructBankerHand, DeckCounted, CardsExposed, DeclareMisdeal,
+              SetActionSeat)
+"""The commands a supervisor's card may name (:func:`naming`)."""
+
+
 def naming(cmd: Command, who: str) -> Command:
-    """A supervisor's command (a void, a reconstruction, a deck count) naming ``who``."""
-    if isinstance(cmd, VoidRound):
-        return VoidRound(cmd.reason, who)
-    if isinstance(cmd, ReconstructBankerHand):
-        return ReconstructBankerHand(cmd.setting, who)
-    if isinstance(cmd, DeckCounted):
-        return DeckCounted(cmd.count, who)
+    """A supervisor's command (a void, a reconstruction, a deck count, a misdeal the dealer
+    declares, a new high card) naming ``who``."""
+    if isinstance(cmd, SUPERVISED):
+        return replace(cmd, who=who)
     raise ValueError(f"{type(cmd).__name__} is not a supervisor's command")

@@ -39,10 +39,17 @@ def _action(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
             if rules.action_method is not ActionSeatMethod.HIGH_CARD:
                 raise Refused(f"this table finds the action by {rules.action_method.value}")
             expected = button_seat(state, rules)
-            if expected is not None and cmd.seat != expected and not cmd.restart:
+            moved = expected is not None and cmd.seat != expected
+            if moved and not cmd.restart:
                 raise Refused(f"the action button moves clockwise every hand: it goes to seat "
                               f"{expected} (a new high card needs the floor's permission)")
             action = action_from_seat(rules, state.banker_seat, cmd.seat)
+            if moved and not cmd.who.strip():
+                # Oxford Downs, "Action Button": the dealer calls the floor and gets permission
+                raise Refused(f"a new high card needs the floor's permission: call a "
+                              f"supervisor to swipe their card (or seat {expected} takes the "
+                              "action button)")
+            floor = cmd.who.strip() if moved else ""
         else:
             assert isinstance(cmd, c.SetActionNumber)
             if rules.action_method is ActionSeatMethod.HIGH_CARD:
@@ -52,12 +59,16 @@ def _action(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
             if dice and not DICE_RANGE[0] <= n <= DICE_RANGE[1]:
                 raise Refused(f"three dice total 3-18, not {n}")
             action = action_from_number(rules, state.banker_seat, n)
+            floor = ""
     except ValueError as exc:
         raise Refused(str(exc)) from None
     order = order_from(rules, action.first_seat)
-    return [(E.ACTION_SET, {"number": action.number, "position": action.position,
-                            "first_seat": action.first_seat, "action_seat": action.action_seat,
-                            "order": list(order)})]
+    payload: Payload = {"number": action.number, "position": action.position,
+                        "first_seat": action.first_seat, "action_seat": action.action_seat,
+                        "order": list(order)}
+    if floor:
+        payload["floor"] = floor  # who gave the permission; older logs have no such key
+    return [(E.ACTION_SET, payload)]
 
 
 def button_seat(state: RoundState, rules: RoundRules) -> int | None:
@@ -75,9 +86,22 @@ def button_seat(state: RoundState, rules: RoundRules) -> int | None:
     return seat
 
 
-def _misdeal(reason: MisdealReason, detail: str, source: str) -> EventTuple:
-    return (E.MISDEAL, {"reason": reason.value, "detail": detail, "source": source,
-                        "deck_count_due": reason.deck_count_due})
+def _misdeal(reason: MisdealReason, detail: str, source: str, who: str = "") -> EventTuple:
+    payload: Payload = {"reason": reason.value, "detail": detail, "source": source,
+                        "deck_count_due": reason.deck_count_due}
+    if who:
+        payload["who"] = who  # the supervisor's card it was declared on (not in older logs)
+    return (E.MISDEAL, payload)
+
+
+DEALER_MISDEAL = ("a misdeal the dealer declares is made on a supervisor's card: call the "
+                  "floor to swipe theirs")
+"""Why a misdeal the dealer sees is refused without a supervisor: a misdeal throws the hands
+away and deals new cards to the same wagers, so the dealer alone could redeal after seeing
+them, as often as they liked (an outside review). The misdeal list (Catfish Bend,
+"Irregularities"; rules README, "Round procedure") says when a deal is void, not who says
+so; the floor's card is this console's record of it, as for a void before START GAME. A
+misdeal the shuffler's own facts prove needs no one."""
 
 
 def _deal_hand(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
@@ -184,7 +208,11 @@ def _exposed(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
         raise Refused(f"exposed cards must be 1 or more, not {cmd.count}")
     total = state.exposed + cmd.count
     if total > 3:
-        return [_misdeal(MisdealReason.CARDS_EXPOSED, f"{total} cards exposed", "dealer")]
+        if not cmd.who.strip():
+            raise Refused(f"{total} cards exposed is a misdeal (three or fewer are turned back "
+                          f"and the deal goes on); {DEALER_MISDEAL}")
+        return [_misdeal(MisdealReason.CARDS_EXPOSED, f"{total} cards exposed", "dealer",
+                         cmd.who.strip())]
     return [(E.CARDS_EXPOSED, {"count": cmd.count, "total": total})]
 
 
@@ -197,7 +225,9 @@ def _declare_misdeal(state: RoundState, rules: RoundRules, cmd: c.Command, _s: S
     except ValueError:
         known = ", ".join(r.value for r in MisdealReason)
         raise Refused(f"unknown misdeal reason {cmd.reason!r}; known: {known}") from None
-    return [_misdeal(reason, cmd.detail, "dealer")]
+    if not cmd.who.strip():
+        raise Refused(DEALER_MISDEAL)
+    return [_misdeal(reason, cmd.detail, "dealer", cmd.who.strip())]
 
 
 def _deck_counted(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
@@ -207,7 +237,14 @@ def _deck_counted(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Serv
     if not state.deck_count_due:
         raise Refused("no deck count is due after this misdeal")
     payload: Payload = {"count": cmd.count, "ok": cmd.count == DECK_SIZE}
-    if cmd.who.strip():
+    if cmd.shuffler:
+        payload["source"] = "device"  # the shuffler's own count (not in older logs)
+    elif not cmd.who.strip():
+        # the count that lets play resume after a card-count error or a short or long deal
+        # (rules README, "Round procedure", misdeal): by hand, the floor enters it
+        raise Refused("a deck counted by hand is entered on a supervisor's card: call the "
+                      "floor to swipe theirs (or count the deck in the shuffler)")
+    else:
         payload["who"] = cmd.who  # only when a supervisor entered it: older logs unchanged
     return [(E.DECK_COUNTED, payload)]
 

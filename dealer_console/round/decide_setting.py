@@ -188,10 +188,9 @@ def _reconstruct(state: RoundState, rules: RoundRules, cmd: c.Command, services:
     need_phase(state, cmd)
     if not cmd.who.strip():
         raise Refused("a supervisor must be named to reconstruct the banker's hand")
-    if state.banker_setting is None:
-        raise Refused("the banker's hand is not set yet")
-    if state.settled_seats:
-        raise Refused("seats are already settled; once settled, hands are not reconstructed")
+    problem = reconstruct_problem(state, rules)
+    if problem:
+        raise Refused(problem)
     hand = state.hands[state.banker_seat]
     _check_same_cards(state.banker_seat, hand, cmd.setting)
     if is_foul(cmd.setting, rules.hand_rules):
@@ -201,11 +200,53 @@ def _reconstruct(state: RoundState, rules: RoundRules, cmd: c.Command, services:
         # house's is the House Way and nothing else (rules README, "Setting and comparing").
         raise Refused("the house's hand is always set the House Way; a reconstruction cannot "
                       "set it otherwise")
-    events: list[EventTuple] = [(E.BANKER_RECONSTRUCTED, {**setting_json(cmd.setting),
-                                                           "who": cmd.who})]
+    if state.banker_setting is not None and _same_split(cmd.setting, state.banker_setting):
+        raise Refused("the banker's hand is already set that way: nothing to reconstruct")
+    if not cmd.reason.strip():
+        raise Refused("say why the banker's hand is reconstructed: the reason is recorded "
+                      "with it")
+    events: list[EventTuple] = [(E.BANKER_RECONSTRUCTED, {
+        **setting_json(cmd.setting), "who": cmd.who, "reason": cmd.reason.strip()})]
     if state.phase is Phase.SETTLEMENT:
         events.append(plan_event(state, rules, services, events))
     return events
+
+
+def reconstruct_problem(state: RoundState, rules: RoundRules) -> str | None:
+    """Why the banker's hand may not be reconstructed now, whatever the setting, or None: its
+    phase, not set yet, a seat already settled, reconstructed once already (it stays as the
+    supervisor set it), or :func:`reconstruction_closed`."""
+    problem = not_accepted(state.phase, c.ReconstructBankerHand)
+    if problem:
+        return problem
+    if state.banker_setting is None:
+        return "the banker's hand is not set yet"
+    if state.settled_seats:
+        return "seats are already settled; once settled, hands are not reconstructed"
+    if state.reconstructed:
+        return (f"the banker's hand was already reconstructed this round (by "
+                f"{state.reconstructed}); it stays as it is now")
+    return reconstruction_closed(state, rules)
+
+
+def reconstruction_closed(state: RoundState, rules: RoundRules) -> str | None:
+    """Why a player banker's hand may no longer be reconstructed at a Face Up table, or None.
+    There the players set their hands against the banker's, shown first, so changing it once
+    any of them has set moves money between them and the banker: the Oxford Downs document
+    ("Round of Play") keeps a Designated Player's hand set wrong but not foul as it is once
+    action has started (a foul hand the console resets the House Way itself, as that section
+    asks), and the California document ("Dealing Procedures & Round of Play") has the
+    player-dealer's hand set before the players set theirs and gives no reconstruction after.
+    Where the players set first (Catfish Bend, "Player Banker") the supervisor reconstructs
+    it midway through the round ("Irregularities"). An outside review found a supervisor
+    could pick the banker's setting after seeing every hand, as often as they liked."""
+    if state.banker_kind != "player" or not rules.face_up:
+        return None
+    if any(seat != state.banker_seat for seat in state.settings):
+        return ("the players have set their hands against the banker's hand as it was shown, "
+                "so it stays as set (a hand set wrong is kept once action has started; a foul "
+                "one the console already reset the House Way)")
+    return None
 
 
 def _same_split(a: Setting, b: Setting) -> bool:

@@ -117,6 +117,7 @@ def evolve(state: RoundState, event: EventTuple) -> None:
         state.phase = Phase.BANKER_SET
     elif kind == E.BANKER_RECONSTRUCTED:
         state.banker_setting = setting_from(p)
+        state.reconstructed = str(p["who"])
     elif kind == E.SETTLEMENT_PLANNED:
         state.plan = [line_from(x) for x in p["lines"]]
         state.opening["plan_seats"] = list(p["seats"])

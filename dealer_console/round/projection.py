@@ -75,8 +75,9 @@ def project(db: Database, state: RoundState, kind: str, p: Payload, seq: int) ->
                    " AND deal_no = ? AND seat = ?",
                    [p["low"], p["high"], how, rid, state.deal_no, state.banker_seat])
         if kind == E.BANKER_RECONSTRUCTED:
+            why = f" ({p['reason']})" if p.get("reason") else ""  # older logs have none
             _intervention(db, seq, rid, "banker_hand_reconstructed", p["who"],
-                          f"{p['low']} | {p['high']}")
+                          f"{p['low']} | {p['high']}{why}")
     elif kind == E.PLAYER_SET:
         db.execute("UPDATE hands SET low = ?, high = ?, set_how = ?, foul_count = ?, dead = ?"
                    " WHERE round_id = ? AND deal_no = ? AND seat = ?",

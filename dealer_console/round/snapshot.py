@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from dealer_console.cards import Card
-from dealer_console.round.decide_setting import second_chances
+from dealer_console.round.decide_setting import reconstruct_problem, second_chances
 from dealer_console.round.rotation import last_wagers, own_bank
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import Line, Phase, RoundState, seats_with_base
@@ -70,6 +70,9 @@ class RoundSnapshot:
     second_chances: tuple[int, ...] = ()
     """Hands reset the House Way after a first foul, waiting for the player's one more try
     (``decide_setting.second_chances``)."""
+    reconstruct_problem: str | None = None
+    """Why the banker's hand may not be reconstructed now, whatever the setting, or None
+    (``decide_setting.reconstruct_problem``)."""
 
     @classmethod
     def of(cls, state: RoundState, rules: RoundRules) -> RoundSnapshot:
@@ -97,6 +100,7 @@ class RoundSnapshot:
             last_wagers=tuple(last_wagers(state)), own_bank=own_bank(state),
             last_count=state.opening.get("last_count"),
             second_chances=tuple(second_chances(state, rules)),
+            reconstruct_problem=reconstruct_problem(state, rules),
         )
 
     @property

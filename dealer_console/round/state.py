@@ -102,6 +102,7 @@ class RoundState:
     deck_count_due: bool = False
     misdeal_reason: str | None = None
     banker_setting: Setting | None = None
+    reconstructed: str = ""  # who reconstructed the banker's hand this round (once at most)
     ace_high_push: bool = False
     settings: dict[int, Setting] = field(default_factory=dict)
     set_how: dict[int, str] = field(default_factory=dict)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from dealer_console.controller import OpenTable, TableController, open_table
+from dealer_console.employees.registry import Employee
 from dealer_console.profiles.loader import get_profile
 from dealer_link.wiring import start_links
 from drivers.sim.hardware import SimulatedHardware
@@ -63,3 +64,11 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
         yield made
     finally:
         made.close()
+
+
+def floor(controller: TableController) -> Employee:
+    """The simulated table's supervisor, whose card a misdeal the dealer declares or a deck
+    counted by hand is made on (``controller.supervise``)."""
+    from dealer_console.employees import registry
+
+    return registry.get(controller.table.db, "SIM-S1")

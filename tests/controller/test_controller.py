@@ -26,7 +26,7 @@ from drivers.shuffler import framer as sf
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.table.choices import SIM_STAFF
 from drivers.sim.table.world import shuffled_deck
-from tests.controller.conftest import Rig, start_rig
+from tests.controller.conftest import Rig, floor, start_rig
 
 
 def notice_text(rig: Rig) -> str:
@@ -162,7 +162,7 @@ def test_a_jammed_deal_reset_is_over_and_the_redeal_is_asked_for(rig: Rig) -> No
     ctl.devices.shuffler.reset()  # the technician cleared the jam
     rig.until(lambda: not ctl.device_desk.deal_open, "the abandoned deal seen over")
     shuffler.script(jam_after=None)
-    ctl.do(c.DeclareMisdeal("position_missed", "the shuffler jammed"))
+    ctl.supervise(c.DeclareMisdeal("position_missed", "the shuffler jammed"), floor(ctl))
     ctl.do(c.Redeal())
     rig.until(lambda: ctl.device_desk.deal_id != first and len(ctl.state.delivered) == 7,
               "the redeal's seven hands")
@@ -186,7 +186,7 @@ def test_a_rounds_twenty_fifth_deal_and_the_next_rounds_deal_each_come(rig: Rig)
         rig.until(lambda: ctl.state.phase is Phase.DEALING and ctl.state.delivered, "a hand",
                   one_by_one=True)
         ids.append(ctl.device_desk.deal_id)
-        ctl.do(c.DeclareMisdeal("position_missed", "a hand flew off the table"))
+        ctl.supervise(c.DeclareMisdeal("position_missed", "a hand flew off the table"), floor(ctl))
         ctl.do(c.Redeal())
     finish_round(rig)
     ids.append(ctl.device_desk.deal_id)

@@ -34,7 +34,8 @@ from dealer_link.wiring import start_links
 from drivers.shuffler import framer
 from drivers.sim.hardware import SimulatedHardware
 from drivers.sim.shuffler import ShufflerDouble
-from tests.controller.conftest import Rig
+from drivers.sim.table.dealer import install_sim_staff
+from tests.controller.conftest import Rig, floor
 
 PROFILE = "california-face-up"
 
@@ -44,6 +45,7 @@ def start_table(db: Path, keep: Callable[[], ShufflerDouble] | None = None) -> R
     shuffler double of before (the console restarted, the shuffler did not)."""
     opened = open_table(db, get_profile(PROFILE), actor="test", links=start_links,
                         deal="shuffler", action="dice")
+    install_sim_staff(opened.db)  # the floor's card a misdeal the dealer declares is made on
     with pytest.MonkeyPatch.context() as patch:
         if keep is not None:
             patch.setattr(sim_hardware, "ShufflerDouble", lambda *a, **k: keep())
@@ -82,7 +84,8 @@ def test_hands_held_for_the_dice_lost_in_a_restart_call_for_a_misdeal(tmp_path: 
         assert "not all of it reached the console" in ctl.snapshot().notice.what
         ctl.do(c.SetActionNumber(3))
         assert ctl.waiting_for == SHORT_DEAL
-        ctl.do(c.DeclareMisdeal("position_missed", "the hands were lost in a restart"))
+        ctl.supervise(c.DeclareMisdeal("position_missed", "the hands were lost in a restart"),
+                      floor(ctl))
         ctl.do(c.Redeal())
         deadline = time.monotonic() + 15
         while ctl.state.phase is Phase.ACTION and time.monotonic() < deadline:
@@ -148,7 +151,8 @@ def test_a_deal_number_the_shuffler_dealt_before_a_restore_is_told_and_a_misdeal
         assert len(asked) == ASKS_AGAIN + 1  # asked, then again three times: no more
         ctl.do(c.SetActionNumber(3))
         assert ctl.waiting_for == REFUSED_DEAL
-        ctl.do(c.DeclareMisdeal("position_missed", "the shuffler refused the deal's number"))
+        ctl.supervise(c.DeclareMisdeal("position_missed", "the shuffler refused the deal's number"),
+                      floor(ctl))
         ctl.do(c.Redeal())
         deadline = time.monotonic() + 15
         while ctl.state.phase is Phase.ACTION and time.monotonic() < deadline:

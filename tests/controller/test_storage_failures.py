@@ -17,7 +17,7 @@ from dealer_console.jackpot import games, hits
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from dealer_console.storage.anchor import journal_for, read_journal
-from tests.controller.conftest import Rig, start_rig
+from tests.controller.conftest import Rig, floor, start_rig
 from tests.controller.small_disk import Disk, disk  # noqa: F401  (the fixture)
 from tests.controller.test_controller import bet, finish_round, start_by_keypad
 from tests.controller.test_win_page_and_back_out import SUPERVISOR, hit_waiting
@@ -178,7 +178,7 @@ def test_a_deck_count_the_disk_refused_is_saved_once_it_takes_it(
     rig = on_disk
     ctl = rig.controller
     two_hands_in(rig)
-    ctl.do(c.DeclareMisdeal("not_four_left", "the dealer saw three cards left"))
+    ctl.supervise(c.DeclareMisdeal("not_four_left", "the dealer saw three cards left"), floor(ctl))
     assert ctl.state.phase is Phase.MISDEAL and ctl.state.deck_count_due
     rig.until(lambda: not ctl.device_desk.deal_open and not ctl.events_waiting,
               "the void deal's end")

@@ -16,7 +16,7 @@ from dealer_console.cards import DECK, format_cards, parse_cards
 from dealer_console.round import commands as c
 from dealer_console.round.state import MisdealReason, Phase
 from drivers.shuffler import framer
-from tests.controller.conftest import Rig
+from tests.controller.conftest import Rig, floor
 from tests.controller.test_controller import bet, finish_round, notice_text, start_by_keypad
 
 
@@ -64,7 +64,7 @@ def test_a_deck_with_a_card_twice_is_a_misdeal_that_names_it(rig: Rig, twice: st
     assert where in str(misdeal["detail"]) and misdeal["source"] == "device"
     assert events(rig, "deal_checked") == []
     shuffler.script(deck_order=None)  # the deck replaced and counted: play goes on
-    rig.controller.do(c.DeckCounted(53))
+    rig.controller.supervise(c.DeckCounted(53), floor(rig.controller))
     rig.controller.do(c.Redeal())
     finish_round(rig)
     assert audit(rig.opened.db).ok
@@ -82,7 +82,7 @@ def test_the_machine_s_own_count_not_53_is_a_misdeal_even_when_it_deals_on(
     (misdeal,) = events(rig, "misdeal")
     assert misdeal["detail"] == f"the shuffler counted {says} cards"
     shuffler.script(deck_check_says=None)
-    rig.controller.do(c.DeckCounted(53))
+    rig.controller.supervise(c.DeckCounted(53), floor(rig.controller))
     rig.controller.do(c.Redeal())
     finish_round(rig)
     assert audit(rig.opened.db).ok

@@ -4,11 +4,13 @@ block, one dealer action or device report per line, ``=>`` and what the console 
 
 Step language (seats are table seats; hands are drawn from a seeded deck unless given):
 ``bank SEAT CENTS`` | ``decline SEAT`` | ``bet SEAT KIND CENTS`` | ``start`` |
-``action N`` | ``high-card SEAT`` | ``deal [N]`` (the next N hands, default all) |
+``action N`` | ``high-card SEAT [new [WHO]]`` | ``deal [N]`` (the next N hands, default all) |
 ``deal-to SEAT`` (the next hand put on SEAT) | ``short`` (a six-card hand) | ``left N`` |
-``exposed N`` | ``count-error`` | ``misdeal REASON`` | ``deck N`` | ``redeal`` | ``correct`` |
-``banker`` | ``player SEAT`` | ``player SEAT foul`` | ``reconstruct WHO`` | ``settle`` |
-``settle-all`` | ``end`` | ``void WHO``. ``rounds N`` first plays N ordinary rounds.
+``exposed N [WHO]`` | ``count-error`` | ``misdeal REASON [WHO]`` | ``deck N [WHO]`` |
+``shuffler-deck N`` | ``redeal`` | ``correct`` | ``banker`` | ``player SEAT`` |
+``player SEAT foul`` | ``reconstruct [WHO [REASON]]`` | ``settle`` | ``settle-all`` | ``end`` |
+``void WHO``. ``rounds N`` first plays N ordinary rounds. ``WHO`` names the supervisor whose
+card the step is made on.
 """
 
 from __future__ import annotations
@@ -80,7 +82,8 @@ class Runner:
         if word == "action":
             return [c.SetActionNumber(int(args[0]))]
         if word == "high-card":
-            return [c.SetActionSeat(int(args[0]))]
+            new = args[1:2] == ["new"]
+            return [c.SetActionSeat(int(args[0]), restart=new, who=" ".join(args[2:]))]
         if word == "deal":
             n = int(args[0]) if args else 7 - len(st.delivered)
             start = len(st.delivered)
@@ -92,13 +95,15 @@ class Runner:
         if word == "left":
             return [c.RemainingCards(int(args[0]))]
         if word == "exposed":
-            return [c.CardsExposed(int(args[0]))]
+            return [c.CardsExposed(int(args[0]), " ".join(args[1:]))]
         if word == "count-error":
             return [c.ShufflerCountError()]
         if word == "misdeal":
-            return [c.DeclareMisdeal(args[0])]
+            return [c.DeclareMisdeal(args[0], who=" ".join(args[1:]))]
         if word == "deck":
-            return [c.DeckCounted(int(args[0]))]
+            return [c.DeckCounted(int(args[0]), " ".join(args[1:]))]
+        if word == "shuffler-deck":
+            return [c.DeckCounted(int(args[0]), shuffler=True)]
         if word == "redeal":
             self.hands = hands_with({}, 22 + st.deal_no)
             return [c.Redeal()]
@@ -111,7 +116,8 @@ class Runner:
             foul = _foul(st.hands[seat]) if args[1:] == ["foul"] else None
             return [c.SetPlayerHand(seat, foul)]
         if word == "reconstruct":
-            return [c.ReconstructBankerHand(_other(self.table), args[0] if args else "")]
+            return [c.ReconstructBankerHand(_other(self.table), args[0] if args else "",
+                                            " ".join(args[1:]))]
         if word == "settle":
             return [c.SettleNext()]
         if word == "settle-all":

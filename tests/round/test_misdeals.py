@@ -3,6 +3,7 @@ irregularities: wrong first hand, exposed cards, banker hand reconstructed by a 
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
 from pathlib import Path
 
@@ -60,7 +61,9 @@ def _cause(table: Table, reason: MisdealReason) -> None:
     elif reason is MisdealReason.CARDS_EXPOSED:
         deal(table, hands[:3])
         table.handle(c.CardsExposed(2))
-        table.handle(c.CardsExposed(2))
+        with pytest.raises(Refused, match="supervisor's card"):
+            table.handle(c.CardsExposed(2))  # the dealer alone declares no misdeal
+        table.handle(c.CardsExposed(2, "supervisor 7"))
     elif reason is MisdealReason.HAND_NOT_SEVEN:
         deal(table, hands[:1])
         table.handle(c.DealHand(hands[1][:6]))
@@ -86,14 +89,16 @@ def test_misdeal_voids_hands_keeps_wagers_and_counts_the_deck_when_due(
     if due:
         with pytest.raises(Refused, match="53 cards"):
             table.handle(c.Redeal())
-        table.handle(c.DeckCounted(52))  # short: play still may not resume
+        with pytest.raises(Refused, match="supervisor's card"):
+            table.handle(c.DeckCounted(53))  # by hand, the dealer alone enters no count
+        table.handle(c.DeckCounted(52, "supervisor 7"))  # short: play still may not resume
         with pytest.raises(Refused, match="53 cards"):
             table.handle(c.Redeal())
-        table.handle(c.DeckCounted(53))
+        table.handle(c.DeckCounted(53, "supervisor 7"))
         assert _misdeal_row(table)[3] == 53
     else:
         with pytest.raises(Refused, match="no deck count is due"):
-            table.handle(c.DeckCounted(53))
+            table.handle(c.DeckCounted(53, "supervisor 7"))
     table.handle(c.Redeal())
     assert table.state.phase is Phase.ACTION and table.state.deal_no == 1
     # play resumes with the same wagers and a fresh deal, and the round completes
@@ -115,16 +120,29 @@ def test_three_exposed_cards_are_turned_back_and_play_goes_on(tmp_path: Path) ->
     deal(table, hands_with({})[:2])
     table.handle(c.CardsExposed(3))
     assert table.state.phase is Phase.DEALING and table.state.exposed == 3
-    table.handle(c.CardsExposed(1))
+    with pytest.raises(Refused, match="4 cards exposed is a misdeal"):
+        table.handle(c.CardsExposed(1))
+    table.handle(c.CardsExposed(1, "supervisor 7"))
     assert table.state.phase is Phase.MISDEAL
+    assert _misdeal_payload(table)["who"] == "supervisor 7"
 
 
 def test_dealer_declared_misdeal_and_unknown_reason(tmp_path: Path) -> None:
     table = _dealing(tmp_path)
     with pytest.raises(Refused, match="unknown misdeal reason"):
         table.handle(c.DeclareMisdeal("bad luck"))
-    table.handle(c.DeclareMisdeal("position_missed", "seat 4 skipped"))
+    with pytest.raises(Refused, match="supervisor's card"):
+        table.handle(c.DeclareMisdeal("position_missed", "seat 4 skipped"))
+    assert table.state.phase is Phase.DEALING
+    table.handle(c.DeclareMisdeal("position_missed", "seat 4 skipped", "supervisor 7"))
     assert _misdeal_row(table)[:2] == ("position_missed", "dealer")
+    assert _misdeal_payload(table)["who"] == "supervisor 7"
+
+
+def _misdeal_payload(table: Table) -> dict[str, object]:
+    row = table.db.execute("SELECT payload FROM events WHERE kind = 'misdeal' ORDER BY seq DESC"
+                           " LIMIT 1").fetchone()
+    return dict(json.loads(row[0]))
 
 
 def test_repeated_card_is_a_card_count_misdeal(tmp_path: Path) -> None:
@@ -194,7 +212,9 @@ def test_supervisor_reconstructs_a_wrongly_set_banker_hand(tmp_path: Path) -> No
         and setting.low != wrong.low)
     with pytest.raises(Refused, match="supervisor must be named"):
         table.handle(c.ReconstructBankerHand(other, ""))
-    table.handle(c.ReconstructBankerHand(other, "supervisor 7"))
+    with pytest.raises(Refused, match="say why"):
+        table.handle(c.ReconstructBankerHand(other, "supervisor 7"))
+    table.handle(c.ReconstructBankerHand(other, "supervisor 7", "misread"))
     assert table.state.banker_setting == other
     row = table.db.execute("SELECT kind, who FROM interventions").fetchone()
     assert tuple(row) == ("banker_hand_reconstructed", "supervisor 7")

@@ -223,7 +223,10 @@ class PhasePolicy:
             at = rng_for(self.seed, st.round_id, "exposed-at").randint(1, HANDS - 1)
             if len(st.delivered) == at:
                 count = rng_for(self.seed, st.round_id, "exposed-count").randint(1, 4)
-                self._do(c.CardsExposed(count))
+                # past three it is a misdeal, declared on the floor's card
+                by = (registry.find(self.ctl.table.db, SIM_STAFF[0][0])
+                      if st.exposed + count > 3 else None)
+                self._do(c.CardsExposed(count), by=by)
                 return
         if len(st.delivered) == 3 and self.plan.hit("device-repeat"):
             from dealer_console.controller.controller import deal_id_for
@@ -287,6 +290,9 @@ class PhasePolicy:
 
     def _players_set(self) -> None:
         st = self.state
+        if not st.settings and st.banker_kind == "player" and self.rules.face_up:
+            self._reconstruct()  # only until the first player sets against the banker's hand
+        st = self.state
         # the round says whose hand is set now (Catfish Bend: the house's after a player
         # banker's, so not in this step)
         todo = RoundSnapshot.of(st, self.rules).players_to_set()
@@ -321,15 +327,25 @@ class PhasePolicy:
         foul = self.plan.hit("foul", purpose) if count else self.plan.strikes("foul", purpose)
         return random_setting(st.hands[seat], rng, allow_foul=foul)
 
-    def _settlement(self) -> None:
+    def _reconstruct(self) -> None:
+        """The ``reconstruct`` fault: a supervisor's card sets the banker's hand otherwise,
+        where and when the round allows it (at a Face Up table a player banker's hand only
+        before any player has set against it; elsewhere until a seat is settled), once."""
         st = self.state
-        if not st.settled_seats and self.plan.hit("reconstruct"):
-            cards = st.hands[st.banker_seat]
-            rng = rng_for(self.seed, st.round_id, "reconstruct")
-            setting = random_setting(cards, rng, allow_foul=False)
-            if setting is not None and setting != st.banker_setting:
-                supervisor = registry.find(self.ctl.table.db, SIM_STAFF[0][0])
-                self._do(c.ReconstructBankerHand(setting, ""), by=supervisor)
+        if st.reconstructed or RoundSnapshot.of(st, self.rules).reconstruct_problem:
+            return
+        if not self.plan.hit("reconstruct"):
+            return
+        cards = st.hands[st.banker_seat]
+        rng = rng_for(self.seed, st.round_id, "reconstruct")
+        setting = random_setting(cards, rng, allow_foul=False)
+        if setting is not None and setting != st.banker_setting:
+            supervisor = registry.find(self.ctl.table.db, SIM_STAFF[0][0])
+            self._do(c.ReconstructBankerHand(setting, "", "Dealer set it wrongly"),
+                     by=supervisor)
+
+    def _settlement(self) -> None:
+        self._reconstruct()
         # a table without a jackpot ends the game in the same touch, as the dealer's screen
         # does; at a jackpot table END GAME follows on its own, after any hit is marked
         if not (self._one_touch("settle")
