@@ -4,6 +4,7 @@ and a grey START GAME saying why in dollars."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from dealer_console.audit.verify import audit
@@ -27,7 +28,13 @@ def test_a_misdeal_button_asks_for_a_second_touch(play: list[ScreenPlayer],
     p.tap(p.button("Misdeal: a position was missed in the deal", deal))
     assert p.phase is Phase.DEALING  # one touch declares nothing
     p.tap(p.button("Touch again to declare: a position was missed in the deal", deal))
+    assert p.phase is Phase.DEALING  # nor the second: it asks for a supervisor's card
+    assert "Swipe a supervisor's card to declare a misdeal" in str(p.ctl.snapshot().card_wanted)
+    p.swipe("supervisor")
     p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
+    misdeal = json.loads(p.ctl.table.db.execute(
+        "SELECT payload FROM events WHERE kind = 'misdeal'").fetchone()[0])
+    assert misdeal["who"] == "Sim Supervisor (SIM-S1)"
     todo = p.window.pages[Phase.MISDEAL].todo  # type: ignore[attr-defined]
     assert "No deck count is due" in todo.text()
 
@@ -40,6 +47,8 @@ def test_a_short_deck_count_says_what_was_counted_and_what_to_do(
     p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
     page = p.window.pages[Phase.MISDEAL]
     p.type_number(page.keypad, 52)  # type: ignore[attr-defined]
+    assert p.ctl.snapshot().card_wanted is not None  # a count by hand: the floor enters it
+    p.swipe("supervisor")
     p.wait(lambda: "counted 52 cards, not 53" in page.todo.text(),  # type: ignore[attr-defined]
            "the short count on screen")
     assert p.ctl.state.deck_count_due

@@ -8,6 +8,8 @@ import itertools
 import json
 from pathlib import Path
 
+import pytest
+
 from dealer_console.audit.verify import audit
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
@@ -87,7 +89,7 @@ def _other_setting(p: ScreenPlayer) -> tuple[tuple[int, int], Setting]:
         low = [hand[i], hand[j]]
         setting = make_setting(low, [x for x in hand if x not in low])
         if sorted(setting.low) != sorted(now.low) and p.ctl.check(
-                c.ReconstructBankerHand(setting, "x")) is None:
+                c.ReconstructBankerHand(setting, "x", "a reason")) is None:
             return (i, j), setting
     raise AssertionError("no other setting of the banker's hand is allowed")
 
@@ -118,13 +120,43 @@ def test_a_supervisor_reconstructs_a_player_bankers_hand(play: list[ScreenPlayer
     (i, j), wanted = _other_setting(p)
     p.tap(screen.banker_cards.views[i])
     p.tap(screen.banker_cards.views[j])
+    assert not screen.as_shown.isEnabled()  # no reason touched yet
+    assert "say why" in screen.banker_detail.text()
+    p.tap(screen.reconstruct_reasons["Keyed wrongly"])
     p.tap(screen.as_shown)
     got = p.ctl.state.banker_setting
     assert got is not None and sorted(got.low) == sorted(wanted.low)
-    assert [e["who"] for e in events(p, "banker_reconstructed")] == [
-        "Sim Executive (SIM-X1)"]
+    assert [(e["who"], e["reason"]) for e in events(p, "banker_reconstructed")] == [
+        ("Sim Executive (SIM-X1)", "Keyed wrongly")]
     assert "reconstructed by Sim Executive" in screen.message.text()
+    # once a round: the page says so and nothing is live
+    assert "already reconstructed this round" in screen.banker_why.text()
+    assert not screen.house_way.isEnabled() and not screen.as_shown.isEnabled()
     assert audit(p.console.opened.db).ok
+
+
+def test_a_face_up_player_bankers_hand_is_not_reconstructed_once_players_set(
+        play: list[ScreenPlayer], tmp_path: Path) -> None:
+    """An outside review re-set a California player-dealer's hand after every player had set
+    against it, picking what paid the banker most. Oxford Downs, "Round of Play": a hand set
+    wrong but not foul stays once action has started."""
+    p = start(play, "california-face-up", tmp_path / "t.db")
+    p.open_round(seats=(2, 3, 4))
+    p.until_hands_set()
+    p.next_step()  # the banker's hand set the House Way
+    p.wait(lambda: p.phase is not Phase.BANKER_SET, "the players' turn")
+    if p.phase is not Phase.PLAYERS_SET:
+        pytest.skip("an ace-high push: no players' step in this deal")
+    p.next_step()  # every player sets against it
+    p.wait(lambda: p.phase is Phase.SETTLEMENT, "settlement")
+    screen = table_screen(p, p.open_supervisor("supervisor"))
+    p.tap(screen.sections["Banker's hand"])
+    assert "players have set their hands against the banker" in screen.banker_why.text()
+    p.tap(screen.banker_cards.views[0])
+    p.tap(screen.banker_cards.views[1])
+    assert not any(b.isEnabled() for b in screen.reconstruct_reasons.values())
+    assert not screen.house_way.isEnabled() and not screen.as_shown.isEnabled()
+    assert events(p, "banker_reconstructed") == []
 
 
 def area_leave(p: ScreenPlayer) -> object:

@@ -90,10 +90,12 @@ class ActionPage(Page):
 
     def _seat(self, seat: int) -> None:
         """The seat the high card went to; naming another seat than the button's usual move
-        needs the floor's permission, given with the switch (the round refuses it otherwise,
-        and says where the button goes)."""
+        needs the floor's permission: the switch, then a supervisor's card where the round
+        asks for one (it refuses it otherwise, and says where the button goes)."""
         restart = self.restart.isChecked()
-        if self.act(lambda: self.ctl.do(c.SetActionSeat(seat, restart=restart))):
+        cmd = c.SetActionSeat(seat, restart=restart)
+        if self.act(lambda: self.ctl.do_or_card(
+                cmd, f"give the floor's permission for a new high card (seat {seat})")):
             self.restart.setChecked(False)
 
 
@@ -105,11 +107,12 @@ class DealPage(Page):
         self.heading = label(role="heading")
         self.progress = label()
         self.exposed = QHBoxLayout()
+        self.exposed_buttons: dict[int, TouchButton] = {}
         for n in (1, 2, 3, 4):
-            button = TouchButton(f"{n} card{'s' if n > 1 else ''} exposed", ButtonRole.SECONDARY)
-            button.clicked.connect(lambda _=False, k=n: self.act(
-                lambda: self.ctl.do(c.CardsExposed(k))))
+            button = TouchButton(_exposed_words(n), ButtonRole.SECONDARY)
+            button.clicked.connect(lambda _=False, k=n: self._exposed(k))
             self.exposed.addWidget(button)
+            self.exposed_buttons[n] = button
         self.first = QHBoxLayout()
         self.first_label = label("First hand put at another seat:", "hint")
         self.first.addWidget(self.first_label)
@@ -120,7 +123,9 @@ class DealPage(Page):
             self.first.addWidget(button)
         self.misdeal = QHBoxLayout()
         self.misdeal_buttons: dict[MisdealReason, TouchButton] = {}
-        self._armed: MisdealReason | None = None
+        self._armed: MisdealReason | int | None = None
+        """The misdeal the next touch of its button asks a supervisor's card for: a reason,
+        or the count of exposed cards that makes one."""
         for reason in (MisdealReason.POSITION_MISSED, MisdealReason.HAND_NOT_SEVEN):
             button = TouchButton(f"Misdeal: {MISDEALS[reason.value][0]}", ButtonRole.DANGER)
             button.clicked.connect(lambda _=False, r=reason: self._misdeal(r))
@@ -156,20 +161,42 @@ class DealPage(Page):
         if r.phase not in (Phase.DEALING, Phase.DEAL_CHECK):
             self._arm(None)
 
-    def _arm(self, reason: MisdealReason | None) -> None:
-        self._armed = reason
+    def _arm(self, armed: MisdealReason | int | None) -> None:
+        self._armed = armed
         for each, button in self.misdeal_buttons.items():
             words = MISDEALS[each.value][0]
-            button.setText(f"Touch again to declare: {words}" if each is reason
+            button.setText(f"Touch again to declare: {words}" if each is armed
                            else f"Misdeal: {words}")
+        for n, button in self.exposed_buttons.items():
+            button.setText(f"Misdeal, {n} exposed: again" if n == armed
+                           else _exposed_words(n))
 
     def _misdeal(self, reason: MisdealReason) -> None:
-        """A misdeal voids every hand: the first touch asks, the second declares it."""
+        """A misdeal voids every hand: the first touch asks, the second asks for a
+        supervisor's card, which declares it."""
         if self._armed is not reason:
             self._arm(reason)
             return
         self._arm(None)
-        self.act(lambda: self.ctl.do(c.DeclareMisdeal(reason.value)))
+        self.act(lambda: self.ctl.do_or_card(
+            c.DeclareMisdeal(reason.value),
+            f"declare a misdeal: {MISDEALS[reason.value][0]}"))
+
+    def _exposed(self, count: int) -> None:
+        """Exposed cards: taken at once while the deal goes on; where the round says they make
+        a misdeal (it takes them only on a supervisor's card), the first touch asks and the
+        second asks for the card, as a misdeal button does."""
+        cmd = c.CardsExposed(count)
+        if self.ctl.on_card_only(cmd) and self._armed != count:
+            self._arm(count)
+            return
+        self._arm(None)
+        self.act(lambda: self.ctl.do_or_card(
+            cmd, f"declare a misdeal: {_exposed_words(count)}"))
+
+
+def _exposed_words(count: int) -> str:
+    return f"{count} card{'s' if count > 1 else ''} exposed"
 
 
 class MisdealPage(Page):
@@ -177,8 +204,9 @@ class MisdealPage(Page):
         super().__init__(ctl, act)
         self.heading = label(role="heading")
         self.todo = label()
-        self.keypad = NumberPad(hint="count by hand and enter the number of cards, or "
-                                     "count them in the shuffler")
+        self.keypad = NumberPad(hint="count by hand and enter the number of cards (a "
+                                     "supervisor's card enters it), or count them in the "
+                                     "shuffler")
         self.keypad.accepted.connect(self._counted)
         text = QVBoxLayout()
         text.addWidget(self.heading)
@@ -205,10 +233,12 @@ class MisdealPage(Page):
             self.todo.setText("No deck count is due for this misdeal. Gather the hands and "
                               "redeal: every wager stays.")
         self.keypad.setVisible(r.deck_count_due)
-        self.keypad.set_validator(lambda n: self.ctl.check(c.DeckCounted(n)))
+        self.keypad.set_validator(lambda n: self.ctl.check_on_card(c.DeckCounted(n)))
 
     def _counted(self, count: int) -> None:
-        self.act(lambda: self.ctl.do(c.DeckCounted(count)))
+        """A count by hand: entered on a supervisor's card (the round takes none without)."""
+        self.act(lambda: self.ctl.do_or_card(c.DeckCounted(count),
+                                             f"enter the deck count of {count} cards"))
 
 
 class HandPage(Page):

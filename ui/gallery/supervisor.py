@@ -51,6 +51,7 @@ def table_banker() -> QWidget:
     _area, screen = _screen(p, "Table")
     p.tap(p.button("Banker's hand", screen))
     assert isinstance(screen, TableActions)
+    p.tap(screen.reconstruct_reasons["Keyed wrongly"])  # the reason recorded with it
     for index in (0, 3):  # a low hand other than the House Way's touched: set it otherwise
         p.tap(screen.banker_cards.views[index])
     return p.window

@@ -41,6 +41,8 @@ from ui.widgets.text_keyboard import TextKeyboard
 from ui.widgets.touch import ButtonRole, TouchButton
 from ui.words import MISDEALS, PHASES
 
+RECONSTRUCT_REASONS = ("Dealer's error", "Keyed wrongly", "Misread")
+"""Why a banker's hand is reconstructed, one touch each; the round records the one picked."""
 VOID_REASONS = ("Table closing", "Dealer's error", "Device fault", "Player dispute")
 """The reasons a supervisor picks with one touch; any other is typed."""
 OTHER = "Other reason"
@@ -79,6 +81,7 @@ class TableActions(SupervisorScreen):
         layout.addWidget(self.pages, 1)
         layout.addWidget(self.message)
         self._reason: str | None = None
+        self._why_reconstruct: str | None = None
         self._low: list[int] = []
         self._hand: tuple[Card, ...] = ()
         self.show_section(SECTIONS[0])
@@ -175,12 +178,32 @@ class TableActions(SupervisorScreen):
         buttons = QHBoxLayout()
         for button in (self.house_way, self.as_shown, self.again):
             buttons.addWidget(button)
+        reasons = QHBoxLayout()
+        reasons.addWidget(_label("Why:", "group"))
+        self.reconstruct_reasons: dict[str, TouchButton] = {}
+        for reason in RECONSTRUCT_REASONS:
+            button = TouchButton(reason, ButtonRole.SECONDARY)
+            button.setCheckable(True)
+            button.clicked.connect(lambda _=False, r=reason: self.pick_why(r))
+            reasons.addWidget(button)
+            self.reconstruct_reasons[reason] = button
         layout = QVBoxLayout(page)
         layout.addWidget(self.banker_why)
         layout.addWidget(self.banker_cards, 1)
         layout.addWidget(self.banker_detail)
+        layout.addLayout(reasons)
         layout.addLayout(buttons)
         return page
+
+    def pick_why(self, reason: str) -> None:
+        """The reason recorded with the reconstruction (the round refuses one without)."""
+        self._why_reconstruct = reason
+        for name, button in self.reconstruct_reasons.items():
+            button.setChecked(name == reason)
+        self.show_view(self.ctl.snapshot())
+
+    def _reconstruction(self, setting: Setting) -> c.ReconstructBankerHand:
+        return c.ReconstructBankerHand(setting, self.who, self._why_reconstruct or "")
 
     def tap_card(self, index: int) -> None:
         """Touch the two cards of the banker's low hand (a third touch starts again)."""
@@ -213,10 +236,13 @@ class TableActions(SupervisorScreen):
         chosen = setting or self._house_way()
         if chosen is None:
             return
-        if self.act(lambda: self.ctl.supervise(c.ReconstructBankerHand(chosen, ""),
+        why = self._why_reconstruct or ""
+        if self.act(lambda: self.ctl.supervise(c.ReconstructBankerHand(chosen, "", why),
                                                self.session.employee),
-                    f"The banker's hand is now {chosen}, reconstructed by {self.who}."):
+                    f"The banker's hand is now {chosen}, reconstructed by {self.who} "
+                    f"({why})."):
             self._low = []
+            self.pick_why("")
 
     def _show_banker(self, view: TableSnapshot) -> None:
         r = view.round
@@ -224,11 +250,11 @@ class TableActions(SupervisorScreen):
         if hand != self._hand:
             self._hand, self._low = hand, []
         way = self._house_way()
-        problem = self.ctl.check(c.ReconstructBankerHand(way, self.who)) if way else (
-            "the banker has no hand yet")
-        if problem is None and r.banker_setting is None:
-            problem = "the banker's hand is not set yet"
-        _why(self.banker_why, problem, "The banker's hand may be reconstructed now.")
+        problem = r.reconstruct_problem  # the round's, whatever the setting
+        if problem is None and way is None:
+            problem = "the banker has no hand yet"
+        _why(self.banker_why, problem, "The banker's hand may be reconstructed now, once, "
+             "with the reason touched below.")
         chosen = self._chosen()
         if chosen is not None:
             self.banker_cards.set_groups([("Low", format_cards(chosen.low).split()),
@@ -244,14 +270,17 @@ class TableActions(SupervisorScreen):
                          + (f" ({escape(way.rule)})" if way.rule else ""))
         if chosen is None and hand:
             lines.append("Touch the two cards of the low hand to set it otherwise.")
-        if chosen is not None:
-            why = self.ctl.check(c.ReconstructBankerHand(chosen, self.who))
+        if chosen is not None and problem is None:
+            why = self.ctl.check(self._reconstruction(chosen))
             if why:
                 lines.append(f"Refused as shown: {escape(why)}")
         self.banker_detail.setText("<br>".join(lines))
-        self.house_way.setEnabled(problem is None)
+        for button in self.reconstruct_reasons.values():
+            button.setEnabled(problem is None)
+        self.house_way.setEnabled(problem is None and way is not None and self.ctl.check(
+            self._reconstruction(way)) is None)
         self.as_shown.setEnabled(problem is None and chosen is not None and self.ctl.check(
-            c.ReconstructBankerHand(chosen, self.who)) is None)
+            self._reconstruction(chosen)) is None)
 
     # -- deck count -----------------------------------------------------------------------
 
