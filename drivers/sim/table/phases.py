@@ -338,11 +338,13 @@ class PhasePolicy:
             return
         cards = st.hands[st.banker_seat]
         rng = rng_for(self.seed, st.round_id, "reconstruct")
-        setting = random_setting(cards, rng, allow_foul=False)
-        if setting is not None and setting != st.banker_setting:
-            supervisor = registry.find(self.ctl.table.db, SIM_STAFF[0][0])
-            self._do(c.ReconstructBankerHand(setting, "", "Dealer set it wrongly"),
-                     by=supervisor)
+        for _try in range(21):  # a setting the round takes (never the one it has, nor foul)
+            setting = random_setting(cards, rng, allow_foul=False)
+            cmd = c.ReconstructBankerHand(setting, "", "Dealer's error") if setting else None
+            if cmd is not None and self.ctl.check_on_card(cmd) is None:
+                supervisor = registry.find(self.ctl.table.db, SIM_STAFF[0][0])
+                self._do(cmd, by=supervisor)
+                return
 
     def _settlement(self) -> None:
         self._reconstruct()
