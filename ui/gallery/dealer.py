@@ -157,6 +157,7 @@ def short_count() -> QWidget:
     p.wait(lambda: p.phase is Phase.MISDEAL, "the misdeal")
     page = p.window.pages[Phase.MISDEAL]
     p.type_number(page.keypad, 52)  # type: ignore[attr-defined]
+    p.swipe("supervisor")  # a deck counted by hand is entered on the floor's card
     p.wait(lambda: p.ctl.snapshot().round.last_count == 52, "the count")
     return p.window
 
