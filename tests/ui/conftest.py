@@ -1,22 +1,23 @@
 """The UI kit's tests run in the application the console runs in (Python's cycles collected on
 its thread, ``ui/application.py``), themed where they ask for ``themed``; ``play`` collects the
-consoles a test starts and closes them after it; every window a test left hidden is deleted
-after it."""
+consoles a test starts and closes them after it; ``read_then_touch`` touches a kit button as a
+dealer who has read its new words; every window a test left hidden is deleted after it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 import shiboken6
 from pyqtgraph import GraphicsView
-from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from ui.application import application
 from ui.gallery.player import ScreenPlayer
 from ui.theme import apply_theme
+from ui.widgets.touch import TAP_CLOCK, TouchButton
 
 
 @pytest.fixture(autouse=True)
@@ -38,6 +39,18 @@ def play(qtbot: QtBot) -> Iterator[list[ScreenPlayer]]:
     yield started
     for player in started:
         player.close()
+
+
+@pytest.fixture
+def read_then_touch(qtbot: QtBot) -> Callable[[TouchButton], None]:
+    """A click on a kit button once its new words are read: the kit's clock moved past the
+    button's ``REREAD_MS`` (not waited out: the suite's time), as ``ScreenPlayer.tap`` does."""
+
+    def touch(button: TouchButton) -> None:
+        TAP_CLOCK.skip(button.wait_left())
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+    return touch
 
 
 @pytest.fixture(autouse=True)

@@ -1,16 +1,19 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from ui.widgets.fault_banner import FaultBanner
 from ui.widgets.phase_bar import PhaseBar
-from ui.widgets.touch import ButtonRole
+from ui.widgets.touch import ButtonRole, TouchButton
 
 
-def test_the_primary_button_calls_what_the_screen_set(themed: QApplication,
-                                                      qtbot: QtBot) -> None:
+def test_the_primary_button_calls_what_the_screen_set(
+        themed: QApplication, qtbot: QtBot,
+        read_then_touch: Callable[[TouchButton], None]) -> None:
     bar = PhaseBar()
     qtbot.addWidget(bar)
     bar.show()
@@ -18,9 +21,9 @@ def test_the_primary_button_calls_what_the_screen_set(themed: QApplication,
     assert not bar.primary.isEnabled()  # nothing to do until the screen says so
     bar.set_instruction("Take the bets, then press START GAME on the keypad.")
     bar.set_action("Deal", lambda: calls.append("deal"))
-    qtbot.mouseClick(bar.primary, Qt.MouseButton.LeftButton)
+    read_then_touch(bar.primary)
     bar.set_action("Settle", lambda: calls.append("settle"))
-    qtbot.mouseClick(bar.primary, Qt.MouseButton.LeftButton)
+    read_then_touch(bar.primary)
     assert calls == ["deal", "settle"]  # the old action is gone
     assert bar.primary.text() == "Settle" and bar.primary.role is ButtonRole.PRIMARY
     bar.set_action_enabled(False)

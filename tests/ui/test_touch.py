@@ -4,11 +4,11 @@ import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QMouseEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QListWidget, QScroller
+from PySide6.QtWidgets import QApplication, QListWidget, QScroller, QWidget
 from pytestqt.qtbot import QtBot
 
 from ui import theme
-from ui.widgets.touch import ButtonRole, TouchButton, kinetic
+from ui.widgets.touch import REREAD_MS, TAP_CLOCK, ButtonRole, TouchButton, kinetic
 
 
 def _centre_colour(button: TouchButton) -> str:
@@ -113,3 +113,75 @@ def test_one_keyboard_types_a_reason_as_a_sentence(themed: object, qtbot: object
     assert keys.text() == "No chip on t"
     keys.keys["delete"].click()
     assert keys.text() == "No chip on "
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The kit's clock held at ``clock[0]`` seconds, moved by the test."""
+    now = [1000.0]
+    monkeypatch.setattr(TAP_CLOCK, "now", lambda: now[0])
+    return now
+
+
+def _button(qtbot: QtBot, clicks: list[str]) -> TouchButton:
+    button = TouchButton("Set the banker's hand", ButtonRole.PRIMARY, money=True)
+    button.clicked.connect(lambda: clicks.append(button.text()))
+    qtbot.addWidget(button)
+    button.show()
+    return button
+
+
+def test_new_words_take_no_touch_until_read(themed: QApplication, qtbot: QtBot,
+                                            clock: list[float]) -> None:
+    """The kit's guard against a finger's bounce: the outside review's taps, 180 ms apart,
+    stepped through each new meaning of one button."""
+    clicks: list[str] = []
+    button = _button(qtbot, clicks)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # words it was made with: live
+    button.setText("Set the banker's hand")  # the same words again (every redraw): live
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    changed = clock[0]
+    button.setText("House Way: seats 2-4")
+    clock[0] = changed + 0.18
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # the bounce: dropped
+    assert clicks == ["Set the banker's hand"] * 2 and not button.isDown()
+    clock[0] = changed + REREAD_MS / 1000
+    assert button.takes_taps() and button.wait_left() == 0
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert clicks[-1] == "House Way: seats 2-4"
+    button.meaning_changed()  # a new action under the same words
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert len(clicks) == 3
+    button.click()  # from code: not a finger's, not held
+    assert len(clicks) == 4
+
+
+def test_words_changed_under_a_finger_do_not_click(themed: QApplication, qtbot: QtBot,
+                                                   clock: list[float]) -> None:
+    clicks: list[str] = []
+    button = _button(qtbot, clicks)
+    qtbot.mousePress(button, Qt.MouseButton.LeftButton)
+    clock[0] += 0.01
+    button.setText("All 3 settled: END GAME")  # the table moved on while the finger was down
+    clock[0] += REREAD_MS / 1000
+    qtbot.mouseRelease(button, Qt.MouseButton.LeftButton)
+    assert clicks == [] and not button.isDown()
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # read, then touched
+    assert clicks == ["All 3 settled: END GAME"]
+
+
+def test_a_dropped_touch_goes_to_nothing_under_the_button(themed: QApplication, qtbot: QtBot,
+                                                          clock: list[float]) -> None:
+    pressed: list[QEvent.Type] = []
+
+    class Panel(QWidget):
+        def mousePressEvent(self, event: QMouseEvent) -> None:
+            pressed.append(event.type())
+
+    panel = Panel()
+    button = TouchButton("Seat 2: House Way", parent=panel)
+    qtbot.addWidget(panel)
+    panel.show()
+    button.setText("Seat 3: House Way")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert pressed == []

@@ -28,6 +28,7 @@ from ui.supervisor.area import SupervisorArea
 from ui.technician.area import TechnicianArea
 from ui.widgets.amount_keypad import AmountKeypad
 from ui.widgets.number_pad import NumberPad
+from ui.widgets.touch import TAP_CLOCK, TouchButton
 from ui.world import WorldWindow
 
 
@@ -108,9 +109,13 @@ class ScreenPlayer:
         app.processEvents()  # the screens drawn from the view the table just reached
 
     def tap(self, widget: QWidget) -> None:
+        """A dealer's touch: a button's new words read first (the kit's clock moved past its
+        ``REREAD_MS`` rather than waited out), then a click on it."""
         assert widget.isVisible(), f"{widget!r} is not on screen"
         if isinstance(widget, QPushButton):
             assert widget.isEnabled(), f"button {widget.text()!r} is not live"
+        if isinstance(widget, TouchButton):
+            TAP_CLOCK.skip(widget.wait_left())
         if widget.window() is self.window:
             self.taps += 1
         clear_the_way(widget)

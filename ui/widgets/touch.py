@@ -1,10 +1,13 @@
-"""The touch basics: a button a finger can hit and scrolling by dragging the content."""
+"""The touch basics: a button a finger can hit (and that a finger's bounce cannot step on), and
+scrolling by dragging the content."""
 
 from __future__ import annotations
 
+import time
 from enum import StrEnum
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractScrollArea,
@@ -27,9 +30,44 @@ class ButtonRole(StrEnum):
     DANGER = "danger"
 
 
+REREAD_MS = 450
+"""How long a button whose words (or action) just changed takes no tap. A finger's bounce or a
+double tap lands 100-300 ms after the first touch (an outside review's taps, 180 ms apart,
+went on to the next irreversible step each time the button took a new meaning: the players'
+hands set the House Way, then the table paid); a dealer who means the new step reads its new
+words first, which takes longer than this. Under half a second, so a deliberate touch is
+hardly ever the one dropped."""
+
+
+class TapClock:
+    """The guard's clock: monotonic seconds, moved on by ``skip``."""
+
+    def __init__(self) -> None:
+        self._skipped = 0.0
+
+    def now(self) -> float:
+        return time.monotonic() + self._skipped
+
+    def skip(self, seconds: float) -> None:
+        """Move on ``seconds`` at once: the gallery's player touches as a dealer who has read
+        the new words, without waiting out the interval (the tests' run time)."""
+        self._skipped += max(0.0, seconds)
+
+
+TAP_CLOCK = TapClock()
+"""The one clock of every button's guard."""
+
+
 class TouchButton(QPushButton):
     """A push button at least ``theme.TOUCH_MIN`` square (``theme.MONEY_MIN`` high when it moves
-    money), coloured by its role, never taking keyboard focus (a dealer has no keyboard)."""
+    money), coloured by its role, never taking keyboard focus (a dealer has no keyboard).
+
+    The kit's one guard against a finger's bounce: for ``REREAD_MS`` after its words change
+    (``setText`` with other words, or ``meaning_changed`` where only the action did) a touch
+    is dropped with no effect, and a touch already down when they changed does not click.
+    A screen that gives a button a new step gives it new words, so every screen has the guard
+    without asking for it. A click from code (``click()``) is not a finger's and is not
+    held."""
 
     def __init__(self, text: str = "", role: ButtonRole = ButtonRole.SECONDARY, *,
                  money: bool = False, parent: QWidget | None = None) -> None:
@@ -42,6 +80,38 @@ class TouchButton(QPushButton):
         self.setAutoDefault(False)
         self._role = role
         self.setProperty("role", role.value)
+        self._changed_at = float("-inf")
+        self._pressed_at = float("-inf")
+
+    def setText(self, text: str) -> None:
+        if text != self.text():
+            self.meaning_changed()
+        super().setText(text)
+
+    def meaning_changed(self) -> None:
+        """What the button does changed: no touch for ``REREAD_MS`` (``setText`` calls it
+        when the words change; a screen calls it where the action changed under the same
+        words)."""
+        self._changed_at = TAP_CLOCK.now()
+
+    def wait_left(self) -> float:
+        """Seconds until the button takes a touch again (0: it takes one now)."""
+        return max(0.0, self._changed_at + REREAD_MS / 1000 - TAP_CLOCK.now())
+
+    def takes_taps(self) -> bool:
+        return self.wait_left() == 0.0
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if not self.takes_taps():
+            event.accept()  # dropped, and not passed to what lies under the button either
+            return
+        self._pressed_at = TAP_CLOCK.now()
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self.isDown() and self._changed_at > self._pressed_at:
+            self.setDown(False)  # the words changed under the finger: no click
+        super().mouseReleaseEvent(event)
 
     @property
     def role(self) -> ButtonRole:
