@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_console.jackpot.display import meter_display
     from dealer_console.jackpot.history import hit_history
     from dealer_console.jackpot.hits import get_hit
+    from dealer_console.jackpot.win_prints import prints_of
     from dealer_console.money import format_cents
     from dealer_console.table_name import table_name
 
@@ -58,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
                       f"{format_cents(hit.amount_cents)} confirmed by {hit.confirmers}")
                 if hit.back_out is not None:  # its own line: who, when, why
                     print(f"{hit.hit_id} {hit.back_out.words()}")
+                for made in prints_of(db, hit.hit_id):  # each print of its win page
+                    print(f"{hit.hit_id} {made.words()}")
         elif args.action == "audit":
             problems = verify_meters(db)
             for problem in problems:

@@ -17,7 +17,7 @@ from dealer_console.controller.view import ConfirmedHit, Level, PendingHit, WinP
 from dealer_console.devices.bet_sensors import BetsLocked
 from dealer_console.employees.registry import Employee, Role
 from dealer_console.errors import Refusal, RefusalCode
-from dealer_console.jackpot import back_outs, games, history, hits
+from dealer_console.jackpot import back_outs, games, history, hits, win_prints
 from dealer_console.jackpot.hits import HitRecord
 from dealer_console.jackpot.link_port import LinkDown
 from dealer_console.jackpot.outcomes import Outcome, Pay
@@ -206,7 +206,10 @@ class JackpotDesk:
 
     # -- the money bag: the win page of an award (item 9 f); the back-out (item 9 h) ----------
 
-    def request_win_page(self, hit_id: int | None = None) -> int:
+    def request_win_page(self, hit_id: int | None = None,
+                         asked_by: Employee | None = None) -> int:
+        """The request in the view, its print recorded first with the copy it is
+        (``win_prints``): a print the disk will not record is refused, nothing printed."""
         db = self.table.db
         if hit_id is None:
             row = db.execute("SELECT MAX(hit_id) FROM jackpot_hits WHERE round_id = ?",
@@ -217,10 +220,17 @@ class JackpotDesk:
             hit_id = int(row[0])
         else:
             hits.get_hit(db, hit_id)  # an award this table does not have: refused as it is
+        copy = win_prints.record_print(db, hit_id, asked_by)
         number = 1 + (self.win_page.number if self.win_page is not None else 0)
-        self.win_page = WinPageRequest(hit_id, number)
+        self.win_page = WinPageRequest(hit_id, number, copy)
         self._changed()
         return hit_id
+
+    def win_page_not_printed(self, request: WinPageRequest, why: str) -> None:
+        win_prints.record_not_printed(self.table.db, request.hit_id, request.copy, why)
+
+    def win_page_prints(self, hit_id: int) -> list[win_prints.WinPrint]:
+        return win_prints.prints_of(self.table.db, hit_id)
 
     def win_page_of(self, hit_id: int) -> HitRecord:
         return hits.get_hit(self.table.db, hit_id)

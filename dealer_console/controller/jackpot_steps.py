@@ -9,8 +9,9 @@ from __future__ import annotations
 from dealer_console.controller.card_desk import CardDesk
 from dealer_console.controller.jackpot_desk import JackpotDesk
 from dealer_console.controller.turns import Turns, one_turn
+from dealer_console.controller.view import WinPageRequest
 from dealer_console.employees.registry import Employee
-from dealer_console.jackpot import history, hits
+from dealer_console.jackpot import history, hits, win_prints
 
 
 class JackpotSteps:
@@ -66,10 +67,23 @@ class JackpotSteps:
     # Jackpot Rules of Play" item 9 f); and the back-out by manual adjustment (item 9 h)
 
     @one_turn
-    def request_win_page(self, hit_id: int | None = None) -> int:
+    def request_win_page(self, hit_id: int | None = None,
+                         asked_by: Employee | None = None) -> int:
         """Ask the window to print award ``hit_id``'s win page and show it; without an award,
-        the last one confirmed in this round (the keypad's money bag). Returns the award."""
-        return self.jackpot.request_win_page(hit_id)
+        the last one confirmed in this round (the keypad's money bag). ``asked_by``: the
+        employee whose card opened the screen that asked (None: the keypad's money bag, no
+        card). The print is recorded, with its copy number, before the window prints it.
+        Returns the award."""
+        return self.jackpot.request_win_page(hit_id, asked_by)
+
+    def win_page_not_printed(self, request: WinPageRequest, why: str) -> None:
+        """The window could not print ``request`` (the printer or the disk refused): recorded,
+        and its copy number goes to the next print."""
+        self.jackpot.win_page_not_printed(request, why)
+
+    def win_page_prints(self, hit_id: int) -> list[win_prints.WinPrint]:
+        """Award ``hit_id``'s recorded prints, oldest first."""
+        return self.jackpot.win_page_prints(hit_id)
 
     def win_page_of(self, hit_id: int) -> hits.HitRecord:
         """The confirmed award as its win page prints it."""

@@ -95,10 +95,13 @@ class ConfirmedHit:
 class WinPageRequest:
     """The money bag was pressed (on the keypad or on a screen): the window prints award
     ``hit_id``'s win page and shows it. ``number`` counts up with every press, so a window
-    tells a new press (a reprint of the same award) from the one it has printed."""
+    tells a new press (a reprint of the same award) from the one it has printed; ``copy`` is
+    the print's number on the page (1: the original), recorded before it is printed
+    (``dealer_console/jackpot/win_prints.py``)."""
 
     hit_id: int
     number: int
+    copy: int = 1
 
 
 @dataclass(frozen=True, slots=True)

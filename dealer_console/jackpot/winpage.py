@@ -4,7 +4,10 @@ Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 f: pre
 bag prints a win page that helps record the payout. It names the table, round, seat, hand,
 paytable line, amount (off the meter and from the tray), the meter before and after, who
 confirmed it (both people where two were needed) and when, in the table's local time; a
-backed-out award says so, with who backed it out, when and why (``award_words``).
+backed-out award says so, with who backed it out, when and why (``award_words``). Beside the
+title, which print it is: the console's ORIGINAL or COPY n, each print recorded
+(``win_prints.py``); the command line's page, made from the records and recorded nowhere,
+says it is no voucher.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from pathlib import Path
 
 from dealer_console.award_words import local_time
 from dealer_console.jackpot.hits import HitRecord
+from dealer_console.jackpot.win_prints import copy_words
 from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
 
@@ -47,10 +51,11 @@ def win_page_lines(hit: HitRecord, table: str) -> list[tuple[str, str]]:
     ]
 
 
-def write_win_page(hit: HitRecord, table: str, path: Path) -> Path:
+def write_win_page(hit: HitRecord, table: str, path: Path, copy: int | None = None) -> Path:
     """The page as a PDF with fpdf2, for the command line (``jackpot winpage``): the core
     imports no Qt, so the console's own printing (``ui/supervisor/win_page.py``) lays out the
-    same fields with Qt's printer instead."""
+    same fields with Qt's printer instead. ``copy`` None (the command line: it opens the
+    table read-only and records nothing): marked a copy from the records, not for payment."""
     from fpdf import FPDF  # here: about 0.2 s of every console's start otherwise
 
     pdf = FPDF(format="A4")
@@ -59,6 +64,8 @@ def write_win_page(hit: HitRecord, table: str, path: Path) -> Path:
     pdf.add_page()
     pdf.set_font("Helvetica", "B", 18)
     pdf.cell(0, 12, TITLE, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "B", 14)
+    pdf.cell(0, 10, copy_words(copy), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("Helvetica", size=12)
     for label, value in win_page_lines(hit, table):
         pdf.set_font("Helvetica", "B", 12)

@@ -56,11 +56,14 @@ def test_the_money_bag_asks_for_the_round_s_last_award_each_press(rig: Rig) -> N
     keypad.tap(Button.MONEY_BAG)
     rig.until(lambda: ctl.snapshot().win_page is not None, "the win page request")
     first = ctl.snapshot().win_page
-    assert first is not None and first.hit_id == hit_id
+    assert first is not None and (first.hit_id, first.copy) == (hit_id, 1)
     keypad.tap(Button.MONEY_BAG)  # a reprint is a new request for the same award
     rig.until(lambda: ctl.snapshot().win_page != first, "the second request")
     second = ctl.snapshot().win_page
     assert second is not None and (second.hit_id, second.number) == (hit_id, first.number + 1)
+    assert second.copy == 2  # recorded before the window prints it: COPY 2 on the page
+    assert [(p.copy, p.by) for p in ctl.win_page_prints(hit_id)] == [(1, "keypad"),
+                                                                     (2, "keypad")]
     with pytest.raises(Refusal, match="no jackpot hit 99"):
         ctl.request_win_page(99)
 
