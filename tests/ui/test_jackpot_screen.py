@@ -19,6 +19,7 @@ from dealer_console.devices.keypad import Button
 from dealer_console.jackpot import games, hits
 from dealer_console.jackpot_values.meters import MICRO, MeterState
 from dealer_console.money import format_cents
+from dealer_console.storage import eventlog
 from dealer_console.table_name import table_name
 from drivers.sim.table.choices import SIM_STAFF
 from tests.ui.shown_cards import NOTATION, shown_cards
@@ -99,6 +100,44 @@ def test_the_awards_list_and_a_reprint_from_the_screen(player: ScreenPlayer) -> 
     player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
     assert desk.printed is not None and desk.printed.pdf is not None
     assert format_cents(hit.amount_cents) in pdf_text(desk.printed.pdf)
+
+
+def test_each_print_says_which_copy_it_is_and_is_recorded(player: ScreenPlayer,
+                                                           tmp_path: Path) -> None:
+    """An outside review pressed the money bag three times and a supervisor printed the same
+    award twice: five identical pages (the PDF replaced each time), no print recorded."""
+    play_a_jackpot_hit(player)
+    desk = player.window.win_pages
+    db = player.ctl.table.db
+
+    def printed(name: str) -> Path:
+        player.wait(lambda: desk.printed is not None and desk.printed.pdf is not None
+                    and desk.printed.pdf.name == name, name)
+        assert desk.printed is not None and desk.printed.pdf is not None
+        return desk.printed.pdf
+
+    pages = []
+    for name in ("win-page-1.pdf", "win-page-1-copy-2.pdf", "win-page-1-copy-3.pdf"):
+        press(player, Button.MONEY_BAG)  # the dealer, no card
+        pages.append(printed(name))
+    texts = [pdf_text(page) for page in pages]  # each its own file: the original kept
+    assert "ORIGINAL" in texts[0] and "COPY" not in texts[0]
+    assert "COPY 2" in texts[1] and "COPY 3" in texts[2]
+    assert desk.dialog is not None and desk.dialog.preview.copy == 3
+    player.end_game()
+    screen = jackpot_screen(player)  # a supervisor's card opened it
+    assert "Win page printed 3 times, the last (COPY 3) at " in screen.detail.text()
+    assert "a print now is COPY 4." in screen.detail.text()
+    for name in ("win-page-1-copy-4.pdf", "win-page-1-copy-5.pdf"):
+        player.tap(screen.print_page)
+        assert "COPY " + name[-5] in pdf_text(printed(name))
+    made = [(e.payload["copy"], e.payload["by"], e.payload.get("employee_id"), e.round_id)
+            for e in eventlog.events(db) if e.kind == "win_page_printed"]
+    assert made == [(1, "keypad", None, None), (2, "keypad", None, None),
+                    (3, "keypad", None, None), (4, "screen", "SIM-S1", None),
+                    (5, "screen", "SIM-S1", None)]
+    report = audit(player.console.opened.db)
+    assert report.ok, report.problems
 
 
 def _type(p: ScreenPlayer, screen: JackpotScreen, text: str) -> None:
@@ -185,12 +224,19 @@ def test_a_win_page_that_cannot_be_written_is_told_and_the_award_kept(
     player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
     assert desk.printed is None
     assert desk.dialog is not None and desk.dialog.where.text().startswith("Not printed")
+    assert "The next print is ORIGINAL again." in desk.dialog.where.text()
     assert not hits.get_hit(player.ctl.table.db, 1).backed_out
     (tmp_path / "win-pages").unlink()
     press(player, Button.MONEY_BAG)  # the folder free again: the next press prints it
     player.wait(lambda: desk.printed is not None, "the reprint")
     assert desk.printed is not None and desk.printed.pdf is not None
     assert desk.printed.pdf.is_file()
+    assert "ORIGINAL" in pdf_text(desk.printed.pdf)  # no page had that number yet
+    kinds = [(e.kind, e.payload["copy"]) for e in eventlog.events(player.ctl.table.db)
+             if e.kind.startswith("win_page_")]
+    assert kinds == [("win_page_printed", 1), ("win_page_not_printed", 1),
+                     ("win_page_printed", 1)]
+    assert audit(player.console.opened.db).ok
 
 
 def test_leaving_the_screen_calls_off_a_back_out_waiting_for_its_card(

@@ -146,11 +146,18 @@ def jackpot_screen(p: ScreenPlayer) -> JackpotScreen:
 
 
 def awards() -> QWidget:
-    """Four awards: a two-person one chosen (both named), one backed out (its own words)."""
+    """Four awards: a two-person one chosen (both named) and its win page printed twice
+    (the prints said under it), one backed out (its own words)."""
     p = _player(fullest=True)
     screen = jackpot_screen(p)
     two = next(i for i, e in enumerate(screen.entries) if e.hit.second_employee_name)
     screen.table.selectRow(two)
+    desk = p.window.win_pages
+    for _ in range(2):
+        p.tap(screen.print_page)
+        p.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
+        assert desk.dialog is not None
+        desk.dialog.accept()  # hidden: the next print shows its own
     return p.window
 
 

@@ -30,6 +30,7 @@ from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
 from dealer_console.employees.registry import REASON_MAX
 from dealer_console.jackpot.history import AwardEntry
+from dealer_console.jackpot.win_prints import summary
 from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
 from ui import theme
@@ -233,7 +234,8 @@ class JackpotScreen(QWidget):
                f"{h.link_hit_id}): a back-out is made on the link's server by its operator, "
                "not at a table." if h.link is not None else
                "Paid." if entry.back_out is None else
-               f"{entry.back_out.words()}."))
+               f"{entry.back_out.words()}.")
+            + " " + summary(self.ctl.win_page_prints(h.hit_id)))
 
     def show_view(self, view: TableSnapshot) -> None:
         """Called on every change while shown: the list read again, a refused card told."""
@@ -264,7 +266,8 @@ class JackpotScreen(QWidget):
     def _print(self) -> None:
         entry = self.chosen()
         if entry is not None:
-            self._act(lambda: self.ctl.request_win_page(entry.hit.hit_id))
+            self._act(lambda: self.ctl.request_win_page(entry.hit.hit_id,
+                                                         self.session.employee))
 
     def _start_back_out(self) -> None:
         entry = self.chosen()

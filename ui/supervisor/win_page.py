@@ -8,7 +8,11 @@ supervisor sees is what was printed.
 
 Where it goes: the printer named by ``$DEALER_CONSOLE_PRINTER`` when Qt knows a printer of that
 name (``QPrinterInfo``), else a PDF beside the table database, ``win-pages/win-page-N.pdf``
-(N the award number; a reprint replaces it with the award as it stands now).
+(N the award number), a copy's ``win-page-N-copy-K.pdf``: each print has its own file.
+
+Each page says which print it is (ORIGINAL, COPY n): the controller records the print and its
+number before the window prints it, and a print that fails is recorded as such, so the next
+one takes its number (``dealer_console/jackpot/win_prints.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QSizePolicy, QVBoxLa
 
 from dealer_console.controller import TableController
 from dealer_console.controller.view import WinPageRequest
+from dealer_console.errors import ConsoleError
 from dealer_console.jackpot.hits import HitRecord
+from dealer_console.jackpot.win_prints import copy_words
 from dealer_console.jackpot.winpage import SIGNATURES, TITLE, win_page_lines
 from dealer_console.table_name import table_name
 from ui import theme
@@ -50,19 +56,22 @@ def configured_printer() -> str | None:
     return name or None
 
 
-def pdf_path(db_path: Path, hit_id: int) -> Path:
-    """The award's PDF in the folder beside the table database."""
-    return db_path.parent / FOLDER / f"win-page-{hit_id}.pdf"
+def pdf_path(db_path: Path, hit_id: int, copy: int = 1) -> Path:
+    """The award's PDF in the folder beside the table database (a copy's beside the
+    original's: a reprint never replaces the original's file)."""
+    name = f"win-page-{hit_id}" + (f"-copy-{copy}" if copy > 1 else "")
+    return db_path.parent / FOLDER / f"{name}.pdf"
 
 
 def print_win_page(hit: HitRecord, table: str, db_path: Path,
-                   printer_name: str | None = None) -> Printed:
-    """Print award ``hit``'s win page: to the named printer when this machine has it, to the
-    PDF beside the table database otherwise. Raises ``OSError`` when neither can be written."""
+                   printer_name: str | None = None, copy: int = 1) -> Printed:
+    """Print award ``hit``'s win page, marked as print ``copy`` (1: the original): to the
+    named printer when this machine has it, to the PDF beside the table database otherwise.
+    Raises ``OSError`` when neither can be written."""
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setPageSize(QPageSize(QPageSize.PageSizeId.A4))
     printer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter)
-    printer.setDocName(f"{TITLE} {hit.hit_id}")
+    printer.setDocName(f"{TITLE} {hit.hit_id} {copy_words(copy)}")
     printer.setCreator("dealer-console")
     note = ""
     if printer_name and printer_name in QPrinterInfo.availablePrinterNames():
@@ -72,7 +81,7 @@ def print_win_page(hit: HitRecord, table: str, db_path: Path,
     else:
         if printer_name:
             note = f" (printer {printer_name} not found)"
-        out = pdf_path(db_path, hit.hit_id)
+        out = pdf_path(db_path, hit.hit_id, copy)
         out.parent.mkdir(parents=True, exist_ok=True)
         printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
         printer.setOutputFileName(str(out))
@@ -82,7 +91,7 @@ def print_win_page(hit: HitRecord, table: str, db_path: Path,
         raise OSError(f"the win page of award {hit.hit_id} could not be printed to {where}")
     try:
         rect = printer.pageLayout().paintRectPixels(printer.resolution())
-        draw_win_page(painter, QRectF(0, 0, rect.width(), rect.height()), hit, table)
+        draw_win_page(painter, QRectF(0, 0, rect.width(), rect.height()), hit, table, copy)
     finally:
         painter.end()
     if out is not None and not out.is_file():
@@ -90,9 +99,11 @@ def print_win_page(hit: HitRecord, table: str, db_path: Path,
     return Printed(where, out)
 
 
-def draw_win_page(painter: QPainter, page: QRectF, hit: HitRecord, table: str) -> None:
-    """Lay the page out in ``page``: the title, each field (label, value), the signatures.
-    Sizes are fractions of the page's width, so paper and screen look alike."""
+def draw_win_page(painter: QPainter, page: QRectF, hit: HitRecord, table: str,
+                  copy: int = 1) -> None:
+    """Lay the page out in ``page``: the title with which print it is (ORIGINAL, COPY n) at
+    its right, each field (label, value), the signatures. Sizes are fractions of the page's
+    width, so paper and screen look alike."""
     unit = page.width() / 100.0
     painter.save()
     painter.setPen(QColor("#000000"))
@@ -108,6 +119,9 @@ def draw_win_page(painter: QPainter, page: QRectF, hit: HitRecord, table: str) -
     line = unit * 6.5
     painter.drawText(QRectF(page.left(), y, page.width(), line),
                      int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), TITLE)
+    painter.drawText(QRectF(page.left(), y, page.width(), line),
+                     int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                     copy_words(copy))
     y += line * 1.4
     row = unit * 4.2
     label_width = page.width() * 0.32
@@ -132,10 +146,11 @@ def draw_win_page(painter: QPainter, page: QRectF, hit: HitRecord, table: str) -
 class WinPagePreview(QWidget):
     """The page as printed, drawn on white paper at the widget's size (A4's proportions)."""
 
-    def __init__(self, hit: HitRecord, table: str) -> None:
+    def __init__(self, hit: HitRecord, table: str, copy: int = 1) -> None:
         super().__init__()
         self.hit = hit
         self.table = table
+        self.copy = copy
         self.setMinimumSize(320, 420)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
@@ -153,7 +168,7 @@ class WinPagePreview(QWidget):
         painter.fillRect(sheet, QColor("#ffffff"))
         margin = sheet.width() * 15 / 210
         draw_win_page(painter, sheet.adjusted(margin, margin, -margin, -margin), self.hit,
-                      self.table)
+                      self.table, self.copy)
         painter.end()
 
 
@@ -161,17 +176,17 @@ class WinPageDialog(QDialog):
     """The page just printed, shown on screen with where it went (or why it did not)."""
 
     def __init__(self, parent: QWidget, hit: HitRecord, table: str, where: str,
-                 failed: bool = False) -> None:
+                 failed: bool = False, copy: int = 1) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"{TITLE} {hit.hit_id}")
-        self.preview = WinPagePreview(hit, table)
+        self.preview = WinPagePreview(hit, table, copy)
         self.where = QLabel(where)
         self.where.setWordWrap(True)
         self.where.setProperty("role", "refusal" if failed else "hint")
         self.close_button = TouchButton("Close", ButtonRole.PRIMARY, money=True)
         self.close_button.clicked.connect(self.accept)
         side = QVBoxLayout()
-        heading = QLabel(f"Win page of award {hit.hit_id}")
+        heading = QLabel(f"Win page of award {hit.hit_id}: {copy_words(copy)}")
         heading.setProperty("role", "heading")
         heading.setWordWrap(True)
         side.addWidget(heading)
@@ -185,7 +200,8 @@ class WinPageDialog(QDialog):
 
 class WinPageDesk:
     """The window's side of the money bag: each new request in the table's view is printed
-    once and shown in a dialog over the window (the keypad's button and the screen's alike)."""
+    once, as the copy the controller recorded, and shown in a dialog over the window (the
+    keypad's button and the screen's alike); a print that fails is told to the controller."""
 
     def __init__(self, controller: TableController, window: QWidget) -> None:
         self.ctl = controller
@@ -203,14 +219,19 @@ class WinPageDesk:
         table = table_name(self.ctl.about.db_path)
         try:
             self.printed = print_win_page(hit, table, self.ctl.about.db_path,
-                                          configured_printer())
+                                          configured_printer(), request.copy)
             where, failed = f"Printed to the {self.printed.where}.", False
         except OSError as exc:
             self.printed = None
             where, failed = f"Not printed: {exc}. Check the printer or the disk.", True
+            try:
+                self.ctl.win_page_not_printed(request, str(exc))
+                where += f" The next print is {copy_words(request.copy)} again."
+            except ConsoleError as record:  # the disk refused the record too
+                where += f" Nor was the failure recorded: {record}."
         if self.dialog is not None:
             self.dialog.close()
             self.dialog.deleteLater()
-        self.dialog = WinPageDialog(self.window, hit, table, where, failed)
+        self.dialog = WinPageDialog(self.window, hit, table, where, failed, request.copy)
         self.dialog.resize(self.window.size() * 0.9)
         self.dialog.show()
