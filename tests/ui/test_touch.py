@@ -140,15 +140,17 @@ def test_new_words_take_no_touch_until_read(themed: QApplication, qtbot: QtBot,
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # words it was made with: live
     button.setText("Set the banker's hand")  # the same words again (every redraw): live
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    changed = clock[0]
+    touched = clock[0]
+    clock[0] += 0.02  # the step the touch made gives the button its next words
     button.setText("House Way: seats 2-4")
-    clock[0] = changed + 0.18
+    clock[0] = touched + 0.18
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # the bounce: dropped
     assert clicks == ["Set the banker's hand"] * 2 and not button.isDown()
-    clock[0] = changed + REREAD_MS / 1000
+    clock[0] = touched + REREAD_MS / 1000
     assert button.takes_taps() and button.wait_left() == 0
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert clicks[-1] == "House Way: seats 2-4"
+    clock[0] += 0.02
     button.meaning_changed()  # a new action under the same words
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert len(clicks) == 3
@@ -182,6 +184,23 @@ def test_a_dropped_touch_goes_to_nothing_under_the_button(themed: QApplication, 
     button = TouchButton("Seat 2: House Way", parent=panel)
     qtbot.addWidget(panel)
     panel.show()
-    button.setText("Seat 3: House Way")
-    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # touched: its step gives it...
+    clock[0] += 0.02
+    button.setText("Seat 3: House Way")  # ... the next seat's words
+    clock[0] += 0.15
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)  # the bounce
     assert pressed == []
+
+
+def test_words_changed_by_a_touch_elsewhere_take_a_touch_at_once(
+        themed: QApplication, qtbot: QtBot, clock: list[float]) -> None:
+    """A digit typed on the keypad turns the phase bar's button into "$70.00 and START GAME":
+    the dealer's touch on it right after is meant, and taken (only a touched button's own
+    new words are held)."""
+    clicks: list[str] = []
+    button = _button(qtbot, clicks)
+    button.setText("$7.00 and START GAME")
+    clock[0] += 0.05
+    button.setText("$70.00 and START GAME")
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert clicks == ["$70.00 and START GAME"]

@@ -31,12 +31,13 @@ class ButtonRole(StrEnum):
 
 
 REREAD_MS = 450
-"""How long a button whose words (or action) just changed takes no tap. A finger's bounce or a
-double tap lands 100-300 ms after the first touch (an outside review's taps, 180 ms apart,
-went on to the next irreversible step each time the button took a new meaning: the players'
-hands set the House Way, then the table paid); a dealer who means the new step reads its new
-words first, which takes longer than this. Under half a second, so a deliberate touch is
-hardly ever the one dropped."""
+"""How long after a touch a button whose words (or action) that touch changed takes no other.
+A finger's bounce or a double tap lands 100-300 ms after the first touch (an outside review's
+taps, 180 ms apart, went on to the next irreversible step each time the button took a new
+meaning: the players' hands set the House Way, then the table paid); a dealer who means the
+new step reads its new words first, which takes longer than this. Only the touched button is
+held: words changed by a touch elsewhere (a digit typed turns the phase bar's button into
+"$70.00 and START GAME") take a touch at once, as the dealer means it."""
 
 
 class TapClock:
@@ -62,12 +63,12 @@ class TouchButton(QPushButton):
     """A push button at least ``theme.TOUCH_MIN`` square (``theme.MONEY_MIN`` high when it moves
     money), coloured by its role, never taking keyboard focus (a dealer has no keyboard).
 
-    The kit's one guard against a finger's bounce: for ``REREAD_MS`` after its words change
-    (``setText`` with other words, or ``meaning_changed`` where only the action did) a touch
-    is dropped with no effect, and a touch already down when they changed does not click.
-    A screen that gives a button a new step gives it new words, so every screen has the guard
-    without asking for it. A click from code (``click()``) is not a finger's and is not
-    held."""
+    The kit's one guard against a finger's bounce: when its words change after it was
+    touched (``setText`` with other words, or ``meaning_changed`` where only the action did),
+    a touch within ``REREAD_MS`` of that touch is dropped with no effect, and a touch already
+    down when they changed does not click. A screen that gives a button a new step gives it
+    new words, so every screen has the guard without asking for it. A click from code
+    (``click()``) is not a finger's and is not held."""
 
     def __init__(self, text: str = "", role: ButtonRole = ButtonRole.SECONDARY, *,
                  money: bool = False, parent: QWidget | None = None) -> None:
@@ -89,14 +90,16 @@ class TouchButton(QPushButton):
         super().setText(text)
 
     def meaning_changed(self) -> None:
-        """What the button does changed: no touch for ``REREAD_MS`` (``setText`` calls it
-        when the words change; a screen calls it where the action changed under the same
-        words)."""
+        """What the button does changed: no touch until ``REREAD_MS`` after its last one
+        (``setText`` calls it when the words change; a screen calls it where the action
+        changed under the same words)."""
         self._changed_at = TAP_CLOCK.now()
 
     def wait_left(self) -> float:
         """Seconds until the button takes a touch again (0: it takes one now)."""
-        return max(0.0, self._changed_at + REREAD_MS / 1000 - TAP_CLOCK.now())
+        if self._changed_at < self._pressed_at:
+            return 0.0  # its words are those it had when last touched
+        return max(0.0, self._pressed_at + REREAD_MS / 1000 - TAP_CLOCK.now())
 
     def takes_taps(self) -> bool:
         return self.wait_left() == 0.0
