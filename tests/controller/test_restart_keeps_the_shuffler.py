@@ -68,6 +68,20 @@ def start_round(rig: Rig) -> None:
     assert ctl.state.phase is Phase.ACTION
 
 
+def misdeal_and_redeal(rig: Rig, why: str) -> None:
+    """The misdeal on the floor's card, the redeal, its action by dice once its hands are
+    held, until the banker's hand is to set."""
+    ctl = rig.controller
+    ctl.supervise(c.DeclareMisdeal("position_missed", why), floor(ctl))
+    ctl.do(c.Redeal())
+    deadline = time.monotonic() + 15
+    while ctl.state.phase is Phase.ACTION and time.monotonic() < deadline:
+        ctl.pump(timeout=0.05)
+        if len(ctl.inbox.held) >= 8:
+            ctl.do(c.SetActionNumber(4))
+    rig.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the redeal's hands")
+
+
 def test_hands_held_for_the_dice_lost_in_a_restart_call_for_a_misdeal(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     first = start_table(db)
@@ -84,15 +98,7 @@ def test_hands_held_for_the_dice_lost_in_a_restart_call_for_a_misdeal(tmp_path: 
         assert "not all of it reached the console" in ctl.snapshot().notice.what
         ctl.do(c.SetActionNumber(3))
         assert ctl.waiting_for == SHORT_DEAL
-        ctl.supervise(c.DeclareMisdeal("position_missed", "the hands were lost in a restart"),
-                      floor(ctl))
-        ctl.do(c.Redeal())
-        deadline = time.monotonic() + 15
-        while ctl.state.phase is Phase.ACTION and time.monotonic() < deadline:
-            ctl.pump(timeout=0.05)
-            if len(ctl.inbox.held) >= 8:
-                ctl.do(c.SetActionNumber(4))
-        second.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the redeal's hands")
+        misdeal_and_redeal(second, "the hands were lost in a restart")
         assert len(double.dealt) == 2
         assert audit(second.opened.db).ok
     finally:
@@ -151,15 +157,7 @@ def test_a_deal_number_the_shuffler_dealt_before_a_restore_is_told_and_a_misdeal
         assert len(asked) == ASKS_AGAIN + 1  # asked, then again three times: no more
         ctl.do(c.SetActionNumber(3))
         assert ctl.waiting_for == REFUSED_DEAL
-        ctl.supervise(c.DeclareMisdeal("position_missed", "the shuffler refused the deal's number"),
-                      floor(ctl))
-        ctl.do(c.Redeal())
-        deadline = time.monotonic() + 15
-        while ctl.state.phase is Phase.ACTION and time.monotonic() < deadline:
-            ctl.pump(timeout=0.05)
-            if len(ctl.inbox.held) >= 8:
-                ctl.do(c.SetActionNumber(4))
-        second.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the redeal's hands")
+        misdeal_and_redeal(second, "the shuffler refused the deal's number")
         assert asked[-1] not in dealt and ctl.waiting_for is None
         assert audit(second.opened.db).ok
     finally:
