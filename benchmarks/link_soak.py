@@ -36,6 +36,7 @@ import psycopg  # noqa: E402
 
 from dealer_console.jackpot_values.link_records import Owed  # noqa: E402
 from dealer_console.jackpot_values.meters import MICRO  # noqa: E402
+from dealer_console.link.health import now as taken_now  # noqa: E402
 from dealer_console.round import commands as c  # noqa: E402
 from dealer_link import server  # noqa: E402
 from dealer_link.display import linked_meters  # noqa: E402
@@ -59,7 +60,8 @@ def fresh(pg: PgServer, name: str) -> str:
         admin.execute(f"DROP DATABASE IF EXISTS {name}".encode())
         admin.execute(f"CREATE DATABASE {name}".encode())
     dsn = pg.dsn(name)
-    init_link(dsn).close()
+    with init_link(dsn) as admin:  # the server's speed, not a table's: no play bound
+        admin.execute(b"UPDATE link_games SET rounds_an_hour = 1000000")
     return dsn
 
 
@@ -78,7 +80,7 @@ def contributions_per_second(pg: PgServer, tables: int, seconds: float) -> float
             if time.monotonic() >= stop:
                 break
             counts[i] += server.contribute(conn, LINK, f"b{i}", [
-                Owed(round_id, 1, 1, seat, 100, "bench") for seat in (1, 4, 7)])
+                Owed(round_id, 1, 1, seat, 100, taken_now()) for seat in (1, 4, 7)])
         conn.close()
 
     threads = [threading.Thread(target=table, args=(i,)) for i in range(tables)]

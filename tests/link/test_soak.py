@@ -5,6 +5,7 @@ no table closing with wagers unsent."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,17 @@ def test_tables_survive_kills_a_restart_and_a_cut_with_nothing_lost_or_doubled(
     # a tray pay a table paid itself while its link was down is on the server too, as paid
     assert result.trays_tables == result.trays_server
     assert sum(len(h) for h in result.hits_server.values()) >= 2
+
+
+def test_the_benchmark_s_own_figures_run_to_their_end(pg_server: PgServer) -> None:
+    """``benchmarks/link_soak.py``'s contributions and swipe figures, briefly: its tables sent
+    a wager time no console writes ("bench"), which the server's play bound (stop 51) refused,
+    and the figure read 0 wagers a second with a traceback per table, while this file's soak
+    passed. So the benchmark's own functions run here too."""
+    spec = importlib.util.spec_from_file_location(
+        "link_soak_benchmark", Path(__file__).parents[2] / "benchmarks" / "link_soak.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.contributions_per_second(pg_server, 2, 0.5) > 0
+    assert len(bench.swipe_to_reseed(pg_server, n=2)) == 2
