@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from dealer_console.round import commands as c
 from dealer_console.round.decide_dealing import button_seat
+from dealer_console.round.decide_quick import copy_source
 from dealer_console.round.phases import ACCEPTS
 from dealer_console.round.rotation import last_wagers, own_bank
 from dealer_console.round.rules import RoundRules
@@ -39,6 +40,9 @@ def offered(st: RoundState, rules: RoundRules) -> list[c.Command]:
     if c.RepeatWagers in accepts:
         out.append(c.RepeatWagers())
         out.extend(c.RepeatWagers(seat) for seat in sorted({s for s, _k, _a in last_wagers(st)}))
+    if c.CopyWagers in accepts:
+        copies = ((to, copy_source(st, rules, to)) for to in rules.player_seats)
+        out.extend(c.CopyWagers(to, source) for to, source in copies if source is not None)
     if c.SettleAll in accepts and rules.profile.jackpot is None:
         out.append(c.SettleAll(end_game=True))  # no jackpot: the round ends with the money
     if c.SetActionSeat in accepts:

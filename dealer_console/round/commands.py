@@ -48,6 +48,16 @@ class RepeatWagers(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class CopyWagers(Command):
+    """Seat ``from_seat``'s wagers this round placed at ``seat`` too (the dealer's "same as
+    the seat before"): each checked as if placed one by one, one refused refuses them all.
+    Only the wagers "same wagers" would repeat are copied."""
+
+    seat: int
+    from_seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class RemoveWager(Command):
     seat: int
     kind: str

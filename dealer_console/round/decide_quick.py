@@ -1,5 +1,6 @@
 """The steps of an ordinary round that a dealer takes for many seats at once: last round's
-wagers again, every hand left set the House Way, every seat settled as shown. Each is the
+wagers again, the seat before's wagers at a new seat, every hand left set the House Way,
+every seat settled as shown. Each is the
 seat-by-seat command applied in turn on a copy of the round, so it is checked by the same
 rules and records the same events a dealer would have caused seat by seat; one refused step
 refuses the whole command."""
@@ -13,7 +14,7 @@ from dealer_console.round.decide_betting import HANDLERS as BETTING
 from dealer_console.round.decide_setting import HANDLERS as SETTING
 from dealer_console.round.decide_setting import players_to_set
 from dealer_console.round.evolve import clone, evolve
-from dealer_console.round.rotation import last_wagers
+from dealer_console.round.rotation import copied_wagers, last_wagers
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import Phase, RoundState
 from dealer_console.round.values import EventTuple, Handler, Refused, Services, need_phase
@@ -72,6 +73,36 @@ def _repeat_wagers(state: RoundState, rules: RoundRules, cmd: c.Command, service
                     [c.PlaceWager(s, k, a) for s, k, a in wanted], lambda _t: None)
 
 
+def copy_source(state: RoundState, rules: RoundRules, seat: int) -> int | None:
+    """The seat whose wagers "same as the seat before" copies to ``seat``: the nearest player
+    seat before it holding wagers a copy places, never a player banker (its own wager while
+    banking is no player's); None when ``seat`` has wagers or no seat before it has any."""
+    banker = state.banker_seat if state.banker_kind == "player" else None
+    if seat == banker or any(s == seat for (s, _k) in state.wagers):
+        return None
+    before = [s for s in rules.player_seats
+              if s < seat and s != banker and copied_wagers(state.wagers, s)]
+    return before[-1] if before else None
+
+
+def _copy_wagers(state: RoundState, rules: RoundRules, cmd: c.Command, services: Services
+                 ) -> list[EventTuple]:
+    assert isinstance(cmd, c.CopyWagers)
+    need_phase(state, cmd)
+    if cmd.seat == cmd.from_seat:
+        raise Refused(f"seat {cmd.seat} cannot take its own wagers again")
+    if state.banker_kind == "player" and state.banker_seat in (cmd.seat, cmd.from_seat):
+        raise Refused(f"seat {state.banker_seat} banks this round: its wagers are not copied "
+                      "and it takes none")
+    if any(s == cmd.seat for (s, _k) in state.wagers):
+        raise Refused(f"seat {cmd.seat} has wagers already: take them back first")
+    wanted = copied_wagers(state.wagers, cmd.from_seat)
+    if not wanted:
+        raise Refused(f"seat {cmd.from_seat} has no wagers to place again")
+    return _in_turn(state, rules, services,
+                    [c.PlaceWager(cmd.seat, k, a) for k, a in wanted], lambda _t: None)
+
+
 def _set_hands_house_way(state: RoundState, rules: RoundRules, cmd: c.Command,
                          services: Services) -> list[EventTuple]:
     need_phase(state, cmd)
@@ -101,6 +132,7 @@ def _settle_all(state: RoundState, rules: RoundRules, cmd: c.Command, services: 
 
 HANDLERS: dict[type[c.Command], Handler] = {
     c.RepeatWagers: _repeat_wagers,
+    c.CopyWagers: _copy_wagers,
     c.SetHandsHouseWay: _set_hands_house_way,
     c.SettleAll: _settle_all,
 }

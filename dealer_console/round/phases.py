@@ -17,8 +17,8 @@ Kind = type[c.Command]
 
 ACCEPTS: Mapping[Phase, frozenset[Kind]] = {
     Phase.BANKER: frozenset({c.AcceptBank, c.DeclineBank, c.VoidRound}),
-    Phase.BETTING: frozenset({c.PlaceWager, c.RepeatWagers, c.RemoveWager, c.ChangeWager,
-                               c.StartGame, c.VoidRound}),
+    Phase.BETTING: frozenset({c.PlaceWager, c.RepeatWagers, c.CopyWagers, c.RemoveWager,
+                               c.ChangeWager, c.StartGame, c.VoidRound}),
     Phase.ACTION: frozenset({c.SetActionNumber, c.SetActionSeat, c.ShufflerCountError}),
     Phase.DEALING: frozenset({c.DealHand, c.CardsExposed, c.ShufflerCountError, c.DeclareMisdeal,
                               c.CorrectFirstHand, c.RemainingCards}),
@@ -40,6 +40,7 @@ WHAT: Mapping[Kind, str] = {
     c.DeclineBank: "declining the bank",
     c.PlaceWager: "placing a wager",
     c.RepeatWagers: "repeating last round's wagers",
+    c.CopyWagers: "placing another seat's wagers",
     c.RemoveWager: "removing a wager",
     c.ChangeWager: "changing a wager",
     c.StartGame: "START GAME",

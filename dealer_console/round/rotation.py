@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from dealer_console.round.events import EventKind as E
 from dealer_console.round.jackpot_kinds import JACKPOT_KINDS
 from dealer_console.round.rules import (
@@ -69,6 +71,20 @@ def next_banker(state: RoundState, rules: RoundRules) -> Payload:
 
 
 UNREPEATED = (*JACKPOT_KINDS.values(), "house_wager")
+
+
+def repeatable(kind: str) -> bool:
+    """Whether a wager of ``kind`` is one the dealer's "same as" touches place again: never a
+    jackpot chip (read from the chip or the sensors), the house's wager or a backline (each
+    named at the table)."""
+    return kind not in UNREPEATED and not kind.startswith("backline")
+
+
+def copied_wagers(wagers: Mapping[tuple[int, str], int], seat: int) -> list[tuple[str, int]]:
+    """The wagers of ``seat`` that a copy to another seat places (``CopyWagers``), the base
+    first, as a bonus wager rides on it: ``(kind, cents)``."""
+    return sorted(((k, a) for (s, k), a in wagers.items() if s == seat and repeatable(k)),
+                  key=lambda w: w[0] != "base")
 """Wagers never placed again from last round: a jackpot chip is read from its sensor each
 round, the house's wager is the dealer's own."""
 
@@ -102,7 +118,7 @@ def _wagers_after(state: RoundState) -> list[tuple[int, str, int]]:
     whole table."""
     banker = state.banker_seat if state.banker_kind == "player" else None
     played = [(s, k, a) for (s, k), a in state.wagers.items()
-              if s not in (0, banker) and k not in UNREPEATED and not k.startswith("backline")]
+              if s not in (0, banker) and repeatable(k)]
     kept = [w for w in last_wagers(state) if w[0] == banker]
     return sorted(played + kept)
 

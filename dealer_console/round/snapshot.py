@@ -10,7 +10,7 @@ from types import MappingProxyType
 
 from dealer_console.cards import Card
 from dealer_console.round.decide_setting import reconstruct_problem, second_chances
-from dealer_console.round.rotation import last_wagers, own_bank
+from dealer_console.round.rotation import copied_wagers, last_wagers, own_bank
 from dealer_console.round.rules import RoundRules
 from dealer_console.round.state import Line, Phase, RoundState, seats_with_base
 from dealer_console.setting import Setting
@@ -112,6 +112,11 @@ class RoundSnapshot:
 
     def seats_with_base(self) -> list[int]:
         return seats_with_base(self.wagers)
+
+    def copied_wagers(self, seat: int) -> list[tuple[str, int]]:
+        """The wagers of ``seat`` that a copy to another seat places (``CopyWagers``), the
+        base first: ``(kind, cents)``."""
+        return copied_wagers(self.wagers, seat)
 
     @property
     def banker_coverage_left(self) -> int | None:

@@ -29,6 +29,7 @@ anything = st.one_of(
     st.builds(c.PlaceWager, seats, kinds, amounts),
     st.builds(c.RemoveWager, seats, kinds),
     st.builds(c.ChangeWager, seats, kinds, amounts),
+    st.builds(c.CopyWagers, seats, seats),
     st.just(c.StartGame()),
     st.builds(c.SetActionNumber, st.integers(-2, 30)),
     st.builds(c.SetActionSeat, seats),
