@@ -148,3 +148,79 @@ def test_typing_over_a_wager_changes_it_in_four_taps(player: ScreenPlayer) -> No
     p.tap(page.keypad.keys["ok"])
     assert p.taps - start == 4
     assert p.ctl.state.wagers == {(1, "base"): 5000, (1, "fortune"): 500, (2, "base"): 2500}
+
+
+@pytest.mark.parametrize("player", ["washington-face-up", "catfish-bend-fortune"],
+                         indirect=True)
+def test_new_wagers_with_a_fortune_at_every_seat(player: ScreenPlayer) -> None:
+    """An outside review counted 43 taps for five new players with a Fortune each: after the
+    base the page moved on, so each Fortune meant touching its seat again. "OK +
+    Fortune" keeps the seat for its Fortune and moves on after it (two digits, the key, a
+    digit, OK: five taps), and a player betting as the seat before takes one touch."""
+    p = player
+    _bank(p, new=True)
+    page = p.betting
+    seats = [s for s in p.ctl.rules.player_seats
+             if not (p.ctl.state.banker_kind == "player" and s == p.ctl.state.banker_seat)]
+    assert len(seats) >= 4, seats
+    then = page.keypad.keys["then"]
+    assert then.text() == "OK +\nFortune" and not page.keypad.keys["cancel"].isVisible()
+    typed = {seats[0]: (25, 5), seats[2]: (50, 10)}  # five taps, then six
+    counts = []
+    for seat in seats:
+        assert page.seat_in_focus(p.ctl.snapshot(), None) == seat
+        start = p.taps
+        if seat in typed:
+            base, fortune = typed[seat]
+            p.type_amount(page.keypad, base)
+            p.tap(then)
+            # the seat is kept, its Fortune chosen: Cancel is back where the key was
+            assert page.seat_in_focus(p.ctl.snapshot(), None) == seat
+            assert page.kind_buttons["fortune"].isChecked() and not then.isVisible()
+            p.type_amount(page.keypad, fortune)
+            p.tap(page.keypad.keys["ok"])
+        else:
+            before = max(s for s in typed if s < seat)
+            base, fortune = typed[before]
+            assert page.same_before.text() == (
+                f"Same as Seat {before}: Base ${base}.00, Fortune ${fortune}.00")
+            p.tap(page.same_before)
+            typed[seat] = typed[before]
+        counts.append(p.taps - start)
+        wagers = p.ctl.state.wagers
+        assert (wagers[(seat, "base")], wagers[(seat, "fortune")]) == (base * 100,
+                                                                       fortune * 100)
+    typed_taps = {s: len(f"{b}{f}") + 2 for s, (b, f) in typed.items() if s in (seats[0],
+                                                                                   seats[2])}
+    assert counts == [typed_taps.get(s, 1) for s in seats], counts
+    assert not page.same_before.isVisible()  # every seat has its wagers: nothing to copy to
+    p.start_game()
+    assert sorted(p.ctl.state.wagers) == sorted(
+        (s, k) for s in seats for k in ("base", "fortune"))
+    p.wait(lambda: p.phase is not Phase.BETTING, "the round past its wagers")
+
+
+@pytest.mark.parametrize("player", ["washington-face-up"], indirect=True)
+def test_same_as_the_seat_before_follows_the_seat_in_focus(player: ScreenPlayer) -> None:
+    """The "same as" button is the round's offer for the seat in focus: none at the seat
+    copied from, and from the nearest seat before with wagers at a later one."""
+    p = player
+    page = p.betting
+    p.type_amount(page.keypad, 25)
+    p.tap(page.keypad.keys["then"])
+    p.type_amount(page.keypad, 5)
+    p.tap(page.keypad.keys["ok"])
+    assert page.same_before.isVisible() and page.same_before.isEnabled()
+    p.tap(page.kind_buttons["ace_high"])  # "OK + Fortune" is a base wager's key only
+    assert not page.keypad.keys["then"].isVisible() and page.keypad.keys["cancel"].isVisible()
+    p.tap(page.kind_buttons["base"])
+    assert page.keypad.keys["then"].isVisible()
+    p.seat(1)  # back at the seat copied from: nothing before it to copy
+    assert not page.same_before.isVisible()
+    p.seat(3)  # seat 2 has nothing, so seat 3 copies seat 1
+    assert page.same_before.text().startswith("Same as Seat 1:")
+    p.type_amount(page.keypad, 40)  # begun, then the dealer sees the player bets as seat 1
+    p.tap(page.same_before)
+    assert p.ctl.state.wagers[(3, "base")] == 2500
+    assert page.seat_in_focus(p.ctl.snapshot(), None) == 4
+    assert page.keypad.amount() is None  # seat 3's typing is not carried to seat 4

@@ -71,7 +71,10 @@ def test_every_touch_target_is_big_enough_at_1280x800(themed: QApplication, qtbo
     for button in buttons:
         assert button.width() >= theme.TOUCH_MIN and button.height() >= theme.TOUCH_MIN
     keypad = page.findChild(AmountKeypad)
-    assert keypad is not None and len(keypad.keys) == 15
+    assert keypad is not None and len(keypad.keys) == 16  # a second OK shares Cancel's place
+    keypad.set_then("OK +\nFortune")
+    render(page, tmp_path / "kit-then.png", SIZES[0])
+    assert fit_problems(page) == []
     for key in keypad.keys.values():
         assert key.width() >= theme.MONEY_MIN and key.height() >= theme.MONEY_MIN, key.text()
 

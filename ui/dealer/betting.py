@@ -1,8 +1,10 @@
 """The bank and the wagers: the pages of the round before START GAME. Each seat starts on its
 base wager; after a base wager the next seat without one comes into focus, so new wagers are
-typed seat after seat without touching the table; last round's wagers come back in one touch
-for the table or a seat (``RepeatWagers``, a round command the snapshot offers with its
-why-not)."""
+typed seat after seat without touching the table; at a table with side bets "OK +
+Fortune" keeps the seat for its side bet, and the page moves on after it. Last round's wagers
+come back in one touch for the table or a seat (``RepeatWagers``), and the seat before's in one
+touch for a new seat (``CopyWagers``): round commands the snapshot offers with their
+why-not."""
 
 from __future__ import annotations
 
@@ -111,11 +113,17 @@ class BettingPage(Page):
             self.kind_buttons[kind] = button
         self.keypad = AmountKeypad()
         self.keypad.accepted.connect(self._place)
+        self.keypad.accepted_then.connect(self._place_then)
+        self._then_seat: int | None = None
+        """The seat kept for its side bet by "OK + ...": the page moves on after it."""
         self.same_table = TouchButton("Same wagers as last round", ButtonRole.PRIMARY,
                                       money=True)
         self.same_table.clicked.connect(lambda: self._repeat(None))
         self.same_seat = TouchButton("", ButtonRole.SECONDARY, money=True)
         self.same_seat.clicked.connect(lambda: self._repeat(self._seat))
+        self.same_before = TouchButton("", ButtonRole.SECONDARY, money=True)
+        self.same_before.clicked.connect(self._copy)
+        self._copy_offer: c.CopyWagers | None = None
         self.placed = QVBoxLayout()
         self.note = label(role="hint")
         if sensed:
@@ -129,6 +137,7 @@ class BettingPage(Page):
         left.addLayout(self.kinds)
         left.addWidget(self.hint)
         left.addWidget(self.same_seat)
+        left.addWidget(self.same_before)
         left.addLayout(self.placed)
         left.addStretch(1)
         left.addWidget(self.same_table)
@@ -165,12 +174,19 @@ class BettingPage(Page):
         if seat in self.ctl.rules.player_seats or seat == 0:
             if seat != self._seat:
                 self._kind = "base"
+                self._then_seat = None
             self._seat = seat
+
+    def _side_kind(self) -> str | None:
+        """The side bet "OK + ..." keeps the seat for: the first wager the page offers
+        after the base."""
+        return next((k for k in self.kind_buttons if k != "base"), None)
 
     def show_view(self, view: TableSnapshot, focus: int | None) -> None:
         r = view.round
         if r.round_id != self._round:  # a new round starts at its first open seat
             self._round, self._seat, self._kind = r.round_id, None, "base"
+            self._then_seat = None
         if self._seat is None:
             self._seat = self._open_seat(view)
         if self._seat is None:
@@ -182,6 +198,7 @@ class BettingPage(Page):
             button.setChecked(kind == self._kind)
             button.setEnabled(self._seat is not None)
         self._choose(self._kind, refresh_only=True)
+        self._show_copy(view)
         table_why = view.why_not(c.RepeatWagers())
         self.same_table.setVisible(bool(r.last_wagers))
         self.same_table.setEnabled(table_why is None)
@@ -203,6 +220,22 @@ class BettingPage(Page):
             row.clicked.connect(lambda _=False, s=seat, k=kind: self._remove(s, k))
             self.placed.addWidget(row)
 
+    def _show_copy(self, view: TableSnapshot) -> None:
+        """"Same as" the seat before, when the round offers its wagers for this seat."""
+        self._copy_offer = next((cmd for cmd, _why in view.offers
+                                 if isinstance(cmd, c.CopyWagers) and cmd.seat == self._seat),
+                                None)
+        self.same_before.setVisible(self._copy_offer is not None)
+        if self._copy_offer is not None:
+            r = view.round
+            source = self._copy_offer.from_seat
+            self.same_before.setText(
+                f"Same as {seat_name(source, r.banker_seat, r.banker_kind)}: "
+                f"{wagers_words(r.copied_wagers(source))}")
+            why = view.why_not(self._copy_offer)
+            self.same_before.setEnabled(why is None)
+            self.same_before.setToolTip(why or "")
+
     def _choose(self, kind: str, refresh_only: bool = False) -> None:
         self._kind = kind
         for name, button in self.kind_buttons.items():
@@ -214,6 +247,9 @@ class BettingPage(Page):
         else:
             self.keypad.set_validator(
                 lambda cents: self.ctl.check(self._wager(seat, kind, cents)))
+        side = self._side_kind()
+        self.keypad.set_then(f"OK +\n{kind_name(side)}" if side is not None and kind == "base"
+                             and seat in self.ctl.rules.player_seats else None)
         if not refresh_only:
             self.keypad.clear()
 
@@ -242,8 +278,23 @@ class BettingPage(Page):
         seat, kind = self._seat, self._kind
         if self.act(lambda: self.ctl.do(self._wager(seat, kind, cents))):
             self.keypad.clear()
-            if kind == "base":
+            if kind == "base" or seat == self._then_seat:
                 self._advance(seat)
+
+    def _place_then(self, cents: int) -> None:
+        """The base wager placed, the seat kept with its side bet chosen."""
+        seat, side = self._seat, self._side_kind()
+        if seat is None or side is None or self._kind != "base":
+            return
+        if self.act(lambda: self.ctl.do(self._wager(seat, "base", cents))):
+            self._then_seat = seat
+            self._choose(side)
+
+    def _copy(self) -> None:
+        offer = self._copy_offer
+        if offer is not None and self.act(lambda: self.ctl.do(offer)):
+            self.keypad.clear()  # an amount typed for this seat is not the next seat's
+            self._advance(offer.seat)
 
     def _wager(self, seat: int, kind: str, cents: int) -> c.PlaceWager | c.ChangeWager:
         """The amount typed for the seat's wager of ``kind``: placed, or, when it has one,
@@ -254,6 +305,7 @@ class BettingPage(Page):
 
     def _advance(self, seat: int) -> None:
         """After a base wager, the next seat without one comes into focus on its base."""
+        self._then_seat = None
         following = self._open_seat(self.ctl.snapshot(), after=seat)
         if following is not None and following != seat:
             self._kind = "base"

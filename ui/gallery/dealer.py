@@ -50,6 +50,19 @@ def wagers() -> QWidget:
     return p.window
 
 
+def same_as_seat_before() -> QWidget:
+    """New wagers seat after seat: seat 1's base and then its Fortune typed, seat 2 in focus
+    with "same as seat 1" offered and a new base being typed, "OK + Fortune" beside it."""
+    p = _player("washington-face-up")
+    keypad = p.betting.keypad
+    p.type_amount(keypad, 25)
+    p.tap(keypad.keys["then"])
+    p.type_amount(keypad, 5)
+    p.tap(keypad.keys["ok"])
+    p.type_amount(keypad, 40)
+    return p.window
+
+
 def bank_offered() -> QWidget:
     p = _player("california-face-up")
     return p.window
@@ -262,6 +275,7 @@ def jackpot_pin() -> QWidget:
 
 DEALER_PAGES: dict[str, Callable[[], QWidget]] = {
     "dealer-wagers": wagers,
+    "dealer-same-as-seat-before": same_as_seat_before,
     "dealer-bank-offered": bank_offered,
     "dealer-dice": dice,
     "dealer-banker-pai-gow": banker_pai_gow,

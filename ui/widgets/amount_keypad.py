@@ -30,9 +30,12 @@ class AmountKeypad(QWidget):
 
     By default the digits are whole dollars (typing 1, 2, 5 shows $125.00); with
     ``cents=True`` they fill from the cents up, as on a till (1, 2, 5 shows $1.25).
-    ``accepted(cents)`` is emitted by OK, ``cancelled()`` by Cancel."""
+    ``accepted(cents)`` is emitted by OK, ``cancelled()`` by Cancel. A screen may put a
+    second OK in Cancel's place (:meth:`set_then`): it accepts the amount the same way and
+    emits ``accepted_then(cents)``, for a screen whose next step differs after it."""
 
     accepted = Signal(int)
+    accepted_then = Signal(int)
     cancelled = Signal()
 
     def __init__(self, validator: Validator | None = None, hint: str = "", *,
@@ -69,6 +72,8 @@ class AmountKeypad(QWidget):
         self._add_key(grid, "back", 3, 2, BACKSPACE, self.backspace)
         self._add_key(grid, "clear", 0, 3, "Clear", self.clear)
         self._add_key(grid, "cancel", 1, 3, "Cancel", self.cancelled.emit)
+        self._add_key(grid, "then", 1, 3, "", self._accept_then, role=ButtonRole.PRIMARY)
+        self.keys["then"].hide()
         self._add_key(grid, "ok", 2, 3, "OK", self._accept, role=ButtonRole.PRIMARY, rows=2)
         for name in (*"0123456789", "00", "back", "ok"):
             self.keys[name].setProperty("big", True)
@@ -104,6 +109,14 @@ class AmountKeypad(QWidget):
     def set_validator(self, validator: Validator | None) -> None:
         self._validator = validator
         self._refresh()
+
+    def set_then(self, text: str | None) -> None:
+        """Show a second OK named ``text`` where Cancel is (None: Cancel again)."""
+        then = self.keys["then"]
+        if text is not None:
+            then.setText(text)
+        then.setVisible(text is not None)
+        self.keys["cancel"].setVisible(text is None)
 
     def set_hint(self, hint: str) -> None:
         self.hint.setText(hint)
@@ -160,6 +173,11 @@ class AmountKeypad(QWidget):
         if cents is not None and self._refusal is None:
             self.accepted.emit(cents)
 
+    def _accept_then(self) -> None:
+        cents = self.amount()
+        if cents is not None and self._refusal is None:
+            self.accepted_then.emit(cents)
+
     def _refresh(self) -> None:
         cents = self.amount()
         self.display.setText(format_cents(cents if cents is not None else 0))
@@ -174,5 +192,6 @@ class AmountKeypad(QWidget):
         self.refusal_label.setText(self._refusal or "")
         self.refusal_label.setVisible(self._refusal is not None)
         self.keys["ok"].setEnabled(cents is not None and self._refusal is None)
+        self.keys["then"].setEnabled(cents is not None and self._refusal is None)
         self.keys["back"].setEnabled(bool(self._digits))
         self.keys["clear"].setEnabled(bool(self._digits))
