@@ -1,6 +1,6 @@
 """What only a link administrator does (``dealer-console link add-table``, ``table-link``,
-``add-confirmer``, ``thresholds``, ``adjust``): each a server-side function that checks the
-login is one (``server_trust.py``) and records who and why.
+``add-confirmer``, ``thresholds``, ``adjust``, ``rounds-an-hour``): each a server-side
+function that checks the login is one (``server_trust.py``) and records who and why.
 
 - A table gets a login of its own: :func:`add_table` creates it (the password made here and
   sent to the server only as its SCRAM verifier, so it is in no statement log) and writes the
@@ -126,4 +126,22 @@ def adjust(conn: Connection, link: str, level: str, *, delta_micro: int = 0,
     of a cent; a ledger entry with who and why. Returns the meter after."""
     rows = call(conn, "SELECT link_adjust(%s, %s, %s, %s, %s)",
                 [link, level, "reset" if reset else "adjustment", delta_micro, reason])
+    return int(str(rows[0][0]))
+
+
+def rounds_an_hour(conn: Connection, link: str) -> int:
+    """The most rounds a table of ``link`` may play in an hour of its clock
+    (``server_play_bound.py``): what one table's login can add to the meters."""
+    check_link_name(link)
+    rows = call(conn, "SELECT rounds_an_hour FROM link_games WHERE link = %s", [link])
+    if not rows:
+        raise LinkError(f"link {link} is not installed")
+    return int(str(rows[0][0]))
+
+
+def set_rounds_an_hour(conn: Connection, link: str, rounds: int, *, reason: str) -> int:
+    """Set ``link``'s bound (``server_rounds_an_hour.py`` says what it refuses); returns the
+    bound before (the same: nothing changed)."""
+    check_link_name(link)
+    rows = call(conn, "SELECT link_set_rounds_an_hour(%s, %s, %s)", [link, rounds, reason])
     return int(str(rows[0][0]))

@@ -7,15 +7,17 @@ seeded; ``add-table`` makes a table's own login and writes its credentials file,
 ``table-link`` puts a table on a link or takes it off (a table acts on its links only);
 ``add-confirmer`` keeps the link's list of who may confirm a linked jackpot; ``thresholds``
 and ``adjust`` change a game's thresholds or a meter; ``cards-on-server`` has the server read
-each confirmer's card itself (each with a reason: all of these need a link administrator's
-login); ``status`` shows each table's last contact and what the server
-has from it; ``audit`` replays every linked meter from its seed (read-only: the auditor role
+each confirmer's card itself; ``rounds-an-hour`` shows, and with a number sets, the most
+rounds a table plays in an hour (each change with a reason: all of these need a link
+administrator's login); ``status`` shows each table's last contact and what the server has
+from it; ``audit`` replays every linked meter from its seed (read-only: the auditor role
 can run it) and exits 1 when something does not hold.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from dealer_console.cli import CommandError
@@ -28,9 +30,27 @@ _ACTIONS = (("init", "create or upgrade the link's schema (and install games)"),
             ("thresholds", "change a linked game's executive threshold and two-person level"),
             ("adjust", "reset a linked meter to its seed, or move it by an amount"),
             ("cards-on-server", "pay off a linked meter only on cards the server reads"),
+            ("rounds-an-hour", "show or set the most rounds a table of a link plays in an "
+             "hour"),
             ("status", "each table's last contact and what it sent"),
             ("reconcile", "a table's records beside the server's, every difference named"),
             ("audit", "replay every linked meter from its seed and check it"))
+
+
+_REASON_FOR_A_CHANGE = ("rounds-an-hour",)
+"""Actions that show without ``--reason`` and change with it."""
+
+
+def _rounds(text: str) -> int:
+    from dealer_console.input_checks import shown
+    from dealer_link.server_rounds_an_hour import MOST_ROUNDS_AN_HOUR as most
+
+    value = text.strip()
+    if not re.fullmatch(r"[0-9]{1,9}", value) or not 1 <= int(value) <= most:
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)} is not a number of rounds from 1 to {most} (0 would refuse every "
+            f"wager; above {most}, a round every 6 s, no table deals and the bound is gone)")
+    return int(value)
 
 
 def _money(text: str) -> int:
@@ -47,14 +67,16 @@ def _money(text: str) -> int:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("link", help="linked jackpots' server: init, add-table, "
                                    "table-link, add-confirmer, thresholds, adjust, "
-                                   "cards-on-server, status, reconcile, audit")
+                                   "cards-on-server, rounds-an-hour, status, reconcile, "
+                                   "audit")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, helptext in _ACTIONS:
         p = sub.add_parser(name, help=helptext)
         p.add_argument("--dsn", type=label(1000), default=None,
                        help="the server's address (default: $DEALER_CONSOLE_LINK_DSN)")
         if name not in ("status", "audit", "init", "reconcile"):
-            p.add_argument("--reason", type=label(300), required=True,
+            p.add_argument("--reason", type=label(300),
+                           required=name not in _REASON_FOR_A_CHANGE,
                            help="why (kept with the change and who made it)")
         if name == "init":
             p.add_argument("--profile", type=profile_ref, default=None,
@@ -101,6 +123,11 @@ def register(subparsers: Any) -> None:
             p.add_argument("link", type=label(64))
             p.add_argument("--off", action="store_true",
                            help="back to the confirmers' ids the tables send")
+        elif name == "rounds-an-hour":
+            p.add_argument("link", type=label(64))
+            p.add_argument("rounds", type=_rounds, nargs="?", default=None,
+                           help="the new bound (with --reason); without it, the bound is "
+                           "shown")
     parser.set_defaults(func=run)
 
 
@@ -111,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_link.settings import dsn_from_environment
 
     games = _linked_games(args.profile) if args.action == "init" else []  # before the network
+    _reason_only_for_a_change(args)
     conn = server.connect(dsn_from_environment(args.dsn))
     try:
         return _act(conn, args, games)
@@ -176,11 +204,41 @@ def _act(conn: Any, args: argparse.Namespace, games: list[Any]) -> int:
             "hits paid on the confirmers' ids the tables send" if args.off else
             "hits off the meter paid only on cards the server reads (every table of the "
             "link keeps the casino's staff list: DEALER_CONSOLE_STAFF=casino)"))
+    elif args.action == "rounds-an-hour":
+        _rounds_an_hour(conn, args)
     else:
         after = admin.adjust(conn, args.link, args.level, reset=args.reset,
                              delta_micro=(args.by or 0) * 1_000_000, reason=args.reason)
         print(f"link {args.link} meter {args.level}: now {format_cents(after // 1_000_000)}")
     return 0
+
+
+def _reason_only_for_a_change(args: argparse.Namespace) -> None:
+    """An action that shows or changes: a change needs ``--reason``, and a reason given with
+    nothing to change is a slip (the new value left out), refused before the network."""
+    if args.action not in _REASON_FOR_A_CHANGE:
+        return
+    changes = args.rounds is not None
+    if changes and args.reason is None:
+        raise CommandError("a change needs --reason (why; kept with the change and who made "
+                           "it): nothing changed")
+    if not changes and args.reason is not None:
+        raise CommandError("--reason is for a change, and none is named (the number of rounds "
+                           "is missing?): nothing changed")
+
+
+def _rounds_an_hour(conn: Any, args: argparse.Namespace) -> None:
+    from dealer_link import admin
+    from dealer_link.server_rounds_an_hour import WAGERS_A_ROUND
+
+    if args.rounds is None:
+        rounds = admin.rounds_an_hour(conn, args.link)
+        print(f"link {args.link}: a table plays at most {rounds} rounds an hour (one table's "
+              f"login may add at most {rounds * WAGERS_A_ROUND:,} jackpot wagers an hour)")
+        return
+    was = admin.set_rounds_an_hour(conn, args.link, args.rounds, reason=args.reason)
+    print(f"link {args.link}: a table plays at most {args.rounds} rounds an hour"
+          + (" already (nothing changed)" if was == args.rounds else f" (was {was})"))
 
 
 def _linked_games(profile_text: str | None) -> list[Any]:

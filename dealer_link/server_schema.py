@@ -21,6 +21,7 @@ from dealer_link import (
     server_in_force,
     server_links,
     server_play_bound,
+    server_rounds_an_hour,
     server_stuck,
     server_trust,
     server_went_back,
@@ -174,6 +175,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None
     ("0011_waiting_its_turn", server_stuck.waiting_its_turn),
     (server_went_back.NAME, server_went_back.migrate),
     (server_play_bound.NAME, server_play_bound.migrate),
+    (server_rounds_an_hour.NAME, server_rounds_an_hour.migrate),
 )
 
 
