@@ -16,7 +16,8 @@ For each link, its ledger is replayed entry by entry from nothing, to the millio
   ``0010_every_hit_carded``, any hit) while the link read the cards itself has a card read by
   the server for each confirmer;
 - no table's hello has moved the hit numbers past the server's to a hit it does not hold
-  ("the server went back in time", ``server_went_back.py``);
+  ("the server went back in time", ``server_went_back.py``) unless the administrator has
+  looked at it (``link went-back``, ``server_went_back_review.py``);
 - no table's accepted wagers are more than a table plays: rounds an hour of its clock within
   its link's bound, and a time a console records (``server_play_bound.py``);
 - every hit is held to the rules in force when it was paid, as its row keeps them (the
@@ -124,7 +125,7 @@ def verify(conn: Connection) -> list[str]:
                             f"from {reached} to {seen}, saying the server had gone back in "
                             "time; the server has no such hit: if it was not restored in "
                             "place, that table's login made it up (\"link reconcile\" on its "
-                            "database)")
+                            "database; \"link went-back\" acknowledges it once looked at)")
         cur.execute(_IN_FORCE)
         for hit_id, link, amount, first, second, roles, executive, two in cur.fetchall():
             game = replace(games[str(link)], executive_threshold_cents=_int(executive),
@@ -154,12 +155,15 @@ _WENT_BACK = """
 SELECT w.link, w.table_id, w.seen_hit, w.reached FROM link_went_back_claims w
 WHERE w.seen_hit > w.reached
   AND NOT EXISTS (SELECT 1 FROM link_hits h WHERE h.hit_id = w.seen_hit)
+  AND NOT EXISTS (SELECT 1 FROM link_went_back_reviews r WHERE r.link = w.link
+                  AND r.table_id = w.table_id AND r.seen_hit = w.seen_hit)
 ORDER BY w.claimed_at, w.link, w.table_id
 """
 """Each table's hello that moved the hit numbers past the server's, saying it recorded a hit
 the server lacks (migration ``0012_bounded_went_back``): a restored copy (a new database)
 numbers its hits after the next million and is moved by no table, so only a restore in place
-or a made-up number does it."""
+or a made-up number does it. One the administrator acknowledged or granted
+(``link_went_back_reviews``, migration ``0015_went_back_reviews``) was looked at."""
 
 
 _UNCARDED = """

@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from dealer_console.cli import CommandError
-from dealer_console.cli.checks import file_path, label, profile_ref
+from dealer_console.cli.checks import file_path, label, profile_ref, whole_number
 
 _ACTIONS = (("init", "create or upgrade the link's schema (and install games)"),
             ("add-table", "make a table's own login and write its credentials file"),
@@ -32,12 +32,14 @@ _ACTIONS = (("init", "create or upgrade the link's schema (and install games)"),
             ("cards-on-server", "pay off a linked meter only on cards the server reads"),
             ("rounds-an-hour", "show or set the most rounds a table of a link plays in an "
              "hour"),
+            ("went-back", "the tables' 'server went back in time' claims; acknowledge or "
+             "grant one"),
             ("status", "each table's last contact and what it sent"),
             ("reconcile", "a table's records beside the server's, every difference named"),
             ("audit", "replay every linked meter from its seed and check it"))
 
 
-_REASON_FOR_A_CHANGE = ("rounds-an-hour",)
+_REASON_FOR_A_CHANGE = ("rounds-an-hour", "went-back")
 """Actions that show without ``--reason`` and change with it."""
 
 
@@ -67,8 +69,8 @@ def _money(text: str) -> int:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("link", help="linked jackpots' server: init, add-table, "
                                    "table-link, add-confirmer, thresholds, adjust, "
-                                   "cards-on-server, rounds-an-hour, status, reconcile, "
-                                   "audit")
+                                   "cards-on-server, rounds-an-hour, went-back, status, "
+                                   "reconcile, audit")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, helptext in _ACTIONS:
         p = sub.add_parser(name, help=helptext)
@@ -128,6 +130,20 @@ def register(subparsers: Any) -> None:
             p.add_argument("rounds", type=_rounds, nargs="?", default=None,
                            help="the new bound (with --reason); without it, the bound is "
                            "shown")
+        elif name == "went-back":
+            p.add_argument("link", type=label(64), nargs="?", default=None,
+                           help="the link (default: every link's claims are listed)")
+            p.add_argument("table_id", type=label(64), nargs="?", default=None,
+                           help="the table whose claim is reviewed")
+            p.add_argument("hit", type=whole_number(1, 2**63 - 1), nargs="?", default=None,
+                           help="the hit number it claims to have recorded")
+            how = p.add_mutually_exclusive_group()
+            how.add_argument("--acknowledge", action="store_true",
+                             help="a claim the server took, looked at: link audit no longer "
+                             "names it")
+            how.add_argument("--grant", action="store_true",
+                             help="a claim the server refused, taken: the hit numbers go on "
+                             "after it and the table's link comes back")
     parser.set_defaults(func=run)
 
 
@@ -206,6 +222,8 @@ def _act(conn: Any, args: argparse.Namespace, games: list[Any]) -> int:
             "link keeps the casino's staff list: DEALER_CONSOLE_STAFF=casino)"))
     elif args.action == "rounds-an-hour":
         _rounds_an_hour(conn, args)
+    elif args.action == "went-back":
+        _went_back(conn, args)
     else:
         after = admin.adjust(conn, args.link, args.level, reset=args.reset,
                              delta_micro=(args.by or 0) * 1_000_000, reason=args.reason)
@@ -218,13 +236,22 @@ def _reason_only_for_a_change(args: argparse.Namespace) -> None:
     nothing to change is a slip (the new value left out), refused before the network."""
     if args.action not in _REASON_FOR_A_CHANGE:
         return
-    changes = args.rounds is not None
+    if args.action == "went-back":
+        changes = args.acknowledge or args.grant
+        if changes and args.hit is None:
+            raise CommandError("name the claim: LINK TABLE HIT (as \"link went-back\" lists "
+                               "it, or as the table's refusal says it): nothing changed")
+        if not changes and args.table_id is not None:
+            raise CommandError("say what to do with the claim: --acknowledge (the server took "
+                               "it) or --grant (the server refused it): nothing changed")
+    else:
+        changes = args.rounds is not None
     if changes and args.reason is None:
         raise CommandError("a change needs --reason (why; kept with the change and who made "
                            "it): nothing changed")
     if not changes and args.reason is not None:
-        raise CommandError("--reason is for a change, and none is named (the number of rounds "
-                           "is missing?): nothing changed")
+        raise CommandError("--reason is for a change, and none is named (the number of rounds, "
+                           "or --acknowledge or --grant, is missing?): nothing changed")
 
 
 def _rounds_an_hour(conn: Any, args: argparse.Namespace) -> None:
@@ -239,6 +266,32 @@ def _rounds_an_hour(conn: Any, args: argparse.Namespace) -> None:
     was = admin.set_rounds_an_hour(conn, args.link, args.rounds, reason=args.reason)
     print(f"link {args.link}: a table plays at most {args.rounds} rounds an hour"
           + (" already (nothing changed)" if was == args.rounds else f" (was {was})"))
+
+
+def _went_back(conn: Any, args: argparse.Namespace) -> None:
+    from dealer_link import went_back_claims
+
+    if args.hit is None:
+        found = went_back_claims.claims(conn, args.link)
+        for claim in found:
+            print(went_back_claims.said(claim))
+        where = "" if args.link is None else f" on link {args.link}"
+        if not found:
+            print(f"no table has said the link server went back in time{where}")
+            return
+        audited = sum(claim.audited for claim in found)
+        unseen = sum(claim.verdict is None for claim in found)
+        print(f"{len(found)} claims{where}, {unseen} not looked at"
+              + (f" ({audited} named by link audit)" if audited else ""))
+        return
+    reached = went_back_claims.review(conn, args.link, args.table_id, args.hit,
+                                      grant=args.grant, reason=args.reason)
+    what = f"link {args.link} table {args.table_id}: its claim of hit number {args.hit}"
+    if args.grant:
+        print(f"{what} granted; the hit numbers go on after {max(args.hit, reached)} (they "
+              f"stood at {reached}), and the table's next hello is taken")
+    else:
+        print(f"{what} acknowledged; link audit no longer names it")
 
 
 def _linked_games(profile_text: str | None) -> list[Any]:

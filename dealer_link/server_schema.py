@@ -25,6 +25,7 @@ from dealer_link import (
     server_stuck,
     server_trust,
     server_went_back,
+    server_went_back_review,
 )
 
 AUDITOR_ROLE = "dealer_link_auditor"
@@ -176,6 +177,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None
     (server_went_back.NAME, server_went_back.migrate),
     (server_play_bound.NAME, server_play_bound.migrate),
     (server_rounds_an_hour.NAME, server_rounds_an_hour.migrate),
+    (server_went_back_review.NAME, server_went_back_review.migrate),
 )
 
 

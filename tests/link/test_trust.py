@@ -149,7 +149,8 @@ def test_a_table_cannot_end_the_link_s_hit_numbers(link: tuple[server.Connection
 _NOT_PUT_BACK = (f"link {LINK}: table {{table}}'s hello moved the hit numbers from {{reached}} "
                  "to {seen}, saying the server had gone back in time; the server has no such "
                  "hit: if it was not restored in place, that table's login made it up (\"link "
-                 "reconcile\" on its database)")
+                 "reconcile\" on its database; \"link went-back\" acknowledges it once looked "
+                 "at)")
 
 
 def test_a_tables_went_back_in_time_is_bounded_and_audited(
