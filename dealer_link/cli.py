@@ -34,6 +34,8 @@ _ACTIONS = (("init", "create or upgrade the link's schema (and install games)"),
              "hour"),
             ("went-back", "the tables' 'server went back in time' claims; acknowledge or "
              "grant one"),
+            ("accept-wagers", "take a table's honest wagers the play bound refuses for good, "
+             "from its database"),
             ("status", "each table's last contact and what it sent"),
             ("reconcile", "a table's records beside the server's, every difference named"),
             ("audit", "replay every linked meter from its seed and check it"))
@@ -69,8 +71,8 @@ def _money(text: str) -> int:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("link", help="linked jackpots' server: init, add-table, "
                                    "table-link, add-confirmer, thresholds, adjust, "
-                                   "cards-on-server, rounds-an-hour, went-back, status, "
-                                   "reconcile, audit")
+                                   "cards-on-server, rounds-an-hour, went-back, "
+                                   "accept-wagers, status, reconcile, audit")
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, helptext in _ACTIONS:
         p = sub.add_parser(name, help=helptext)
@@ -130,6 +132,11 @@ def register(subparsers: Any) -> None:
             p.add_argument("rounds", type=_rounds, nargs="?", default=None,
                            help="the new bound (with --reason); without it, the bound is "
                            "shown")
+        elif name == "accept-wagers":
+            p.add_argument("link", type=label(64))
+            p.add_argument("table_id", type=label(64), help="the table whose wagers they are")
+            p.add_argument("table_db", type=file_path,
+                           help="the table's database (TABLE.db): its outbox is the evidence")
         elif name == "went-back":
             p.add_argument("link", type=label(64), nargs="?", default=None,
                            help="the link (default: every link's claims are listed)")
@@ -224,6 +231,8 @@ def _act(conn: Any, args: argparse.Namespace, games: list[Any]) -> int:
         _rounds_an_hour(conn, args)
     elif args.action == "went-back":
         _went_back(conn, args)
+    elif args.action == "accept-wagers":
+        _accept_wagers(conn, args)
     else:
         after = admin.adjust(conn, args.link, args.level, reset=args.reset,
                              delta_micro=(args.by or 0) * 1_000_000, reason=args.reason)
@@ -292,6 +301,30 @@ def _went_back(conn: Any, args: argparse.Namespace) -> None:
               f"stood at {reached}), and the table's next hello is taken")
     else:
         print(f"{what} acknowledged; link audit no longer names it")
+
+
+def _accept_wagers(conn: Any, args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from dealer_console.money import format_cents
+    from dealer_link.accept_wagers import accept
+
+    done = accept(conn, args.link, args.table_id, Path(args.table_db), reason=args.reason)
+    who = f"link {args.link} table {args.table_id}"
+    if not done.owed:
+        print(f"{who}: the server holds every wager in {args.table_db}: nothing to accept")
+        return
+    rounds = [o.round_id for o in done.owed]
+    before = len(done.owed) - done.accepted
+    print(f"{who}: {len(done.owed):,} wagers "
+          f"({format_cents(sum(o.wager_cents for o in done.owed))}) of rounds {min(rounds)} to "
+          f"{max(rounds)}, taken {done.owed[0].taken_at} to {done.owed[-1].taken_at} by the "
+          "table's clock, accepted past the play bound"
+          + (f" ({before:,} of them before)" if before else "")
+          + "; the table's sender delivers them at its next try")
+    if done.left:
+        print(f"{who}: {done.left:,} more wait: run this again once the table has delivered "
+              "these")
 
 
 def _linked_games(profile_text: str | None) -> list[Any]:

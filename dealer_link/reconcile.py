@@ -29,7 +29,8 @@ a server row rewritten to name others (an outside review did it as the schema's 
 the link's own audit, which sees only the server, found nothing) differs from the table's."""
 
 
-def _table_file(path: Path) -> sqlite3.Connection:
+def table_file(path: Path) -> sqlite3.Connection:
+    """The table's database at ``path``, read-only (the evidence is never written to)."""
     if not path.is_file():
         raise LinkError(f"{path}: no such table database")
     try:
@@ -42,7 +43,7 @@ def _table_file(path: Path) -> sqlite3.Connection:
 
 def differences(conn: Connection, path: Path) -> list[str]:
     """Every difference between the table database at ``path`` and the server, in words."""
-    db = _table_file(path)
+    db = table_file(path)
     try:
         owed = db.execute("SELECT link, table_id, round_id, deal_no, spot, seat, wager_cents "
                           "FROM link_outbox ORDER BY entry").fetchall()

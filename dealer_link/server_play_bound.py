@@ -171,6 +171,15 @@ def migrate(cur: psycopg.Cursor[tuple[object, ...]]) -> None:
         cur.execute(statement.encode())
 
 
+ACCEPTED_PAST_THE_BOUND = """EXISTS (SELECT 1 FROM link_accepted_wagers a
+    WHERE a.link = c.link AND a.table_id = c.table_id AND a.round_id = c.round_id
+    AND a.deal_no = c.deal_no AND a.spot = c.spot AND a.seat = c.seat
+    AND a.taken_at = c.taken_at)"""
+"""Contribution ``c`` is one the administrator accepted past the bound (migration
+``0016_accepted_wagers``, ``link accept-wagers``): the administrator's, kept with who and why,
+not counted as the table's play."""
+
+
 def _when(taken: str) -> datetime | None:
     """A wager's time as its console wrote it (None: not a time with its zone)."""
     try:
@@ -180,11 +189,11 @@ def _when(taken: str) -> datetime | None:
     return at if at.tzinfo is not None else None
 
 
-_HOURS = """
+_HOURS = f"""
 SELECT c.link, c.table_id, date_trunc('hour', c.claimed_at AT TIME ZONE 'UTC'),
        count(DISTINCT (c.round_id, c.deal_no)), g.rounds_an_hour
 FROM link_contributions c JOIN link_games g ON g.link = c.link
-WHERE c.claimed_at IS NOT NULL GROUP BY 1, 2, 3, 5
+WHERE c.claimed_at IS NOT NULL AND NOT {ACCEPTED_PAST_THE_BOUND} GROUP BY 1, 2, 3, 5
 HAVING count(DISTINCT (c.round_id, c.deal_no)) > g.rounds_an_hour
 """
 _BEFORE = """

@@ -16,6 +16,7 @@ import psycopg
 from psycopg import sql
 
 from dealer_link import (
+    server_accepted_wagers,
     server_cards,
     server_every_card,
     server_in_force,
@@ -178,6 +179,7 @@ MIGRATIONS: tuple[tuple[str, Callable[[psycopg.Cursor[tuple[object, ...]]], None
     (server_play_bound.NAME, server_play_bound.migrate),
     (server_rounds_an_hour.NAME, server_rounds_an_hour.migrate),
     (server_went_back_review.NAME, server_went_back_review.migrate),
+    (server_accepted_wagers.NAME, server_accepted_wagers.migrate),
 )
 
 

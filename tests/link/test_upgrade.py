@@ -37,7 +37,8 @@ def test_an_older_link_upgrades_and_keeps_its_history(link_dsn: str) -> None:
                                          "0009_one_statement", "0010_every_hit_carded",
                                          "0011_waiting_its_turn", "0012_bounded_went_back",
                                          "0013_bounded_play", "0014_rounds_an_hour",
-                                         "0015_went_back_reviews"]
+                                         "0015_went_back_reviews",
+                                         "0016_accepted_wagers"]
     assert conn.execute(b"SELECT COUNT(*) FROM link_lines").fetchone() == (
         len(linked_game().paytable.lines),)
     assert verify(conn) == []
