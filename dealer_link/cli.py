@@ -8,10 +8,12 @@ seeded; ``add-table`` makes a table's own login and writes its credentials file,
 ``add-confirmer`` keeps the link's list of who may confirm a linked jackpot; ``thresholds``
 and ``adjust`` change a game's thresholds or a meter; ``cards-on-server`` has the server read
 each confirmer's card itself; ``rounds-an-hour`` shows, and with a number sets, the most
-rounds a table plays in an hour (each change with a reason: all of these need a link
-administrator's login); ``status`` shows each table's last contact and what the server has
-from it; ``audit`` replays every linked meter from its seed (read-only: the auditor role
-can run it) and exits 1 when something does not hold.
+rounds a table plays in an hour; ``went-back`` lists the tables' "the server went back in
+time" claims and acknowledges or grants one; ``accept-wagers`` accepts, from a table's own
+database, its wagers the play bound refuses for good (each change with a reason: all of
+these need a link administrator's login); ``status`` shows each table's last contact and
+what the server has from it; ``audit`` replays every linked meter from its seed (read-only:
+the auditor role can run it) and exits 1 when something does not hold.
 """
 
 from __future__ import annotations
