@@ -206,3 +206,25 @@ def test_a_table_s_login_cannot_review_or_grant_itself_a_claim(
                  "mine", "--dsn", auditor]) == 2
     assert "permission denied for function link_review_went_back" in capsys.readouterr().err
     assert _state(conn) == before
+
+
+def test_a_claim_refused_for_a_standing_one_is_granted(
+        link_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The table's own login, stolen, said a number first: the honest table's claim after a
+    restore is refused ("already said") until the administrator grants it."""
+    conn = init_link(link_dsn)
+    stolen, honest = as_table(link_dsn, HONEST), as_table(link_dsn, HONEST)
+    server.register_table(stolen, LINK, HONEST, linked_game())
+    server.hello(stolen, LINK, HONEST, seen_hit=500)
+    with pytest.raises(LinkRefused, match="already said the link server had gone back"):
+        server.hello(honest, LINK, HONEST, seen_hit=600)
+    assert main(["link", "went-back", LINK, HONEST, "600", "--grant", "--reason",
+                 "its file holds hits to 600", "--dsn", link_dsn]) == 0
+    assert "the hit numbers go on after 600 (they stood at 500)" in capsys.readouterr().out
+    said = server.hello(honest, LINK, HONEST, seen_hit=600)
+    assert said.went_back is not None and "hit number 600" in said.went_back
+    assert main(["link", "went-back", LINK, HONEST, "500", "--acknowledge", "--reason",
+                 "its stolen login's", "--dsn", link_dsn]) == 0
+    assert main(["link", "audit", "--dsn", link_dsn]) == 0
+    for c in (stolen, honest, conn):
+        c.close()
