@@ -44,12 +44,16 @@ def _action(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
                 raise Refused(f"the action button moves clockwise every hand: it goes to seat "
                               f"{expected} (a new high card needs the floor's permission)")
             action = action_from_seat(rules, state.banker_seat, cmd.seat)
-            if moved and not cmd.who.strip():
-                # Oxford Downs, "Action Button": the dealer calls the floor and gets permission
-                raise Refused(f"a new high card needs the floor's permission: call a "
+            # Oxford Downs, "Action Button": the button is put in play, and a new high card
+            # dealt, only after the dealer calls the floor and gets permission
+            permitted = moved or expected is None
+            if permitted and not cmd.who.strip():
+                raise Refused("putting the action button in play needs the floor's permission: "
+                              "call a supervisor to swipe their card" if expected is None else
+                              f"a new high card needs the floor's permission: call a "
                               f"supervisor to swipe their card (or seat {expected} takes the "
                               "action button)")
-            floor = cmd.who.strip() if moved else ""
+            floor = cmd.who.strip() if permitted else ""
         else:
             assert isinstance(cmd, c.SetActionNumber)
             if rules.action_method is ActionSeatMethod.HIGH_CARD:
@@ -74,9 +78,14 @@ def _action(state: RoundState, rules: RoundRules, cmd: c.Command, _s: Services
 def button_seat(state: RoundState, rules: RoundRules) -> int | None:
     """Where the action button goes this round when it moves by itself: one seat clockwise
     from last round's action seat, passing over the banker (Oxford Downs, "Action Button").
-    None for the first round and at tables that find the action by a number."""
+    After a misdeal the redeal keeps the seat this round's deal gave it (put in play, or moved
+    by a new high card, on the floor's permission: given for the round). None for the first
+    round and at tables that find the action by a number."""
     if rules.action_method is not ActionSeatMethod.HIGH_CARD:
         return None
+    this_round = state.opening.get("button_this_round")
+    if this_round is not None:
+        return int(this_round)
     previous = state.opening.get("prev_action_seat")
     if previous is None or previous not in rules.seats:
         return None

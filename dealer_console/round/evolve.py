@@ -99,6 +99,8 @@ def evolve(state: RoundState, event: EventTuple) -> None:
         state.opening.pop("last_count", None)
         state.hands, state.delivered, state.order = {}, [], ()
         state.wrong_start, state.exposed, state.misdeal_reason = None, 0, None
+        if state.action_seat is not None:  # the button stays where this round put it
+            state.opening["button_this_round"] = state.action_seat
         state.first_seat = state.action_seat = state.action_number = None
         state.phase = Phase.ACTION
     elif kind == E.BANKER_SET:

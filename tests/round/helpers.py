@@ -79,9 +79,12 @@ def start_and_act(table: Table, number: int = 9) -> None:
     table.handle(c.StartGame())
     rules: RoundRules = table.rules
     if rules.action_method.value == "high_card":
-        seat = button_seat(table.state, rules) or next(
-            s for s in rules.player_seats if s != table.state.banker_seat)
-        table.handle(c.SetActionSeat(seat))
+        seat = button_seat(table.state, rules)
+        if seat is None:  # the button put in play: a high card on the floor's permission
+            seat = next(s for s in rules.player_seats if s != table.state.banker_seat)
+            table.handle(c.SetActionSeat(seat, who="the floor"))
+        else:
+            table.handle(c.SetActionSeat(seat))
     else:
         table.handle(c.SetActionNumber(number))
 

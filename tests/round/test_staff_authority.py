@@ -23,6 +23,7 @@ from tests.round.helpers import (
     hands_with,
     make_table,
     play_round,
+    reopen,
     set_all_house_way,
     settle_all,
     start_and_act,
@@ -142,3 +143,37 @@ def test_a_new_high_card_needs_the_floors_name_and_the_log_keeps_it(tmp_path: Pa
     settle_all(table)
     table.handle(c.EndGame())
     assert audit(table.db).ok
+
+
+def test_the_action_button_is_put_in_play_on_the_floors_card_and_kept_at_a_redeal(
+        tmp_path: Path) -> None:
+    """Oxford Downs, "Action Button": the button is put in play after the dealer calls the
+    floor for permission, then a high card says where it starts. A review found the first
+    round's high card taken from the dealer alone. The permission is the round's: the redeal
+    after a misdeal keeps the seat without a second card."""
+    from dealer_console.round.decide_dealing import button_seat
+
+    table = make_table(tmp_path, "oxford-downs-face-up")
+    take_bank(table, 40_000)
+    bet_all(table)
+    table.handle(c.StartGame())
+    assert button_seat(table.state, table.rules) is None  # not in play yet
+    seat = next(s for s in table.rules.player_seats if s != table.state.banker_seat)
+    with pytest.raises(Refused, match="putting the action button in play needs the floor"):
+        table.handle(c.SetActionSeat(seat))
+    table.handle(c.SetActionSeat(seat, who="supervisor 7"))
+    payload = json.loads(table.db.execute(
+        "SELECT payload FROM events WHERE kind = 'action_set' ORDER BY seq DESC LIMIT 1"
+    ).fetchone()[0])
+    assert payload["action_seat"] == seat and payload["floor"] == "supervisor 7"
+    deal(table, hands_with({}, 3)[:2])
+    table.handle(c.DeclareMisdeal("position_missed", who="supervisor 7"))
+    table.handle(c.Redeal())
+    assert button_seat(table.state, table.rules) == seat
+    other = next(s for s in table.rules.player_seats if s not in (seat, table.state.banker_seat))
+    with pytest.raises(Refused, match=f"it goes to seat {seat}"):
+        table.handle(c.SetActionSeat(other))
+    table.handle(c.SetActionSeat(seat))  # the dealer alone: the round's permission holds
+    assert table.state.action_seat == seat
+    table = reopen(table)  # the log rebuilds where the button is
+    assert button_seat(table.state, table.rules) == seat

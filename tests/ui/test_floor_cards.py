@@ -75,7 +75,7 @@ def test_an_oxford_downs_new_high_card_needs_the_floors_card(play: list[ScreenPl
     told = p.window.phase_bar.primary.text()
     seat = next(s for s in (6, 5, 4, 3, 2) if s != banker and str(s) not in told)
     p.tap(page.restart)  # "New high card (floor's permission)"
-    p.action(seat=seat)
+    p.action(seat=seat, floor=False)
     assert p.phase is Phase.ACTION  # the toggle alone moves nothing
     assert "floor's permission for a new high card" in str(p.ctl.snapshot().card_wanted)
     p.swipe("supervisor")

@@ -34,7 +34,7 @@ def oxford_tips_round(tmp_path: Path, bank: int = 10000) -> Table:
                               (3, "tips", 300)):
         t.handle(c.PlaceWager(seat, kind, cents))
     t.handle(c.StartGame())
-    t.handle(c.SetActionSeat(2, restart=True))
+    t.handle(c.SetActionSeat(2, restart=True, who="the floor"))  # the button put in play
     order = t.state.order
     deal(t, hands_with({order.index(seat): cards for seat, cards in HANDS.items()}, seed=1))
     t.handle(c.RemainingCards(4))

@@ -89,13 +89,16 @@ class ActionPage(Page):
         self.act(lambda: self.ctl.do(c.SetActionNumber(number)))
 
     def _seat(self, seat: int) -> None:
-        """The seat the high card went to; naming another seat than the button's usual move
-        needs the floor's permission: the switch, then a supervisor's card where the round
-        asks for one (it refuses it otherwise, and says where the button goes)."""
+        """The seat the high card went to; putting the button in play, or naming another seat
+        than its usual move, needs the floor's permission: (the switch, then) a supervisor's
+        card where the round asks for one (it refuses it otherwise, and says where the button
+        goes)."""
         restart = self.restart.isChecked()
         cmd = c.SetActionSeat(seat, restart=restart)
-        if self.act(lambda: self.ctl.do_or_card(
-                cmd, f"give the floor's permission for a new high card (seat {seat})")):
+        purpose = (f"give the floor's permission for a new high card (seat {seat})" if restart
+                   else f"give the floor's permission to put the action button in play at "
+                        f"seat {seat}")
+        if self.act(lambda: self.ctl.do_or_card(cmd, purpose)):
             self.restart.setChecked(False)
 
 

@@ -182,11 +182,17 @@ class ScreenPlayer:
         self.type_amount(keypad, dollars)
         self.tap(keypad.keys["ok"])
 
-    def action(self, number: int | None = None, seat: int | None = None) -> None:
-        """The dice total or RNG number on the pad, or the high-card seat."""
+    def action(self, number: int | None = None, seat: int | None = None,
+               floor: bool = True) -> None:
+        """The dice total or RNG number on the pad, or the high-card seat: with ``floor``, the
+        supervisor's card swiped where the round asks for the floor's permission (Oxford
+        Downs: putting the action button in play, or a new high card)."""
         page = self.window.pages[Phase.ACTION]
         if seat is not None:
             self.tap(self.button(f"Seat {seat}", page))
+            wanted = self.ctl.snapshot().card_wanted
+            if floor and wanted is not None and "floor's permission" in str(wanted):
+                self.swipe("supervisor")
         elif number is not None and isinstance(page, ActionPage) and page.dice_buttons:
             self.tap(page.dice_buttons[number])  # three dice: the total in one touch
         elif number is not None:

@@ -202,8 +202,10 @@ class PhasePolicy:
             if button is not None:
                 self._do(c.SetActionSeat(button))  # the button moves on by itself
             else:
+                # the button put in play: a high card on the floor's permission, their card
                 seats = [s for s in self.rules.seats if s != st.banker_seat]
-                self._do(c.SetActionSeat(rng.choice(seats), restart=True))
+                self._do(c.SetActionSeat(rng.choice(seats), restart=True),
+                         by=registry.find(self.ctl.table.db, SIM_STAFF[0][0]))
         elif method is ActionSeatMethod.DICE:
             self._do(c.SetActionNumber(sum(rng.randint(1, 6) for _ in range(3))))
         elif method is ActionSeatMethod.RNG:
