@@ -17,7 +17,9 @@
 - jackpot meters equal their ledger (the jackpot system's own check);
 - every print of a win page names an award of the table, belongs to no round, and has the
   next number of its award's prints (``dealer_console/jackpot/win_prints.py``);
-- the staff list and its log equal their events (``dealer_console/employees/audit.py``).
+- the staff list and its log equal their events (``dealer_console/employees/audit.py``);
+- every warning kept for the dealer belongs to no round, is of a kind the console keeps, and
+  names the round in play where it stands in the log (``dealer_console/round/notices.py``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from dealer_console.jackpot.win_prints import print_problems
 from dealer_console.profiles.loader import get_profile
 from dealer_console.profiles.model import Profile
 from dealer_console.round.machine import replay
+from dealer_console.round.notices import notice_problems
 from dealer_console.round.rules import RoundRules, base_kind, round_rules
 from dealer_console.round.state import Line, Phase
 from dealer_console.storage import anchor, eventlog
@@ -94,6 +97,7 @@ def audit(db: Database, *, checkpoints: Iterable[anchor.Checkpoint] = (),
     report.problems.extend(print_problems(db))  # each win page printed, numbered in order
     report.problems.extend(verify_staff(db))  # the staff list against its events
     report.problems.extend(link_owed_problems(db))  # what is owed to the links, by the log
+    report.problems.extend(notice_problems(db))  # the dealer's warnings, each in its round
     marks = list(checkpoints)
     if marks:
         anchored = anchor.check(db, marks, key)

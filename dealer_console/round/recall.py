@@ -1,5 +1,6 @@
 """Game recall: the last rounds with every hand, setting and payout, as regulators ask (at least
-the last ten), read from the state tables."""
+the last ten), read from the state tables, and the warnings the dealer was given about each
+round's evidence, read from the log (``notices.py``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from sqlite_utils import Database
 
 from dealer_console.award_words import back_outs, confirmers
 from dealer_console.money import dollars_in_text, format_cents
+from dealer_console.round.notices import notice_words, notices_of
 from dealer_console.round.state import limits_in
 
 
@@ -98,6 +100,7 @@ def recall_rounds(db: Database, round_ids: list[int]) -> list[dict[str, Any]]:
                                   "SELECT kind, who, detail FROM interventions"
                                   " WHERE round_id = ? ORDER BY seq", [rid])],
             "jackpots": _jackpots(db, rid) if jackpots else [],
+            "notices": notices_of(db, rid),
         })
     return out
 
@@ -173,4 +176,5 @@ def format_round(r: dict[str, Any]) -> str:
                    f" {format_cents(j['cents'])}, confirmed by {j['confirmed_by']}")
         if j.get("backed_out"):
             out.append(f"    award {j['hit']} {j['backed_out']}")
+    out += [f"  {notice_words(n)}" for n in r.get("notices", ())]
     return "\n".join(out)
