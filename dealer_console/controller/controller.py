@@ -44,6 +44,7 @@ from dealer_console.controller.link_device import (
     link_device,
     staff_list_device,
 )
+from dealer_console.controller.notice_keeper import NoticeKeeper
 from dealer_console.controller.offers import answered, supervisor_problems
 from dealer_console.controller.questions import SettingPreview, preview, sets_own_hand, wager_hint
 from dealer_console.controller.staff import StaffDesk
@@ -106,9 +107,12 @@ class TableController(JackpotSteps, CardSteps):
         """What the screens' titles and their own readers need of the open table."""
         self.staff = StaffDesk(self.table.db, self._changed, self.cards.pins_in_force)
         """The staff list, changed for an executive authorised by :meth:`want_card`."""
+        self.kept = NoticeKeeper(self.table.db, self._tell, lambda: self.state.round_id)
+        """The warnings about the round's evidence, kept in the log as they are told."""
+        self.turns.before = self.kept.save  # one the disk refused: written at the next turn
         self.events = DeviceEvents(self.table, self.inbox, self.device_desk, self.jackpot,
                                    self.cards, self.bench, self, self._applied, self._tell,
-                                   self._changed, lambda: self._notices)
+                                   self._changed, lambda: self._notices, self.kept)
 
     @property
     def buttons_pressed(self) -> int:

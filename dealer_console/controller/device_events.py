@@ -23,6 +23,7 @@ from dealer_console.controller.facts import (
 from dealer_console.controller.inbox import Inbox
 from dealer_console.controller.jackpot_desk import JackpotDesk, Tell
 from dealer_console.controller.link_device import LinkAnswered, LinkHealthChanged
+from dealer_console.controller.notice_keeper import NoticeKeeper
 from dealer_console.controller.test_desk import TestModeDesk
 from dealer_console.controller.view import Level
 from dealer_console.devices.bet_sensors import BetRemoved, BetsLocked, LateBet
@@ -49,6 +50,7 @@ from dealer_console.employees.registry import Employee
 from dealer_console.errors import Refusal, RefusalCode
 from dealer_console.round import commands as c
 from dealer_console.round.machine import Refused
+from dealer_console.round.notices import NoticeAbout
 from dealer_console.round.state import Phase, RoundState
 from dealer_console.round.table import Table
 from dealer_console.storage.eventlog import Event
@@ -84,7 +86,8 @@ is one: the server has paid or refused the hit, and does not answer it again by 
 class DeviceEvents:
     def __init__(self, table: Table, inbox: Inbox, desk: DeviceDesk, jackpot: JackpotDesk,
                  cards: CardDesk, bench: TestModeDesk, actions: Actions, applied: Applied,
-                 tell: Tell, changed: Callable[[], None], notices: Callable[[], int]) -> None:
+                 tell: Tell, changed: Callable[[], None], notices: Callable[[], int],
+                 kept: NoticeKeeper) -> None:
         self.table = table
         self.rules = desk.rules
         self.inbox = inbox
@@ -98,6 +101,8 @@ class DeviceEvents:
         self._changed = changed
         self._notices = notices
         """How many notices the controller has told (one told during a step replaces ours)."""
+        self._warn = kept.warn
+        """A warning about the round's evidence: told, and kept in the log."""
         self.buttons_pressed = 0
         """Keypad buttons acted on since the controller started (for observers and tests)."""
         self.storage_failure: StorageError | None = None
@@ -250,9 +255,10 @@ class DeviceEvents:
         if self.table.state.phase in (Phase.ACTION, Phase.DEALING, Phase.DEAL_CHECK):
             self._handle(c.ShufflerCountError(said), device=device, fact=fact)
         elif self.table.state.phase not in (Phase.MISDEAL, Phase.BETTING, Phase.BANKER):
-            self._tell(Level.WARNING, f"{said}, after the deal was checked: the round keeps "
-                       "the deal as first reported", "call a supervisor before paying, and a "
-                       "technician to see to the shuffler")
+            self._warn(NoticeAbout.DEAL_NOT_AS_REPORTED, f"{said}, after the deal was checked: "
+                       "the round keeps the deal as first reported", "call a supervisor before "
+                       "paying, and a technician to see to the shuffler", device=device,
+                       fact=fact)
 
     def _deal_hands(self, first: HandDelivered, cmd: c.DealHand, more: int) -> int:
         """A hand, and the hands of its deal already waiting behind it, in one transaction
@@ -300,9 +306,10 @@ class DeviceEvents:
             what = "a card was swiped on the keypad"
         else:
             return  # a release or an unread swipe asks nothing
-        self._tell(Level.WARNING, f"{what} while the console could not read it (its cable "
-                   "out, or the console restarting): not used",
-                   "press it again, or swipe again, if it is still wanted")
+        self._warn(NoticeAbout.KEPT_ON_KEYPAD, f"{what} while the console could not read it "
+                   "(its cable out, or the console restarting): not used",
+                   "press it again, or swipe again, if it is still wanted",
+                   device=event.device, fact=event.key)
 
     def _shuffler_status(self, event: ShufflerStatus) -> None:
         """A deal the machine left without its end (a RESET after a jam, a power cycle: the
@@ -325,10 +332,10 @@ class DeviceEvents:
             if desk.ask_again() or desk.deal_refused:
                 return
             desk.deal_refused, desk.deal_open = True, False  # it delivers nothing
-            self._tell(Level.WARNING, f"the shuffler will not take deal {desk.deal_id}: it "
-                       "answers ready, each time, and deals nothing", "declare a misdeal and "
-                       "deal again (the redeal has a new number); call a technician if it "
-                       "refuses that too")
+            self._warn(NoticeAbout.DEAL_REFUSED, f"the shuffler will not take deal "
+                       f"{desk.deal_id}: it answers ready, each time, and deals nothing",
+                       "declare a misdeal and deal again (the redeal has a new number); call "
+                       "a technician if it refuses that too", device=event.device)
             self._changed()
             return
         desk.deal_open = False
@@ -339,8 +346,9 @@ class DeviceEvents:
             # with a status only, and the hands the console had held for the dice were gone:
             # the round waited for them for good, the dealer not told why
             desk.deal_short = True
-            self._tell(Level.WARNING, "the shuffler finished this deal, but not all of it "
-                       "reached the console", "declare a misdeal and deal again")
+            self._warn(NoticeAbout.DEAL_SHORT, "the shuffler finished this deal, but not all "
+                       "of it reached the console", "declare a misdeal and deal again",
+                       device=event.device)
         self._changed()
 
     def _deck_checked(self, event: DeckChecked, more: int) -> int:
@@ -402,11 +410,13 @@ class DeviceEvents:
             raise
         for cmd, exc in left_out:
             assert isinstance(cmd, c.PlaceWager)
-            self._tell(Level.WARNING, f"jackpot chip at seat {cmd.seat} not taken: {exc.why}",
-                       "give the chip back to the player")
+            self._warn(NoticeAbout.CHIP_NOT_TAKEN, f"jackpot chip at seat {cmd.seat} not "
+                       f"taken: {exc.why}", "give the chip back to the player",
+                       device=event.device, fact=event.key)
         for gone, _fact in stale:
-            self._tell(Level.WARNING, f"seat {gone.seat}'s jackpot wager saved before START "
-                       "GAME is taken back: no chip was on its sensor", "")
+            self._warn(NoticeAbout.WAGER_TAKEN_BACK, f"seat {gone.seat}'s jackpot wager saved "
+                       "before START GAME is taken back: no chip was on its sensor", "",
+                       device=event.device, fact=event.key)
 
     def _bet_moved(self, event: LateBet | BetRemoved) -> None:
         st = self.table.state
@@ -416,12 +426,14 @@ class DeviceEvents:
             # not "put there after START GAME": a chip on a node off the bus at the lock is
             # seen when the node comes back (an outside review: the words then blamed the
             # player for a late bet)
-            self._tell(Level.WARNING, f"the chip on seat {event.spot.seat}'s jackpot sensor was "
-                       "not taken at START GAME (put there after it, or its sensor was off "
-                       "then): it is not a wager", "give the chip back to the player")
+            self._warn(NoticeAbout.LATE_CHIP, f"the chip on seat {event.spot.seat}'s jackpot "
+                       "sensor was not taken at START GAME (put there after it, or its sensor "
+                       "was off then): it is not a wager", "give the chip back to the player",
+                       device=event.device, fact=event.key)
         else:
-            self._tell(Level.WARNING, f"the jackpot chip of seat {event.spot.seat} was taken "
-                       "off its sensor: the wager stands", "put the chip back on the sensor")
+            self._warn(NoticeAbout.CHIP_REMOVED, f"the jackpot chip of seat {event.spot.seat} "
+                       "was taken off its sensor: the wager stands",
+                       "put the chip back on the sensor", device=event.device, fact=event.key)
 
     def _button(self, button: Button) -> None:
         self.buttons_pressed += 1  # each button's own step says what changed

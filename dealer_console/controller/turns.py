@@ -21,6 +21,9 @@ class Turns:
         self._view: TableSnapshot | None = None
         self._depth = 0
         self._dirty = False
+        self.before: Callable[[], None] | None = None
+        """Run at the start of every outermost turn (the notices the disk refused, written
+        again: ``notice_keeper.py``)."""
 
     def view(self) -> TableSnapshot:
         """The view as it stands: built once after a change, then kept until the next."""
@@ -30,6 +33,8 @@ class Turns:
 
     @contextmanager
     def turn(self) -> Iterator[None]:
+        if self._depth == 0 and self.before is not None:
+            self.before()
         self._depth += 1
         try:
             yield
