@@ -197,3 +197,29 @@ def test_dollars_in_text_reads_each_amount() -> None:
     assert dollars_in_text("seat 2 line 1: 250045 cents") == "seat 2 line 1: $2,500.45"
     assert dollars_in_text("0 cents and 5 cents") == "$0.00 and $0.05"
     assert dollars_in_text("no amounts, 12 centsless") == "no amounts, 12 centsless"
+
+
+def test_a_warning_the_dealer_was_given_is_shown_with_its_time(player: ScreenPlayer) -> None:
+    """The round's warnings about its evidence are kept in the log (``round/notices.py``)
+    and the recall screen shows each with the time the dealer read it."""
+    from PySide6.QtWidgets import QLabel
+
+    from ui.supervisor.recall_view import clock_time
+
+    player.open_round(seats=(2, 3))  # seat 2's jackpot chip taken at START GAME
+    assert player.hardware.bus is not None
+    player.hardware.bus.take(2, 1)
+    player.wait(lambda: "taken off its sensor" in str(player.ctl.snapshot().notice),
+                "the warning")
+    player.until_hands_set()
+    player.play_to_end()
+    player.end_game()
+    (told,) = player.ctl.table.db.execute(
+        "SELECT json_extract(payload, '$.told_at') FROM events WHERE kind = 'dealer_notice'"
+        ).fetchone()
+    screen = open_recall(player)
+    shown = [label.text() for label in screen.view.findChildren(QLabel)
+             if "The dealer was warned" in label.text()]
+    assert shown and (f"The dealer was warned at {clock_time(told, zone=True)}: the jackpot "
+                      "chip of seat 2 was taken off its sensor: the wager stands (put the chip "
+                      "back on the sensor)") in shown[0], shown

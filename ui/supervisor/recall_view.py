@@ -1,7 +1,8 @@
 """One recalled round drawn as the table looked: each seat's seven cards set as low and high
-hand (drawn with the dealer's cards), its wagers and how each was settled, then misdeals,
-fees, jackpot awards and supervisor interventions, in the order they happened. It draws the
-recall record (``dealer_console.round.recall``) and decides nothing."""
+hand (drawn with the dealer's cards), its wagers and how each was settled, then misdeals, the
+warnings the dealer was given about the round's evidence (with when), fees, jackpot awards and
+supervisor interventions, in the order they happened. It draws the recall record
+(``dealer_console.round.recall``) and decides nothing."""
 
 from __future__ import annotations
 
@@ -32,6 +33,14 @@ def clock_time(stamp: str, zone: bool = False) -> str:
     """The time of day of an event-log time in the console's local time (and its zone)."""
     return datetime.fromisoformat(stamp).astimezone().strftime(
         "%H:%M:%S" + (" %Z" if zone else ""))
+
+
+def _told_time(stamp: str) -> str:
+    """When a kept notice was told, as recall shows it (its stamp as kept, if it is none)."""
+    try:
+        return clock_time(stamp, zone=True)
+    except ValueError:
+        return stamp
 
 
 def paid_words(line: dict[str, Any]) -> str:
@@ -109,6 +118,12 @@ class RecallRoundView(QWidget):
             out.append(f"Misdeal on deal {m['deal'] + 1}: {said} ({m['detail']}){count}")
         if r["ace_high_push"]:
             out.append("The banker's hand was ace-high pai gow: every base wager pushed")
+        for n in r.get("notices", ()):  # the time each was told, as the dealer read it
+            todo = f" ({n['todo']})" if n["todo"] else ""
+            late = (f", in round {n['told_in_round']}, saved later"
+                    if n.get("told_in_round") is not None else "")
+            out.append(f"The dealer was warned at {_told_time(n['at'])}{late}: "
+                       f"{n['what']}{todo}")
         return out
 
     def _draw_seats(self, r: dict[str, Any]) -> None:
