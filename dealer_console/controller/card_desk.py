@@ -6,7 +6,12 @@ confirmation itself.
 
 A request names the role it needs and what it is for; the swipe is authorised once (a refusal
 is logged with the reason and the request stays open for the right card), and the requester is
-handed the :class:`~dealer_console.employees.registry.Employee`, never the card's data.
+handed the :class:`~dealer_console.employees.registry.Employee`, never the card's data. One
+swipe accepted is one ``swipe_accepted`` row of the employee log, naming what it authorised:
+the desk writes it, or, for a request whose step writes its own in the step's transaction (a
+supervised command: ``controller.supervise``), leaves it to the step and writes it only when
+the step is refused. An outside review found a supervisor's swipe at the table logged twice,
+once here and once by the command, and the shift report counting two swipes.
 
 Where the table's jackpot confirmations ask for a PIN (``pin_required``), an executive's card
 asks for its holder's PIN too (``pins.executive_pin_needed``: once any executive has or had
@@ -42,6 +47,9 @@ class CardRequest:
     """What the card is for, as the prompt and the swipe log say it: "void the round"."""
     on_card: Callable[[Employee], object]
     """Run on the owner thread with the authorised employee; a Refusal it raises is shown."""
+    logs_swipe: bool = False
+    """``on_card`` writes the swipe's ``swipe_accepted`` row itself, in the transaction of the
+    step the card authorises; the desk writes none unless the step is refused."""
 
     @property
     def prompt(self) -> str:
@@ -91,8 +99,9 @@ class CardDesk:
             return f"Type {self.pin.employee.name}'s PIN to {self.pin.request.purpose}"
         return None if self.wanted is None else self.wanted.prompt
 
-    def want(self, role: Role, purpose: str, on_card: Callable[[Employee], object]) -> None:
-        self.wanted = CardRequest(role, purpose, on_card)
+    def want(self, role: Role, purpose: str, on_card: Callable[[Employee], object], *,
+             logs_swipe: bool = False) -> None:
+        self.wanted = CardRequest(role, purpose, on_card, logs_swipe)
         self.pin = None  # a PIN asked for the request replaced must not run it
         self._changed()
 
@@ -145,12 +154,22 @@ class CardDesk:
         self._hand_over(request, employee)
 
     def _hand_over(self, request: CardRequest, employee: Employee) -> None:
-        with self.db.atomic():
-            log_accepted(self.db, employee, request.purpose)
+        """The accepted swipe logged once (module doc), and the employee handed over."""
+        if not request.logs_swipe:
+            with self.db.atomic():
+                log_accepted(self.db, employee, request.purpose)
         self.wanted = None
         self.pin = None
         self._changed()
-        request.on_card(employee)
+        if not request.logs_swipe:
+            request.on_card(employee)
+            return
+        try:
+            request.on_card(employee)
+        except Refusal as exc:  # nothing done: the swipe was accepted all the same
+            with self.db.atomic():
+                log_accepted(self.db, employee, f"{request.purpose}: not done ({exc.why})")
+            raise
 
     def enter_pin(self, pin: str) -> None:
         """The PIN of the executive whose card was accepted: right, the request goes on; wrong,

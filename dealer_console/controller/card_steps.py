@@ -48,13 +48,15 @@ class CardSteps:
         """The dealer's ``cmd``: made now when the round takes it from the dealer (True);
         where it takes it only on a supervisor's card, that card is asked for ``purpose``
         and the command made on the swipe, naming the supervisor (False); otherwise refused
-        with the round's reason."""
+        with the round's reason. The swipe's one ``swipe_accepted`` row is the command's,
+        written with it and naming it, the round and ``purpose``."""
         if c.names_a_supervisor(cmd) or not isinstance(cmd, c.SUPERVISED) or (
                 not self.on_card_only(cmd)):
             self.do(cmd)
             return True
-        self.want_card(Role.SUPERVISOR, purpose, lambda by: self.supervise(
-            cmd, by, "on a supervisor's card at the table"))
+        self._one_prompt()
+        self.cards.want(Role.SUPERVISOR, purpose, lambda by: self.supervise(
+            cmd, by, f"on a supervisor's card at the table, to {purpose}"), logs_swipe=True)
         return False
 
     @one_turn
