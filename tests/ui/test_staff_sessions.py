@@ -138,10 +138,11 @@ def test_an_untouched_area_locks_back_to_the_dealer_s_screen(
     p.open_supervisor("supervisor")
     guard = p.window.guard
     assert isinstance(guard, SessionGuard) and guard.idle_seconds == IDLE_LOCK_DEFAULT
-    guard.idle.setInterval(300)  # the two minutes, shortened for the test
-    guard.idle.start()
+    guard.idle.stop()  # stopped: the touch below is what starts it again, whatever the load
     p.tap(p.window.supervisor.buttons["Recall"])  # a touch: the lock waits again
     assert guard.idle.isActive() and p.window.supervisor is not None
+    guard.idle.setInterval(300)  # the two minutes, shortened for the test
+    guard.idle.start()
     qtbot.waitUntil(lambda: p.window.supervisor is None, timeout=5000)
     assert "locked after" in p.window.phase_bar.message_text()
     assert "without a touch" in p.window.phase_bar.message_text()
