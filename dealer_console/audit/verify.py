@@ -16,7 +16,9 @@
   (``rebuild.py``, ``dealer_console/jackpot/rebuild.py``);
 - jackpot meters equal their ledger (the jackpot system's own check);
 - every print of a win page names an award of the table, belongs to no round, and has the
-  next number of its award's prints (``dealer_console/jackpot/win_prints.py``);
+  next number of its award's prints; each outcome (printed or refused) is the one outcome of
+  the print just made, a finish naming the printer or the file the console writes; a print
+  never finished is a note (``dealer_console/jackpot/win_print_audit.py``);
 - the staff list and its log equal their events (``dealer_console/employees/audit.py``);
 - every warning kept for the dealer belongs to no round, is of a kind the console keeps, and
   names the round in play where it stands in the log (``dealer_console/round/notices.py``).
@@ -34,7 +36,7 @@ from sqlite_utils import Database
 from dealer_console.audit.link_owed import link_owed_problems
 from dealer_console.audit.rebuild import compare, rebuild
 from dealer_console.employees.audit import verify_staff
-from dealer_console.jackpot.win_prints import print_problems
+from dealer_console.jackpot.win_print_audit import print_notes, print_problems
 from dealer_console.profiles.loader import get_profile
 from dealer_console.profiles.model import Profile
 from dealer_console.round.machine import replay
@@ -95,6 +97,7 @@ def audit(db: Database, *, checkpoints: Iterable[anchor.Checkpoint] = (),
     report.problems.extend(verify_in_the_log(db))  # the self-test's part of the rebuild's
     report.problems.extend(verify_times(db))  # the times the meter history shows
     report.problems.extend(print_problems(db))  # each win page printed, numbered in order
+    report.notes.extend(print_notes(db))  # a print recorded and never finished
     report.problems.extend(verify_staff(db))  # the staff list against its events
     report.problems.extend(link_owed_problems(db))  # what is owed to the links, by the log
     report.problems.extend(notice_problems(db))  # the dealer's warnings, each in its round

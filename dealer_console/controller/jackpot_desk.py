@@ -229,8 +229,14 @@ class JackpotDesk:
     def win_page_not_printed(self, request: WinPageRequest, why: str) -> None:
         win_prints.record_not_printed(self.table.db, request.hit_id, request.copy, why)
 
+    def win_page_finished(self, request: WinPageRequest, printer: str | None) -> None:
+        win_prints.record_finished(self.table.db, request.hit_id, request.copy, printer)
+
     def win_page_prints(self, hit_id: int) -> list[win_prints.WinPrint]:
         return win_prints.prints_of(self.table.db, hit_id)
+
+    def unfinished_win_pages(self) -> list[win_prints.WinPrint]:
+        return win_prints.awaiting_copy(self.table.db)
 
     def win_page_of(self, hit_id: int) -> HitRecord:
         return hits.get_hit(self.table.db, hit_id)

@@ -81,9 +81,19 @@ class JackpotSteps:
         and its copy number goes to the next print."""
         self.jackpot.win_page_not_printed(request, why)
 
+    def win_page_finished(self, request: WinPageRequest, printer: str | None) -> None:
+        """The window printed ``request`` to ``printer`` (None: wrote its PDF file): recorded,
+        so a print recorded and never finished (the console stopped in between) shows."""
+        self.jackpot.win_page_finished(request, printer)
+
     def win_page_prints(self, hit_id: int) -> list[win_prints.WinPrint]:
         """Award ``hit_id``'s recorded prints, oldest first."""
         return self.jackpot.win_page_prints(hit_id)
+
+    def unfinished_win_pages(self) -> list[win_prints.WinPrint]:
+        """The prints recorded and never finished with no page of their award printed since,
+        oldest first: each wants a copy printed."""
+        return self.jackpot.unfinished_win_pages()
 
     def win_page_of(self, hit_id: int) -> hits.HitRecord:
         """The confirmed award as its win page prints it."""

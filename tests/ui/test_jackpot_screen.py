@@ -136,6 +136,12 @@ def test_each_print_says_which_copy_it_is_and_is_recorded(player: ScreenPlayer,
     assert made == [(1, "keypad", None, None), (2, "keypad", None, None),
                     (3, "keypad", None, None), (4, "screen", "SIM-S1", None),
                     (5, "screen", "SIM-S1", None)]
+    # each print's outcome recorded after it: the page written, to its own file
+    assert [(e.payload["copy"], e.payload["file"]) for e in eventlog.events(db)
+            if e.kind == "win_page_print_finished"] == [
+        (1, "win-pages/win-page-1.pdf"), *((n, f"win-pages/win-page-1-copy-{n}.pdf")
+                                          for n in range(2, 6))]
+    assert player.ctl.unfinished_win_pages() == []
     report = audit(player.console.opened.db)
     assert report.ok, report.problems
 
@@ -235,7 +241,10 @@ def test_a_win_page_that_cannot_be_written_is_told_and_the_award_kept(
     kinds = [(e.kind, e.payload["copy"]) for e in eventlog.events(player.ctl.table.db)
              if e.kind.startswith("win_page_")]
     assert kinds == [("win_page_printed", 1), ("win_page_not_printed", 1),
-                     ("win_page_printed", 1)]
+                     ("win_page_printed", 1), ("win_page_print_finished", 1)]
+    [finished] = [e for e in eventlog.events(player.ctl.table.db)
+                  if e.kind == "win_page_print_finished"]
+    assert finished.payload["file"] == "win-pages/win-page-1.pdf"  # where the page went
     assert audit(player.console.opened.db).ok
 
 

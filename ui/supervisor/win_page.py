@@ -11,8 +11,9 @@ name (``QPrinterInfo``), else a PDF beside the table database, ``win-pages/win-p
 (N the award number), a copy's ``win-page-N-copy-K.pdf``: each print has its own file.
 
 Each page says which print it is (ORIGINAL, COPY n): the controller records the print and its
-number before the window prints it, and a print that fails is recorded as such, so the next
-one takes its number (``dealer_console/jackpot/win_prints.py``).
+number before the window prints it, then what became of it: printed (to which printer or
+file), or refused, so the next one takes its number. A print recorded and never finished (the
+console stopped in between) is named wherever prints are (``dealer_console/jackpot/win_prints.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from dealer_console.controller import TableController
 from dealer_console.controller.view import WinPageRequest
 from dealer_console.errors import ConsoleError
 from dealer_console.jackpot.hits import HitRecord
-from dealer_console.jackpot.win_prints import copy_words
+from dealer_console.jackpot.win_prints import PDF_FOLDER, copy_words, pdf_name
 from dealer_console.jackpot.winpage import SIGNATURES, TITLE, win_page_lines
 from dealer_console.table_name import table_name
 from ui import theme
@@ -40,7 +41,7 @@ PRINTER_ENV = "DEALER_CONSOLE_PRINTER"
 """The environment variable naming the table PC's printer (a property of the machine, not of
 the game's profile, which many tables share)."""
 
-FOLDER = "win-pages"
+FOLDER = PDF_FOLDER
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +50,8 @@ class Printed:
 
     where: str
     pdf: Path | None
+    printer: str | None = None
+    """The printer's name when it went to one (the controller records where it went)."""
 
 
 def configured_printer() -> str | None:
@@ -59,8 +62,7 @@ def configured_printer() -> str | None:
 def pdf_path(db_path: Path, hit_id: int, copy: int = 1) -> Path:
     """The award's PDF in the folder beside the table database (a copy's beside the
     original's: a reprint never replaces the original's file)."""
-    name = f"win-page-{hit_id}" + (f"-copy-{copy}" if copy > 1 else "")
-    return db_path.parent / FOLDER / f"{name}.pdf"
+    return db_path.parent / pdf_name(hit_id, copy)
 
 
 def print_win_page(hit: HitRecord, table: str, db_path: Path,
@@ -96,7 +98,7 @@ def print_win_page(hit: HitRecord, table: str, db_path: Path,
         painter.end()
     if out is not None and not out.is_file():
         raise OSError(f"the win page of award {hit.hit_id} was not written to {out}")
-    return Printed(where, out)
+    return Printed(where, out, printer_name if out is None else None)
 
 
 def draw_win_page(painter: QPainter, page: QRectF, hit: HitRecord, table: str,
@@ -221,6 +223,11 @@ class WinPageDesk:
             self.printed = print_win_page(hit, table, self.ctl.about.db_path,
                                           configured_printer(), request.copy)
             where, failed = f"Printed to the {self.printed.where}.", False
+            try:
+                self.ctl.win_page_finished(request, self.printed.printer)
+            except ConsoleError as record:  # the page is out; the records will say otherwise
+                where += (f" The disk did not record that it was printed ({record}): the "
+                          "records will call this print not finished.")
         except OSError as exc:
             self.printed = None
             where, failed = f"Not printed: {exc}. Check the printer or the disk.", True
