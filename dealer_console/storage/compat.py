@@ -24,7 +24,8 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 OLDER_MAY_OPEN: dict[str, dict[str, str]] = {"dealer_console": {
-    "0003_events_by_kind": "an index: earlier consoles never notice it"}}
+    "0003_events_by_kind": "an index: earlier consoles never notice it",
+    "0004_win_prints_by_award": "an index: earlier consoles never notice it"}}
 """Migration set name -> {migration name: why a console that does not know it may still read
 and write the database}. Only a migration that adds what earlier consoles never read nor have
 to write (an index; a table only the new feature uses; a nullable column) belongs here; a new

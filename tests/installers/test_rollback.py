@@ -23,7 +23,7 @@ from tests.installers.conftest import LINUX, REPO, dpkg, launch, new_root, run_s
 TOOL = LINUX / "dealer-console-release"
 MIGRATION = '''
 
-@MIGRATIONS(name="0004_wagers_by_seat")
+@MIGRATIONS(name="0005_wagers_by_seat")
 def wagers_by_seat(db: Database) -> None:
     """Release 0.1.1's migration (the rollback test's)."""
     db.execute("CREATE INDEX wagers_seat ON wagers (seat)")
@@ -48,7 +48,7 @@ def later_release(out: Path, *, older_may_open: bool) -> Path:
         compat = tree / "dealer_console/storage/compat.py"
         text = compat.read_text()
         opening = 'OLDER_MAY_OPEN: dict[str, dict[str, str]] = {"dealer_console": {\n'
-        declared = opening + ('    "0004_wagers_by_seat": "an index: earlier consoles never '
+        declared = opening + ('    "0005_wagers_by_seat": "an index: earlier consoles never '
                               'notice it",\n')
         compat.write_text(text.replace(opening, declared, 1))
         assert declared in compat.read_text()
@@ -161,7 +161,8 @@ def test_upgrade_then_rollback_keeps_every_round_and_the_audit_verifies(
     assert pc.rounds() == played_on_b  # every round of both releases, as they were
     conn = sqlite3.connect(pc.db)
     assert conn.execute("SELECT name FROM _migrations_older_may_open ORDER BY name"
-                        ).fetchall() == [("0003_events_by_kind",), ("0004_wagers_by_seat",)]
+                        ).fetchall() == [("0003_events_by_kind",), ("0004_win_prints_by_award",),
+                                         ("0005_wagers_by_seat",)]
     conn.close()
     audit = pc.console("audit", "verify", "--db", str(pc.db), "--key", str(pc.key))
     assert audit.returncode == 0, audit.stdout + audit.stderr
@@ -188,7 +189,7 @@ def test_a_rollback_the_database_forbids_is_refused_before_anything_changes(
     assert back.returncode == 1
     assert "rollback 0.1.1 -> 0.1.0 refused, nothing changed: release 0.1.0 will not use " \
         "this table's database" in back.stderr
-    assert "0004_wagers_by_seat" in back.stderr and "reads schema" in back.stderr
+    assert "0005_wagers_by_seat" in back.stderr and "reads schema" in back.stderr
     assert pc.version() == "0.1.1"
     assert files(pc.db.parent) == before
     assert sorted(p.relative_to(pc.root) for p in

@@ -59,20 +59,25 @@ def db(tmp_path: Path) -> Iterator[Database]:
     database.close()
 
 
-@pytest.fixture
-def awarded(tmp_path: Path) -> tuple[Database, int]:
-    """A table (``table.db``) with one confirmed award, seat 2's seven-card straight flush:
-    the win page tests print it."""
+def make_awarded(folder: Path) -> tuple[Database, int]:
+    """A table (``table.db`` in ``folder``) with one confirmed award, seat 2's seven-card
+    straight flush, and the award's number: the win page tests print it."""
     # here, not at the top: the round's test module imports this one
     from dealer_console.round import commands as c
     from tests.jackpot.swipes import swipe
     from tests.jackpot.test_round_integration import SEVEN_SF, _table, _to_settlement
     from tests.round.helpers import settle_all
 
-    table, system = _table(tmp_path)
+    table, system = _table(folder)
     _to_settlement(table, {2: SEVEN_SF})
     settle_all(table)
     swipe(system, table, CARDS["executive"])
     table.handle(c.EndGame())
     hit = int(table.db.execute("SELECT MIN(hit_id) FROM jackpot_hits").fetchone()[0])
     return table.db, hit
+
+
+@pytest.fixture
+def awarded(tmp_path: Path) -> tuple[Database, int]:
+    """:func:`make_awarded` in the test's folder."""
+    return make_awarded(tmp_path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,11 +17,14 @@ from sqlite_utils import Database, Migrations
 
 from dealer_console import table_db
 from dealer_console.audit.verify import audit
+from dealer_console.jackpot import win_prints
 from dealer_console.storage import compat
 from dealer_console.storage.connection import LaterSchema
 from dealer_console.storage.identity import Schema
 from dealer_console.storage.schema import MIGRATIONS as TABLE
 from dealer_console.table_db import open_table_db
+from tests.jackpot.conftest import make_awarded
+from tests.jackpot.test_win_prints import printed
 from tests.round.helpers import make_table, play_round
 
 LATER = Migrations("dealer_console")
@@ -123,16 +126,20 @@ def test_the_floor_rises_only_for_a_migration_not_declared_safe() -> None:
 
 
 @contextmanager
-def console_before_the_log_index() -> Iterator[int]:
-    """This console as the release before ``0003_events_by_kind`` had it; yields its schema
-    version."""
+def console_without(migration: str) -> Iterator[int]:
+    """This console as the release before ``migration`` had it; yields its schema version."""
     before = Migrations("dealer_console")
-    before._migrations = [m for m in TABLE._migrations if m.name != "0003_events_by_kind"]
+    before._migrations = [m for m in TABLE._migrations if m.name != migration]
     assert len(before._migrations) == len(TABLE._migrations) - 1
     schema = Schema(tuple(before if s is TABLE else s for s in table_db.SCHEMA.sets))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(table_db, "SCHEMA", schema)
         yield schema.version()
+
+
+def console_before_the_log_index() -> AbstractContextManager[int]:
+    """This console as the release before ``0003_events_by_kind`` had it."""
+    return console_without("0003_events_by_kind")
 
 
 def test_the_log_s_index_by_kind_leaves_the_table_open_to_the_release_before(
@@ -153,4 +160,42 @@ def test_the_log_s_index_by_kind_leaves_the_table_open_to_the_release_before(
     plan = " ".join(str(row[-1]) for row in db.execute(
         "EXPLAIN QUERY PLAN SELECT payload FROM events WHERE kind = 'jackpot_hit'"))
     assert "events_kind" in plan, plan
+    db.close()
+
+
+def _print_plan(db: Database) -> str:
+    return " ".join(str(row[-1]) for row in db.execute(
+        f"EXPLAIN QUERY PLAN SELECT seq FROM events WHERE {win_prints.IN_INDEX}"
+        " AND json_extract(payload, '$.hit_id') = ? ORDER BY seq", [1]))
+
+
+def test_an_older_table_with_win_prints_gets_their_index_and_stays_open_to_the_release_before(
+        tmp_path: Path) -> None:
+    """0004 indexes the prints by award: a table whose prints the release before recorded is
+    upgraded with its floor unchanged, its prints read and numbered as before, the count of
+    an award's earlier prints found by the index (it read every print of the table), and the
+    release before goes on printing on it."""
+    path = tmp_path / "table.db"
+    with console_without("0004_win_prints_by_award") as before:
+        db, hit = make_awarded(tmp_path)
+        assert [printed(db, hit, None) for _ in range(2)] == [1, 2]
+        assert "events_win_prints" not in _print_plan(db)
+        db.close()
+    assert header_floor(path) == before
+    db = open_table_db(path, create=False)  # this console: the index added
+    assert "USING INDEX events_win_prints" in _print_plan(db), _print_plan(db)
+    assert [p.copy for p in win_prints.prints_of(db, hit)] == [1, 2]
+    assert printed(db, hit, None) == 3
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    db.close()
+    assert header_floor(path) == before
+    with console_without("0004_win_prints_by_award"):  # the release before, on it again
+        db = open_table_db(path, create=False)
+        assert printed(db, hit, None) == 4
+        db.close()
+    db = open_table_db(path, create=False)
+    assert [p.copy for p in win_prints.prints_of(db, hit)] == [1, 2, 3, 4]  # kept up to date
+    assert compat.recorded_safe(db)[("dealer_console", "0004_win_prints_by_award")]
+    report = audit(db)
+    assert report.ok, report.problems
     db.close()

@@ -34,7 +34,7 @@ def test_schema_tables_and_migrations_are_idempotent(tmp_path: Path) -> None:
     assert set(db.table_names()) >= TABLES
     names = [m.name for m in MIGRATIONS.applied(db)]
     assert names == ["0001_initial", "0002_append_only_inserts_and_device_facts",
-                     "0003_events_by_kind"]
+                     "0003_events_by_kind", "0004_win_prints_by_award"]
     db.close()
     db = open_table_db(tmp_path / "t.db")
     assert [m.name for m in MIGRATIONS.applied(db)] == names
