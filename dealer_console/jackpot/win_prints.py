@@ -106,12 +106,14 @@ def awaiting(prints: list[WinPrint]) -> list[WinPrint]:
 
 
 def todo(prints: list[WinPrint]) -> str:
-    """What to do about an award's unfinished print ("" when none waits): a copy, which is
-    recorded as the next number."""
-    if not awaiting(prints):
+    """An award's unfinished print named with what to do ("" when none waits): a copy, which
+    is recorded as the next number."""
+    waiting = awaiting(prints)
+    if not waiting:
         return ""
-    return (f"If no page came out, print a copy: it is recorded as "
-            f"{copy_words(following(prints))}.")
+    names = " and ".join(copy_words(p.copy) for p in waiting)
+    return (f"{names} NOT FINISHED (the console stopped before printing it): if no page came "
+            f"out, print a copy; it is recorded as {copy_words(following(prints))}.")
 
 
 def following(prints: list[WinPrint]) -> int:
@@ -126,15 +128,12 @@ def summary(prints: list[WinPrint]) -> str:
     if not done:
         return "Win page not printed yet."
     last = done[-1]
+    waiting = todo(prints)
     times = "once" if len(done) == 1 else f"{len(done)} times"
-    said = (f"Win page printed {times}, the last ({copy_words(last.copy)}) at "
-            f"{local_time(last.asked_at)} for {last.who()}")
-    waiting = awaiting(prints)
+    said = (f"Win page {'asked' if waiting else 'printed'} {times}, the last "
+            f"({copy_words(last.copy)}) at {local_time(last.asked_at)} for {last.who()}")
     if waiting:
-        names = ", ".join(f"{copy_words(p.copy)} (at {local_time(p.asked_at)})"
-                          for p in waiting)
-        return (f"{said}. NOT FINISHED: {names}: the console stopped before the page was "
-                f"printed. {todo(prints)}")
+        return f"{said}. {waiting}"
     before = [copy_words(p.copy) for p in done if p.unfinished]
     if before:
         said += (f"; not finished: {', '.join(before)} (the console stopped), a page "

@@ -55,9 +55,9 @@ def test_a_console_killed_between_the_record_and_the_page_leaves_the_print_not_f
                                  "printed)")
     assert not (tmp_path / win_prints.pdf_name(hit, 1)).exists()
     said = win_prints.summary([made])
-    assert said.startswith("Win page printed once, the last (ORIGINAL) at ")
-    assert said.endswith(": the console stopped before the page was printed. If no page came "
-                         "out, print a copy: it is recorded as COPY 2.")
+    assert said.startswith("Win page asked once, the last (ORIGINAL) at ")
+    assert said.endswith(". ORIGINAL NOT FINISHED (the console stopped before printing it): if "
+                         "no page came out, print a copy; it is recorded as COPY 2.")
     assert win_prints.awaiting_copy(db) == [made]
     report = audit(db)
     assert report.ok, report.problems  # a crash is no forgery
@@ -85,7 +85,7 @@ def test_a_second_crash_waits_for_its_own_copy(awarded: tuple[Database, int]) ->
     waiting = win_prints.awaiting_copy(db)
     assert [p.copy for p in waiting] == [2, 3]
     said = win_prints.summary(win_prints.prints_of(db, hit))
-    assert "NOT FINISHED: COPY 2 (at " in said and "), COPY 3 (at " in said
+    assert "COPY 2 and COPY 3 NOT FINISHED (the console stopped before printing it)" in said
     assert said.endswith("it is recorded as COPY 4.")
 
 

@@ -223,3 +223,36 @@ def test_a_warning_the_dealer_was_given_is_shown_with_its_time(player: ScreenPla
     assert shown and (f"The dealer was warned at {clock_time(told, zone=True)}: the jackpot "
                       "chip of seat 2 was taken off its sensor: the wager stands (put the chip "
                       "back on the sensor)") in shown[0], shown
+
+
+def test_recall_lists_each_print_of_an_award_and_names_one_not_finished(
+        player: ScreenPlayer) -> None:
+    """Each print of the round's award under it (when, who asked, which copy, where it
+    went), and a print the console recorded and never printed (as a console killed in
+    between leaves it) named above the seats with what to do."""
+    from dealer_console.devices.keypad import Button
+    from ui.gallery.jackpot import left_unfinished, play_a_jackpot_hit, press
+
+    play_a_jackpot_hit(player)
+    press(player, Button.MONEY_BAG)
+    desk = player.window.win_pages
+    player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
+    assert desk.dialog is not None
+    desk.dialog.accept()
+    player.end_game()
+    assert left_unfinished(player, 1) == 2
+    screen = open_recall(player)
+    assert screen.view.record is not None and screen.view.record["round"] == 1
+    after = screen.view.after.text().splitlines()
+    [original, copy] = [line for line in after if line.startswith("\N{BULLET} Win page ")]
+    assert original.startswith("\N{BULLET} Win page ORIGINAL of award 1 at ")
+    assert original.endswith("asked by the dealer, by the keypad's money bag (no card): "
+                             "printed to the file win-pages/win-page-1.pdf")
+    assert copy.startswith("\N{BULLET} Win page COPY 2 of award 1 at ")
+    assert copy.endswith(": NOT FINISHED (the console stopped before the page was printed)")
+    assert after.index(original) == 1 + next(i for i, line in enumerate(after)
+                                             if line.startswith("Jackpot award, game 1"))
+    assert screen.view.attention.isVisibleTo(screen)
+    assert screen.view.attention.text() == (
+        "Jackpot award 1's win page: COPY 2 NOT FINISHED (the console stopped before "
+        "printing it): if no page came out, print a copy; it is recorded as COPY 3.")

@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QScrollArea, QWidget
 
 from ui.gallery.player import ScreenPlayer
 from ui.supervisor.recall_screen import RecallScreen
@@ -81,16 +81,36 @@ def recall_device_fault() -> QWidget:
 
 def recall_awards() -> QWidget:
     """Recall of a round whose jackpot award was backed out, at a table with several awards
-    (one confirmed by two people): the award and its back-out each a line of their own."""
-    from ui.gallery.jackpot import _player
+    (one confirmed by two people): the award and its back-out each a line of their own, and
+    each print of its win page: the ORIGINAL, a copy, and a copy the console recorded and
+    stopped before printing (NOT FINISHED, with what to do)."""
+    from ui.gallery.jackpot import _player, jackpot_screen, left_unfinished, print_from_screen
 
     p = _player(fullest=True)
+    award = next(e.hit for e in p.ctl.jackpot_awards() if e.back_out is not None)
+    print_from_screen(p, jackpot_screen(p), award.hit_id, 2)
+    left_unfinished(p, award.hit_id)
     screen = open_recall(p)
-    backed = next(e.hit.round_id for e in p.ctl.jackpot_awards() if e.back_out is not None)
+    backed = award.round_id
     p.tap(screen.by_number)
     p.type_number(screen.number_pad, backed)
     p.wait(lambda: not screen.reader.busy, f"round {backed}")
     return p.window
+
+
+def recall_prints() -> QWidget:
+    """The same round scrolled to its end: the award, its back-out, each print of its win
+    page, the one NOT FINISHED and what to do, the interventions."""
+    window = recall_awards()
+    area = window.findChild(RecallScreen)
+    assert area is not None
+    viewport = area.view.parentWidget()
+    scroll = viewport.parentWidget() if viewport is not None else None
+    assert isinstance(scroll, QScrollArea)
+    bar = scroll.verticalScrollBar()
+    bar.rangeChanged.connect(lambda _least, most: bar.setValue(most))  # as it is laid out
+    bar.setValue(bar.maximum())
+    return window
 
 
 def report() -> QWidget:
@@ -119,5 +139,6 @@ RECALL_PAGES: dict[str, Callable[[], QWidget]] = {
     "supervisor-recall-by-time": recall_by_time,
     "supervisor-recall-device-fault": recall_device_fault,
     "supervisor-recall-awards": recall_awards,
+    "supervisor-recall-prints": recall_prints,
     "supervisor-shift-report": report,
 }

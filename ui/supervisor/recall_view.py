@@ -1,7 +1,8 @@
 """One recalled round drawn as the table looked: each seat's seven cards set as low and high
 hand (drawn with the dealer's cards), its wagers and how each was settled, then misdeals, the
-warnings the dealer was given about the round's evidence (with when), fees, jackpot awards and
-supervisor interventions, in the order they happened. It draws the recall record
+warnings the dealer was given about the round's evidence (with when), fees, jackpot awards
+(each print of its win page, and one not finished with what to do) and supervisor
+interventions, in the order they happened. It draws the recall record
 (``dealer_console.round.recall``) and decides nothing."""
 
 from __future__ import annotations
@@ -74,6 +75,9 @@ class RecallRoundView(QWidget):
         self.record: dict[str, Any] | None = None
         self.heading = _label("", "heading")
         self.when = _label("", "hint")
+        self.attention = _label("", "refusal")
+        """An award's win page NOT FINISHED and what to do, above the seats: not to be
+        scrolled past."""
         self.notes = _label("")
         self.seats = QVBoxLayout()
         self.seats.setSpacing(theme.SPACING // 2)
@@ -83,6 +87,7 @@ class RecallRoundView(QWidget):
         layout.setContentsMargins(theme.SPACING, theme.SPACING, theme.SPACING, theme.SPACING)
         layout.addWidget(self.heading)
         layout.addWidget(self.when)
+        layout.addWidget(self.attention)
         layout.addWidget(self.notes)
         layout.addLayout(self.seats)
         layout.addWidget(self.after)
@@ -102,6 +107,10 @@ class RecallRoundView(QWidget):
         ended = f" to {clock_time(r['ended'], zone=True)}" if r["ended"] else ""
         deals = f"; dealt {r['deals']} times" if r["deals"] > 1 else ""
         self.when.setText(f"{local_time(r['started'])}{ended}: {bank}{action}{deals}")
+        self.attention.setText("\n".join(
+            f"Jackpot award {j['hit']}'s win page: {j['prints_todo']}"
+            for j in r.get("jackpots", ()) if j.get("prints_todo")))
+        self.attention.setVisible(bool(self.attention.text()))
         self.notes.setText("\n".join(self._notes(r)))
         self.notes.setVisible(bool(self.notes.text()))
         self._draw_seats(r)
@@ -209,6 +218,9 @@ class RecallRoundView(QWidget):
                        f"{format_cents(j['cents'])}, confirmed by {j['confirmed_by']}")
             if j.get("backed_out"):  # its own line, never read as paid (issue 23)
                 out.append(f"Award {j['hit']} {j['backed_out']}")
+            # each print of its win page under it, a copy or one not finished as recorded
+            out += [f"\N{BULLET} {p['words'][0].upper()}{p['words'][1:]}"
+                    for p in j.get("prints", ())]
         # the stored detail keeps its words (the audit hashes them): dollars only as shown
         out += [f"{i['kind'].replace('_', ' ').capitalize()} by {i['who']}: "
                 f"{dollars_in_text(i['detail'])}" for i in r["interventions"]]
