@@ -17,8 +17,9 @@ def register(subparsers: Any) -> None:
         "report", help="the shift report over a time range, on screen and as a PDF",
         description="The shift report: rounds, drop by wager kind, paid out, hold, commission "
                     "and fees, misdeals, voids, supervisor interventions and card swipes, "
-                    "jackpot hits, for the rounds ended from --from up to --to (times in "
-                    "ISO 8601, UTC unless a zone is given). Reads the database only.")
+                    "jackpot hits and the win pages printed, for the rounds ended from --from "
+                    "up to --to (times in ISO 8601, UTC unless a zone is given). Reads the "
+                    "database only.")
     parser.add_argument("--db", required=True, type=file_path, help="the table's database file")
     parser.add_argument("--from", dest="start", required=True, type=moment,
                         help="the range's start, e.g. 2026-11-23T18:00")

@@ -24,6 +24,9 @@ Where each figure comes from (``docs/reports.md`` says the same for a supervisor
   so not drop or paid out, and its result is the house's;
 - misdeals, interventions (as the round recorded them), the card swipes with what each was
   for (``employee_log``) and the confirmed jackpot hits of the range's rounds;
+- every win page printed in the range, whichever shift paid its award, an award whose page
+  has copies said plainly, a print never finished named with what to do
+  (``shift_prints.py``);
 - a jackpot award backed out in the range is its own line (who, when, why): the meter took
   the award back, so it comes off "paid out" and adds to hold and the house's result in the
   shift it was backed out in, whichever shift paid the award (issue 23: it stayed counted as
@@ -47,6 +50,7 @@ from dealer_console.award_words import (
     returned_words,
 )
 from dealer_console.money import dollars_in_text, format_cents
+from dealer_console.reports.shift_prints import AwardPrints, award_prints, print_lines, print_rows
 from dealer_console.round.projection import DEALER
 from dealer_console.round.recall import rounds_in_range_sql
 
@@ -109,6 +113,9 @@ class ShiftReport:
     and the win on it."""
     house_wagers_cents: int = 0
     """The house's result on its own wagers against a player banker (Catfish Bend)."""
+    win_pages: tuple[AwardPrints, ...] = ()
+    """The awards with a win page printed in the range, whichever shift paid them: each
+    print, the copies (``shift_prints.py``)."""
 
     @property
     def backed_out(self) -> int:
@@ -280,7 +287,7 @@ def shift_report(db: Database, start: str, end: str) -> ShiftReport:
         misdeals=dict(sorted(misdeals.items())),
         interventions=tuple(interventions), swipes=swipes, jackpots=tuple(jackpots),
         back_outs=outs, tip_bets_cents=tip_bets, tokes_cents=tokes,
-        house_wagers_cents=house_wagers)
+        house_wagers_cents=house_wagers, win_pages=award_prints(db, start, end))
 
 
 def _ended(db: Database, round_id: int) -> str:
@@ -360,7 +367,7 @@ def summary_lines(report: ShiftReport) -> list[tuple[str, str]]:
                      + returned_words(sum(b.from_meter_cents for b in report.back_outs),
                                       sum(b.from_tray_cents for b in report.back_outs),
                                       short=True)))
-    return rows
+    return rows + print_rows(report.win_pages)
 
 
 def _interventions_words(interventions: tuple[Intervention, ...]) -> str:
@@ -386,4 +393,4 @@ def detail_lines(report: ShiftReport) -> list[str]:
             + (" (backed out, below)" if j.hit_id in backed else "") for j in report.jackpots]
     out += [f"Jackpot award {b.hit_id} of round {b.round_id} {b.words()}"
             for b in report.back_outs]
-    return out
+    return out + print_lines(report.win_pages)

@@ -43,8 +43,8 @@ def write_shift_pdf(report: ShiftReport, table: str, path: Path) -> Path:
     if details:
         pdf.ln(4)
         pdf.set_font("Helvetica", "B", 13)
-        pdf.cell(0, 9, "Interventions, card swipes and jackpot hits", new_x="LMARGIN",
-                 new_y="NEXT")
+        pdf.cell(0, 9, "Interventions, card swipes, jackpot hits and win pages",
+                 new_x="LMARGIN", new_y="NEXT")
         pdf.set_font("Helvetica", size=10)
         for line in details:
             pdf.multi_cell(0, 6, _latin1(line), new_x="LMARGIN", new_y="NEXT")

@@ -60,3 +60,30 @@ def test_a_range_in_the_past_holds_no_rounds(player: ScreenPlayer) -> None:
     player.wait(lambda: not screen.reader.busy, "the report")
     assert screen.figure("Rounds played") == "0"
     assert screen.figure("Drop in all") == "$0.00"
+
+
+def test_the_report_lists_the_win_pages_printed_and_one_not_finished(
+        player: ScreenPlayer) -> None:
+    """The award's page printed by the money bag, then a copy recorded and never printed (as
+    a console killed in between leaves it): the screen's rows and lines say both."""
+    from dealer_console.devices.keypad import Button
+    from ui.gallery.jackpot import left_unfinished, play_a_jackpot_hit, press
+
+    play_a_jackpot_hit(player)
+    press(player, Button.MONEY_BAG)
+    desk = player.window.win_pages
+    player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
+    assert desk.dialog is not None
+    desk.dialog.accept()
+    player.end_game()
+    left_unfinished(player, 1)
+    screen = open_report(player)
+    assert screen.figure("Win pages printed") == "1: 1 original, 0 copies"
+    assert screen.figure("Awards whose win page has copies") == "award 1 (1 copy)"
+    assert screen.figure("Win pages NOT FINISHED") == "1 (award 1 COPY 2)"
+    details = screen.details.text().splitlines()
+    assert details[-1] == ("Award 1's win page: COPY 2 NOT FINISHED (the console stopped "
+                           "before printing it): if no page came out, print a copy; it is "
+                           "recorded as COPY 3.")
+    assert details[-3].startswith("Round 1: win page COPY 2 of award 1 at ")
+    assert details[-4].startswith("Round 1: win page ORIGINAL of award 1 at ")

@@ -8,6 +8,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QScrollArea, QWidget
 
 from ui.gallery.player import ScreenPlayer
@@ -115,8 +116,15 @@ def recall_prints() -> QWidget:
 
 def report() -> QWidget:
     """The shift report of a table with four jackpot awards (one by two people, one backed
-    out) after three ordinary rounds: every line of the report has something to say."""
-    from ui.gallery.jackpot import _player, confirm_waiting
+    out) after three ordinary rounds, the two-person award's win page printed twice and a
+    third print left unfinished: every line of the report has something to say."""
+    from ui.gallery.jackpot import (
+        _player,
+        confirm_waiting,
+        jackpot_screen,
+        left_unfinished,
+        print_from_screen,
+    )
 
     p = _player(fullest=True)
     if p.window.supervisor is not None:  # back to the table from the back-out
@@ -129,8 +137,31 @@ def report() -> QWidget:
         p.play_to_end()
         confirm_waiting(p)  # seat 2's chip is still on: any hit confirmed
         p.end_game()
+    two = next(e.hit.hit_id for e in p.ctl.jackpot_awards() if e.hit.second_employee_name)
+    print_from_screen(p, jackpot_screen(p), two, 2)
+    left_unfinished(p, two)
     open_report(p)
     return p.window
+
+
+def report_prints() -> QWidget:
+    """The same report scrolled to its win pages' rows (the pages printed, the award with
+    copies, the print not finished) and on to the details' end, where each print has its line
+    and what to do about the one not finished is said."""
+    window = report()
+    screen = window.findChild(ReportScreen)
+    assert screen is not None
+    title = screen.figure_labels["title:Win pages printed"]
+    bar = screen.report_page.verticalScrollBar()
+
+    def to_the_rows() -> None:  # as it is laid out: the row's place moves with the words
+        sheet = screen.report_page.widget()
+        assert sheet is not None
+        bar.setValue(title.mapTo(sheet, QPoint(0, 0)).y())
+
+    bar.rangeChanged.connect(lambda _least, _most: to_the_rows())
+    to_the_rows()
+    return window
 
 
 RECALL_PAGES: dict[str, Callable[[], QWidget]] = {
@@ -141,4 +172,5 @@ RECALL_PAGES: dict[str, Callable[[], QWidget]] = {
     "supervisor-recall-awards": recall_awards,
     "supervisor-recall-prints": recall_prints,
     "supervisor-shift-report": report,
+    "supervisor-shift-report-prints": report_prints,
 }
