@@ -165,12 +165,21 @@ def left_unfinished(p: ScreenPlayer, hit_id: int) -> int:
 
 
 def awards() -> QWidget:
-    """Four awards: a two-person one chosen (both named) and its win page printed twice
-    (the prints said under it), one backed out (its own words)."""
+    """Four awards: a two-person one chosen (both named) and its win page printed twice (the
+    prints said under it), one backed out (its own words), another's win page left
+    unfinished (named above the list and in its status, with what to do)."""
     p = _player(fullest=True)
     screen = jackpot_screen(p)
     two = next(e.hit.hit_id for e in screen.entries if e.hit.second_employee_name)
+    other = next(e.hit.hit_id for e in screen.entries
+                 if e.hit.hit_id != two and e.back_out is None)
+    left_unfinished(p, other)
     print_from_screen(p, screen, two, 2)
+    chosen = screen.table.model().index(
+        next(i for i, e in enumerate(screen.entries) if e.hit.hit_id == two), 0)
+    bar = screen.table.verticalScrollBar()  # the chosen award in sight, however it is laid out
+    bar.rangeChanged.connect(lambda _least, _most: screen.table.scrollTo(chosen))
+    screen.table.scrollTo(chosen)
     return p.window
 
 

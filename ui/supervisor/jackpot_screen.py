@@ -3,8 +3,11 @@ printed by the money bag, and a back-out by manual adjustment behind an executiv
 
 Washington document, "Face Up Pai Gow Poker Jackpot Rules of Play" item 9 f (the money bag
 prints the win page) and item 9 h (a confirmed award is taken back only by a manual
-adjustment); who may do it and what it reverses is the core's (``back_outs.back_out_by``,
-``docs/jackpot.md``). This screen only shows the awards and sends the requests to the
+adjustment); who may back one out and what it reverses is the core's
+(``back_outs.back_out_by``, ``docs/jackpot.md``). A win page the console recorded and never
+printed (it stopped in between) is named in its award's status, under the list when the
+award is chosen and above it otherwise, with what to do, in the core's words
+(``win_prints``). This screen only shows the awards and sends the requests to the
 controller: the window prints what the controller asks for (``win_page.py``).
 """
 
@@ -30,7 +33,7 @@ from dealer_console.controller import TableController, TableSnapshot
 from dealer_console.controller.view import Level
 from dealer_console.employees.registry import REASON_MAX
 from dealer_console.jackpot.history import AwardEntry
-from dealer_console.jackpot.win_prints import summary
+from dealer_console.jackpot.win_prints import copy_words, summary, todo
 from dealer_console.jackpot_values.meters import MICRO
 from dealer_console.money import format_cents
 from ui import theme
@@ -71,15 +74,18 @@ def status_words(entry: AwardEntry) -> str:
             f"{when(out.recorded_at)}: {out.reason}")
 
 
-def award_row(entry: AwardEntry) -> tuple[str, ...]:
+def award_row(entry: AwardEntry, unfinished: tuple[int, ...] = ()) -> tuple[str, ...]:
+    """The award's row; ``unfinished``: the copies of its win page the console recorded and
+    never printed, with no page printed since (said in its status)."""
     h = entry.hit
+    stopped = "".join(f"\nwin page {copy_words(copy)} NOT FINISHED" for copy in unfinished)
     return (f"{h.hit_id}\nround {h.round_id}\nseat {h.seat}",
             f"line {h.line_no}: {h.line_label}\n{symbols(h.cards or '') or 'cards not read'}",
             format_cents(h.amount_cents),
             f"before {meter_words(h.meter_before_micro)}\nafter {meter_words(h.meter_after_micro)}",
             h.employee_name + ("" if h.second_employee_name is None
                                else f"\nand {h.second_employee_name}"),
-            status_words(entry))
+            status_words(entry) + stopped)
 
 
 class _Header(QHeaderView):
@@ -135,6 +141,13 @@ class JackpotScreen(QWidget):
         # the list of awards
         heading = QLabel("Jackpot awards, newest first")
         heading.setProperty("role", "heading")
+        self.unfinished = QLabel()
+        """A win page of another award than the chosen one that the console recorded and
+        never printed (it stopped in between), and what to do, above the list."""
+        self.unfinished.setWordWrap(True)
+        self.unfinished.setProperty("role", "refusal")
+        self.unfinished.hide()
+        self._waiting: dict[int, tuple[int, ...]] = {}
         self.table = table_widget(COLUMNS, STRETCH)
         self.table.itemSelectionChanged.connect(self._selected)
         self.detail = QLabel()
@@ -151,6 +164,7 @@ class JackpotScreen(QWidget):
         awards = QVBoxLayout(self.awards_page)
         awards.setContentsMargins(0, 0, 0, 0)
         awards.addWidget(heading)
+        awards.addWidget(self.unfinished)
         awards.addWidget(self.table, 1)
         awards.addWidget(self.detail)
         awards.addLayout(actions)
@@ -201,7 +215,11 @@ class JackpotScreen(QWidget):
     def reload(self) -> None:
         chosen = self.chosen()
         self.entries = self.ctl.jackpot_awards()
-        fill(self.table, [award_row(e) for e in self.entries])
+        waiting: dict[int, tuple[int, ...]] = {}
+        for made in self.ctl.unfinished_win_pages():
+            waiting[made.hit_id] = (*waiting.get(made.hit_id, ()), made.copy)
+        fill(self.table, [award_row(e, waiting.get(e.hit.hit_id, ())) for e in self.entries])
+        self._waiting = waiting
         row = next((i for i, e in enumerate(self.entries)
                     if chosen is not None and e.hit.hit_id == chosen.hit.hit_id), 0)
         if self.entries:
@@ -216,6 +234,13 @@ class JackpotScreen(QWidget):
 
     def _selected(self) -> None:
         entry = self.chosen()
+        # an unfinished win page of another award above the list (the chosen one's is said
+        # under it)
+        others = [hit for hit in sorted(self._waiting)
+                  if entry is None or hit != entry.hit.hit_id]
+        self.unfinished.setText("\n".join(
+            f"Award {hit}'s win page: {todo(self.ctl.win_page_prints(hit))}" for hit in others))
+        self.unfinished.setVisible(bool(others))
         self.print_page.setEnabled(entry is not None)
         self.back_out.setEnabled(entry is not None and entry.back_out is None
                                  and entry.hit.link is None)
