@@ -262,3 +262,27 @@ def test_leaving_the_screen_calls_off_a_back_out_waiting_for_its_card(
     assert player.ctl.snapshot().card_wanted is None
     player.swipe("executive")
     assert not hits.get_hit(player.ctl.table.db, 1).backed_out
+
+
+def test_a_page_printed_whose_finish_the_disk_refuses_is_told(
+        player: ScreenPlayer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page went out but its finish could not be written: the dialog says the records
+    will call the print not finished (the page itself is good)."""
+    from dealer_console.jackpot import win_prints
+    from dealer_console.storage.failures import WriteFailed
+
+    def full(*_args: object) -> None:
+        raise WriteFailed("table.db: the disk is full", "the disk is full")
+
+    play_a_jackpot_hit(player)
+    monkeypatch.setattr(win_prints, "record_finished", full)
+    press(player, Button.MONEY_BAG)
+    desk = player.window.win_pages
+    player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
+    assert desk.printed is not None and desk.printed.pdf is not None
+    assert desk.printed.pdf.is_file() and desk.dialog is not None
+    where = desk.dialog.where.text()
+    assert where.startswith("Printed to the file win-page-1.pdf")
+    assert where.endswith("The disk did not record that it was printed (table.db: the disk is "
+                          "full): the records will call this print not finished.")
+    assert [p.unfinished for p in player.ctl.win_page_prints(1)] == [True]
