@@ -27,12 +27,13 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_console.cli import read_table_db
+    from dealer_console.reports.recall_prints import with_prints
     from dealer_console.round.recall import format_round, recall
 
     if args.last < 1:
         raise CommandError(f"--last must be 1 or more, not {args.last}")
     db = read_table_db(Path(args.db))  # recall never changes what it reads
-    rounds = recall(db, args.last)
+    rounds = with_prints(db, recall(db, args.last))  # each award's win pages printed
     if args.json:
         print(json.dumps(rounds, indent=2))
     else:

@@ -9,7 +9,6 @@ from typing import Any
 from sqlite_utils import Database
 
 from dealer_console.award_words import back_outs, confirmers
-from dealer_console.jackpot.win_prints import WinPrint, copy_words, prints_of, todo
 from dealer_console.money import dollars_in_text, format_cents
 from dealer_console.round.notices import notice_words, notices_of
 from dealer_console.round.state import limits_in
@@ -124,20 +123,7 @@ def _jackpots(db: Database, round_id: int) -> list[dict[str, Any]]:
         for j in out:
             done = outs.get(j["hit"])
             j["backed_out"] = None if done is None else done.words()
-            made = prints_of(db, j["hit"])
-            j["prints"] = [_print(p) for p in made]
-            j["prints_todo"] = todo(made)
     return out
-
-
-def _print(p: WinPrint) -> dict[str, Any]:
-    """One print of an award's win page: when, who asked, which copy, what became of it (a
-    print NOT FINISHED is one the console recorded and stopped before printing)."""
-    outcome = ("refused" if p.not_printed else "not finished" if p.unfinished
-               else "printed" if p.went_to else "recorded")
-    return {"copy": p.copy, "mark": copy_words(p.copy), "asked_at": p.asked_at,
-            "asked_by": p.who(), "employee_id": p.employee_id, "outcome": outcome,
-            "went_to": p.went_to, "why": p.not_printed, "words": p.words()}
 
 
 def _has_table(db: Database, name: str) -> bool:
@@ -190,6 +176,7 @@ def format_round(r: dict[str, Any]) -> str:
                    f" {format_cents(j['cents'])}, confirmed by {j['confirmed_by']}")
         if j.get("backed_out"):
             out.append(f"    award {j['hit']} {j['backed_out']}")
+        # the prints of its win page, when the record has them (``reports/recall_prints.py``)
         out += [f"    {p['words']}" for p in j.get("prints", ())]
         if j.get("prints_todo"):
             out.append(f"    award {j['hit']}: {j['prints_todo']}")

@@ -19,6 +19,7 @@ from dealer_console import clock
 from dealer_console.cli import main
 from dealer_console.employees.registry import find
 from dealer_console.jackpot import hits, win_prints
+from dealer_console.reports.recall_prints import with_prints
 from dealer_console.reports.shift import detail_lines, shift_report, summary_lines
 from dealer_console.reports.shift_pdf import write_shift_pdf
 from dealer_console.round.recall import format_round, recall_rounds
@@ -51,7 +52,7 @@ def test_recall_lists_each_print_of_an_award_and_one_not_finished(
         prints: tuple[Database, int]) -> None:
     db, hit = prints
     round_id = hits.get_hit(db, hit).round_id
-    [r] = recall_rounds(db, [round_id])
+    [r] = with_prints(db, recall_rounds(db, [round_id]))
     [award] = r["jackpots"]
     made = award["prints"]
     assert [(p["mark"], p["outcome"], p["asked_by"]) for p in made] == [
@@ -100,7 +101,7 @@ def test_a_copy_printed_after_the_crash_settles_it_in_recall(
         prints: tuple[Database, int]) -> None:
     db, hit = prints
     assert printed(db, hit, find(db, "S1")) == 4
-    [r] = recall_rounds(db, [hits.get_hit(db, hit).round_id])
+    [r] = with_prints(db, recall_rounds(db, [hits.get_hit(db, hit).round_id]))
     [award] = r["jackpots"]
     assert [p["outcome"] for p in award["prints"]][-2:] == ["not finished", "printed"]
     assert award["prints_todo"] == ""  # a page printed since: nothing more to do

@@ -4,7 +4,8 @@ back, or found by round number or by a time range picked by touch.
 A banner across the top and an amber border round the round say RECALL so nobody takes a past
 round for the live one. Everything is read off the GUI thread with a read-only connection
 (``TableReader``), so recall also works while a device is at fault and never holds the table.
-The records are ``dealer_console.round.recall``'s, the same as ``dealer-console recall``."""
+The records are ``dealer_console.round.recall``'s with each award's win pages printed
+(``dealer_console.reports.recall_prints``), the same as ``dealer-console recall``."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
 from sqlite_utils import Database
 
 from dealer_console.controller import TableController
+from dealer_console.reports.recall_prints import with_prints
 from dealer_console.round.recall import recall_between, recall_page, round_numbers
 from ui import theme
 from ui.bridge import ControllerBridge
@@ -185,8 +187,8 @@ class RecallScreen(QWidget):
 
     def _ask(self, fetch: Any, what: str, select: int | str | None) -> None:
         def work(db: Database) -> dict[str, Any]:
-            return {"rounds": fetch(db), "span": round_numbers(db), "what": what,
-                    "select": select}
+            return {"rounds": with_prints(db, fetch(db)), "span": round_numbers(db),
+                    "what": what, "select": select}
 
         self.status.setText(f"Reading {what}...")
         self.reader.read(work)
