@@ -4,7 +4,9 @@ and 1920x1080, each in its fullest state, judged as a real screen of that size w
 bottom or shown elided, a button smaller than a finger. Each page is a real console on simulated
 devices played by touch (the galleries); the pictures written are the ones in
 ``docs/screenshots``. The fullest states: four awards, one confirmed by two people and one
-backed out; recall of a round whose award was backed out and recall during a device fault; the
+backed out, another's win page not finished; recall of a round whose award was backed out and
+its page printed twice and left unfinished once (and scrolled to those lines), the shift
+report with its win pages, and recall during a device fault; the
 staff list with twelve employees and long names; every technician's test run with results
 wrapping and a node failing; the longest refusal of a back-out; the self-test failing every
 item with its longest words."""
