@@ -20,7 +20,6 @@ from dealer_console.audit.verify import audit
 from dealer_console.cards import parse_cards
 from dealer_console.cli import main
 from dealer_console.controller import notice_keeper
-from dealer_console.controller.facts import deal_id_for
 from dealer_console.devices.keypad import Button
 from dealer_console.round import commands as c
 from dealer_console.round.notices import NOTICE, KeptNotice, NoticeAbout
@@ -36,7 +35,7 @@ from tests.controller.conftest import Rig, start_rig
 from tests.controller.test_controller import bet, finish_round, notice_text, start_by_keypad
 from tests.controller.test_restart_keeps_the_shuffler import (
     misdeal_and_redeal,
-    put_back,
+    restored_behind_the_shuffler,
     start_round,
     start_table,
 )
@@ -89,23 +88,8 @@ def test_a_deal_reported_otherwise_after_the_check_is_kept(rig: Rig) -> None:
 
 
 def test_a_deal_number_the_shuffler_refuses_is_kept(tmp_path: Path) -> None:
-    db, backup = tmp_path / "t.db", tmp_path / "backup.db"
-    first = start_table(db)
-    double = first.hardware.shuffler
-    assert double is not None
-    source, copy = sqlite3.connect(db), sqlite3.connect(backup)
-    source.backup(copy)  # before round 1 is dealt
-    source.close()
-    copy.close()
-    start_round(first)
-    first.until(lambda: len(first.controller.inbox.held) >= 8, "round 1 dealt and held")
-    shuffler = first.controller.devices.shuffler
-    assert shuffler is not None
-    shuffler.start_deal(7, deal_id_for(2, 0))  # the table went on: the next round's deal
-    first.until(lambda: len(double.dealt) == 2, "round 2 dealt")
-    refused = next(iter(double.dealt))  # round 1's deal, dealt before the restore
-    first.close()
-    put_back(db, backup)
+    db, double, dealt = restored_behind_the_shuffler(tmp_path)
+    refused = dealt[0]  # round 1's deal, dealt before the restore
     second = start_table(db, keep=lambda: double)
     try:
         start_round(second)

@@ -113,12 +113,10 @@ def put_back(db: Path, backup: Path) -> None:
     backup.rename(db)
 
 
-def test_a_deal_number_the_shuffler_dealt_before_a_restore_is_told_and_a_misdeal_moves_on(
-        tmp_path: Path) -> None:
-    """An outside review: the database put back from a backup two rounds old, the round's
-    deal had the number of one the shuffler had dealt since; the machine answered each request
-    with a status, the console asked again some 2,200 times a second for good, and the dealer
-    was told only that it waited for the hands."""
+def restored_behind_the_shuffler(tmp_path: Path) -> tuple[Path, ShufflerDouble, list[int]]:
+    """A table put back from a backup taken before round 1 was dealt, after the shuffler had
+    dealt round 1 and round 2: round 1's deal number is one the machine dealt. The database,
+    the shuffler's double (for the next console to keep) and the deal ids it dealt."""
     db, backup = tmp_path / "t.db", tmp_path / "backup.db"
     first = start_table(db)
     double = first.hardware.shuffler
@@ -136,6 +134,16 @@ def test_a_deal_number_the_shuffler_dealt_before_a_restore_is_told_and_a_misdeal
     dealt = list(double.dealt)
     first.close()
     put_back(db, backup)
+    return db, double, dealt
+
+
+def test_a_deal_number_the_shuffler_dealt_before_a_restore_is_told_and_a_misdeal_moves_on(
+        tmp_path: Path) -> None:
+    """An outside review: the database put back from a backup two rounds old, the round's
+    deal had the number of one the shuffler had dealt since; the machine answered each request
+    with a status, the console asked again some 2,200 times a second for good, and the dealer
+    was told only that it waited for the hands."""
+    db, double, dealt = restored_behind_the_shuffler(tmp_path)
     asked: list[int] = []
     second = start_table(db, keep=lambda: double)
     try:

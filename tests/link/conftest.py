@@ -40,3 +40,4 @@ def new_database(pg_server: PgServer) -> str:
 def link_dsn(pg_server: PgServer) -> str:
     """The address of a new, empty database on the test server."""
     return new_database(pg_server)
+

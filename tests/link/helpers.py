@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from sqlite_utils import Database
@@ -31,6 +32,7 @@ from dealer_link.audit import verify
 from dealer_link.pit import server as pit_server
 from dealer_link.sender import OutboxSender
 from tests.jackpot.conftest import CARDS, add_staff
+from tests.link.pg_server import PgServer
 from tests.round.helpers import deal, hands_with, set_all_house_way
 
 LINK = "wa-link"
@@ -253,3 +255,15 @@ def casino_staff(conn: server.Connection) -> None:
         pit_server.set_staff(conn, executive_track=CARDS["executive"], employee_id=employee,
                       name=name, role=role, card_track=CARDS[key], enabled=True,
                       reason="hired")
+
+
+def auditor_dsn(conn: psycopg.Connection[tuple[object, ...]], pg_server: PgServer,
+                link_dsn: str) -> str:
+    """The address of a new login of the link's auditor role on ``link_dsn``'s database
+    (``conn``: the owner's connection there)."""
+    dbname = link_dsn.rsplit("dbname=", 1)[1].split()[0]
+    aud = f"{dbname}-aud"
+    conn.execute(f'CREATE ROLE "{aud}" LOGIN PASSWORD \'aud-secret\' '
+                 'IN ROLE dealer_link_auditor'.encode())
+    pg_server.add_password(aud, "aud-secret")
+    return pg_server.dsn(dbname, user=aud)

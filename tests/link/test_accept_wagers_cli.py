@@ -25,6 +25,7 @@ from dealer_link.settings import LinkRefused
 from tests.link.helpers import (
     LINK,
     as_table,
+    auditor_dsn,
     init_link,
     link_state,
     linked_game,
@@ -223,13 +224,9 @@ def test_a_table_s_login_cannot_accept_its_own_wagers(
                        f"1, 0, 1, 1, 100, '{_at(20)}', 'mine')"):
             with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
                 t1.execute(attack.encode())
-    dbname = link_dsn.rsplit("dbname=", 1)[1].split()[0]
-    aud = f"{dbname}-aud"
-    conn.execute(f'CREATE ROLE "{aud}" LOGIN PASSWORD \'aud-secret\' '
-                 'IN ROLE dealer_link_auditor'.encode())
-    pg_server.add_password(aud, "aud-secret")
+    auditor = auditor_dsn(conn, pg_server, link_dsn)
     assert main(["link", "accept-wagers", LINK, "t1", str(path), "--reason", "mine",
-                 "--dsn", pg_server.dsn(dbname, user=aud)]) == 2
+                 "--dsn", auditor]) == 2
     assert "permission denied for function link_accept_wagers" in capsys.readouterr().err
     assert _state(conn) == before
     # what the administrator accepted is never changed or taken back, even by the owner

@@ -12,7 +12,7 @@ from dealer_console.cli import main
 from dealer_console.jackpot_values.link_records import Owed
 from dealer_link import server
 from dealer_link.settings import LinkRefused
-from tests.link.helpers import LINK, as_table, init_link, link_state, table_dsn
+from tests.link.helpers import LINK, as_table, auditor_dsn, init_link, link_state, table_dsn
 from tests.link.pg_server import PgServer
 
 
@@ -113,12 +113,7 @@ def test_neither_a_table_s_login_nor_an_auditor_may_set_it(
         link_dsn: str, pg_server: PgServer, capsys: pytest.CaptureFixture[str]) -> None:
     conn = init_link(link_dsn)
     table = table_dsn(link_dsn, "t1")
-    dbname = link_dsn.rsplit("dbname=", 1)[1].split()[0]
-    aud = f"{dbname}-aud"
-    conn.execute(f'CREATE ROLE "{aud}" LOGIN PASSWORD \'aud-secret\' '
-                 'IN ROLE dealer_link_auditor'.encode())
-    pg_server.add_password(aud, "aud-secret")
-    auditor = pg_server.dsn(dbname, user=aud)
+    auditor = auditor_dsn(conn, pg_server, link_dsn)
     before = link_state(conn)
     for argv in (["link", "rounds-an-hour", LINK, "600", "--reason", "mine now"],
                  ["link", "rounds-an-hour", LINK]):

@@ -16,7 +16,15 @@ from dealer_console.jackpot_values.link_records import Owed
 from dealer_console.link.health import now as taken_now
 from dealer_link import server
 from dealer_link.settings import LinkRefused
-from tests.link.helpers import LINK, as_table, init_link, link_state, linked_game, table_dsn
+from tests.link.helpers import (
+    LINK,
+    as_table,
+    auditor_dsn,
+    init_link,
+    link_state,
+    linked_game,
+    table_dsn,
+)
 from tests.link.pg_server import PgServer
 
 FULL_HOUSE = 8  # a fixed 6 for 1 from the tray
@@ -194,12 +202,7 @@ def test_a_table_s_login_cannot_review_or_grant_itself_a_claim(
             with pytest.raises(psycopg.errors.InsufficientPrivilege, match="permission denied"):
                 who.execute(attack.encode())
     # an auditor lists the claims and may not review them
-    dbname = link_dsn.rsplit("dbname=", 1)[1].split()[0]
-    aud = f"{dbname}-aud"
-    conn.execute(f'CREATE ROLE "{aud}" LOGIN PASSWORD \'aud-secret\' '
-                 'IN ROLE dealer_link_auditor'.encode())
-    pg_server.add_password(aud, "aud-secret")
-    auditor = pg_server.dsn(dbname, user=aud)
+    auditor = auditor_dsn(conn, pg_server, link_dsn)
     assert main(["link", "went-back", "--dsn", auditor]) == 0
     assert "1 claims, 1 not looked at" in capsys.readouterr().out
     assert main(["link", "went-back", LINK, STOLEN, "1000000", "--acknowledge", "--reason",

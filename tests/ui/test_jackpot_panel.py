@@ -4,10 +4,7 @@ keypad's reader. Washington document, "Face Up Pai Gow Poker Jackpot Rules of Pl
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,6 +20,7 @@ from dealer_console.profiles.loader import PROFILE_DIR
 from dealer_console.round import commands as c
 from dealer_console.round.state import Phase
 from drivers.sim.table.choices import SIM_STAFF
+from tests.ui.child_console import console_child
 from ui.dealer.jackpot_panel import JackpotPanel
 from ui.dealer.settle_page import EndPage
 from ui.gallery.jackpot import two_person_profile
@@ -219,18 +217,8 @@ def test_killed_between_the_swipe_and_end_game_pays_once(play: list[ScreenPlayer
     """A console in its own process confirms a hit and is SIGKILLed before END GAME; the
     console reopened on its database is at the End page with the hit paid, once."""
     db = tmp_path / "t.db"
-    child = subprocess.Popen(
-        [sys.executable, "-m", "tests.ui.jackpot_kill_child", str(db)],
-        cwd=Path(__file__).parents[2], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, start_new_session=True,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
-    try:
-        assert child.stdout is not None
-        line = child.stdout.readline()  # the child's own waits are bounded (ScreenPlayer)
-        assert line.strip() == "confirmed", child.stderr.read() if child.stderr else ""
-    finally:
-        os.killpg(child.pid, signal.SIGKILL)
-        child.communicate()
+    with console_child("tests.ui.jackpot_kill_child", db, "confirmed") as child:
+        pass  # killed as the block ends: before END GAME
     assert child.returncode == -signal.SIGKILL
     again = start(play, db)
     assert again.phase is Phase.END

@@ -6,16 +6,14 @@ words when the unfinished page is another award's than the one chosen."""
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from dealer_console.audit.verify import audit
 from dealer_console.storage import eventlog
+from tests.ui.child_console import console_child
 from tests.ui.test_jackpot_screen import pdf_text
 from ui.gallery.jackpot import NATURAL_SF, WILD_SF, hit_round, jackpot_screen, left_unfinished
 from ui.gallery.player import ScreenPlayer
@@ -34,20 +32,8 @@ def test_a_console_killed_before_the_page_is_printed_shows_it_not_finished_and_a
         play: list[ScreenPlayer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DEALER_CONSOLE_PRINTER", raising=False)
     db = tmp_path / "table.db"
-    child = subprocess.Popen(
-        [sys.executable, "-m", "tests.ui.win_page_kill_child", str(db)],
-        cwd=Path(__file__).parents[2], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, start_new_session=True,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
-    try:
-        assert child.stdout is not None
-        line = child.stdout.readline()  # the child's own waits are bounded (ScreenPlayer)
-        assert line.strip() == "printing", child.stderr.read() if child.stderr else ""
-        child.wait(timeout=60)
-    finally:
-        if child.poll() is None:
-            os.killpg(child.pid, signal.SIGKILL)
-        child.communicate()
+    with console_child("tests.ui.win_page_kill_child", db, "printing") as child:
+        child.wait(timeout=60)  # it kills itself where the page would print
     assert child.returncode == -signal.SIGKILL
     assert not (tmp_path / "win-pages").exists()  # no page written
     again = start(play, db)
