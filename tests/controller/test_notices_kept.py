@@ -34,6 +34,7 @@ from tests.cli.audit_helpers import guards_off, rewrite_event
 from tests.controller.conftest import Rig, start_rig
 from tests.controller.test_controller import bet, finish_round, notice_text, start_by_keypad
 from tests.controller.test_restart_keeps_the_shuffler import (
+    held_then_power_cut,
     misdeal_and_redeal,
     restored_behind_the_shuffler,
     start_round,
@@ -105,13 +106,7 @@ def test_a_deal_number_the_shuffler_refuses_is_kept(tmp_path: Path) -> None:
 
 
 def test_a_deal_cut_short_by_a_restart_is_kept(tmp_path: Path) -> None:
-    db = tmp_path / "t.db"
-    first = start_table(db)
-    double = first.hardware.shuffler
-    assert double is not None
-    start_round(first)
-    first.until(lambda: len(first.controller.inbox.held) >= 8, "the deal held for the dice")
-    first.close()  # the console's power goes; the shuffler runs on
+    db, double = held_then_power_cut(tmp_path)
     second = start_table(db, keep=lambda: double)
     try:
         words = "the shuffler finished this deal, but not all of it reached the console"

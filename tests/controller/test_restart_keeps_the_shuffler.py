@@ -82,7 +82,9 @@ def misdeal_and_redeal(rig: Rig, why: str) -> None:
     rig.until(lambda: ctl.state.phase is Phase.BANKER_SET, "the redeal's hands")
 
 
-def test_hands_held_for_the_dice_lost_in_a_restart_call_for_a_misdeal(tmp_path: Path) -> None:
+def held_then_power_cut(tmp_path: Path) -> tuple[Path, ShufflerDouble]:
+    """A round dealt and its hands held for the dice when the console's power goes, the
+    shuffler running on: the database and the shuffler's double (for the next console)."""
     db = tmp_path / "t.db"
     first = start_table(db)
     double = first.hardware.shuffler
@@ -90,6 +92,11 @@ def test_hands_held_for_the_dice_lost_in_a_restart_call_for_a_misdeal(tmp_path: 
     start_round(first)
     first.until(lambda: len(first.controller.inbox.held) >= 8, "the deal held for the dice")
     first.close()  # the console's power goes; the shuffler runs on
+    return db, double
+
+
+def test_hands_held_for_the_dice_lost_in_a_restart_call_for_a_misdeal(tmp_path: Path) -> None:
+    db, double = held_then_power_cut(tmp_path)
     second = start_table(db, keep=lambda: double)
     try:
         ctl = second.controller

@@ -230,15 +230,10 @@ def test_recall_lists_each_print_of_an_award_and_names_one_not_finished(
     """Each print of the round's award under it (when, who asked, which copy, where it
     went), and a print the console recorded and never printed (as a console killed in
     between leaves it) named above the seats with what to do."""
-    from dealer_console.devices.keypad import Button
-    from ui.gallery.jackpot import left_unfinished, play_a_jackpot_hit, press
+    from ui.gallery.jackpot import left_unfinished, money_bag_print, play_a_jackpot_hit
 
     play_a_jackpot_hit(player)
-    press(player, Button.MONEY_BAG)
-    desk = player.window.win_pages
-    player.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
-    assert desk.dialog is not None
-    desk.dialog.accept()
+    money_bag_print(player)
     player.end_game()
     assert left_unfinished(player, 1) == 2
     screen = open_recall(player)

@@ -158,6 +158,15 @@ def print_from_screen(p: ScreenPlayer, screen: JackpotScreen, hit_id: int, times
         desk.dialog.accept()
 
 
+def money_bag_print(p: ScreenPlayer) -> None:
+    """The keypad's money bag pressed: the win page printed, its dialog closed."""
+    press(p, Button.MONEY_BAG)
+    desk = p.window.win_pages
+    p.wait(lambda: desk.dialog is not None and desk.dialog.isVisible(), "the win page")
+    assert desk.dialog is not None
+    desk.dialog.accept()
+
+
 def left_unfinished(p: ScreenPlayer, hit_id: int) -> int:
     """A print of award ``hit_id`` recorded and never printed, as a console killed between
     the two leaves it (``tests/ui/test_win_page_crash.py`` kills one); its copy number."""

@@ -190,9 +190,8 @@ class ScreenPlayer:
         page = self.window.pages[Phase.ACTION]
         if seat is not None:
             self.tap(self.button(f"Seat {seat}", page))
-            wanted = self.ctl.snapshot().card_wanted
-            if floor and wanted is not None and "floor's permission" in str(wanted):
-                self.swipe("supervisor")
+            if floor and self.ctl.snapshot().card_wanted is not None:
+                self.swipe("supervisor")  # a card asked by the action page is the floor's
         elif number is not None and isinstance(page, ActionPage) and page.dice_buttons:
             self.tap(page.dice_buttons[number])  # three dice: the total in one touch
         elif number is not None:
